@@ -1,0 +1,266 @@
+import { z } from 'zod';
+
+/**
+ * The moderation API contract (../shared/spec/moderation-api.md) as zod schemas.
+ * Requests are strict about what we send; responses keep unknown extra fields
+ * (`looseObject`) so a newer service does not break an older plugin.
+ */
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const uuid = z.string().regex(UUID_PATTERN, 'must be a UUID like 069a79f4-44e9-4726-a5be-fca90e38aaf5');
+
+export const isoTimestamp = z
+  .string()
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 timestamp');
+
+/** Ordinals the contract allows for typed operations. */
+export const MIN_TYPE_ORDINAL = 0;
+export const MAX_TYPE_ORDINAL = 14;
+export const typeOrdinal = z
+  .number()
+  .int('must be an integer')
+  .min(MIN_TYPE_ORDINAL, `must be between ${MIN_TYPE_ORDINAL} and ${MAX_TYPE_ORDINAL}`)
+  .max(MAX_TYPE_ORDINAL, `must be between ${MIN_TYPE_ORDINAL} and ${MAX_TYPE_ORDINAL}`);
+
+/** Milliseconds; -1 means permanent. */
+export const PERMANENT = -1;
+export const durationMs = z
+  .number()
+  .int('must be an integer number of milliseconds')
+  .min(PERMANENT, 'must be -1 (permanent) or a number of milliseconds >= 0');
+
+export const severity = z.enum(['lenient', 'regular', 'aggravated']);
+export type Severity = z.infer<typeof severity>;
+
+export const httpUrl = z
+  .string()
+  .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), 'must be an http(s) URL');
+
+const nonEmpty = z.string().min(1, 'must not be empty');
+
+// ---------------------------------------------------------------- resources
+
+export const punishment = z.looseObject({
+  id: nonEmpty,
+  targetUuid: z.string(),
+  targetName: z.string(),
+  issuerName: z.string(),
+  typeOrdinal: z.number().int(),
+  reason: z.string(),
+  duration: z.number().int(),
+  createdAt: isoTimestamp,
+  status: z.string(),
+  /** Extension of the reference service: when the punishment was first enforced, null before. */
+  started: isoTimestamp.nullable().optional(),
+});
+export type Punishment = z.infer<typeof punishment>;
+
+export const punishmentType = z.looseObject({
+  ordinal: z.number().int(),
+  title: z.string(),
+  category: z.string(),
+  enabled: z.boolean(),
+});
+export type PunishmentType = z.infer<typeof punishmentType>;
+
+export const outcome = z.looseObject({
+  action: z.string(),
+  duration: z.number().int(),
+});
+export type Outcome = z.infer<typeof outcome>;
+
+export const reply = z.looseObject({
+  id: z.string(),
+  authorName: z.string(),
+  message: z.string(),
+  createdAt: isoTimestamp,
+});
+export type Reply = z.infer<typeof reply>;
+
+export const ticketSummary = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  subject: z.string(),
+  status: z.string(),
+  priority: z.string(),
+  creatorUuid: z.string(),
+  creatorName: z.string(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
+});
+export type TicketSummary = z.infer<typeof ticketSummary>;
+
+export const ticket = ticketSummary.extend({
+  description: z.string(),
+  // A bug report has no reported player.
+  reportedPlayerUuid: z.string().nullable(),
+  reportedPlayerName: z.string().nullable(),
+  tags: z.array(z.string()),
+  replies: z.array(reply),
+});
+export type Ticket = z.infer<typeof ticket>;
+
+// ---------------------------------------------------------------- requests
+
+export const previewQuery = z.strictObject({
+  playerUuid: uuid,
+  typeOrdinal,
+});
+export type PreviewQuery = z.infer<typeof previewQuery>;
+
+export const MAX_RECENT_HOURS = 8760;
+export const recentQuery = z.strictObject({
+  hours: z
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(MAX_RECENT_HOURS, `must be at most ${MAX_RECENT_HOURS}`)
+    .optional(),
+});
+export type RecentQuery = z.infer<typeof recentQuery>;
+
+const createFields = {
+  targetUuid: uuid,
+  issuerName: z.string().optional(),
+  issuerId: z.string().optional(),
+  reason: z.string().optional(),
+  duration: durationMs.optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+  notes: z.array(z.string()).optional(),
+  attachedTicketIds: z.array(z.string()).optional(),
+  severity: severity.optional(),
+  status: z.string().optional(),
+};
+
+export const createPunishmentBody = z.strictObject({
+  ...createFields,
+  type_ordinal: typeOrdinal,
+});
+export type CreatePunishmentBody = z.infer<typeof createPunishmentBody>;
+
+export const dynamicCreateBody = z.strictObject({
+  ...createFields,
+  typeOrdinal,
+  issuerName: nonEmpty,
+});
+export type DynamicCreateBody = z.infer<typeof dynamicCreateBody>;
+
+export const punishmentIdParam = nonEmpty;
+
+export const addEvidenceBody = z.strictObject({
+  issuerName: nonEmpty,
+  evidenceUrl: httpUrl,
+});
+export type AddEvidenceBody = z.infer<typeof addEvidenceBody>;
+
+export const acknowledgePunishmentBody = z.strictObject({
+  punishmentId: nonEmpty,
+  playerUuid: uuid,
+  executedAt: isoTimestamp.optional(),
+  success: z.boolean(),
+  errorMessage: z.string().optional(),
+});
+export type AcknowledgePunishmentBody = z.infer<typeof acknowledgePunishmentBody>;
+
+export const acknowledgeNotificationsBody = z.strictObject({
+  playerUuid: uuid,
+  notificationIds: z.array(nonEmpty),
+  acknowledgedAt: isoTimestamp.optional(),
+});
+export type AcknowledgeNotificationsBody = z.infer<typeof acknowledgeNotificationsBody>;
+
+export const ticketIdParam = nonEmpty;
+
+export const MIGRATION_STATUSES = ['building_json', 'uploading_json', 'processing', 'completed', 'failed'] as const;
+export const migrationStatus = z.enum(MIGRATION_STATUSES);
+export type MigrationStatus = z.infer<typeof migrationStatus>;
+export const MAX_MIGRATION_MESSAGE_LENGTH = 1000;
+
+export const migrationProgressBody = z
+  .strictObject({
+    status: migrationStatus,
+    message: z.string().max(MAX_MIGRATION_MESSAGE_LENGTH, `must be at most ${MAX_MIGRATION_MESSAGE_LENGTH} characters`),
+    processed: z.number().int().min(0).optional(),
+    total: z.number().int().min(0).optional(),
+  })
+  .refine((body) => body.processed === undefined || body.total === undefined || body.processed <= body.total, {
+    message: 'must not exceed total',
+    path: ['processed'],
+  });
+export type MigrationProgressBody = z.infer<typeof migrationProgressBody>;
+
+/** Extension: `POST /players/login`. */
+export const playerLoginBody = z.strictObject({
+  uuid,
+  name: z.string().min(1, 'must not be empty').max(16, 'must be at most 16 characters'),
+});
+export type PlayerLoginBody = z.infer<typeof playerLoginBody>;
+
+// ---------------------------------------------------------------- responses
+
+export const previewResponse = z.looseObject({
+  status: z.number().int(),
+  success: z.boolean(),
+  socialStatus: z.string(),
+  gameplayStatus: z.string(),
+  socialPoints: z.number().int(),
+  gameplayPoints: z.number().int(),
+  offenseLevel: z.string(),
+  singleSeverity: outcome,
+  lenient: outcome,
+  regular: outcome,
+  aggravated: outcome,
+});
+export type PreviewResponse = z.infer<typeof previewResponse>;
+
+export const recentResponse = z.looseObject({ punishments: z.array(punishment) });
+export type RecentResponse = z.infer<typeof recentResponse>;
+
+export const typesResponse = z.looseObject({ data: z.array(punishmentType) });
+export type TypesResponse = z.infer<typeof typesResponse>;
+
+export const dynamicCreateResponse = z.looseObject({ punishmentId: nonEmpty, message: z.string() });
+export type DynamicCreateResponse = z.infer<typeof dynamicCreateResponse>;
+
+export const successMessageResponse = z.looseObject({ success: z.boolean(), message: z.string() });
+export type SuccessMessageResponse = z.infer<typeof successMessageResponse>;
+
+export const acknowledgePunishmentResponse = z.looseObject({ message: z.string() });
+export type AcknowledgePunishmentResponse = z.infer<typeof acknowledgePunishmentResponse>;
+
+export const ticketResponse = z.looseObject({ ticket });
+export type TicketResponse = z.infer<typeof ticketResponse>;
+
+export const playerTicketsResponse = z.looseObject({ tickets: z.array(ticketSummary) });
+export type PlayerTicketsResponse = z.infer<typeof playerTicketsResponse>;
+
+export const migrationUploadResponse = z.looseObject({
+  success: z.boolean(),
+  message: z.string(),
+  fileSize: z.number().int(),
+});
+export type MigrationUploadResponse = z.infer<typeof migrationUploadResponse>;
+
+export const successResponse = z.looseObject({ success: z.boolean() });
+export type SuccessResponse = z.infer<typeof successResponse>;
+
+/** Every non-2xx body of a conforming service (service-semantics.md); all fields optional when read. */
+export const errorBody = z.looseObject({
+  status: z.number().int().optional(),
+  success: z.boolean().optional(),
+  error: z.string().optional(),
+  message: z.string().optional(),
+  retryAfterSeconds: z.number().nonnegative().optional(),
+});
+export type ErrorBody = z.infer<typeof errorBody>;
+
+// ---------------------------------------------------------------- stream extension
+
+export const STREAM_PROTOCOL = 1;
+export const streamFrame = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('hello'), protocol: z.number().int() }),
+  z.looseObject({ type: z.literal('snapshot'), punishments: z.array(punishment) }),
+  z.looseObject({ type: z.literal('punishment'), punishment }),
+]);
+export type StreamFrame = z.infer<typeof streamFrame>;

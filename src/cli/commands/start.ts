@@ -1,0 +1,6 @@
+import type { CliCommand } from '../command.js';
+
+export const command: CliCommand = async ({ stderr }) => {
+  stderr.write('bailiff start: not built yet\n');
+  return 1;
+};

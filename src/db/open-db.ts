@@ -1,0 +1,43 @@
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+/** Raised when a database file cannot be opened or is not a SQLite database. */
+export class DatabaseOpenError extends Error {
+  readonly code = 'BAILIFF_DB_OPEN';
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(`cannot open database ${path}: ${detail}`, { cause });
+    this.name = 'DatabaseOpenError';
+  }
+}
+
+export interface OpenDbOptions {
+  /** Open without write access (inspection commands). @default false */
+  readonly?: boolean;
+  /** How long a writer waits for a lock held by another connection. @default 5000 */
+  busyTimeoutMs?: number;
+}
+
+/** Opens a SQLite file (or `:memory:`) with the pragmas every Bailiff database uses. */
+export function openDb(path: string, options: OpenDbOptions = {}): Db {
+  let db: Db | undefined;
+  try {
+    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    // A corrupt or foreign file only fails on first read: check now so the error names the file.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return db;
+  } catch (error) {
+    db?.close();
+    throw new DatabaseOpenError(path, error);
+  }
+}
