@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { SummaryReporter } from './test/support/summary-reporter.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    reporters: ['default', new SummaryReporter()],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 20_000,

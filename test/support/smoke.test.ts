@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+
+function capture() {
+  const chunks: string[] = [];
+  const stream = { write: (chunk: string) => chunks.push(chunk) } as unknown as NodeJS.WritableStream;
+  return { stream, text: () => chunks.join('') };
+}
+
+describe('bailiff CLI dispatcher', () => {
+  it('names an unknown command and exits 2', async () => {
+    const out = capture();
+    const err = capture();
+    const code = await runCli(['frobnicate'], { stdout: out.stream, stderr: err.stream });
+    expect(code).toBe(2);
+    expect(err.text()).toContain("unknown command 'frobnicate'");
+    expect(err.text()).toContain('usage: bailiff <command>');
+  });
+
+  it('lists the commands on --help and exits 0', async () => {
+    const out = capture();
+    const code = await runCli(['--help'], { stdout: out.stream, stderr: capture().stream });
+    expect(code).toBe(0);
+    for (const name of ['start', 'service', 'outbox', 'migrate', 'demo']) expect(out.text()).toContain(name);
+  });
+});
