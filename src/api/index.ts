@@ -1,0 +1,14 @@
+export { createModerationClient } from './client.js';
+export { ENDPOINTS, type EndpointSpec, type HttpMethod, STREAM_PATH } from './endpoints.js';
+export * from './errors.js';
+export type { CallOptions, ModerationApi } from './moderation-api.js';
+export { MIGRATION_FILE_FIELD } from './multipart.js';
+export {
+  ClientOptionsError,
+  DEFAULT_PLATFORM,
+  DEFAULT_TIMEOUT_MS,
+  type FetchFunction,
+  type ModerationClientOptions,
+} from './options.js';
+export { type HeaderReader, parseRetryAfterMs } from './retry-after.js';
+export * from './schemas.js';

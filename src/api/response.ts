@@ -1,0 +1,78 @@
+import { STATUS_CODES } from 'node:http';
+import type { EndpointSpec } from './endpoints.js';
+import { ApiError, describeIssues, excerptOf, toIssues } from './errors.js';
+import type { RawReply } from './http.js';
+import { parseRetryAfterMs } from './retry-after.js';
+import { errorBody } from './schemas.js';
+
+type JsonResult = { ok: true; value: unknown } | { ok: false; reason: string };
+
+function parseJson(text: string): JsonResult {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** `HTTP 500 Internal Server Error`, with the standard phrase when the answer left it out. */
+function statusLine(reply: RawReply): string {
+  const phrase = reply.statusText || STATUS_CODES[reply.status] || 'Unknown Status';
+  return `HTTP ${reply.status} ${phrase}`;
+}
+
+function failedStatus(spec: EndpointSpec<unknown>, reply: RawReply, nowMs: number): ApiError {
+  const parsed = parseJson(reply.text);
+  const body = parsed.ok ? errorBody.safeParse(parsed.value) : undefined;
+  const serviceMessage = body?.success && body.data.message !== '' ? body.data.message : undefined;
+  const excerpt = reply.text.trim() === '' ? undefined : excerptOf(reply.text);
+  const suffix = serviceMessage === undefined ? '' : `: ${serviceMessage}`;
+  const base = { endpoint: spec.name, status: reply.status, serviceMessage, excerpt };
+  if (reply.status === 429) {
+    const retryAfterMs = parseRetryAfterMs(reply.headers, parsed.ok ? parsed.value : undefined, nowMs);
+    const wait = retryAfterMs === undefined ? '' : ` (retry after ${retryAfterMs} ms)`;
+    return new ApiError({
+      ...base,
+      kind: 'rate_limited',
+      retryAfterMs,
+      message: `${spec.name}: ${statusLine(reply)}${suffix}${wait}`,
+    });
+  }
+  return new ApiError({ ...base, kind: 'http', message: `${spec.name}: ${statusLine(reply)}${suffix}` });
+}
+
+function invalidResponse(spec: EndpointSpec<unknown>, reply: RawReply, problem: string, issues?: ApiError['issues']) {
+  return new ApiError({
+    kind: 'invalid_response',
+    endpoint: spec.name,
+    status: reply.status,
+    issues,
+    excerpt: excerptOf(reply.text),
+    message: `${spec.name}: ${statusLine(reply)}: ${problem}`,
+  });
+}
+
+/**
+ * The value of a 2xx answer, checked against the endpoint's response schema (unknown extra
+ * fields kept). Throws `rate_limited` for 429, `http` for any other non-2xx status, and
+ * `invalid_response` for malformed JSON or a body that breaks the contract.
+ */
+export function interpretReply<Result>(spec: EndpointSpec<Result>, reply: RawReply, nowMs: number): Result {
+  if (reply.status < 200 || reply.status > 299) throw failedStatus(spec, reply, nowMs);
+  const schema = spec.response;
+  if (schema === null) {
+    // Success is an empty body; a service that answers with JSON anyway is fine too.
+    if (reply.text.trim() === '') return undefined as Result;
+    const parsed = parseJson(reply.text);
+    if (!parsed.ok) throw invalidResponse(spec, reply, `malformed JSON: ${parsed.reason}`);
+    return undefined as Result;
+  }
+  const parsed = parseJson(reply.text);
+  if (!parsed.ok) throw invalidResponse(spec, reply, `malformed JSON: ${parsed.reason}`);
+  const result = schema.safeParse(parsed.value);
+  if (!result.success) {
+    const issues = toIssues(result.error);
+    throw invalidResponse(spec, reply, `response breaks the contract: ${describeIssues(issues)}`, issues);
+  }
+  return result.data;
+}
