@@ -1,0 +1,50 @@
+import type { CommandSender } from '../../src/runtime/plugin-api.js';
+import type { CommandDeps } from './deps.js';
+import { reportFailure } from './failures.js';
+import { formatAgo } from './format.js';
+
+/** `/bailiff status`: service reachability, last sync, stream state, cache size, outbox counts. */
+export function showStatus(deps: CommandDeps, sender: CommandSender): void {
+  const render = deps.messages.render.bind(deps.messages);
+  const status = deps.status();
+  const lastSync =
+    status.lastSyncAt === undefined ? render('commands.bailiff.never') : formatAgo(status.lastSyncAt, deps.clock.now());
+  sender.sendMessage(render('commands.bailiff.status-header'));
+  sender.sendMessage(
+    render('commands.bailiff.status-service', {
+      state: render(status.serviceReachable ? 'commands.bailiff.reachable' : 'commands.bailiff.unreachable'),
+    }),
+  );
+  sender.sendMessage(render('commands.bailiff.status-sync', { lastSync, stream: status.streamState }));
+  sender.sendMessage(render('commands.bailiff.status-cache', { count: status.cachedPunishments }));
+  sender.sendMessage(
+    render('commands.bailiff.status-outbox', { pending: status.outboxPending, dead: status.outboxDead }),
+  );
+}
+
+/** `/bailiff sync`: one poll of `recent` now. */
+export async function syncNow(deps: CommandDeps, sender: CommandSender): Promise<void> {
+  const render = deps.messages.render.bind(deps.messages);
+  sender.sendMessage(render('commands.bailiff.sync-started'));
+  let applied: number;
+  try {
+    ({ applied } = await deps.syncNow());
+  } catch (error) {
+    return reportFailure(sender, deps, error, 'sync');
+  }
+  sender.sendMessage(render('commands.bailiff.sync-done', { applied }));
+}
+
+/** `/bailiff reload`: config.yml and messages.yml; a validation error reaches the sender as is. */
+export async function reload(deps: CommandDeps, sender: CommandSender): Promise<void> {
+  try {
+    await deps.reload();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    sender.sendMessage(deps.messages.render('commands.bailiff.reload-failed', { message }));
+    deps.logger.warn('reload failed', { sender: sender.name, message });
+    return;
+  }
+  // Rendered after the reload so the sender sees the new messages.yml at once.
+  sender.sendMessage(deps.messages.render('commands.bailiff.reloaded'));
+}

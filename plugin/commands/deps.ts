@@ -1,0 +1,81 @@
+import type { ModerationApi } from '../../src/api/moderation-api.js';
+import type { Punishment, PunishmentType } from '../../src/api/schemas.js';
+import type { Outbox } from '../../src/outbox/index.js';
+import type { Clock } from '../../src/ports/clock.js';
+import type { IdGenerator } from '../../src/ports/ids.js';
+import type { Logger } from '../../src/ports/logger.js';
+
+/**
+ * Everything the staff and player commands need from the rest of the plugin. The plugin core
+ * (plugin/bailiff-plugin.ts) builds one of these and passes it to `registerCommands`. Kept narrow so
+ * the commands can be unit-tested with small fakes.
+ */
+export interface CommandDeps {
+  /** The API client, used for reads (types, preview, tickets) and for direct writes. */
+  client: ModerationApi;
+  /** The durable outbox, started; writes that fail with a transient error are queued here instead. */
+  outbox: CommandOutbox;
+  /** Renders messages.yml keys (`commands.*`); `&` codes are kept, the sender renders them. */
+  messages: MessageRenderer;
+  /** Online players first, then the table of players the server has seen. */
+  players: PlayerDirectory;
+  /** The punishment type catalogue (may be cached by the core; a failure is thrown as an ApiError). */
+  punishmentTypes(): Promise<PunishmentType[]>;
+  /**
+   * Stores and applies a punishment the service has just created, at once (kicks or mutes an
+   * online target) instead of waiting for the next sync. Same effect as a synced punishment
+   * with that id, so the later sync of the same id changes nothing.
+   */
+  applyCreated(punishment: Punishment): void;
+  /** A snapshot for `/bailiff status`. */
+  status(): StatusSnapshot;
+  /** Polls `recent` once now and applies what changed. */
+  syncNow(): Promise<SyncNowResult>;
+  /** Re-reads config.yml and messages.yml; throws an Error with a message for the sender when invalid. */
+  reload(): Promise<void> | void;
+  /** The server folder (holds banned-players.json, plugins/Essentials/userdata) for `/bailiff migrate`. */
+  serverFolder: string;
+  clock: Clock;
+  /** Idempotency keys of queued writes and names of migration runs. */
+  ids: IdGenerator;
+  logger: Logger;
+}
+
+export interface MessageRenderer {
+  render(key: string, placeholders?: Record<string, string | number>): string;
+}
+
+export interface KnownPlayer {
+  uuid: string;
+  name: string;
+}
+
+export interface PlayerDirectory {
+  /** By name (case-insensitive) or UUID: online players first, then players seen before. */
+  resolve(nameOrUuid: string): KnownPlayer | undefined;
+}
+
+/**
+ * The plugin's running outbox: the commands enqueue (synchronous, durable once it returns);
+ * `/bailiff migrate` hands it to `runMigration`, which also listens to its events.
+ */
+export type CommandOutbox = Outbox;
+
+export type StreamState = 'connected' | 'connecting' | 'disconnected' | 'disabled' | 'unsupported';
+
+export interface StatusSnapshot {
+  /** False after the last call to the service failed with a network error, timeout or 5xx. */
+  serviceReachable: boolean;
+  /** Epoch ms of the last successful sync; undefined before the first. */
+  lastSyncAt: number | undefined;
+  streamState: StreamState;
+  /** Punishments in the local cache. */
+  cachedPunishments: number;
+  outboxPending: number;
+  outboxDead: number;
+}
+
+export interface SyncNowResult {
+  /** Punishments stored or changed by this sync. */
+  applied: number;
+}

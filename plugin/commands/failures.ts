@@ -1,0 +1,37 @@
+import { describeIssues, isApiError, isTransient } from '../../src/api/errors.js';
+import type { CommandSender } from '../../src/runtime/plugin-api.js';
+import type { CommandDeps } from './deps.js';
+
+/**
+ * Tells the sender why a call to the service failed, in one line from messages.yml, never a
+ * stack trace. The error's details go to the log (ApiError messages never carry the key).
+ */
+export function reportFailure(sender: CommandSender, deps: CommandDeps, error: unknown, action: string): void {
+  sender.sendMessage(describeFailure(deps, error, action));
+  deps.logger.warn(`command ${action} failed`, {
+    sender: sender.name,
+    error: isApiError(error) ? error.toJSON() : String(error),
+  });
+}
+
+/** The rendered line for {@link reportFailure}. */
+export function describeFailure(deps: CommandDeps, error: unknown, action: string): string {
+  const { messages } = deps;
+  if (!isApiError(error)) return messages.render('commands.error.internal', { action });
+  if (isTransient(error)) return messages.render('commands.error.unreachable', { action });
+  switch (error.kind) {
+    case 'http':
+      return messages.render('commands.error.service', {
+        action,
+        status: error.status ?? 0,
+        message: error.serviceMessage ?? error.message,
+      });
+    case 'invalid_request':
+      return messages.render('commands.error.invalid-request', {
+        action,
+        message: error.issues ? describeIssues(error.issues) : error.message,
+      });
+    default:
+      return messages.render('commands.error.invalid-response', { action });
+  }
+}

@@ -1,0 +1,38 @@
+import type { CommandHandler, PluginContext } from '../../src/runtime/plugin-api.js';
+import { bailiffCommand } from './bailiff.js';
+import { withCompletions } from './completion.js';
+import type { CommandDeps } from './deps.js';
+import { evidenceCommand } from './evidence.js';
+import { previewCommand } from './preview.js';
+import { punishCommand } from './punish.js';
+import { ticketCommand } from './ticket.js';
+import { ticketsCommand } from './tickets.js';
+
+export type { CommandDeps } from './deps.js';
+
+/**
+ * Every command of plugin.yml, by name, with its handler.
+ * @param onlineNames names offered by tab completion. @default none
+ */
+export function buildCommands(
+  commandDeps: CommandDeps,
+  onlineNames: () => string[] = () => [],
+): Record<string, CommandHandler> {
+  const { deps, completions } = withCompletions(commandDeps, onlineNames);
+  return {
+    punish: punishCommand(deps, completions),
+    preview: previewCommand(deps, completions),
+    evidence: evidenceCommand(deps),
+    tickets: ticketsCommand(deps, completions),
+    ticket: ticketCommand(deps),
+    bailiff: bailiffCommand(deps),
+  };
+}
+
+/** Binds the plugin's commands (declared with their permissions in plugin.yml) to their handlers. */
+export function registerCommands(context: PluginContext<unknown>, deps: CommandDeps): void {
+  const onlineNames = () => context.players.online().map((player) => player.name);
+  for (const [name, handler] of Object.entries(buildCommands(deps, onlineNames))) {
+    context.commands.register(name, handler);
+  }
+}

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { bailiffCommand } from '../../../plugin/commands/bailiff.js';
+import { CommandUsageError } from '../../../src/runtime/plugin-api.js';
+import { plain, type TestDeps, type TestDepsOptions, testDeps } from './helpers/command-deps.js';
+import { unreachable } from './helpers/fake-api.js';
+import { fakeSender } from './helpers/fake-sender.js';
+
+let deps: TestDeps;
+afterEach(() => deps?.db.close());
+
+async function run(args: string[], options: TestDepsOptions = {}) {
+  deps = testDeps(options);
+  const sender = fakeSender({ kind: 'console' });
+  await bailiffCommand(deps).execute({ sender, label: 'bailiff', args });
+  return sender;
+}
+
+describe('/bailiff', () => {
+  it('status shows reachability, last sync, stream, cache size and outbox counts', async () => {
+    const sender = await run(['status'], {
+      status: {
+        serviceReachable: false,
+        streamState: 'disconnected',
+        cachedPunishments: 1234,
+        outboxPending: 5,
+        outboxDead: 1,
+      },
+    });
+    expect(plain(sender.messages)).toEqual([
+      'Bailiff status',
+      'Service: unreachable',
+      'Last sync: 12s ago, stream: disconnected',
+      'Cached punishments: 1234',
+      'Outbox: 5 pending, 1 dead',
+    ]);
+  });
+
+  it('status says never before the first sync', async () => {
+    const sender = await run(['STATUS'], { status: { lastSyncAt: undefined } });
+    expect(plain(sender.messages)).toContain('Last sync: never, stream: connected');
+  });
+
+  it('sync polls once and tells how many punishments changed', async () => {
+    let syncs = 0;
+    const sender = await run(['sync'], {
+      overrides: {
+        syncNow: async () => {
+          syncs += 1;
+          return { applied: 3 };
+        },
+      },
+    });
+    expect(syncs).toBe(1);
+    expect(plain(sender.messages)).toEqual([
+      'Syncing with the moderation service...',
+      'Sync done: 3 punishments stored or changed.',
+    ]);
+  });
+
+  it('sync reports an unreachable service', async () => {
+    const sender = await run(['sync'], { overrides: { syncNow: unreachable('recentPunishments') } });
+    expect(plain(sender.messages).at(-1)).toBe(
+      'The moderation service cannot be reached right now (sync). Try again later.',
+    );
+  });
+
+  it('reload reports success, or the configuration error as given', async () => {
+    const ok = await run(['reload']);
+    expect(plain(ok.messages)).toEqual(['config.yml and messages.yml reloaded.']);
+    deps.db.close();
+
+    const failed = await run(['reload'], {
+      overrides: {
+        reload: () => {
+          throw new Error('config.yml: sync.pollIntervalMs: expected a number >= 100, received "fast"');
+        },
+      },
+    });
+    expect(plain(failed.messages)).toEqual([
+      'Reload failed, the previous settings stay in force: config.yml: sync.pollIntervalMs: expected a number >= 100, received "fast"',
+    ]);
+  });
+
+  it('throws a usage error for a missing or unknown subcommand and a bad migration source', async () => {
+    await expect(run([])).rejects.toBeInstanceOf(CommandUsageError);
+    deps.db.close();
+    await expect(run(['explode'])).rejects.toThrow('unknown subcommand explode');
+    deps.db.close();
+    await expect(run(['migrate', 'litebans'])).rejects.toThrow('migrate needs one of vanilla, essentials');
+  });
+
+  it('completes subcommands and migration sources', () => {
+    deps = testDeps();
+    const command = bailiffCommand(deps);
+    const sender = fakeSender();
+    expect(command.tabComplete?.({ sender, label: 'bailiff', args: ['s'] })).toEqual(['status', 'sync']);
+    expect(command.tabComplete?.({ sender, label: 'bailiff', args: ['migrate', 'e'] })).toEqual(['essentials']);
+  });
+});

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import type { CommandDeps, KnownPlayer, StatusSnapshot } from '../../../../plugin/commands/deps.js';
+import { createMessages } from '../../../../plugin/messages/messages.js';
+import { messagesSchema } from '../../../../plugin/messages/schema.js';
+import type { ModerationApi } from '../../../../src/api/moderation-api.js';
+import type { Punishment, PunishmentType } from '../../../../src/api/schemas.js';
+import { type Db, openDb } from '../../../../src/db/open-db.js';
+import { createOutbox } from '../../../../src/outbox/index.js';
+import { type FakeApi, fakeApi } from './fake-api.js';
+
+export const STEVE: KnownPlayer = { uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5', name: 'Steve' };
+export const ALEX: KnownPlayer = { uuid: '853c80ef-3c37-49fd-aa49-938b674adae6', name: 'Alex' };
+export const NOW = Date.parse('2026-11-22T10:00:00.000Z');
+
+/** The catalogue of service-semantics.md (a few types are enough). */
+export const TYPES: PunishmentType[] = [
+  { ordinal: 0, title: 'Kick', category: 'administrative', enabled: true },
+  { ordinal: 2, title: 'Manual Ban', category: 'administrative', enabled: true },
+  { ordinal: 6, title: 'Chat Abuse', category: 'social', enabled: true },
+  { ordinal: 11, title: 'Bad Skin', category: 'social', enabled: false },
+  { ordinal: 14, title: 'Cheating', category: 'gameplay', enabled: true },
+];
+
+export interface TestDeps extends CommandDeps {
+  client: FakeApi;
+  db: Db;
+  applied: Punishment[];
+  /** Rows of the real outbox table. */
+  outboxRows(): Array<{ operation: string; payload: unknown; idempotencyKey: string; orderingKey: string | null }>;
+}
+
+const bundledMessages = messagesSchema.parse(parse(readFileSync('config/messages.yml', 'utf8')));
+
+export interface TestDepsOptions {
+  api?: Partial<ModerationApi>;
+  types?: () => Promise<PunishmentType[]>;
+  status?: Partial<StatusSnapshot>;
+  overrides?: Partial<Omit<CommandDeps, 'client'>>;
+}
+
+/**
+ * Command deps over a fake API, the real messages.yml and a real outbox on `:memory:` (never
+ * started, so queued rows stay pending). Ids count up: `id-1`, `id-2`, ...
+ */
+export function testDeps(options: TestDepsOptions = {}): TestDeps {
+  const client = fakeApi(options.api);
+  const db = openDb(':memory:');
+  const clock = { now: () => NOW };
+  let nextId = 0;
+  const ids = () => `id-${++nextId}`;
+  const outbox = createOutbox({ db, client, clock });
+  const known = [STEVE, ALEX];
+  const applied: Punishment[] = [];
+  return {
+    client,
+    db,
+    applied,
+    outbox,
+    messages: createMessages(bundledMessages),
+    players: {
+      resolve: (input) =>
+        known.find(
+          (player) => player.uuid === input.toLowerCase() || player.name.toLowerCase() === input.toLowerCase(),
+        ),
+    },
+    punishmentTypes: options.types ?? (async () => TYPES),
+    applyCreated: (punishment) => {
+      applied.push(punishment);
+    },
+    status: () => ({
+      serviceReachable: true,
+      lastSyncAt: NOW - 12_000,
+      streamState: 'connected',
+      cachedPunishments: 3,
+      outboxPending: 0,
+      outboxDead: 0,
+      ...options.status,
+    }),
+    syncNow: async () => ({ applied: 0 }),
+    reload: () => {},
+    serverFolder: '/nonexistent/server',
+    clock,
+    ids,
+    logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+    outboxRows: () =>
+      db
+        .prepare<[], { operation: string; payload: string; idempotency_key: string; ordering_key: string | null }>(
+          'SELECT operation, payload, idempotency_key, ordering_key FROM outbox ORDER BY id',
+        )
+        .all()
+        .map((row) => ({
+          operation: row.operation,
+          payload: JSON.parse(row.payload),
+          idempotencyKey: row.idempotency_key,
+          orderingKey: row.ordering_key,
+        })),
+    ...options.overrides,
+  };
+}
+
+/** Strips `&` colour codes so assertions read like what a player sees. */
+export function plain(messages: readonly string[]): string[] {
+  return messages.map((message) => message.replace(/&[0-9a-fk-or]/gi, ''));
+}

@@ -1,0 +1,144 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ticketCommand } from '../../../plugin/commands/ticket.js';
+import { ticketsCommand } from '../../../plugin/commands/tickets.js';
+import type { Ticket, TicketSummary } from '../../../src/api/schemas.js';
+import { ALEX, plain, STEVE, type TestDeps, testDeps } from './helpers/command-deps.js';
+import { apiError } from './helpers/fake-api.js';
+import { type FakeSenderOptions, fakeSender } from './helpers/fake-sender.js';
+
+const SUMMARY: TicketSummary = {
+  id: 't-1',
+  type: 'player',
+  subject: 'Griefer at spawn',
+  status: 'Open',
+  priority: 'high',
+  creatorUuid: STEVE.uuid,
+  creatorName: 'Steve',
+  createdAt: '2026-11-20T08:00:00.000Z',
+  updatedAt: '2026-11-21T09:30:00.000Z',
+};
+const TICKET: Ticket = {
+  ...SUMMARY,
+  description: 'Alex broke my house.',
+  reportedPlayerUuid: ALEX.uuid,
+  reportedPlayerName: 'Alex',
+  tags: ['grief'],
+  replies: [{ id: 'r-1', authorName: 'Mod', message: 'Looking into it.', createdAt: '2026-11-21T09:30:00.000Z' }],
+};
+
+const asSteve: FakeSenderOptions = {
+  kind: 'player',
+  name: 'Steve',
+  uuid: STEVE.uuid,
+  permissions: ['bailiff.tickets'],
+};
+
+let deps: TestDeps;
+afterEach(() => deps?.db.close());
+
+function withTickets(): TestDeps {
+  return testDeps({
+    api: {
+      getPlayerTickets: async () => ({ tickets: [SUMMARY] }),
+      getTicket: async () => ({ ticket: TICKET }),
+    },
+  });
+}
+
+async function tickets(args: string[], options: FakeSenderOptions) {
+  const sender = fakeSender(options);
+  await ticketsCommand(deps).execute({ sender, label: 'tickets', args });
+  return sender;
+}
+
+async function ticket(args: string[], options: FakeSenderOptions) {
+  const sender = fakeSender(options);
+  await ticketCommand(deps).execute({ sender, label: 'ticket', args });
+  return sender;
+}
+
+describe('/tickets', () => {
+  it("lists the player's own tickets", async () => {
+    deps = withTickets();
+    const sender = await tickets([], asSteve);
+    expect(plain(sender.messages)).toEqual([
+      'Tickets of Steve (1):',
+      '#t-1 Griefer at spawn [Open, high] 2026-11-21 09:30 UTC',
+    ]);
+    expect(deps.client.calls).toEqual([{ method: 'getPlayerTickets', args: [STEVE.uuid] }]);
+  });
+
+  it('lets a player name themself, whatever the case of the UUID', async () => {
+    deps = withTickets();
+    const sender = await tickets(['STEVE'], { ...asSteve, uuid: STEVE.uuid.toUpperCase() });
+    expect(plain(sender.messages)[0]).toBe('Tickets of Steve (1):');
+  });
+
+  it("refuses another player's tickets without bailiff.tickets.others", async () => {
+    deps = withTickets();
+    const sender = await tickets(['Alex'], asSteve);
+    expect(plain(sender.messages)).toEqual(['You may only list your own tickets.']);
+    expect(deps.client.calls).toEqual([]);
+  });
+
+  it("lists another player's tickets with bailiff.tickets.others, and from the console", async () => {
+    deps = testDeps({ api: { getPlayerTickets: async () => ({ tickets: [] }) } });
+    const staff = await tickets(['alex'], { kind: 'player', name: 'Mod', permissions: ['bailiff.tickets.others'] });
+    const console = await tickets(['Alex'], { kind: 'console' });
+    expect(plain(staff.messages)).toEqual(['Alex has no tickets.']);
+    expect(plain(console.messages)).toEqual(['Alex has no tickets.']);
+    expect(deps.client.calls).toEqual([
+      { method: 'getPlayerTickets', args: [ALEX.uuid] },
+      { method: 'getPlayerTickets', args: [ALEX.uuid] },
+    ]);
+  });
+
+  it('asks the console to name a player', async () => {
+    deps = withTickets();
+    const sender = await tickets([], { kind: 'console' });
+    expect(plain(sender.messages)).toEqual(['From the console, name a player: /tickets <player>']);
+  });
+
+  it('reports a 429 or 500 as a clear message', async () => {
+    deps = testDeps({
+      api: { getPlayerTickets: () => Promise.reject(apiError('http', 'getPlayerTickets', { status: 500 })) },
+    });
+    const sender = await tickets([], asSteve);
+    expect(plain(sender.messages)).toEqual([
+      'The moderation service cannot be reached right now (tickets). Try again later.',
+    ]);
+  });
+});
+
+describe('/ticket', () => {
+  it('shows subject, status, priority, description and replies of an own ticket', async () => {
+    deps = withTickets();
+    const sender = await ticket(['t-1'], asSteve);
+    expect(plain(sender.messages)).toEqual([
+      'Ticket #t-1: Griefer at spawn [Open, high, player]',
+      'By Steve, reported player Alex, opened 2026-11-20 08:00 UTC',
+      'Alex broke my house.',
+      '2026-11-21 09:30 UTC Mod: Looking into it.',
+    ]);
+    expect(deps.client.calls).toEqual([{ method: 'getTicket', args: ['t-1'] }]);
+  });
+
+  it("refuses someone else's ticket without the permission, shows it with it", async () => {
+    deps = withTickets();
+    const alex = await ticket(['t-1'], { kind: 'player', name: 'Alex', uuid: ALEX.uuid, permissions: [] });
+    const staff = await ticket(['t-1'], { kind: 'player', name: 'Mod', permissions: ['bailiff.tickets.others'] });
+    expect(plain(alex.messages)).toEqual(['Ticket t-1 is not one of yours.']);
+    expect(plain(staff.messages)[0]).toBe('Ticket #t-1: Griefer at spawn [Open, high, player]');
+  });
+
+  it("shows the service's message for an unknown ticket", async () => {
+    deps = testDeps({
+      api: {
+        getTicket: () =>
+          Promise.reject(apiError('http', 'getTicket', { status: 404, serviceMessage: 'ticket not found' })),
+      },
+    });
+    const sender = await ticket(['t-404'], asSteve);
+    expect(plain(sender.messages)).toEqual(['The moderation service refused (ticket, 404): ticket not found']);
+  });
+});
