@@ -1,6 +1,108 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Logger } from '../../ports/logger.js';
 import type { CliCommand } from '../command.js';
+import { UsageError } from '../command.js';
 
-export const command: CliCommand = async ({ stderr }) => {
-  stderr.write('bailiff service: not built yet\n');
-  return 1;
+const USAGE = `usage: bailiff service [options]
+
+  --host HOST                  interface to listen on (default: 127.0.0.1)
+  --port N                     TCP port, 0 for a free one (default: 8787)
+  --db PATH                    SQLite file (default: in memory, lost on exit)
+  --seed FILE                  JSON seed: networks, servers and keys, players, tickets, punishments
+  --platform NAME              path segment after /v1/ (default: minecraft)
+  --admin-token TOKEN          bearer token of /admin/v1 (default: generated and printed)
+  --rate-limit-per-minute N    requests a minute per API key on limited routes (default: 1000)
+  --max-upload-mb N            largest migration upload in MB (default: 100)`;
+
+function integerFlag(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min) {
+    throw new UsageError(`--${name}: must be an integer >= ${min}, received '${value}'`);
+  }
+  return Number(value);
+}
+
+function stderrLogger(stderr: NodeJS.WritableStream): Logger {
+  const write = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    stderr.write(`bailiff service: ${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
+  return { debug: () => {}, info: () => {}, warn: write('warn'), error: write('error') };
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        db: { type: 'string' },
+        seed: { type: 'string' },
+        platform: { type: 'string' },
+        'admin-token': { type: 'string' },
+        'rate-limit-per-minute': { type: 'string' },
+        'max-upload-mb': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+  }
+}
+
+/** `bailiff service`: runs the reference moderation service until SIGINT or SIGTERM. */
+export const command: CliCommand = async ({ argv, stdout, stderr, cwd }) => {
+  const flags = parse(argv);
+  if (flags.help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const port = integerFlag('port', flags.port, 0);
+  if (port !== undefined && port > 65535) throw new UsageError(`--port: must be at most 65535, received '${port}'`);
+  const maxUploadMb = flags['max-upload-mb'] === undefined ? undefined : Number(flags['max-upload-mb']);
+  if (maxUploadMb !== undefined && !(maxUploadMb > 0)) {
+    throw new UsageError(`--max-upload-mb: must be a number > 0, received '${flags['max-upload-mb']}'`);
+  }
+  const { startService, loadSeed, SeedError } = await import('../../service/index.js');
+  let seed: ReturnType<typeof loadSeed> | undefined;
+  try {
+    seed = flags.seed === undefined ? undefined : loadSeed(resolve(cwd, flags.seed));
+  } catch (error) {
+    if (error instanceof SeedError) throw new UsageError(`--seed: ${error.message}`);
+    throw error;
+  }
+  let service: Awaited<ReturnType<typeof startService>>;
+  try {
+    service = await startService({
+      ...(flags.host === undefined ? {} : { host: flags.host }),
+      ...(port === undefined ? {} : { port }),
+      ...(flags.db === undefined ? {} : { dbPath: resolve(cwd, flags.db) }),
+      ...(seed === undefined ? {} : { seed }),
+      ...(flags.platform === undefined ? {} : { platform: flags.platform }),
+      ...(flags['admin-token'] === undefined ? {} : { adminToken: flags['admin-token'] }),
+      ...(flags['rate-limit-per-minute'] === undefined
+        ? {}
+        : { rateLimitPerMinute: integerFlag('rate-limit-per-minute', flags['rate-limit-per-minute'], 1)! }),
+      ...(maxUploadMb === undefined ? {} : { maxUploadMb }),
+      logger: stderrLogger(stderr),
+    });
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(error.message);
+    throw error;
+  }
+  stdout.write(`listening on ${service.url}\n`);
+  if (flags['admin-token'] === undefined) stdout.write(`admin token: ${service.adminToken}\n`);
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await service.close();
+  return 0;
 };

@@ -1,0 +1,51 @@
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServiceContext } from './context.js';
+import { requireApiKey } from './http/auth.js';
+import { installErrorHandlers } from './http/errors.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import type { ImportJobs } from './migration/import-job.js';
+import { registerAdminRoutes } from './routes/admin.js';
+import { registerMigrationRoutes } from './routes/migration.js';
+import { registerNotificationsAndPlayers } from './routes/notifications-and-players.js';
+import { registerPunishmentReads } from './routes/punishments-read.js';
+import { registerPunishmentWrites } from './routes/punishments-write.js';
+import { registerTicketReads } from './routes/tickets.js';
+
+export interface AppSettings {
+  platform: string;
+  adminToken: string;
+  rateLimitPerMinute: number;
+  rateLimitAllRoutes: boolean;
+  maxUploadBytes: number;
+  uploadDirectory: string;
+  jobs: ImportJobs;
+}
+
+/** The fastify app: contract routes under /v1/{platform}, admin routes under /admin/v1. */
+export async function buildApp(context: ServiceContext, settings: AppSettings): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  installErrorHandlers(app, context.logger);
+  await registerRateLimit(app, {
+    perMinute: settings.rateLimitPerMinute,
+    allRoutes: settings.rateLimitAllRoutes,
+    clock: context.clock,
+  });
+  await app.register(multipart, { limits: { fileSize: settings.maxUploadBytes, files: 1 } });
+
+  await app.register(
+    async (scope) => {
+      requireApiKey(scope, context.stores.networks);
+      registerPunishmentReads(scope, context);
+      registerPunishmentWrites(scope, context);
+      registerNotificationsAndPlayers(scope, context);
+      registerTicketReads(scope, context);
+      registerMigrationRoutes(scope, context, settings);
+    },
+    { prefix: `/v1/${settings.platform}` },
+  );
+  await app.register(async (scope) => registerAdminRoutes(scope, context, settings.adminToken), {
+    prefix: '/admin/v1',
+  });
+  return app;
+}

@@ -1,0 +1,50 @@
+import type { Db } from '../db/open-db.js';
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/ids.js';
+import type { Logger } from '../ports/logger.js';
+import type { ModerationRules } from './rules/catalogue.js';
+import { EnforcementStore } from './store/enforcement.js';
+import { MigrationStore } from './store/migrations.js';
+import { NetworkStore } from './store/networks.js';
+import { NotificationStore } from './store/notifications.js';
+import { PlayerStore } from './store/players.js';
+import { PunishmentStore } from './store/punishments.js';
+import { TicketStore } from './store/tickets.js';
+import { PunishmentFeed } from './stream/punishment-feed.js';
+
+export interface ServiceStores {
+  networks: NetworkStore;
+  players: PlayerStore;
+  punishments: PunishmentStore;
+  enforcement: EnforcementStore;
+  notifications: NotificationStore;
+  tickets: TicketStore;
+  migrations: MigrationStore;
+}
+
+/** Everything a route needs, built once per running service. */
+export interface ServiceContext {
+  db: Db;
+  stores: ServiceStores;
+  feed: PunishmentFeed;
+  clock: Clock;
+  ids: IdGenerator;
+  rules: ModerationRules;
+  logger: Logger;
+}
+
+export function createStores(db: Db): ServiceStores {
+  return {
+    networks: new NetworkStore(db),
+    players: new PlayerStore(db),
+    punishments: new PunishmentStore(db),
+    enforcement: new EnforcementStore(db),
+    notifications: new NotificationStore(db),
+    tickets: new TicketStore(db),
+    migrations: new MigrationStore(db),
+  };
+}
+
+export function createContext(parts: Omit<ServiceContext, 'stores' | 'feed'>): ServiceContext {
+  return { ...parts, stores: createStores(parts.db), feed: new PunishmentFeed() };
+}

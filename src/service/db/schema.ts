@@ -1,0 +1,132 @@
+import type { Migration } from '../../db/migrate.js';
+
+/** Tables of the reference service. Times are epoch milliseconds; UUIDs are stored lower-case. */
+export const SERVICE_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'networks, players, punishments, tickets, migrations',
+    up: `
+      CREATE TABLE service_networks (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE
+      );
+      CREATE TABLE service_servers (
+        id INTEGER PRIMARY KEY,
+        network_id INTEGER NOT NULL REFERENCES service_networks(id),
+        name TEXT NOT NULL,
+        key_hash BLOB NOT NULL UNIQUE,
+        UNIQUE (network_id, name)
+      );
+      CREATE TABLE service_players (
+        network_id INTEGER NOT NULL REFERENCES service_networks(id),
+        uuid TEXT NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (network_id, uuid)
+      ) WITHOUT ROWID;
+      CREATE TABLE service_punishments (
+        network_id INTEGER NOT NULL REFERENCES service_networks(id),
+        id TEXT NOT NULL,
+        target_uuid TEXT NOT NULL,
+        target_name TEXT NOT NULL,
+        issuer_name TEXT NOT NULL,
+        issuer_id TEXT,
+        type_ordinal INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        duration INTEGER NOT NULL,
+        severity TEXT,
+        status TEXT NOT NULL,
+        data TEXT,
+        notes TEXT,
+        attached_ticket_ids TEXT,
+        created_at INTEGER NOT NULL,
+        started_at INTEGER,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (network_id, id)
+      );
+      CREATE INDEX service_punishments_recent ON service_punishments (network_id, created_at);
+      CREATE INDEX service_punishments_target ON service_punishments (network_id, target_uuid);
+      CREATE INDEX service_punishments_status ON service_punishments (network_id, status);
+      CREATE TABLE service_evidence (
+        id INTEGER PRIMARY KEY,
+        network_id INTEGER NOT NULL,
+        punishment_id TEXT NOT NULL,
+        issuer_name TEXT NOT NULL,
+        evidence_url TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        FOREIGN KEY (network_id, punishment_id) REFERENCES service_punishments(network_id, id)
+      );
+      CREATE TABLE service_acknowledgements (
+        id INTEGER PRIMARY KEY,
+        network_id INTEGER NOT NULL,
+        punishment_id TEXT NOT NULL,
+        server_id INTEGER NOT NULL REFERENCES service_servers(id),
+        player_uuid TEXT NOT NULL,
+        executed_at INTEGER NOT NULL,
+        success INTEGER NOT NULL,
+        error_message TEXT,
+        received_at INTEGER NOT NULL,
+        FOREIGN KEY (network_id, punishment_id) REFERENCES service_punishments(network_id, id),
+        -- A retried identical acknowledgement is recorded once.
+        UNIQUE (network_id, punishment_id, server_id, executed_at, success)
+      );
+      CREATE TABLE service_notifications (
+        network_id INTEGER NOT NULL,
+        id TEXT NOT NULL,
+        player_uuid TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        acknowledged_at INTEGER,
+        PRIMARY KEY (network_id, id)
+      ) WITHOUT ROWID;
+      CREATE TABLE service_tickets (
+        network_id INTEGER NOT NULL REFERENCES service_networks(id),
+        id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        description TEXT NOT NULL,
+        status TEXT NOT NULL,
+        priority TEXT NOT NULL,
+        creator_uuid TEXT NOT NULL,
+        creator_name TEXT NOT NULL,
+        reported_player_uuid TEXT,
+        reported_player_name TEXT,
+        tags TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (network_id, id)
+      );
+      CREATE INDEX service_tickets_creator ON service_tickets (network_id, creator_uuid, created_at);
+      CREATE TABLE service_ticket_replies (
+        network_id INTEGER NOT NULL,
+        ticket_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        author_name TEXT NOT NULL,
+        message TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (network_id, ticket_id, id),
+        FOREIGN KEY (network_id, ticket_id) REFERENCES service_tickets(network_id, id)
+      );
+      CREATE TABLE service_migration_uploads (
+        id TEXT PRIMARY KEY,
+        network_id INTEGER NOT NULL REFERENCES service_networks(id),
+        server_id INTEGER NOT NULL REFERENCES service_servers(id),
+        file_size INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        processed INTEGER NOT NULL,
+        total INTEGER NOT NULL,
+        message TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE service_migration_reports (
+        id INTEGER PRIMARY KEY,
+        network_id INTEGER NOT NULL REFERENCES service_networks(id),
+        server_id INTEGER NOT NULL REFERENCES service_servers(id),
+        status TEXT NOT NULL,
+        message TEXT NOT NULL,
+        processed INTEGER,
+        total INTEGER,
+        reported_at INTEGER NOT NULL
+      );
+    `,
+  },
+];

@@ -1,0 +1,60 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Logger } from '../../ports/logger.js';
+
+/** A response the service chose to give: status, a message for a person, optional extra body fields. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const unauthorized = (message: string) => new HttpError(401, message);
+
+/** The error body of service-semantics.md: `{status, success: false, error, message}`. */
+export function errorBody(status: number, message: string, extra: Record<string, unknown> = {}) {
+  return { status, success: false as const, error: STATUS_CODES[status] ?? 'Error', message, ...extra };
+}
+
+export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
+  return reply.code(error.statusCode).send(errorBody(error.statusCode, error.message, error.extra));
+}
+
+interface FrameworkError {
+  statusCode?: number;
+  code?: string;
+  message: string;
+}
+
+// Fastify's own errors (bad JSON, wrong content type, body too large) keep their status with our body shape.
+function describeFrameworkError(error: FrameworkError): { status: number; message: string } {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  if (status >= 500) return { status, message: 'internal server error' };
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+    return { status, message: `body: not valid JSON (${error.message})` };
+  }
+  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return { status, message: 'body: must not be empty' };
+  return { status, message: error.message };
+}
+
+/** Every non-2xx, including fastify's own 400/404/413/415, answers with the error body shape. */
+export function installErrorHandlers(app: FastifyInstance, logger: Logger): void {
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, notFound(`no route ${request.method} ${request.url.split('?')[0]}`));
+  });
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpError) return sendError(reply, error);
+    const { status, message } = describeFrameworkError(error as FrameworkError);
+    if (status >= 500) {
+      logger.error('request failed', { method: request.method, route: request.routeOptions.url, error: String(error) });
+    }
+    return sendError(reply, new HttpError(status, message));
+  });
+}

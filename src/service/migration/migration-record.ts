@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { uuid } from '../../api/schemas.js';
+
+/** ISO 8601 text or epoch milliseconds, as epoch milliseconds. */
+const dateLike = z
+  .union([
+    z.number().int(),
+    z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'must be an ISO 8601 date or epoch milliseconds'),
+  ])
+  .transform((value) => (typeof value === 'number' ? value : Date.parse(value)));
+
+const importedPunishment = z.looseObject({
+  id: z.union([z.string().min(1), z.number().int()]).transform(String),
+  typeOrdinal: z.number().int().min(0),
+  reason: z.string().optional(),
+  issued: dateLike,
+  issuerName: z.string().optional(),
+  duration: z.number().int().min(-1),
+  active: z.boolean(),
+});
+
+/** One element of `players` in a migration file (service-semantics.md, Migration). */
+export const migrationPlayer = z.looseObject({
+  minecraftUuid: uuid,
+  usernames: z.array(z.looseObject({ username: z.string().min(1), date: dateLike })).default([]),
+  punishments: z.array(importedPunishment).default([]),
+});
+export type MigrationPlayer = z.infer<typeof migrationPlayer>;
+
+/** The most recent username, or a placeholder when the file lists none. */
+export function currentName(player: MigrationPlayer): string {
+  let latest: { username: string; date: number } | undefined;
+  for (const entry of player.usernames) if (!latest || entry.date >= latest.date) latest = entry;
+  return latest?.username ?? player.minecraftUuid.slice(0, 8);
+}

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/ids.js';
+import type { Logger } from '../ports/logger.js';
+import type { ModerationRules } from './rules/catalogue.js';
+import type { ServiceSeed } from './seed/seed-schema.js';
+
+/** How to start the reference service. */
+export interface ServiceOptions {
+  /** Interface to listen on. @default '127.0.0.1' */
+  host?: string;
+  /** TCP port; 0 picks a free one. @default 8787 */
+  port?: number;
+  /** SQLite file. @default ':memory:' */
+  dbPath?: string;
+  /** A seed object or the path of a seed JSON file, applied at start (idempotent). */
+  seed?: ServiceSeed | string;
+  /** The path segment after /v1/. @default 'minecraft' */
+  platform?: string;
+  /** Bearer token of the admin API. @default a random token, returned in {@link RunningService.adminToken} */
+  adminToken?: string;
+  /** Token bucket size and refill per minute, per API key. @default 1000 */
+  rateLimitPerMinute?: number;
+  /** Limit every route, not only those whose 429 the contract documents. @default false */
+  rateLimitAllRoutes?: boolean;
+  /** Largest migration upload in MB (1 MB = 1,048,576 bytes); 413 above. @default 100 */
+  maxUploadMb?: number;
+  /** Interval of WebSocket pings on the stream. @default 25000 */
+  pingIntervalMs?: number;
+  /** Source of "now" for timestamps, windows and the rate limiter. @default system clock */
+  clock?: Clock;
+  /** Generator of punishment, reply and upload ids. @default 10 random base64url characters */
+  ids?: IdGenerator;
+  /** Type catalogue, points and duration tables. @default DEFAULT_RULES (service-semantics.md) */
+  rules?: ModerationRules;
+  /** @default silent */
+  logger?: Logger;
+}
+
+/** A started service. */
+export interface RunningService {
+  /** `http://HOST:PORT` with the real port. */
+  url: string;
+  port: number;
+  adminToken: string;
+  /** Stops accepting, ends streams and imports, closes the database. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PLATFORM = 'minecraft';
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1000;
+export const DEFAULT_MAX_UPLOAD_MB = 100;
+export const DEFAULT_PING_INTERVAL_MS = 25_000;
+
+export const shortRandomId: IdGenerator = () => randomBytes(8).toString('base64url').slice(0, 10);
+export const randomAdminToken = () => randomBytes(24).toString('base64url');
+
+/** Throws a message naming the option and the value received. */
+export function checkOptions(options: ServiceOptions): void {
+  const positiveInteger = (name: keyof ServiceOptions, min: number) => {
+    const value = options[name];
+    if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < min)) {
+      throw new RangeError(`service option ${name}: must be an integer >= ${min}, received ${String(value)}`);
+    }
+  };
+  positiveInteger('port', 0);
+  positiveInteger('rateLimitPerMinute', 1);
+  positiveInteger('pingIntervalMs', 1);
+  if (options.port !== undefined && options.port > 65535) {
+    throw new RangeError(`service option port: must be at most 65535, received ${options.port}`);
+  }
+  if (options.maxUploadMb !== undefined && !(options.maxUploadMb > 0)) {
+    throw new RangeError(`service option maxUploadMb: must be a number > 0, received ${String(options.maxUploadMb)}`);
+  }
+  if (options.platform !== undefined && !/^[a-z0-9_-]+$/i.test(options.platform)) {
+    throw new RangeError(`service option platform: must be a single path segment, received '${options.platform}'`);
+  }
+  if (options.adminToken !== undefined && options.adminToken.length < 8) {
+    throw new RangeError('service option adminToken: must be at least 8 characters');
+  }
+}

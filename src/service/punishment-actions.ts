@@ -1,0 +1,37 @@
+import type { ServiceContext } from './context.js';
+import type { NewPunishment } from './store/punishment-rows.js';
+import { toPunishment } from './store/punishment-rows.js';
+
+/**
+ * Stores a new punishment with its pending notification (id = punishment id) and tells the
+ * stream. Returns false when the id already existed, which changes nothing.
+ */
+export function createPunishment(context: ServiceContext, record: NewPunishment, options = { notify: true }): boolean {
+  const { db, stores, clock } = context;
+  const inserted = db.transaction(() => {
+    if (!stores.punishments.insert(record)) return false;
+    if (options.notify) stores.notifications.create(record.networkId, record.id, record.targetUuid, clock.now());
+    return true;
+  })();
+  if (inserted) publish(context, record.networkId, record.id);
+  return inserted;
+}
+
+/** Changes a punishment's status; publishes a frame only when it actually changed. */
+export function changePunishmentStatus(
+  context: ServiceContext,
+  networkId: number,
+  id: string,
+  status: string,
+): boolean {
+  const changed = context.stores.punishments.setStatus(networkId, id, status, context.clock.now());
+  if (changed) publish(context, networkId, id);
+  return changed;
+}
+
+function publish(context: ServiceContext, networkId: number, id: string): void {
+  // Seeding and tests without a stream client skip the read-back.
+  if (context.feed.listenerCount('punishment:changed') === 0) return;
+  const row = context.stores.punishments.find(networkId, id);
+  if (row) context.feed.publish(networkId, toPunishment(row));
+}

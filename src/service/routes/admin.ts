@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { playerLoginBody, ticket } from '../../api/schemas.js';
+import type { ServiceContext } from '../context.js';
+import { requireAdminToken } from '../http/admin-auth.js';
+import { notFound } from '../http/errors.js';
+import { parseOrThrow } from '../http/validate.js';
+import { changePunishmentStatus } from '../punishment-actions.js';
+import { toIso, toPunishment } from '../store/punishment-rows.js';
+
+/** Statuses the reference service uses (service-semantics.md, Punishment life). */
+export const PUNISHMENT_STATUSES = ['active', 'pardoned', 'expired'] as const;
+
+const networkParams = z.object({ network: z.string().min(1) });
+const networkAndId = networkParams.extend({ id: z.string().min(1) });
+const replyBody = z.strictObject({ authorName: z.string().min(1, 'must not be empty'), message: z.string() });
+const statusBody = z.strictObject({ status: z.enum(PUNISHMENT_STATUSES) });
+
+/** The admin API under /admin/v1: what the contract cannot do (players, tickets, pardons, inspection). */
+export function registerAdminRoutes(app: FastifyInstance, context: ServiceContext, adminToken: string): void {
+  const { stores, clock, ids } = context;
+  requireAdminToken(app, adminToken);
+
+  function networkOf(params: unknown): number {
+    const { network } = parseOrThrow(networkParams, params, 'path');
+    const id = stores.networks.findNetwork(network);
+    if (id === undefined) throw notFound(`network ${network} not found`);
+    return id;
+  }
+
+  app.post('/networks/:network/players', async (request) => {
+    const body = parseOrThrow(playerLoginBody, request.body);
+    stores.players.save(networkOf(request.params), body.uuid, body.name);
+    return { success: true };
+  });
+
+  app.post('/networks/:network/tickets', async (request) => {
+    const body = parseOrThrow(ticket, request.body);
+    stores.tickets.save(networkOf(request.params), body);
+    return { success: true, id: body.id };
+  });
+
+  app.post('/networks/:network/tickets/:id/replies', async (request) => {
+    const networkId = networkOf(request.params);
+    const { id } = parseOrThrow(networkAndId, request.params, 'path');
+    const body = parseOrThrow(replyBody, request.body);
+    if (!stores.tickets.exists(networkId, id)) throw notFound(`ticket ${id} not found`);
+    const reply = { id: ids(), authorName: body.authorName, message: body.message, createdAt: toIso(clock.now()) };
+    stores.tickets.saveReply(networkId, id, reply);
+    return { success: true, reply };
+  });
+
+  app.post('/networks/:network/punishments/:id/status', async (request) => {
+    const networkId = networkOf(request.params);
+    const { id } = parseOrThrow(networkAndId, request.params, 'path');
+    const { status } = parseOrThrow(statusBody, request.body);
+    if (!stores.punishments.find(networkId, id)) throw notFound(`punishment ${id} not found`);
+    const changed = changePunishmentStatus(context, networkId, id, status);
+    return { success: true, changed, punishment: toPunishment(stores.punishments.find(networkId, id)!) };
+  });
+
+  app.get('/networks/:network/punishments/:id', async (request) => {
+    const networkId = networkOf(request.params);
+    const { id } = parseOrThrow(networkAndId, request.params, 'path');
+    const row = stores.punishments.find(networkId, id);
+    if (!row) throw notFound(`punishment ${id} not found`);
+    const acknowledgedAt = stores.notifications.acknowledgedAt(networkId, id);
+    return {
+      punishment: { ...toPunishment(row), severity: row.severity },
+      acknowledgements: stores.enforcement.acknowledgements(networkId, id).map((ack) => ({
+        ...ack,
+        executedAt: toIso(ack.executedAt),
+      })),
+      evidence: stores.enforcement
+        .evidence(networkId, id)
+        .map((item) => ({ ...item, createdAt: toIso(item.createdAt) })),
+      notificationAcknowledged: acknowledgedAt !== undefined && acknowledgedAt !== null,
+      notificationAcknowledgedAt: acknowledgedAt ? toIso(acknowledgedAt) : null,
+    };
+  });
+
+  app.get('/networks/:network/migrations', async (request) => {
+    const networkId = networkOf(request.params);
+    return { migrations: stores.migrations.uploads(networkId), progressReports: stores.migrations.reports(networkId) };
+  });
+}

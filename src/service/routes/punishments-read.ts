@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { MAX_RECENT_HOURS, recentQuery, typeOrdinal, typesResponse, uuid } from '../../api/schemas.js';
+import type { ServiceContext } from '../context.js';
+import { callerOf } from '../http/auth.js';
+import { notFound } from '../http/errors.js';
+import { integerFromQuery, parseOrThrow } from '../http/validate.js';
+import { computePreview } from '../rules/preview.js';
+import { toPunishment } from '../store/punishment-rows.js';
+
+/** Contract limits of `recent`. */
+export const RECENT_MAX_RESULTS = 100;
+export const RECENT_DEFAULT_HOURS = 48;
+const HOUR_MS = 60 * 60 * 1000;
+
+const previewQuery = z.strictObject({
+  playerUuid: uuid,
+  typeOrdinal: z.preprocess(integerFromQuery, typeOrdinal),
+});
+const recentQueryFromUrl = z.preprocess(
+  (query) => ({
+    ...(query as object),
+    ...('hours' in (query as object) ? { hours: integerFromQuery((query as { hours: unknown }).hours) } : {}),
+  }),
+  recentQuery,
+);
+
+/** Preview, recent and types: the reads of endpoints 1-3. */
+export function registerPunishmentReads(app: FastifyInstance, context: ServiceContext): void {
+  const { stores, clock, rules } = context;
+
+  app.get('/punishments/preview', async (request) => {
+    const caller = callerOf(request);
+    const query = parseOrThrow(previewQuery, request.query, 'query');
+    if (stores.players.findName(caller.networkId, query.playerUuid) === undefined) {
+      throw notFound(`player ${query.playerUuid} not found`);
+    }
+    const history = stores.punishments.historyOf(caller.networkId, query.playerUuid);
+    return computePreview(history, query.typeOrdinal, rules, clock.now());
+  });
+
+  app.get('/punishments/recent', async (request) => {
+    const caller = callerOf(request);
+    const hours = parseOrThrow(recentQueryFromUrl, request.query, 'query').hours ?? RECENT_DEFAULT_HOURS;
+    const sinceMs = clock.now() - Math.min(hours, MAX_RECENT_HOURS) * HOUR_MS;
+    const rows = stores.punishments.recent(caller.networkId, sinceMs, RECENT_MAX_RESULTS);
+    return { punishments: rows.map(toPunishment) };
+  });
+
+  const types = typesResponse.parse({
+    data: rules.types.map(({ ordinal, title, category, enabled }) => ({ ordinal, title, category, enabled })),
+  });
+  app.get('/punishments/types', async (request) => {
+    callerOf(request);
+    return types;
+  });
+}

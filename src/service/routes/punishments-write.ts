@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  acknowledgePunishmentBody,
+  addEvidenceBody,
+  createPunishmentBody,
+  type DynamicCreateBody,
+  dynamicCreateBody,
+  punishmentIdParam,
+} from '../../api/schemas.js';
+import type { ServiceContext } from '../context.js';
+import { callerOf } from '../http/auth.js';
+import { notFound } from '../http/errors.js';
+import { parseOrThrow } from '../http/validate.js';
+import { createPunishment } from '../punishment-actions.js';
+import { computePreview } from '../rules/preview.js';
+
+// The contract only sets a minimum for create's snake_case ordinal.
+const serviceCreateBody = createPunishmentBody.extend({
+  type_ordinal: z.number().int('must be an integer').min(0, 'must be at least 0'),
+});
+const idParams = z.object({ punishmentId: punishmentIdParam });
+
+type CreateRequest = Omit<DynamicCreateBody, 'issuerName'> & { issuerName?: string };
+
+/** Create, dynamic create, evidence and acknowledgement: endpoints 4-7. */
+export function registerPunishmentWrites(app: FastifyInstance, context: ServiceContext): void {
+  const { stores, clock, ids, rules } = context;
+
+  function create(networkId: number, body: CreateRequest): string {
+    const targetName = stores.players.findName(networkId, body.targetUuid);
+    if (targetName === undefined) throw notFound(`target player ${body.targetUuid} not found`);
+    const nowMs = clock.now();
+    // Without a duration the type's table decides, at the player's current offence level.
+    const duration =
+      body.duration ??
+      computePreview(stores.punishments.historyOf(networkId, body.targetUuid), body.typeOrdinal, rules, nowMs)[
+        body.severity ?? 'regular'
+      ].duration;
+    const id = ids();
+    createPunishment(context, {
+      networkId,
+      id,
+      targetUuid: body.targetUuid,
+      targetName,
+      issuerName: body.issuerName ?? 'Console',
+      ...(body.issuerId === undefined ? {} : { issuerId: body.issuerId }),
+      typeOrdinal: body.typeOrdinal,
+      reason: body.reason ?? '',
+      duration,
+      ...(body.severity === undefined ? {} : { severity: body.severity }),
+      status: body.status ?? 'active',
+      ...(body.data === undefined ? {} : { data: body.data }),
+      ...(body.notes === undefined ? {} : { notes: body.notes }),
+      ...(body.attachedTicketIds === undefined ? {} : { attachedTicketIds: body.attachedTicketIds }),
+      createdAt: nowMs,
+    });
+    return id;
+  }
+
+  app.post('/punishments/create', async (request, reply) => {
+    const caller = callerOf(request);
+    const { type_ordinal, ...rest } = parseOrThrow(serviceCreateBody, request.body);
+    create(caller.networkId, { ...rest, typeOrdinal: type_ordinal });
+    return reply.code(200).send();
+  });
+
+  app.post('/punishments/dynamic', async (request) => {
+    const caller = callerOf(request);
+    const punishmentId = create(caller.networkId, parseOrThrow(dynamicCreateBody, request.body));
+    return { punishmentId, message: `punishment ${punishmentId} created` };
+  });
+
+  app.post('/punishments/:punishmentId/evidence', async (request) => {
+    const caller = callerOf(request);
+    const { punishmentId } = parseOrThrow(idParams, request.params, 'path');
+    const body = parseOrThrow(addEvidenceBody, request.body);
+    if (!stores.punishments.find(caller.networkId, punishmentId))
+      throw notFound(`punishment ${punishmentId} not found`);
+    stores.enforcement.addEvidence(caller.networkId, punishmentId, body.issuerName, body.evidenceUrl, clock.now());
+    return { success: true, message: 'evidence added' };
+  });
+
+  app.post('/punishments/acknowledge', async (request) => {
+    const caller = callerOf(request);
+    const body = parseOrThrow(acknowledgePunishmentBody, request.body);
+    if (!stores.punishments.find(caller.networkId, body.punishmentId)) {
+      throw notFound(`punishment ${body.punishmentId} not found`);
+    }
+    const nowMs = clock.now();
+    const executedAt = body.executedAt === undefined ? nowMs : Date.parse(body.executedAt);
+    stores.enforcement.recordAcknowledgement({
+      networkId: caller.networkId,
+      punishmentId: body.punishmentId,
+      serverId: caller.serverId,
+      playerUuid: body.playerUuid,
+      executedAt,
+      success: body.success,
+      ...(body.errorMessage === undefined ? {} : { errorMessage: body.errorMessage }),
+      receivedAt: nowMs,
+    });
+    if (!body.success) return { message: 'failed enforcement recorded' };
+    const started = stores.punishments.markStarted(caller.networkId, body.punishmentId, executedAt, nowMs);
+    return { message: started ? 'punishment acknowledged' : 'punishment already acknowledged' };
+  });
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ticketIdParam, uuid } from '../../api/schemas.js';
+import type { ServiceContext } from '../context.js';
+import { callerOf } from '../http/auth.js';
+import { notFound } from '../http/errors.js';
+import { RATE_LIMITED } from '../http/rate-limit.js';
+import { parseOrThrow } from '../http/validate.js';
+
+/** Contract limit of a player's ticket list. */
+export const PLAYER_TICKETS_MAX_RESULTS = 50;
+
+const ticketParams = z.object({ id: ticketIdParam });
+const playerParams = z.object({ uuid });
+
+/** Ticket reads: endpoints 9 and 10. */
+export function registerTicketReads(app: FastifyInstance, context: ServiceContext): void {
+  const { tickets } = context.stores;
+
+  app.get('/tickets/:id', RATE_LIMITED, async (request) => {
+    const caller = callerOf(request);
+    const { id } = parseOrThrow(ticketParams, request.params, 'path');
+    const ticket = tickets.find(caller.networkId, id);
+    if (!ticket) throw notFound(`ticket ${id} not found`);
+    return { ticket };
+  });
+
+  app.get('/tickets/player/:uuid', RATE_LIMITED, async (request) => {
+    const caller = callerOf(request);
+    const params = parseOrThrow(playerParams, request.params, 'path');
+    return { tickets: tickets.byPlayer(caller.networkId, params.uuid, PLAYER_TICKETS_MAX_RESULTS) };
+  });
+}

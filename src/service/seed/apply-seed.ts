@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import type { ServiceContext } from '../context.js';
+import { createPunishment } from '../punishment-actions.js';
+import type { ParsedSeed } from './seed-schema.js';
+
+type SeedPunishment = ParsedSeed['networks'][number]['punishments'][number];
+
+// A punishment without an id gets one derived from its content, so loading the seed again finds it.
+function seedPunishmentId(networkName: string, index: number, punishment: SeedPunishment): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([networkName, index, punishment]))
+    .digest('hex');
+  return `seed-${digest.slice(0, 16)}`;
+}
+
+/** Writes a seed; everything is an upsert or insert-if-absent, so applying it twice changes nothing. */
+export function applySeed(context: ServiceContext, seed: ParsedSeed): void {
+  const { db, stores, clock } = context;
+  const nowMs = clock.now();
+  db.transaction(() => {
+    for (const network of seed.networks) {
+      const networkId = stores.networks.ensureNetwork(network.name);
+      for (const server of network.servers) stores.networks.ensureServer(networkId, server.name, server.apiKey);
+      for (const player of network.players) stores.players.save(networkId, player.uuid, player.name);
+      for (const ticket of network.tickets) stores.tickets.save(networkId, ticket);
+      network.punishments.forEach((punishment, index) => {
+        const createdAt = punishment.createdAt ? Date.parse(punishment.createdAt) : nowMs;
+        createPunishment(context, {
+          networkId,
+          id: punishment.id ?? seedPunishmentId(network.name, index, punishment),
+          targetUuid: punishment.targetUuid,
+          targetName: stores.players.findName(networkId, punishment.targetUuid) ?? punishment.targetUuid,
+          issuerName: punishment.issuerName ?? 'Console',
+          typeOrdinal: punishment.typeOrdinal,
+          reason: punishment.reason ?? '',
+          duration: punishment.duration ?? -1,
+          ...(punishment.severity ? { severity: punishment.severity } : {}),
+          status: punishment.status ?? 'active',
+          createdAt,
+          startedAt: punishment.started ? Date.parse(punishment.started) : null,
+        });
+      });
+    }
+  })();
+}

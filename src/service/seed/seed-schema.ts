@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { durationMs, isoTimestamp, severity, ticket, uuid } from '../../api/schemas.js';
+
+const nonEmpty = z.string().min(1, 'must not be empty');
+
+export const seedPunishment = z.strictObject({
+  id: nonEmpty.optional(),
+  targetUuid: uuid,
+  typeOrdinal: z.number().int().min(0, 'must be at least 0'),
+  reason: z.string().optional(),
+  duration: durationMs.optional(),
+  severity: severity.optional(),
+  status: nonEmpty.optional(),
+  issuerName: z.string().optional(),
+  createdAt: isoTimestamp.optional(),
+  started: isoTimestamp.nullable().optional(),
+});
+
+export const seedNetwork = z.strictObject({
+  name: nonEmpty,
+  servers: z.array(z.strictObject({ name: nonEmpty, apiKey: z.string().min(8, 'must be at least 8 characters') })),
+  players: z.array(z.strictObject({ uuid, name: nonEmpty })).default([]),
+  tickets: z.array(ticket).default([]),
+  punishments: z.array(seedPunishment).default([]),
+});
+
+/** A seed file: networks with their servers (API keys in clear), players, tickets and punishments. */
+export const serviceSeed = z.strictObject({ networks: z.array(seedNetwork) });
+export type ServiceSeed = z.input<typeof serviceSeed>;
+export type ParsedSeed = z.output<typeof serviceSeed>;

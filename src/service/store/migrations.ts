@@ -1,0 +1,104 @@
+import type { Db } from '../../db/open-db.js';
+import { toIso } from './punishment-rows.js';
+
+export type UploadStatus = 'processing' | 'completed' | 'failed';
+
+export interface UploadRecord {
+  id: string;
+  server: string;
+  fileSize: number;
+  status: UploadStatus;
+  processed: number;
+  total: number;
+  message: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ProgressReport {
+  networkId: number;
+  serverId: number;
+  status: string;
+  message: string;
+  processed?: number;
+  total?: number;
+  reportedAt: number;
+}
+
+/** Migration uploads (one record per upload) and the progress servers report. */
+export class MigrationStore {
+  private readonly insertUpload;
+  private readonly updateUpload;
+  private readonly listUploads;
+  private readonly insertReport;
+  private readonly listReports;
+
+  constructor(db: Db) {
+    this.insertUpload = db.prepare(
+      `INSERT INTO service_migration_uploads (id, network_id, server_id, file_size, status, processed, total, message, created_at, updated_at)
+       VALUES (@id, @networkId, @serverId, @fileSize, 'processing', 0, @total, 'queued', @nowMs, @nowMs)`,
+    );
+    this.updateUpload = db.prepare(
+      `UPDATE service_migration_uploads SET status = @status, processed = @processed, message = @message, updated_at = @nowMs
+       WHERE id = @id`,
+    );
+    this.listUploads = db.prepare<[number], Record<string, string | number>>(
+      `SELECT u.id, s.name AS server, u.file_size, u.status, u.processed, u.total, u.message, u.created_at, u.updated_at
+       FROM service_migration_uploads u JOIN service_servers s ON s.id = u.server_id
+       WHERE u.network_id = ? ORDER BY u.created_at DESC, u.rowid DESC`,
+    );
+    this.insertReport = db.prepare(
+      `INSERT INTO service_migration_reports (network_id, server_id, status, message, processed, total, reported_at)
+       VALUES (@networkId, @serverId, @status, @message, @processed, @total, @reportedAt)`,
+    );
+    this.listReports = db.prepare<[number], Record<string, string | number | null>>(
+      `SELECT s.name AS server, r.status, r.message, r.processed, r.total, r.reported_at
+       FROM service_migration_reports r JOIN service_servers s ON s.id = r.server_id
+       WHERE r.network_id = ? ORDER BY r.id DESC LIMIT 100`,
+    );
+  }
+
+  startUpload(upload: {
+    id: string;
+    networkId: number;
+    serverId: number;
+    fileSize: number;
+    total: number;
+    nowMs: number;
+  }) {
+    this.insertUpload.run(upload);
+  }
+
+  progress(id: string, status: UploadStatus, processed: number, message: string, nowMs: number): void {
+    this.updateUpload.run({ id, status, processed, message, nowMs });
+  }
+
+  uploads(networkId: number): UploadRecord[] {
+    return this.listUploads.all(networkId).map((row) => ({
+      id: String(row.id),
+      server: String(row.server),
+      fileSize: Number(row.file_size),
+      status: row.status as UploadStatus,
+      processed: Number(row.processed),
+      total: Number(row.total),
+      message: String(row.message),
+      createdAt: toIso(Number(row.created_at)),
+      updatedAt: toIso(Number(row.updated_at)),
+    }));
+  }
+
+  report(report: ProgressReport): void {
+    this.insertReport.run({ ...report, processed: report.processed ?? null, total: report.total ?? null });
+  }
+
+  reports(networkId: number) {
+    return this.listReports.all(networkId).map((row) => ({
+      server: row.server,
+      status: row.status,
+      message: row.message,
+      processed: row.processed,
+      total: row.total,
+      reportedAt: toIso(Number(row.reported_at)),
+    }));
+  }
+}

@@ -1,0 +1,80 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../../db/open-db.js';
+
+/** The game server a request's API key belongs to. */
+export interface Caller {
+  networkId: number;
+  serverId: number;
+  serverName: string;
+}
+
+export function hashApiKey(apiKey: string): Buffer {
+  return createHash('sha256').update(apiKey, 'utf8').digest();
+}
+
+interface ServerRow {
+  id: number;
+  network_id: number;
+  name: string;
+  key_hash: Buffer;
+}
+
+/** Networks (tenants) and their servers; API keys are only ever stored as SHA-256 hashes. */
+export class NetworkStore {
+  private readonly byHash;
+  private readonly networkByName;
+  private readonly insertNetwork;
+  private readonly serverByName;
+  private readonly insertServer;
+  private readonly updateServerKey;
+  private readonly serverById;
+
+  constructor(db: Db) {
+    this.byHash = db.prepare<[Buffer], ServerRow>(
+      'SELECT id, network_id, name, key_hash FROM service_servers WHERE key_hash = ?',
+    );
+    this.networkByName = db.prepare<[string], { id: number }>('SELECT id FROM service_networks WHERE name = ?');
+    this.insertNetwork = db.prepare<[string]>('INSERT INTO service_networks (name) VALUES (?)');
+    this.serverByName = db.prepare<[number, string], ServerRow>(
+      'SELECT id, network_id, name, key_hash FROM service_servers WHERE network_id = ? AND name = ?',
+    );
+    this.insertServer = db.prepare<{ networkId: number; name: string; keyHash: Buffer }>(
+      'INSERT INTO service_servers (network_id, name, key_hash) VALUES (@networkId, @name, @keyHash)',
+    );
+    this.updateServerKey = db.prepare<{ id: number; keyHash: Buffer }>(
+      'UPDATE service_servers SET key_hash = @keyHash WHERE id = @id',
+    );
+    this.serverById = db.prepare<[number], { name: string }>('SELECT name FROM service_servers WHERE id = ?');
+  }
+
+  /** The server whose key this is, or undefined. The hash comparison is constant-time. */
+  authenticate(apiKey: string): Caller | undefined {
+    const hash = hashApiKey(apiKey);
+    const row = this.byHash.get(hash);
+    if (!row || !timingSafeEqual(row.key_hash, hash)) return undefined;
+    return { networkId: row.network_id, serverId: row.id, serverName: row.name };
+  }
+
+  findNetwork(name: string): number | undefined {
+    return this.networkByName.get(name)?.id;
+  }
+
+  ensureNetwork(name: string): number {
+    const existing = this.findNetwork(name);
+    if (existing !== undefined) return existing;
+    return Number(this.insertNetwork.run(name).lastInsertRowid);
+  }
+
+  /** Creates the server or gives it this key; returns its id. */
+  ensureServer(networkId: number, name: string, apiKey: string): number {
+    const keyHash = hashApiKey(apiKey);
+    const existing = this.serverByName.get(networkId, name);
+    if (!existing) return Number(this.insertServer.run({ networkId, name, keyHash }).lastInsertRowid);
+    if (!existing.key_hash.equals(keyHash)) this.updateServerKey.run({ id: existing.id, keyHash });
+    return existing.id;
+  }
+
+  serverName(serverId: number): string {
+    return this.serverById.get(serverId)?.name ?? `#${serverId}`;
+  }
+}

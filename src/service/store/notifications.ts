@@ -1,0 +1,42 @@
+import type { Db } from '../../db/open-db.js';
+
+/** One pending notification per punishment, for its target; its id is the punishment id. */
+export class NotificationStore {
+  private readonly insert;
+  private readonly acknowledgeOne;
+  private readonly byId;
+
+  constructor(private readonly db: Db) {
+    this.insert = db.prepare<{ networkId: number; id: string; playerUuid: string; nowMs: number }>(
+      `INSERT OR IGNORE INTO service_notifications (network_id, id, player_uuid, created_at)
+       VALUES (@networkId, @id, @playerUuid, @nowMs)`,
+    );
+    // Acknowledging twice keeps the first time.
+    this.acknowledgeOne = db.prepare<{ networkId: number; id: string; playerUuid: string; at: number }>(
+      `UPDATE service_notifications SET acknowledged_at = coalesce(acknowledged_at, @at)
+       WHERE network_id = @networkId AND id = @id AND player_uuid = @playerUuid`,
+    );
+    this.byId = db.prepare<[number, string], { acknowledged_at: number | null }>(
+      'SELECT acknowledged_at FROM service_notifications WHERE network_id = ? AND id = ?',
+    );
+  }
+
+  create(networkId: number, id: string, playerUuid: string, nowMs: number): void {
+    this.insert.run({ networkId, id, playerUuid: playerUuid.toLowerCase(), nowMs });
+  }
+
+  /** Marks the player's notifications acknowledged; ids not theirs (or unknown) are counted, not failed. */
+  acknowledge(networkId: number, playerUuid: string, ids: readonly string[], at: number) {
+    const uuid = playerUuid.toLowerCase();
+    return this.db.transaction(() => {
+      let known = 0;
+      for (const id of new Set(ids)) known += this.acknowledgeOne.run({ networkId, id, playerUuid: uuid, at }).changes;
+      return { known, unknown: new Set(ids).size - known };
+    })();
+  }
+
+  /** undefined when there is no notification with this id. */
+  acknowledgedAt(networkId: number, id: string): number | null | undefined {
+    return this.byId.get(networkId, id)?.acknowledged_at;
+  }
+}

@@ -1,0 +1,145 @@
+import type { Reply, Ticket, TicketSummary } from '../../api/schemas.js';
+import type { Db } from '../../db/open-db.js';
+import { toIso } from './punishment-rows.js';
+
+interface TicketRow {
+  id: string;
+  type: string;
+  subject: string;
+  description: string;
+  status: string;
+  priority: string;
+  creator_uuid: string;
+  creator_name: string;
+  reported_player_uuid: string | null;
+  reported_player_name: string | null;
+  tags: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const SUMMARY_COLUMNS = 'id, type, subject, status, priority, creator_uuid, creator_name, created_at, updated_at';
+
+function toSummary(row: Omit<TicketRow, 'description' | 'reported_player_uuid' | 'reported_player_name' | 'tags'>) {
+  return {
+    id: row.id,
+    type: row.type,
+    subject: row.subject,
+    status: row.status,
+    priority: row.priority,
+    creatorUuid: row.creator_uuid,
+    creatorName: row.creator_name,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  } satisfies TicketSummary;
+}
+
+/** Tickets come from the admin API or a seed; the contract only reads them. */
+export class TicketStore {
+  private readonly upsertTicket;
+  private readonly upsertReply;
+  private readonly touch;
+  private readonly byId;
+  private readonly repliesOf;
+  private readonly byCreator;
+
+  constructor(private readonly db: Db) {
+    this.upsertTicket = db.prepare(
+      `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
+         creator_name, reported_player_uuid, reported_player_name, tags, created_at, updated_at)
+       VALUES (@networkId, @id, @type, @subject, @description, @status, @priority, @creatorUuid, @creatorName,
+         @reportedPlayerUuid, @reportedPlayerName, @tags, @createdAt, @updatedAt)
+       ON CONFLICT (network_id, id) DO UPDATE SET type = excluded.type, subject = excluded.subject,
+         description = excluded.description, status = excluded.status, priority = excluded.priority,
+         creator_uuid = excluded.creator_uuid, creator_name = excluded.creator_name,
+         reported_player_uuid = excluded.reported_player_uuid, reported_player_name = excluded.reported_player_name,
+         tags = excluded.tags, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+    );
+    this.upsertReply = db.prepare(
+      `INSERT INTO service_ticket_replies (network_id, ticket_id, id, author_name, message, created_at)
+       VALUES (@networkId, @ticketId, @id, @authorName, @message, @createdAt)
+       ON CONFLICT (network_id, ticket_id, id) DO UPDATE SET author_name = excluded.author_name,
+         message = excluded.message, created_at = excluded.created_at`,
+    );
+    this.touch = db.prepare<{ networkId: number; id: string; nowMs: number }>(
+      'UPDATE service_tickets SET updated_at = max(updated_at, @nowMs) WHERE network_id = @networkId AND id = @id',
+    );
+    this.byId = db.prepare<[number, string], TicketRow>(
+      'SELECT * FROM service_tickets WHERE network_id = ? AND id = ?',
+    );
+    this.repliesOf = db.prepare<
+      [number, string],
+      { id: string; author_name: string; message: string; created_at: number }
+    >(
+      'SELECT id, author_name, message, created_at FROM service_ticket_replies WHERE network_id = ? AND ticket_id = ? ORDER BY created_at, id',
+    );
+    this.byCreator = db.prepare<[number, string, number], TicketRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM service_tickets WHERE network_id = ? AND creator_uuid = ?
+       ORDER BY created_at DESC, id DESC LIMIT ?`,
+    );
+  }
+
+  /** Creates or replaces the ticket and its listed replies, in one transaction. */
+  save(networkId: number, ticket: Ticket): void {
+    this.db.transaction(() => {
+      this.upsertTicket.run({
+        networkId,
+        id: ticket.id,
+        type: ticket.type,
+        subject: ticket.subject,
+        description: ticket.description,
+        status: ticket.status,
+        priority: ticket.priority,
+        creatorUuid: ticket.creatorUuid.toLowerCase(),
+        creatorName: ticket.creatorName,
+        reportedPlayerUuid: ticket.reportedPlayerUuid?.toLowerCase() ?? null,
+        reportedPlayerName: ticket.reportedPlayerName,
+        tags: JSON.stringify(ticket.tags),
+        createdAt: Date.parse(ticket.createdAt),
+        updatedAt: Date.parse(ticket.updatedAt),
+      });
+      for (const reply of ticket.replies) this.saveReply(networkId, ticket.id, reply);
+    })();
+  }
+
+  saveReply(networkId: number, ticketId: string, reply: Reply): void {
+    const createdAt = Date.parse(reply.createdAt);
+    this.upsertReply.run({
+      networkId,
+      ticketId,
+      id: reply.id,
+      authorName: reply.authorName,
+      message: reply.message,
+      createdAt,
+    });
+    this.touch.run({ networkId, id: ticketId, nowMs: createdAt });
+  }
+
+  exists(networkId: number, id: string): boolean {
+    return this.byId.get(networkId, id) !== undefined;
+  }
+
+  find(networkId: number, id: string): Ticket | undefined {
+    const row = this.byId.get(networkId, id);
+    if (!row) return undefined;
+    const replies = this.repliesOf.all(networkId, id).map((reply) => ({
+      id: reply.id,
+      authorName: reply.author_name,
+      message: reply.message,
+      createdAt: toIso(reply.created_at),
+    }));
+    return {
+      ...toSummary(row),
+      description: row.description,
+      reportedPlayerUuid: row.reported_player_uuid,
+      reportedPlayerName: row.reported_player_name,
+      tags: JSON.parse(row.tags) as string[],
+      replies,
+    };
+  }
+
+  /** The creator's tickets, newest first, summary form only. */
+  byPlayer(networkId: number, creatorUuid: string, limit: number): TicketSummary[] {
+    return this.byCreator.all(networkId, creatorUuid.toLowerCase(), limit).map(toSummary);
+  }
+}

@@ -1,0 +1,14 @@
+import { EventEmitter } from 'eventemitter3';
+import type { Punishment } from '../../api/schemas.js';
+
+interface FeedEvents {
+  /** A punishment was created or its status changed. */
+  'punishment:changed': (networkId: number, punishment: Punishment) => void;
+}
+
+/** In-process fan-out of punishment changes to the stream connections of their network. */
+export class PunishmentFeed extends EventEmitter<FeedEvents> {
+  publish(networkId: number, punishment: Punishment): void {
+    this.emit('punishment:changed', networkId, punishment);
+  }
+}
