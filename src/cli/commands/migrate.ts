@@ -1,6 +1,93 @@
-import type { CliCommand } from '../command.js';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ModerationApi } from '../../api/moderation-api.js';
+import { resolveApiSettings } from '../../migration/cli/api-settings.js';
+import { formatSummary } from '../../migration/cli/format-summary.js';
+import {
+  DEFAULT_PLUGIN_FOLDER,
+  MIGRATE_USAGE,
+  type MigrateArgs,
+  parseMigrateArgs,
+} from '../../migration/cli/parse-args.js';
+import { createProgressDisplay } from '../../migration/cli/progress-display.js';
+import { isMigrationError } from '../../migration/errors.js';
+import { runMigration } from '../../migration/run-migration.js';
+import type { MigrationOptions, MigrationSummary } from '../../migration/types.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Timers } from '../../ports/timers.js';
+import { type CliCommand, type CliContext, UsageError } from '../command.js';
 
-export const command: CliCommand = async ({ stderr }) => {
-  stderr.write('bailiff migrate: not built yet\n');
-  return 1;
+/** Referenced timers: the process must stay alive while it waits for the outbox to drain. */
+const processTimers: Timers = {
+  setTimeout: (callback, delayMs) => setTimeout(callback, delayMs),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+function stderrLogger(stderr: NodeJS.WritableStream): Logger {
+  const write = (level: string) => (message: string) => stderr.write(`bailiff migrate: ${level}: ${message}\n`);
+  return { debug: () => {}, info: () => {}, warn: write('warning'), error: write('error') };
+}
+
+async function migrateWithService(
+  args: MigrateArgs,
+  context: CliContext,
+  base: MigrationOptions,
+): Promise<MigrationSummary> {
+  const pluginFolder = join(context.cwd, DEFAULT_PLUGIN_FOLDER);
+  const api = await resolveApiSettings(args, context.env, pluginFolder);
+  // Loaded here so that a dry run needs neither the client, the database nor the outbox.
+  const [{ createModerationClient }, { ClientOptionsError }, { openDb }, { createOutbox }] = await Promise.all([
+    import('../../api/client.js'),
+    import('../../api/options.js'),
+    import('../../db/open-db.js'),
+    import('../../outbox/index.js'),
+  ]);
+  let client: ModerationApi;
+  try {
+    client = createModerationClient({ baseUrl: api.baseUrl, apiKey: api.apiKey, platform: api.platform });
+  } catch (error) {
+    // A malformed --api-url (or config value) is a usage problem; the message never holds the key.
+    if (error instanceof ClientOptionsError) throw new UsageError(error.message);
+    throw error;
+  }
+  mkdirSync(dirname(args.dbPath), { recursive: true });
+  const db = openDb(args.dbPath);
+  const outbox = createOutbox({ db, client });
+  outbox.start();
+  try {
+    return await runMigration({ ...base, client, outbox });
+  } finally {
+    await outbox.stop();
+    db.close();
+  }
+}
+
+/** `bailiff migrate --from vanilla|essentials --dir PATH [--dry-run] [--out FILE] ...` */
+export const command: CliCommand = async (context) => {
+  const args = parseMigrateArgs(context.argv, context.cwd);
+  if (args.help) {
+    context.stdout.write(`${MIGRATE_USAGE}\n`);
+    return 0;
+  }
+  const display = createProgressDisplay(context.stdout);
+  const base: MigrationOptions = {
+    from: args.from,
+    dir: args.dir,
+    outFile: args.outFile,
+    dryRun: args.dryRun,
+    onProgress: (event) => display.onProgress(event),
+    timers: processTimers,
+    logger: stderrLogger(context.stderr),
+  };
+  try {
+    const summary = args.dryRun ? await runMigration(base) : await migrateWithService(args, context, base);
+    display.stop();
+    context.stdout.write(formatSummary(summary));
+    return 0;
+  } catch (error) {
+    display.stop();
+    if (!isMigrationError(error)) throw error;
+    context.stderr.write(`bailiff migrate: ${error.message}\n`);
+    return 1;
+  }
 };

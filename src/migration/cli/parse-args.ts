@@ -1,0 +1,80 @@
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../../cli/command.js';
+import { MIGRATION_SOURCES, type MigrationSourceKind } from '../types.js';
+
+export const MIGRATE_USAGE = [
+  'usage: bailiff migrate --from vanilla|essentials --dir PATH [--dry-run] [--out FILE]',
+  '                       [--api-url URL] [--api-key KEY] [--db PATH]',
+  '',
+  '  --from      vanilla (banned-players.json, banned-ips.json) or essentials (userdata/*.yml)',
+  '  --dir       the server folder (vanilla) or plugins/Essentials or its userdata folder',
+  '  --dry-run   write the migration file and stop (no network)',
+  '  --out       where to write the migration file (default: a file in the temp folder)',
+  '  --api-url   service URL (default: BAILIFF_API_URL, else server/plugins/Bailiff/config.yml)',
+  '  --api-key   API key (default: BAILIFF_API_KEY, else the same config.yml)',
+  '  --db        SQLite file of the outbox that carries progress (default: server/plugins/Bailiff/bailiff.db)',
+].join('\n');
+
+export const DEFAULT_PLUGIN_FOLDER = join('server', 'plugins', 'Bailiff');
+
+export interface MigrateArgs {
+  help: boolean;
+  from: MigrationSourceKind;
+  dir: string;
+  dryRun: boolean;
+  outFile: string | undefined;
+  apiUrl: string | undefined;
+  apiKey: string | undefined;
+  dbPath: string;
+}
+
+function describe(value: string | undefined): string {
+  return value === undefined ? 'nothing' : `"${value}"`;
+}
+
+/** Reads the flags of `bailiff migrate`; throws {@link UsageError} naming the flag that is wrong. */
+export function parseMigrateArgs(argv: string[], cwd: string): MigrateArgs {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${MIGRATE_USAGE}`);
+  }
+  const help = values.help ?? false;
+  const from = values.from;
+  if (!help && !MIGRATION_SOURCES.includes(from as MigrationSourceKind)) {
+    throw new UsageError(`--from: expected vanilla or essentials, received ${describe(from)}\n${MIGRATE_USAGE}`);
+  }
+  if (!help && (values.dir === undefined || values.dir.trim() === '')) {
+    throw new UsageError(`--dir: expected the folder to read from, received nothing\n${MIGRATE_USAGE}`);
+  }
+  return {
+    help,
+    from: from as MigrationSourceKind,
+    dir: resolve(cwd, values.dir ?? '.'),
+    dryRun: values['dry-run'] ?? false,
+    outFile: values.out === undefined ? undefined : resolve(cwd, values.out),
+    apiUrl: values['api-url'],
+    apiKey: values['api-key'],
+    dbPath: resolve(cwd, values.db ?? join(DEFAULT_PLUGIN_FOLDER, 'bailiff.db')),
+  };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      from: { type: 'string' },
+      dir: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      out: { type: 'string' },
+      'api-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      db: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}

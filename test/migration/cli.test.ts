@@ -1,0 +1,129 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService } from '../../src/service/index.js';
+import { makeTempDir, uuidOf, vanillaEntry, writeBannedIps, writeBannedPlayers } from './helpers/fixtures.js';
+
+const CLI = resolve('dist/src/cli/main.js');
+const children = new Set<ChildProcess>();
+
+/** Runs the built CLI; bounded: killed by PID after 30 s. */
+function runCli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { ...process.env, BAILIFF_API_URL: '', BAILIFF_API_KEY: '' },
+    });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      children.delete(child);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeAll(async () => {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  ({ dir, cleanup } = await makeTempDir());
+});
+afterAll(async () => {
+  for (const child of children) if (child.pid) process.kill(child.pid, 'SIGKILL');
+  await cleanup?.();
+});
+
+describe('bailiff migrate (built CLI)', () => {
+  it('--dry-run writes the file, prints plain progress lines and the summary, exits 0', async () => {
+    const created = Date.now() - 3_600_000;
+    await writeBannedPlayers(dir, [vanillaEntry(1, created), vanillaEntry(2, created), { uuid: uuidOf(3), name: 'x' }]);
+    await writeBannedIps(dir, ['10.0.0.1'], created);
+    const result = await runCli(['migrate', '--from', 'vanilla', '--dir', '.', '--dry-run', '--out', 'out.json'], dir);
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('building_json: 0/4 entries (0%)');
+    expect(result.stdout).toContain('building_json: 4/4 entries (100%)');
+    expect(result.stdout).toContain('Migration file written (dry run, nothing uploaded)');
+    expect(result.stdout).toMatch(/players: +2\n/);
+    expect(result.stdout).toMatch(/skipped: +2\n/);
+    expect(result.stdout).toContain(
+      '1 x IP ban (banned-ips.json): no player to attach it to (e.g. banned-ips.json entry #1)',
+    );
+    expect(result.stdout).toContain('1 x unreadable "created" date (e.g. banned-players.json entry #3)');
+    const file = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as { players: unknown[] };
+    expect(file.players).toHaveLength(2);
+  });
+
+  it('exits 2 with the problem and the usage for a bad flag', async () => {
+    const result = await runCli(['migrate', '--from', 'litebans', '--dir', '.'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--from: expected vanilla or essentials, received "litebans"');
+    expect(result.stderr).toContain('usage: bailiff migrate');
+  });
+
+  it('exits 2 when no service is configured and it is not a dry run', async () => {
+    const result = await runCli(['migrate', '--from', 'vanilla', '--dir', '.'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('no service URL: set --api-url/--api-key, BAILIFF_API_URL/BAILIFF_API_KEY');
+  });
+
+  it('exits 1 with a message naming the file and entry for malformed input', async () => {
+    await writeBannedPlayers(dir, '[{"uuid": "a"}, {"uuid": }]');
+    const result = await runCli(['migrate', '--from', 'vanilla', '--dir', '.', '--dry-run', '--out', 'bad.json'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^bailiff migrate: banned-players\.json is not valid JSON: entry #2: /);
+    expect(existsSync(join(dir, 'bad.json'))).toBe(false);
+  });
+
+  it('uploads to a running service, drains the progress through its outbox and prints the answer', async () => {
+    const created = Date.now() - 3_600_000;
+    await writeBannedPlayers(dir, [vanillaEntry(1, created), vanillaEntry(2, created)]);
+    await writeBannedIps(dir, [], created);
+    const service = await startService({
+      port: 0,
+      adminToken: 'cli-admin-token',
+      seed: { networks: [{ name: 'net', servers: [{ name: 'hub', apiKey: 'cli-test-key-1' }] }] },
+    });
+    try {
+      const args = [
+        'migrate',
+        '--from',
+        'vanilla',
+        '--dir',
+        '.',
+        '--api-url',
+        service.url,
+        '--api-key',
+        'cli-test-key-1',
+      ];
+      const result = await runCli([...args, '--db', 'plugin/bailiff.db', '--out', 'upload.json'], dir);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('uploading_json: ');
+      expect(result.stdout).toMatch(/service: +.*accepted/);
+      expect(result.stdout).not.toContain('cli-test-key-1');
+      const response = await fetch(`${service.url}/admin/v1/networks/net/migrations`, {
+        headers: { authorization: 'Bearer cli-admin-token' },
+      });
+      const { progressReports } = (await response.json()) as { progressReports: { status: string }[] };
+      // Newest first: the outbox delivered every call before the command exited.
+      expect(progressReports[0]?.status).toBe('completed');
+      expect(progressReports.map((report) => report.status)).toContain('uploading_json');
+    } finally {
+      await service.close();
+    }
+  });
+});

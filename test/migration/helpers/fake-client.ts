@@ -1,0 +1,40 @@
+import type { ModerationApi } from '../../../src/api/moderation-api.js';
+import type { MigrationProgressBody, MigrationUploadResponse } from '../../../src/api/schemas.js';
+
+export interface FakeMigrationClient {
+  client: ModerationApi;
+  progress: MigrationProgressBody[];
+  uploads: string[];
+}
+
+/**
+ * A client for unit tests of the migration flow: `uploadMigration` answers with the given
+ * steps in turn (an Error is thrown, anything else returned); `migrationProgress` records.
+ */
+export function fakeMigrationClient(uploadSteps: (MigrationUploadResponse | Error)[]): FakeMigrationClient {
+  const progress: MigrationProgressBody[] = [];
+  const uploads: string[] = [];
+  const unexpected = (name: string) => () => {
+    throw new Error(`unexpected call to ${name}`);
+  };
+  const client = new Proxy({} as ModerationApi, {
+    get(_target, name: string) {
+      if (name === 'uploadMigration') {
+        return async (filePath: string) => {
+          uploads.push(filePath);
+          const step = uploadSteps[Math.min(uploads.length - 1, uploadSteps.length - 1)]!;
+          if (step instanceof Error) throw step;
+          return step;
+        };
+      }
+      if (name === 'migrationProgress') {
+        return async (body: MigrationProgressBody) => {
+          progress.push(body);
+          return { success: true };
+        };
+      }
+      return unexpected(name);
+    },
+  });
+  return { client, progress, uploads };
+}
