@@ -1,0 +1,91 @@
+import type { Logger } from '../../ports/logger.js';
+import { errorText } from '../../runtime/event-bus.js';
+import type { PluginRuntime } from '../../runtime/runtime.js';
+import { kickWithMessage } from './chat-components.js';
+import type { FsPlayer, FsServer } from './flying-squid-types.js';
+import type { PlayerDirectory } from './player-adapter.js';
+import { bridgeTabCompletion } from './tab-completion.js';
+
+type CancelBehavior = (triggerCancelBehavior?: boolean, hideFromPlugins?: boolean) => void;
+
+/**
+ * Maps flying-squid's player lifecycle onto the runtime: pre-login (before the player is added
+ * anywhere), join, quit, chat and commands (both cancellable, decided before flying-squid acts).
+ */
+export function bridgeEvents(
+  serv: FsServer,
+  runtime: PluginRuntime,
+  players: PlayerDirectory,
+  logger: Logger,
+  ready: Promise<void>,
+): void {
+  serv.on('newPlayer', (player: FsPlayer) => {
+    const originalLogin = player.login.bind(player);
+    const originalSave = player.save.bind(player);
+    // Until admitted the player must look gone to flying-squid: its disconnect handler would
+    // otherwise announce a nameless player to everyone and save an empty player file.
+    let pending = true;
+    let closed = false;
+    player.disconnected = true;
+    player.save = async () => {};
+    player._client.once('end', () => {
+      closed = true;
+      if (!pending) return;
+      delete serv.entities[player.id];
+      logger.info(`connection of ${player._client.username} closed before admission`);
+    });
+    // flying-squid awaits player.login() right after 'newPlayer'. Deciding here, before the
+    // original login runs, means a refused player is never added to the player list.
+    player.login = async () => {
+      const { uuid, username } = player._client;
+      try {
+        await ready;
+        const outcome = await runtime.firePreLogin(uuid, username);
+        if (closed) return;
+        if (!outcome.allowed) {
+          logger.info(`refused ${username} (${uuid}) at pre-login`, { reason: outcome.message });
+          kickWithMessage(serv, player, outcome.message ?? '');
+          return;
+        }
+      } catch (error) {
+        // flying-squid rethrows login errors on a timer, which would crash the whole server.
+        logger.error(`pre-login of ${username} failed; connection closed`, { error: errorText(error) });
+        player._client.end('Login failed, please try again.');
+        return;
+      }
+      pending = false;
+      player.disconnected = false;
+      player.save = originalSave;
+      await originalLogin();
+    };
+
+    bridgeTabCompletion(serv, runtime, players, player);
+
+    let joined = false;
+    player.once('spawned', () => {
+      joined = true;
+      runtime.events.join(players.adapt(player));
+    });
+    player.once('disconnected', () => {
+      if (joined) runtime.events.quit(players.adapt(player));
+    });
+
+    player.on('chat_cancel', (data: { message: string }, cancel: CancelBehavior) => {
+      if (runtime.events.chat(players.adapt(player), data.message).cancelled) cancel();
+    });
+
+    player.on('command_cancel', (data: { command: string }, cancel: CancelBehavior) => {
+      const sender = players.adapt(player);
+      if (runtime.events.command(sender, data.command).cancelled) {
+        cancel();
+        return;
+      }
+      const run = runtime.commands.dispatch(sender, data.command);
+      if (run) {
+        // A plugin's command: flying-squid must not also answer "Command not found".
+        cancel();
+        run.catch((error: unknown) => logger.error('command dispatch failed', { error: errorText(error) }));
+      }
+    });
+  });
+}

@@ -1,0 +1,63 @@
+import type { EventEmitter } from 'node:events';
+
+/**
+ * The few shapes of flying-squid (which ships no types) that the host uses. Everything here
+ * was read from flying-squid 1.12's source; names match its own.
+ */
+export interface FsClient extends EventEmitter {
+  username: string;
+  uuid: string;
+  version: string;
+  state: string;
+  write(packet: string, data: unknown): void;
+  /** `fullReason` is the already-encoded component (JSON string or NBT) for kick_disconnect. */
+  end(reason: string, fullReason?: unknown): void;
+}
+
+export interface FsPlayer extends EventEmitter {
+  _client: FsClient;
+  id: number;
+  save(): Promise<void>;
+  username?: string;
+  uuid?: string;
+  disconnected?: boolean;
+  op?: boolean;
+  login(): Promise<void>;
+  kick(reason?: string): void;
+  chat(message: unknown): void;
+  handleCommand(command: string): Promise<void>;
+}
+
+export interface FsCommandParams {
+  base: string;
+  aliases?: string[];
+  info?: string;
+  usage?: string;
+  onlyPlayer?: boolean;
+  parse?: (args: string, ctx: { player?: FsPlayer }) => unknown;
+  action: (parsed: unknown, ctx: { player?: FsPlayer }) => unknown;
+}
+
+export interface FsServer extends EventEmitter {
+  players: FsPlayer[];
+  entities: Record<number, unknown>;
+  uuidToPlayer: Record<string, FsPlayer>;
+  commands: { add(params: FsCommandParams): unknown };
+  supportFeature(feature: string): boolean;
+  /** Builds the chat component flying-squid sends for its own messages. */
+  _createChatComponent(text: unknown): unknown;
+  handleCommand(command: string): Promise<void>;
+  log(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  err(message: string): void;
+  quit(reason?: string): Promise<void>;
+  destroy(): Promise<void>;
+  stopTickInterval?(): void;
+  listeningPort?: number;
+  _server: EventEmitter & { socketServer?: { address(): { port: number } | string | null } };
+}
+
+export interface FsModule {
+  createMCServer(options: Record<string, unknown>): FsServer;
+}

@@ -1,0 +1,79 @@
+import type { Logger } from '../../ports/logger.js';
+import { parseColourCodes } from '../../runtime/colour-codes.js';
+import { sendSegments } from './chat-components.js';
+import type { FsPlayer, FsServer } from './flying-squid-types.js';
+import type { PlayerDirectory } from './player-adapter.js';
+
+interface Whisper {
+  target: string;
+  message: string;
+}
+
+const consoleName = 'Server';
+
+/**
+ * `/tell` (aliases `/msg`, `/w`) and `/r` (alias `/reply`), which flying-squid lacks. They are
+ * ordinary flying-squid commands, so the runtime's command event sees (and can cancel) them first.
+ * What players type is shown as plain text: their `&` codes are not rendered.
+ */
+export function addPrivateMessageCommands(serv: FsServer, players: PlayerDirectory, logger: Logger): void {
+  // Last correspondent per player, by lower-cased name, for /r.
+  const lastCorrespondent = new Map<string, string>();
+
+  const deliver = (from: FsPlayer | undefined, to: FsPlayer, message: string): void => {
+    const fromName = from?._client.username ?? consoleName;
+    const toName = to._client.username;
+    sendSegments(serv, to, [...parseColourCodes(`&7[&d${fromName} &7-> &dyou&7] `), { text: message, color: 'white' }]);
+    if (from) {
+      sendSegments(serv, from, [
+        ...parseColourCodes(`&7[&dyou &7-> &d${toName}&7] `),
+        { text: message, color: 'white' },
+      ]);
+      lastCorrespondent.set(fromName.toLowerCase(), toName);
+    } else {
+      logger.info(`[${consoleName} -> ${toName}] ${message}`);
+    }
+    lastCorrespondent.set(toName.toLowerCase(), fromName);
+  };
+
+  const reply = (ctx: { player?: FsPlayer }, text: string): void => {
+    if (ctx.player) sendSegments(serv, ctx.player, parseColourCodes(text));
+    else logger.info(text.replace(/&[0-9a-fk-or]/gi, ''));
+  };
+
+  const sendTo = (ctx: { player?: FsPlayer }, targetName: string, message: string): void => {
+    const target = players.rawByName(targetName);
+    if (!target) reply(ctx, `&c${targetName} is not online.`);
+    else if (target === ctx.player) reply(ctx, '&cYou cannot message yourself.');
+    else deliver(ctx.player, target, message);
+  };
+
+  serv.commands.add({
+    base: 'tell',
+    aliases: ['msg', 'w', 'whisper', 'minecraft:tell', 'minecraft:msg', 'minecraft:w'],
+    info: 'send a private message',
+    usage: '/tell <player> <message>',
+    parse: (args) => {
+      const match = /^(\S+)\s+(.+)$/.exec(args.trim());
+      return match ? ({ target: match[1]!, message: match[2]! } satisfies Whisper) : false;
+    },
+    action: (parsed, ctx) => {
+      const { target, message } = parsed as Whisper;
+      sendTo(ctx, target, message);
+    },
+  });
+
+  serv.commands.add({
+    base: 'r',
+    aliases: ['reply'],
+    info: 'reply to your last private message',
+    usage: '/r <message>',
+    parse: (args) => (args.trim() ? args.trim() : false),
+    action: (parsed, ctx) => {
+      const who = ctx.player?._client.username ?? consoleName;
+      const target = lastCorrespondent.get(who.toLowerCase());
+      if (!target) return reply(ctx, '&cNobody has messaged you yet.');
+      sendTo(ctx, target, parsed as string);
+    },
+  });
+}

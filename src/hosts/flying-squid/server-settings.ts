@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { readYamlFile } from '../../runtime/yaml-file.js';
+
+/** Settings of the game server: `config/server.yml`, overridden by `<serverDir>/server.yml`. */
+export const serverSettingsSchema = z.strictObject({
+  /** @default '0.0.0.0' */
+  host: z.string().min(1),
+  /** 0 picks a free port. @default 25565 */
+  port: z.number().int().min(0).max(65535),
+  /** @default '1.21.4' */
+  version: z.string().regex(/^1\.\d+(\.\d+)?$/, 'a Minecraft version such as 1.21.4'),
+  /** @default true */
+  onlineMode: z.boolean(),
+  motd: z.string(),
+  /** @default 20 */
+  maxPlayers: z.number().int().min(1),
+  /** Relative to the server folder; null keeps the world in memory. @default 'world' */
+  worldFolder: z.string().min(1).nullable(),
+  /** @default 'diamond_square' */
+  generation: z.enum(['superflat', 'diamond_square']),
+  /** @default 6 */
+  viewDistance: z.number().int().min(2).max(32),
+  /** Names or UUIDs. @default [] */
+  ops: z
+    .array(z.string().min(1))
+    .nullable()
+    .transform((v) => v ?? []),
+  /** @default 5000 */
+  preLoginTimeoutMs: z.number().int().min(1),
+});
+
+export type ServerSettings = z.output<typeof serverSettingsSchema>;
+
+/** Finds `config/server.yml` of this package, from src/ (tests) or dist/src/ (built). */
+export function bundledServerSettingsPath(): string {
+  let directory = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 6; depth++) {
+    const candidate = join(directory, 'config', 'server.yml');
+    if (existsSync(candidate)) return candidate;
+    directory = dirname(directory);
+  }
+  throw new Error('config/server.yml was not found above the flying-squid host module');
+}
+
+const partialSettings = serverSettingsSchema.partial();
+
+/**
+ * Bundled defaults, then `<serverDir>/server.yml`, then `overrides`. Every file is validated:
+ * errors name the file, the key, what was expected and what was found.
+ */
+export function loadServerSettings(serverDir: string, overrides: Partial<ServerSettings> = {}): ServerSettings {
+  const defaults = readYamlFile(
+    bundledServerSettingsPath(),
+    serverSettingsSchema,
+    'server settings',
+    'BAILIFF_SERVER_SETTINGS',
+  );
+  const ownFile = join(serverDir, 'server.yml');
+  const own = existsSync(ownFile)
+    ? readYamlFile(ownFile, partialSettings, 'server settings', 'BAILIFF_SERVER_SETTINGS')
+    : {};
+  const merged = { ...defaults, ...own, ...overrides };
+  return serverSettingsSchema.parse(merged);
+}
+
+/** The world folder as an absolute path, or undefined for an in-memory world. */
+export function worldFolderOf(settings: ServerSettings, serverDir: string): string | undefined {
+  if (settings.worldFolder === null) return undefined;
+  return isAbsolute(settings.worldFolder) ? settings.worldFolder : resolve(serverDir, settings.worldFolder);
+}
+
+/** flying-squid's own option object for these settings. */
+export function flyingSquidOptions(settings: ServerSettings, serverDir: string): Record<string, unknown> {
+  return {
+    host: settings.host,
+    port: settings.port,
+    version: settings.version,
+    'online-mode': settings.onlineMode,
+    motd: settings.motd,
+    'max-players': settings.maxPlayers,
+    worldFolder: worldFolderOf(settings, serverDir),
+    generation:
+      settings.generation === 'superflat'
+        ? { name: 'superflat', options: { worldHeight: 80 } }
+        : { name: 'diamond_square', options: { worldHeight: 80 } },
+    'view-distance': settings.viewDistance,
+    kickTimeout: 10_000,
+    plugins: {},
+    gameMode: 0,
+    difficulty: 1,
+    'everybody-op': false,
+    'max-entities': 100,
+    'player-list-text': { header: { text: '' }, footer: { text: '' } },
+  };
+}

@@ -1,0 +1,55 @@
+/** Stable codes of the errors the runtime raises. */
+export type RuntimeErrorCode =
+  | 'BAILIFF_PLUGIN_DESCRIPTOR'
+  | 'BAILIFF_PLUGIN_DEPENDENCY'
+  | 'BAILIFF_PLUGIN_LOAD'
+  | 'BAILIFF_CONFIG'
+  | 'BAILIFF_SERVER_SETTINGS';
+
+/** Base of every error raised by the plugin runtime and its hosts. */
+export class RuntimeError extends Error {
+  readonly code: RuntimeErrorCode;
+  constructor(code: RuntimeErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RuntimeError';
+    this.code = code;
+  }
+}
+
+/** One problem found in a YAML file: where, and what was wrong. */
+export interface FileIssue {
+  /** Dotted key path, e.g. `commands.punish.aliases`; empty for the document itself. */
+  key: string;
+  expected: string;
+  received: string;
+  /** 1-based line, for YAML syntax errors. */
+  line?: number;
+}
+
+function describeIssues(file: string, issues: readonly FileIssue[]): string {
+  const lines = issues.map((issue) => {
+    if (issue.line !== undefined) return `  line ${issue.line}: ${issue.expected}`;
+    return `  ${issue.key || '(document)'}: expected ${issue.expected}, received ${issue.received}`;
+  });
+  return `${file}:\n${lines.join('\n')}`;
+}
+
+/** A YAML file (plugin.yml, config.yml, server.yml, permissions.yml) that could not be read or validated. */
+export class FileValidationError extends RuntimeError {
+  readonly file: string;
+  readonly issues: readonly FileIssue[];
+  constructor(code: RuntimeErrorCode, what: string, file: string, issues: readonly FileIssue[], cause?: unknown) {
+    super(code, `invalid ${what} ${describeIssues(file, issues)}`, { cause });
+    this.name = 'FileValidationError';
+    this.file = file;
+    this.issues = issues;
+  }
+}
+
+/** A config file of a plugin that failed to parse or validate; the previous value is kept. */
+export class ConfigError extends FileValidationError {
+  constructor(file: string, issues: readonly FileIssue[], cause?: unknown) {
+    super('BAILIFF_CONFIG', 'config', file, issues, cause);
+    this.name = 'ConfigError';
+  }
+}

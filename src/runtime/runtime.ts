@@ -1,0 +1,200 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Clock, systemClock } from '../ports/clock.js';
+import { type Logger, silentLogger } from '../ports/logger.js';
+import { systemTimers, type Timers } from '../ports/timers.js';
+import { stripColourCodes } from './colour-codes.js';
+import { CommandRegistry } from './command-registry.js';
+import { FileValidationError } from './errors.js';
+import { EventBus, errorText } from './event-bus.js';
+import { loadPlugins } from './load-plugins.js';
+import { type PermissionGrants, PermissionService } from './permissions.js';
+import type { CommandSender, Players } from './plugin-api.js';
+import { buildPluginContext } from './plugin-context.js';
+import type { PluginRecord, PluginState } from './plugin-record.js';
+import { dispatchPreLogin, type PreLoginOptions, type PreLoginOutcome } from './pre-login.js';
+import { createPluginEvents, type PluginEvents } from './runtime-events.js';
+
+export type { PluginRecord, PluginState } from './plugin-record.js';
+
+export interface RuntimeOptions {
+  /** The server's folder: `plugins/`, `permissions.yml` and the plugins' data folders live here. */
+  serverDir: string;
+  /** @default silentLogger */
+  logger?: Logger;
+  /** @default systemClock */
+  clock?: Clock;
+  /** @default systemTimers */
+  timers?: Timers;
+  /** The host's view of online players. @default no players */
+  players?: Players;
+  /** Names or UUIDs of operators. @default [] */
+  ops?: readonly string[];
+  /** Grants from permissions.yml. @default {} */
+  grants?: PermissionGrants;
+  /** @default { timeoutMs: 5000, timeoutMessage: 'The server took too long to check your login. Please try again.' } */
+  preLogin?: Partial<PreLoginOptions>;
+}
+
+const noPlayers: Players = { online: () => [], byUuid: () => undefined, byName: () => undefined };
+
+/** Loads plugins, runs their lifecycle and dispatches the host's events to them. */
+export class PluginRuntime {
+  readonly serverDir: string;
+  readonly logger: Logger;
+  readonly bus: EventBus;
+  readonly commands: CommandRegistry;
+  readonly permissions: PermissionService;
+  readonly console: CommandSender;
+  readonly events: PluginEvents;
+  private readonly records: PluginRecord[] = [];
+  private readonly clock: Clock;
+  private readonly timers: Timers;
+  private readonly preLogin: PreLoginOptions;
+  private playersView: Players;
+
+  constructor(options: RuntimeOptions) {
+    this.serverDir = resolve(options.serverDir);
+    this.logger = options.logger ?? silentLogger;
+    this.clock = options.clock ?? systemClock;
+    this.timers = options.timers ?? systemTimers;
+    this.playersView = options.players ?? noPlayers;
+    this.bus = new EventBus(this.logger);
+    this.commands = new CommandRegistry(this.logger);
+    this.permissions = new PermissionService({ ops: options.ops, grants: options.grants });
+    this.preLogin = {
+      timeoutMs: options.preLogin?.timeoutMs ?? 5000,
+      timeoutMessage:
+        options.preLogin?.timeoutMessage ?? 'The server took too long to check your login. Please try again.',
+    };
+    this.console = {
+      kind: 'console',
+      name: 'CONSOLE',
+      sendMessage: (text) => this.logger.info(stripColourCodes(text)),
+      hasPermission: () => true,
+    };
+    this.events = createPluginEvents(this.bus);
+  }
+
+  /** Lets the host provide its player view after construction (it needs the runtime's permissions). */
+  setPlayers(players: Players): void {
+    this.playersView = players;
+  }
+
+  get players(): Players {
+    return this.playersView;
+  }
+
+  plugins(): readonly PluginRecord[] {
+    return this.records;
+  }
+
+  /**
+   * Reads plugin.yml of every plugin in `<serverDir>/plugins/*` and of `extraFolders`, orders
+   * them by dependencies and imports their main modules. Problems refuse that plugin only.
+   */
+  async load(extraFolders: readonly string[] = []): Promise<void> {
+    const records = await loadPlugins(this.serverDir, extraFolders);
+    for (const record of records) {
+      this.records.push(record);
+      if (record.state === 'refused') {
+        this.logger.error(`plugin ${record.descriptor?.name ?? record.folder} refused: ${record.problem}`);
+        continue;
+      }
+      this.commands.declare(record.descriptor!);
+      this.permissions.declare(record.descriptor!.permissions);
+    }
+  }
+
+  /** Enables loaded plugins in dependency order; a plugin whose hard dependency failed is skipped. */
+  async enableAll(): Promise<void> {
+    for (const record of this.records) {
+      if (record.state !== 'loaded' || !record.descriptor || !record.definition) continue;
+      const failedDependency = record.descriptor.depend.find((name) => this.stateOf(name) !== 'enabled');
+      if (failedDependency) {
+        this.fail(record, `not enabled: its dependency '${failedDependency}' is not enabled`);
+        continue;
+      }
+      await this.enable(record);
+    }
+  }
+
+  private async enable(record: PluginRecord): Promise<void> {
+    const descriptor = record.descriptor!;
+    try {
+      mkdirSync(join(this.serverDir, 'plugins', descriptor.name), { recursive: true });
+      const built = buildPluginContext(
+        {
+          serverDir: this.serverDir,
+          logger: this.logger,
+          clock: this.clock,
+          timers: this.timers,
+          bus: this.bus,
+          commands: this.commands,
+          permissions: this.permissions,
+          players: {
+            online: () => this.players.online(),
+            byUuid: (u) => this.players.byUuid(u),
+            byName: (n) => this.players.byName(n),
+          },
+          console: this.console,
+        },
+        descriptor,
+        record.folder,
+        record.definition!,
+      );
+      record.context = built.context;
+      record.scheduler = built.scheduler;
+      await record.definition!.onEnable(built.context);
+      record.state = 'enabled';
+      this.logger.info(`[${descriptor.name}] enabled ${descriptor.name} v${descriptor.version}`);
+      this.bus.emit('plugin:enable', { plugin: descriptor.name });
+    } catch (error) {
+      this.cleanUp(record);
+      // A config error's message says everything; its stack would only add noise.
+      const detail = error instanceof FileValidationError ? error.message : errorText(error);
+      this.fail(record, `enable failed: ${detail}`);
+    }
+  }
+
+  /** Disables enabled plugins in reverse order, running onDisable; every task and listener is removed. */
+  async disableAll(): Promise<void> {
+    for (const record of [...this.records].reverse()) {
+      if (record.state !== 'enabled') continue;
+      const name = record.descriptor!.name;
+      try {
+        await record.definition!.onDisable?.(record.context!);
+      } catch (error) {
+        this.logger.error(`[${name}] onDisable threw`, { error: errorText(error) });
+      }
+      this.cleanUp(record);
+      record.state = 'disabled';
+      this.logger.info(`[${name}] disabled`);
+      this.bus.emit('plugin:disable', { plugin: name });
+    }
+  }
+
+  /** Runs pre-login listeners (async, within the time limit). */
+  firePreLogin(uuid: string, name: string): Promise<PreLoginOutcome> {
+    return dispatchPreLogin(this.bus, this.logger, this.timers, this.preLogin, uuid, name);
+  }
+
+  /** State of the plugin named `name` (a refused duplicate of that name does not count). */
+  stateOf(name: string): PluginState | undefined {
+    const named = this.records.filter((record) => record.descriptor?.name === name);
+    return (named.find((record) => record.state !== 'refused') ?? named[0])?.state;
+  }
+
+  private cleanUp(record: PluginRecord): void {
+    const name = record.descriptor!.name;
+    record.scheduler?.cancelAll();
+    this.bus.removePlugin(name);
+    this.commands.unregisterPlugin(name);
+  }
+
+  private fail(record: PluginRecord, problem: string): void {
+    record.state = 'failed';
+    record.problem = problem;
+    this.logger.error(`[${record.descriptor!.name}] ${problem}`);
+  }
+}

@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadServerSettings, worldFolderOf } from '../../src/hosts/flying-squid/server-settings.js';
+
+describe('server settings', () => {
+  let serverDir: string;
+  beforeEach(() => {
+    serverDir = mkdtempSync(join(tmpdir(), 'bailiff-settings-'));
+  });
+  afterEach(() => rmSync(serverDir, { recursive: true, force: true }));
+
+  it('uses config/server.yml, then <serverDir>/server.yml, then explicit overrides', () => {
+    writeFileSync(join(serverDir, 'server.yml'), 'port: 25570\nops: [Alice]\nmotd: Mine\n');
+    const settings = loadServerSettings(serverDir, { motd: 'Override', worldFolder: 'worlds/main' });
+    expect(settings).toMatchObject({
+      host: '0.0.0.0',
+      port: 25570,
+      version: '1.21.4',
+      onlineMode: true,
+      motd: 'Override',
+      ops: ['Alice'],
+      preLoginTimeoutMs: 5000,
+    });
+    expect(worldFolderOf(settings, serverDir)).toBe(join(serverDir, 'worlds/main'));
+    expect(worldFolderOf({ ...settings, worldFolder: null }, serverDir)).toBeUndefined();
+  });
+
+  it('names the file, key, expectation and value of a bad setting', () => {
+    writeFileSync(join(serverDir, 'server.yml'), 'port: high\nonlinemode: false\n');
+    expect(() => loadServerSettings(serverDir)).toThrow(
+      `invalid server settings ${join(serverDir, 'server.yml')}:\n  port: expected number, received string "high"\n  (document): expected no key "onlinemode", received a mapping`,
+    );
+  });
+});
