@@ -1,6 +1,177 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readEmbeddedService } from '../../../plugin/config/embedded-service.js';
+import { createModerationClient } from '../../api/client.js';
 import type { CliCommand } from '../command.js';
 
-export const command: CliCommand = async ({ stderr }) => {
-  stderr.write('bailiff demo: not built yet\n');
-  return 1;
+const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+const WAIT_MS = 20_000;
+
+/** Offline-mode UUID: version 3 of "OfflinePlayer:" + name. */
+function offlineUuid(name: string): string {
+  const hash = createHash('md5').update(`OfflinePlayer:${name}`).digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x30;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** An NBT tag (chat components from 1.20.3 on) as plain values. */
+function simplifyNbt(tag: unknown): unknown {
+  if (tag === null || typeof tag !== 'object' || !('type' in tag) || !('value' in tag)) return tag;
+  const { type, value } = tag as { type: string; value: unknown };
+  if (type === 'compound') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, simplifyNbt(v)]));
+  }
+  if (type === 'list') {
+    const list = value as { type: string; value: unknown[] };
+    return list.value.map((item) => simplifyNbt({ type: list.type, value: item }));
+  }
+  return value;
+}
+
+/** The text of a chat component: JSON text before 1.20.3, NBT after. */
+function componentTextOf(value: unknown): string {
+  if (typeof value === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      return typeof parsed === 'object' && parsed !== null ? componentTextOf(parsed) : value;
+    } catch {
+      return value;
+    }
+  }
+  const component = simplifyNbt(value);
+  if (typeof component === 'string') return component;
+  if (Array.isArray(component)) return component.map(componentTextOf).join('');
+  if (component === null || typeof component !== 'object') return component === undefined ? '' : String(component);
+  const { text, extra } = component as { text?: unknown; extra?: unknown };
+  const own = typeof text === 'string' ? text : String((component as Record<string, unknown>)[''] ?? '');
+  return own + (Array.isArray(extra) ? extra.map(componentTextOf).join('') : '');
+}
+
+const textOf = componentTextOf;
+
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
+  for (let waited = 0; waited <= WAIT_MS; waited += 200) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`gave up after ${WAIT_MS / 1000} s waiting for ${what}`);
+}
+
+/** `npm run demo`: bots against a fresh `bailiff start` in a temporary folder, narrating what each saw. */
+export const command: CliCommand = async ({ stdout }) => {
+  const say = (line: string) => stdout.write(`${line}\n`);
+  const { default: mineflayer } = await import('mineflayer');
+  const dir = mkdtempSync(join(tmpdir(), 'bailiff-demo-'));
+  mkdirSync(join(dir, 'plugins', 'Bailiff'), { recursive: true });
+  writeFileSync(
+    join(dir, 'server.yml'),
+    'host: 127.0.0.1\nport: 0\nonlineMode: false\nworldFolder: null\ngeneration: superflat\nviewDistance: 2\n',
+  );
+  let server: ChildProcess | undefined;
+  const bots: Array<{ quit(): void }> = [];
+
+  type Seen = { lines: string[]; kicked?: string; spawned: boolean };
+  const join_ = (port: number, name: string) => {
+    const seen: Seen = { lines: [], spawned: false };
+    const bot = mineflayer.createBot({ host: '127.0.0.1', port, username: name, version: '1.21.4', auth: 'offline' });
+    bots.push({ quit: () => bot.end() });
+    bot.on('messagestr', (line) => {
+      seen.lines.push(line);
+      say(`  [${name} sees] ${line}`);
+    });
+    bot.on('kicked', (reason) => {
+      seen.kicked = textOf(reason);
+      say(`  [${name} is disconnected] ${seen.kicked.replace(/\n/g, ' | ')}`);
+    });
+    bot.on('error', () => {});
+    bot.once('spawn', () => {
+      seen.spawned = true;
+    });
+    return { bot, seen };
+  };
+
+  try {
+    say(`starting a fresh server in ${dir} ...`);
+    server = spawn(process.execPath, [MAIN, 'start', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    server.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    server.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const port = Number(
+      await until('the game server', () => /^game server listening on [\d.]+:(\d+)$/m.exec(output)?.[1]),
+    );
+    const embedded = readEmbeddedService(join(dir, 'plugins', 'Bailiff'))!;
+    say(`game server on 127.0.0.1:${port}, moderation service on ${embedded.url}`);
+    const client = createModerationClient({ baseUrl: embedded.url, apiKey: embedded.apiKey });
+    const admin = (path: string, body: unknown) =>
+      fetch(`${embedded.url}/admin/v1/networks/${embedded.network}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${embedded.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    for (const name of ['Alice', 'Bob', 'Carol']) await admin('/players', { uuid: offlineUuid(name), name });
+
+    say('\n1. Alice, Bob and Carol join');
+    const alice = join_(port, 'Alice');
+    const bob = join_(port, 'Bob');
+    const carol = join_(port, 'Carol');
+    await until('the bots to spawn', () => alice.seen.spawned && bob.seen.spawned && carol.seen.spawned);
+
+    say('\n2. a moderator bans Alice through the API (Manual Ban, "demo: x-ray")');
+    const { punishmentId } = await client.createPunishmentDynamic({
+      targetUuid: offlineUuid('Alice'),
+      typeOrdinal: 2,
+      issuerName: 'DemoModerator',
+      reason: 'demo: x-ray',
+    });
+    await until('Alice to be kicked', () => alice.seen.kicked);
+    say('   Alice tries to come back:');
+    const retry = join_(port, 'Alice');
+    await until('the refusal', () => retry.seen.kicked);
+
+    say('\n3. Bob is muted (Chat Abuse, "demo: spam"), then chats and whispers to Carol');
+    await client.createPunishmentDynamic({
+      targetUuid: offlineUuid('Bob'),
+      typeOrdinal: 6,
+      issuerName: 'DemoModerator',
+      reason: 'demo: spam',
+    });
+    await until('the mute notice', () => bob.seen.lines.some((line) => line.includes('muted')));
+    bob.bot.chat('hello from a muted Bob');
+    bob.bot.whisper('Carol', 'psst, a muted whisper');
+    carol.bot.chat('Carol is still here');
+    await until('Carol to see her own line', () =>
+      carol.seen.lines.some((line) => line.includes('Carol is still here')),
+    );
+    const leaked = carol.seen.lines.some((line) => line.includes('muted Bob') || line.includes('muted whisper'));
+    say(`   Carol received Bob's chat or whisper: ${leaked ? 'YES (unexpected)' : 'no'}`);
+
+    say('\n4. the ban is pardoned in the service; Alice joins again');
+    await admin(`/punishments/${punishmentId}/status`, { status: 'pardoned' });
+    const back = await until('Alice to be let back in', async () => {
+      const attempt = join_(port, 'Alice');
+      await until('an answer', () => attempt.seen.spawned || attempt.seen.kicked !== undefined || undefined);
+      return attempt.seen.spawned ? attempt : undefined;
+    });
+    say(`   Alice is back in: ${back.seen.spawned ? 'yes' : 'no'}`);
+    say('\ndemo finished');
+    return leaked ? 1 : 0;
+  } finally {
+    for (const bot of bots) bot.quit();
+    server?.kill('SIGTERM');
+    const killer = setTimeout(() => server?.kill('SIGKILL'), 5000);
+    if (server && server.exitCode === null) await new Promise((resolve) => server!.once('exit', resolve));
+    clearTimeout(killer);
+    rmSync(dir, { recursive: true, force: true });
+  }
 };

@@ -1,6 +1,147 @@
-import type { CliCommand } from '../command.js';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
+import { readEmbeddedService, writeEmbeddedService } from '../../../plugin/config/embedded-service.js';
+import { ENV_API_URL } from '../../../plugin/config/env-overrides.js';
+import { startGameServer } from '../../hosts/flying-squid/index.js';
+import { startService } from '../../service/index.js';
+import type { CliCommand, CliContext } from '../command.js';
+import { UsageError } from '../command.js';
 
-export const command: CliCommand = async ({ stderr }) => {
-  stderr.write('bailiff start: not built yet\n');
-  return 1;
+const USAGE = 'usage: bailiff start [--dir SERVER_DIR] [--host HOST] [--port PORT]';
+const DEMO_NETWORK = 'demo';
+const PLUGIN_NAME = 'Bailiff';
+
+/** The repository root (holds plugin.yml), from src/ or dist/src/. */
+function packageRoot(): string {
+  let directory = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 6; depth += 1) {
+    if (existsSync(join(directory, 'plugin.yml'))) return directory;
+    directory = dirname(directory);
+  }
+  throw new Error('plugin.yml was not found above the start command');
+}
+
+/** True when neither BAILIFF_API_URL nor the data folder's config.yml names a service. */
+function needsEmbeddedService(dataFolder: string, env: NodeJS.ProcessEnv): boolean {
+  if (env[ENV_API_URL]?.trim()) return false;
+  const configFile = join(dataFolder, 'config.yml');
+  if (!existsSync(configFile)) return true;
+  const config = parse(readFileSync(configFile, 'utf8')) as { api?: { baseUrl?: unknown } } | null;
+  const baseUrl = config?.api?.baseUrl;
+  return typeof baseUrl !== 'string' || baseUrl.trim() === '';
+}
+
+/** Starts the reference service in-process with a demo network; reuses the key and token of earlier runs. */
+async function startEmbeddedService(dataFolder: string, stdout: NodeJS.WritableStream) {
+  const previous = readEmbeddedService(dataFolder);
+  const apiKey = previous?.apiKey ?? `bailiff-demo-${randomBytes(18).toString('base64url')}`;
+  const adminToken = previous?.adminToken ?? randomBytes(24).toString('base64url');
+  const platform = previous?.platform ?? 'minecraft';
+  const service = await startService({
+    host: '127.0.0.1',
+    port: 0,
+    dbPath: join(dataFolder, 'embedded-service.db'),
+    platform,
+    adminToken,
+    seed: {
+      networks: [
+        { name: DEMO_NETWORK, servers: [{ name: 'local', apiKey }], players: [], tickets: [], punishments: [] },
+      ],
+    },
+  });
+  writeEmbeddedService(dataFolder, { url: service.url, apiKey, adminToken, network: DEMO_NETWORK, platform });
+  // The one place the key is shown: it is the server owner's own demo key, never logged.
+  stdout.write(
+    [
+      `embedded moderation service on ${service.url} (network "${DEMO_NETWORK}")`,
+      `  API key:     ${apiKey}`,
+      `  admin token: ${adminToken}`,
+      `  (stored in ${join(dataFolder, 'embedded-service.json')})`,
+      '',
+    ].join('\n'),
+  );
+  return service;
+}
+
+function parseStartArgs(context: CliContext) {
+  let values: { dir?: string; host?: string; port?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: context.argv,
+      options: {
+        dir: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+  }
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new UsageError(`--port: expected an integer from 0 to 65535, received "${values.port}"\n${USAGE}`);
+    }
+  }
+  return { dir: resolve(context.cwd, values.dir ?? 'server'), host: values.host, port, help: values.help ?? false };
+}
+
+function waitForShutdownSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolveSignal) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolveSignal(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/** `bailiff start`: a flying-squid server with Bailiff, and the embedded service when none is configured. */
+export const command: CliCommand = async (context) => {
+  const options = parseStartArgs(context);
+  if (options.help) {
+    context.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const dataFolder = join(options.dir, 'plugins', PLUGIN_NAME);
+  mkdirSync(dataFolder, { recursive: true });
+
+  const service = needsEmbeddedService(dataFolder, context.env)
+    ? await startEmbeddedService(dataFolder, context.stdout)
+    : undefined;
+  let game: Awaited<ReturnType<typeof startGameServer>>;
+  try {
+    game = await startGameServer({
+      serverDir: options.dir,
+      pluginFolders: [packageRoot()],
+      // Signals are handled below, so the embedded service is closed too.
+      handleSignals: false,
+      settings: {
+        ...(options.host === undefined ? {} : { host: options.host }),
+        ...(options.port === undefined ? {} : { port: options.port }),
+      },
+    });
+  } catch (error) {
+    await service?.close();
+    throw error;
+  }
+  context.stdout.write(`game server listening on ${game.host}:${game.port}\n`);
+
+  const signal = await waitForShutdownSignal();
+  context.stdout.write(`${signal}: stopping\n`);
+  await game.stop();
+  await service?.close();
+  context.stdout.write('stopped\n');
+  // flying-squid leaves its tick interval running after quit; do not let it hold the process.
+  setTimeout(() => process.exit(0), 2000).unref();
+  return 0;
 };

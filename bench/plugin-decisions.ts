@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { fromServicePunishment } from '../plugin/cache/cached-punishment.js';
+import { PunishmentCache } from '../plugin/cache/punishment-cache.js';
+import { bailiffConfigSchema } from '../plugin/config/schema.js';
+import { onChat } from '../plugin/enforcement/chat-guard.js';
+import type { EnforcementContext } from '../plugin/enforcement/enforcement-context.js';
+import { onJoined } from '../plugin/enforcement/join-notices.js';
+import { createPolicy } from '../plugin/enforcement/policy.js';
+import { onPreLogin } from '../plugin/enforcement/pre-login.js';
+import { createMessages } from '../plugin/messages/messages.js';
+import type { ModerationApi } from '../src/api/moderation-api.js';
+import { openDb } from '../src/db/open-db.js';
+import { createOutbox } from '../src/outbox/index.js';
+import { systemClock } from '../src/ports/clock.js';
+import { silentLogger } from '../src/ports/logger.js';
+import type { ChatEvent, Player, PreLoginEvent } from '../src/runtime/plugin-api.js';
+import type { BenchResult } from './result.js';
+import { summarize } from './result.js';
+
+const PUNISHMENTS = 100_000;
+const SAMPLES = 200_000;
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+function fillDatabase(path: string): string[] {
+  const db = openDb(path);
+  const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
+  const targets: string[] = [];
+  db.transaction(() => {
+    for (let at = 0; at < PUNISHMENTS; at += 1) {
+      const targetUuid = randomUUID();
+      targets.push(targetUuid);
+      const punishment = fromServicePunishment({
+        id: `p${at}`,
+        targetUuid,
+        targetName: `player${at}`,
+        issuerName: 'bench',
+        typeOrdinal: at % 2 === 0 ? 2 : 6,
+        reason: 'bench',
+        duration: at % 4 < 2 ? -1 : 86_400_000,
+        createdAt: new Date(Date.UTC(2026, 0, 1) + at).toISOString(),
+        status: 'active',
+        started: new Date().toISOString(),
+      });
+      cache.save({ ...punishment, acknowledged: true, notified: true }, Date.now());
+    }
+  })();
+  db.close();
+  return targets;
+}
+
+function rssMb(): number {
+  gc();
+  gc();
+  return process.memoryUsage().rss / (1024 * 1024);
+}
+
+const toMicros = (start: bigint) => Number(process.hrtime.bigint() - start) / 1000;
+
+function fakePlayer(uuid: string): Player {
+  return {
+    kind: 'player',
+    uuid,
+    name: 'p',
+    sendMessage: () => {},
+    hasPermission: () => false,
+    isOnline: () => true,
+    kick: () => {},
+  };
+}
+
+/** Join and chat decisions with 100,000 cached punishments, memory of the cache, and a login storm. */
+export async function run(): Promise<BenchResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-decisions-'));
+  try {
+    const targets = fillDatabase(join(dir, 'bailiff.db'));
+    const before = rssMb();
+    const db = openDb(join(dir, 'bailiff.db'));
+    const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
+    cache.load();
+    const rssDelta = rssMb() - before;
+
+    const outbox = createOutbox({ db, client: {} as ModerationApi });
+    const messages = createMessages({ 'ban.screen': 'banned {reason} {remaining} {id}', 'mute.chat-blocked': 'muted' });
+    const context: EnforcementContext = {
+      db,
+      cache,
+      outbox,
+      players: { byUuid: () => undefined },
+      messages: () => messages,
+      appealUrl: () => 'https://example.com',
+      clock: systemClock,
+      logger: silentLogger,
+    };
+    const strangers = Array.from({ length: 1000 }, () => randomUUID());
+    const preLogin = (uuid: string): PreLoginEvent => ({
+      uuid,
+      name: 'p',
+      denied: false,
+      denyMessage: undefined,
+      deny() {},
+    });
+
+    // 1,000 joins in one second: pre-login decision plus the join bookkeeping (player row, registration row).
+    gc();
+    const histogram = monitorEventLoopDelay({ resolution: 1 });
+    histogram.enable();
+    await new Promise<void>((resolve) => {
+      let done = 0;
+      for (let at = 0; at < 1000; at += 1) {
+        setTimeout(() => {
+          const uuid = at % 10 === 0 ? targets[at * 2]! : randomUUID();
+          const event = preLogin(uuid);
+          onPreLogin(context, event);
+          if (!event.denied) onJoined(context, { ...fakePlayer(uuid), name: `storm${at}` }, true);
+          done += 1;
+          if (done === 1000) resolve();
+        }, at);
+      }
+    });
+    histogram.disable();
+
+    const joinClean: number[] = [];
+    const joinBanned: number[] = [];
+    const chatClean: number[] = [];
+    const chatMuted: number[] = [];
+    const players = strangers.map(fakePlayer);
+    const mutedPlayers = targets
+      .filter((_, at) => at % 2 === 1)
+      .slice(0, 1000)
+      .map(fakePlayer);
+    for (let at = 0; at < SAMPLES; at += 1) {
+      const stranger = strangers[at % strangers.length]!;
+      let start = process.hrtime.bigint();
+      onPreLogin(context, preLogin(stranger));
+      joinClean.push(toMicros(start));
+
+      const banned = targets[(at * 2) % PUNISHMENTS]!;
+      start = process.hrtime.bigint();
+      onPreLogin(context, preLogin(banned));
+      joinBanned.push(toMicros(start));
+
+      const event: ChatEvent = { player: players[at % players.length]!, message: 'hi', cancelled: false };
+      start = process.hrtime.bigint();
+      onChat(context, event);
+      chatClean.push(toMicros(start));
+
+      const mutedEvent: ChatEvent = {
+        player: mutedPlayers[at % mutedPlayers.length]!,
+        message: 'hi',
+        cancelled: false,
+      };
+      start = process.hrtime.bigint();
+      onChat(context, mutedEvent);
+      chatMuted.push(toMicros(start));
+    }
+
+    await outbox.stop();
+    db.close();
+
+    const notes = `${PUNISHMENTS} cached (half bans, half mutes), ${SAMPLES} samples, hrtime per call`;
+    return [
+      { name: 'join decision (not banned)', unit: 'us', ...summarize(joinClean), target: 'p99 <= 2 us', notes },
+      {
+        name: 'join decision (banned: lookup + ban message)',
+        unit: 'us',
+        ...summarize(joinBanned),
+        notes: 'includes rendering the ban message',
+      },
+      { name: 'chat decision (not muted)', unit: 'us', ...summarize(chatClean), target: 'p99 <= 1 us', notes },
+      { name: 'chat decision (muted: cancel + message)', unit: 'us', ...summarize(chatMuted) },
+      {
+        name: 'RSS of 100,000 cached punishments',
+        unit: 'MB',
+        value: Math.round(rssDelta * 10) / 10,
+        target: '<= 30 MB',
+        notes: 'RSS growth from opening the cache and loading its index (after gc)',
+      },
+      {
+        name: 'event-loop delay, 1,000 joins in 1 s',
+        unit: 'ms',
+        p50: histogram.percentile(50) / 1e6,
+        p99: histogram.percentile(99) / 1e6,
+        value: histogram.max / 1e6,
+        target: 'max <= 10 ms',
+        notes: 'value = max; each join: pre-login decision + player row + registration outbox row',
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

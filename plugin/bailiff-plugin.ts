@@ -1,0 +1,173 @@
+import { join } from 'node:path';
+import { createModerationClient } from '../src/api/client.js';
+import type { ModerationApi } from '../src/api/moderation-api.js';
+import { type Db, openDb } from '../src/db/open-db.js';
+import { createOutbox } from '../src/outbox/index.js';
+import type { Outbox } from '../src/outbox/types.js';
+import { randomId } from '../src/ports/ids.js';
+import { systemRandom } from '../src/ports/random.js';
+import { systemTimers } from '../src/ports/timers.js';
+import type { PluginContext } from '../src/runtime/plugin-api.js';
+import { PunishmentCache } from './cache/punishment-cache.js';
+import { cachedPunishmentTypes, playerDirectory } from './command-deps.js';
+import type { CommandDeps } from './commands/deps.js';
+import { registerCommands } from './commands/index.js';
+import { resolveApiConnection } from './config/api-connection.js';
+import { applyEnvOverrides } from './config/env-overrides.js';
+import type { BailiffConfig } from './config/schema.js';
+import { onChat, onCommand } from './enforcement/chat-guard.js';
+import type { EnforcementContext } from './enforcement/enforcement-context.js';
+import { onJoined } from './enforcement/join-notices.js';
+import { createPolicy } from './enforcement/policy.js';
+import { onPreLogin } from './enforcement/pre-login.js';
+import { BUNDLED_MESSAGES, loadBundledMessages } from './messages/load.js';
+import { createMessages, type Messages } from './messages/messages.js';
+import { messagesSchema } from './messages/schema.js';
+import { applyPunishment } from './sync/apply-punishment.js';
+import { createSync, type Sync } from './sync/sync-service.js';
+
+/** The running plugin, as onEnable leaves it. */
+export interface BailiffInstance {
+  readonly db: Db;
+  readonly cache: PunishmentCache;
+  readonly outbox: Outbox;
+  readonly client: ModerationApi;
+  readonly sync: Sync;
+  disable(): Promise<void>;
+}
+
+export const DATABASE_FILE = 'bailiff.db';
+
+/** Opens the database, client, outbox, cache and sync; hooks the events; registers the commands. */
+export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffInstance {
+  const { logger, clock } = context;
+  let config = applyEnvOverrides(context.config.get());
+  const connection = resolveApiConnection(config, context.dataFolder);
+  const client = createModerationClient({
+    baseUrl: connection.baseUrl,
+    apiKey: connection.apiKey,
+    platform: connection.platform,
+    timeoutMs: config.api.timeoutMs,
+    clock,
+  });
+  const messagesFile = context.loadConfigFile({
+    file: 'messages.yml',
+    defaults: BUNDLED_MESSAGES,
+    schema: messagesSchema,
+  });
+  const bundledMessages = loadBundledMessages(context.pluginFolder);
+  let messages: Messages = createMessages(messagesFile.get(), bundledMessages);
+  let blockedCommands: ReadonlySet<string> = new Set(config.mute.blockedCommands);
+
+  const db = openDb(join(context.dataFolder, DATABASE_FILE));
+  const cache = new PunishmentCache(db, createPolicy(config.enforcement));
+  const loaded = cache.load();
+  const outbox = createOutbox({ db, client, clock, logger, settings: config.outbox });
+
+  const enforcement: EnforcementContext = {
+    db,
+    cache,
+    outbox,
+    players: context.players,
+    messages: () => messages,
+    appealUrl: () => config.appealUrl,
+    clock,
+    logger,
+  };
+
+  // Registration is an extension: once the service answers it with a 404-dead row, stop asking.
+  let registerPlayers = true;
+  outbox.events.on('outbox:dead', (event) => {
+    if (event.operation === 'registerPlayer' && /\b404\b|not found/i.test(event.reason)) registerPlayers = false;
+  });
+
+  const newSync = () =>
+    createSync({
+      client,
+      scheduler: context.scheduler,
+      sync: config.sync,
+      apply: (punishment) => applyPunishment(enforcement, punishment),
+      clock,
+      timers: systemTimers,
+      random: systemRandom,
+      logger,
+    });
+  let sync = newSync();
+
+  context.events.on('player:prelogin', (event) => onPreLogin(enforcement, event), { priority: 'high' });
+  context.events.on('player:join', ({ player }) => {
+    try {
+      onJoined(enforcement, player, registerPlayers);
+    } catch (error) {
+      logger.error('join bookkeeping failed', { error: error instanceof Error ? error.message : String(error) });
+    }
+  });
+  context.events.on('player:chat', (event) => onChat(enforcement, event), { ignoreCancelled: true });
+  context.events.on('player:command', (event) => onCommand(enforcement, () => blockedCommands, event), {
+    ignoreCancelled: true,
+  });
+
+  const deps: CommandDeps = {
+    client,
+    outbox,
+    messages: { render: (key, placeholders) => messages.render(key, placeholders) },
+    players: playerDirectory(context.players, cache.players),
+    punishmentTypes: cachedPunishmentTypes(client, clock),
+    applyCreated: (punishment) => {
+      applyPunishment(enforcement, punishment);
+    },
+    status: () => {
+      const stats = outbox.stats();
+      return {
+        serviceReachable: sync.status.serviceReachable,
+        lastSyncAt: sync.status.lastSyncAt,
+        streamState: sync.status.streamState,
+        cachedPunishments: cache.count(),
+        outboxPending: stats.pending + stats.inFlight,
+        outboxDead: stats.dead,
+      };
+    },
+    syncNow: () => sync.syncNow(),
+    reload: () => {
+      const next = applyEnvOverrides(context.config.reload());
+      const table = messagesFile.reload();
+      config = next;
+      messages = createMessages(table, bundledMessages);
+      blockedCommands = new Set(next.mute.blockedCommands);
+      cache.load(createPolicy(next.enforcement));
+      sync.stop();
+      sync = newSync();
+      sync.start();
+    },
+    serverFolder: join(context.dataFolder, '..', '..'),
+    clock,
+    ids: randomId,
+    logger,
+  };
+  registerCommands(context as PluginContext<unknown>, deps);
+
+  outbox.start();
+  sync.start();
+  logger.info('Bailiff enabled', {
+    service: connection.baseUrl,
+    source: connection.source,
+    cachedPunishments: cache.count(),
+    enforced: loaded,
+    stream: config.sync.stream,
+  });
+
+  return {
+    db,
+    cache,
+    outbox,
+    client,
+    get sync() {
+      return sync;
+    },
+    async disable() {
+      sync.stop();
+      await outbox.stop();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { Punishment } from '../../src/api/schemas.js';
+
+/** A punishment as the plugin keeps it: the service's fields plus local enforcement state. */
+export interface CachedPunishment {
+  id: string;
+  targetUuid: string;
+  targetName: string;
+  typeOrdinal: number;
+  reason: string;
+  issuerName: string;
+  /** Milliseconds; -1 permanent. */
+  durationMs: number;
+  /** The service's ISO timestamp. */
+  createdAt: string;
+  status: string;
+  /** Epoch ms of the first enforcement; null until then. */
+  startedAt: number | null;
+  /** The acknowledge-punishment call has been queued. */
+  acknowledged: boolean;
+  /** The target has been shown the notice and the notification acknowledgement queued. */
+  notified: boolean;
+}
+
+export const PERMANENT_MS = -1;
+
+/** The service's view of a punishment, with no local state yet. */
+export function fromServicePunishment(punishment: Punishment): CachedPunishment {
+  const started = punishment.started ? Date.parse(punishment.started) : null;
+  return {
+    id: punishment.id,
+    targetUuid: punishment.targetUuid.toLowerCase(),
+    targetName: punishment.targetName,
+    typeOrdinal: punishment.typeOrdinal,
+    reason: punishment.reason,
+    issuerName: punishment.issuerName,
+    durationMs: punishment.duration,
+    createdAt: punishment.createdAt,
+    status: punishment.status,
+    startedAt: started,
+    acknowledged: false,
+    notified: false,
+  };
+}
+
+/**
+ * When the punishment stops applying: Infinity for permanent ones and for temporary ones not
+ * yet started (their countdown begins at first enforcement).
+ */
+export function expiresAt(punishment: Pick<CachedPunishment, 'durationMs' | 'startedAt'>): number {
+  if (punishment.durationMs === PERMANENT_MS || punishment.startedAt === null) return Number.POSITIVE_INFINITY;
+  return punishment.startedAt + punishment.durationMs;
+}
+
+/** Time left at `now`; Infinity when permanent; the full duration when not started yet. */
+export function remainingMs(punishment: Pick<CachedPunishment, 'durationMs' | 'startedAt'>, now: number): number {
+  if (punishment.durationMs === PERMANENT_MS) return Number.POSITIVE_INFINITY;
+  if (punishment.startedAt === null) return punishment.durationMs;
+  return Math.max(0, punishment.startedAt + punishment.durationMs - now);
+}

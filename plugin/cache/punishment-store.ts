@@ -1,0 +1,88 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../../src/db/open-db.js';
+import type { CachedPunishment } from './cached-punishment.js';
+
+interface PunishmentRow {
+  id: string;
+  target_uuid: string;
+  target_name: string;
+  type_ordinal: number;
+  reason: string;
+  issuer_name: string;
+  duration_ms: number;
+  created_at: string;
+  status: string;
+  started_at: number | null;
+  acknowledged: number;
+  notified: number;
+}
+
+function toPunishment(row: PunishmentRow): CachedPunishment {
+  return {
+    id: row.id,
+    targetUuid: row.target_uuid,
+    targetName: row.target_name,
+    typeOrdinal: row.type_ordinal,
+    reason: row.reason,
+    issuerName: row.issuer_name,
+    durationMs: row.duration_ms,
+    createdAt: row.created_at,
+    status: row.status,
+    startedAt: row.started_at,
+    acknowledged: row.acknowledged === 1,
+    notified: row.notified === 1,
+  };
+}
+
+/** The `cache_punishments` table. Statements are prepared once; callers own the transactions. */
+export class PunishmentStore {
+  readonly #upsert: Statement;
+  readonly #byId: Statement<[string], PunishmentRow>;
+  readonly #byTarget: Statement<[string], PunishmentRow>;
+  readonly #all: Statement<[], PunishmentRow>;
+  readonly #count: Statement<[], { count: number }>;
+
+  constructor(db: Db) {
+    this.#upsert = db.prepare(`
+      INSERT INTO cache_punishments (id, target_uuid, target_name, type_ordinal, reason, issuer_name, duration_ms,
+        created_at, status, started_at, acknowledged, notified, updated_at)
+      VALUES (@id, @targetUuid, @targetName, @typeOrdinal, @reason, @issuerName, @durationMs,
+        @createdAt, @status, @startedAt, @acknowledged, @notified, @updatedAt)
+      ON CONFLICT (id) DO UPDATE SET target_uuid = excluded.target_uuid, target_name = excluded.target_name,
+        type_ordinal = excluded.type_ordinal, reason = excluded.reason, issuer_name = excluded.issuer_name,
+        duration_ms = excluded.duration_ms, created_at = excluded.created_at, status = excluded.status,
+        started_at = excluded.started_at, acknowledged = excluded.acknowledged, notified = excluded.notified,
+        updated_at = excluded.updated_at`);
+    this.#byId = db.prepare('SELECT * FROM cache_punishments WHERE id = ?');
+    this.#byTarget = db.prepare('SELECT * FROM cache_punishments WHERE target_uuid = ? ORDER BY created_at');
+    this.#all = db.prepare('SELECT * FROM cache_punishments');
+    this.#count = db.prepare('SELECT count(*) AS count FROM cache_punishments');
+  }
+
+  save(punishment: CachedPunishment, updatedAt: number): void {
+    this.#upsert.run({
+      ...punishment,
+      acknowledged: punishment.acknowledged ? 1 : 0,
+      notified: punishment.notified ? 1 : 0,
+      updatedAt,
+    });
+  }
+
+  get(id: string): CachedPunishment | undefined {
+    const row = this.#byId.get(id);
+    return row ? toPunishment(row) : undefined;
+  }
+
+  forTarget(uuid: string): CachedPunishment[] {
+    return this.#byTarget.all(uuid.toLowerCase()).map(toPunishment);
+  }
+
+  /** Every row, streamed so 100,000 rows never sit in memory twice. */
+  *iterate(): IterableIterator<CachedPunishment> {
+    for (const row of this.#all.iterate()) yield toPunishment(row);
+  }
+
+  count(): number {
+    return this.#count.get()?.count ?? 0;
+  }
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { DEFAULT_ORDINAL_ACTIONS, PUNISHMENT_ACTIONS } from './ordinal-defaults.js';
+
+const positiveMs = z.number().int('must be an integer number of milliseconds').positive('must be > 0');
+
+const apiSection = z.strictObject({
+  /** Base URL of the moderation service. Empty: the embedded service of `bailiff start`. @default '' */
+  baseUrl: z
+    .string()
+    .refine((value) => value === '' || URL.canParse(value), 'an http(s) URL or an empty string')
+    .default(''),
+  /** This server's API key. Never logged. @default '' */
+  key: z.string().default(''),
+  /** Path segment of the API. @default 'minecraft' */
+  platform: z.string().min(1).default('minecraft'),
+  /** Time limit of one call. @default 5000 */
+  timeoutMs: positiveMs.default(5000),
+});
+
+const syncSection = z.strictObject({
+  /** @default 2000 */
+  pollIntervalMs: z.number().int().min(100, 'must be at least 100').default(2000),
+  /** @default 'auto' */
+  stream: z.enum(['auto', 'off']).default('auto'),
+  /** @default 48 */
+  recentHours: z.number().int().min(1).max(8760).default(48),
+  /** @default 500 */
+  reconnectMinDelayMs: positiveMs.default(500),
+  /** @default 30000 */
+  reconnectMaxDelayMs: positiveMs.default(30_000),
+});
+
+const ordinalKey = z.string().regex(/^\d+$/, 'a type ordinal (0, 1, 2, ...)');
+
+const enforcementSection = z.strictObject({
+  /** @default ['active'] */
+  enforcedStatuses: z.array(z.string().min(1)).default(['active']),
+  /** Merged over the defaults of service-semantics.md. */
+  ordinalActions: z
+    .record(ordinalKey, z.enum(PUNISHMENT_ACTIONS))
+    .default({})
+    .transform((actions) => ({ ...DEFAULT_ORDINAL_ACTIONS, ...actions })),
+});
+
+const muteSection = z.strictObject({
+  /** @default ['msg','tell','w','whisper','r','reply','me','say'] */
+  blockedCommands: z
+    .array(z.string().min(1))
+    .default(['msg', 'tell', 'w', 'whisper', 'r', 'reply', 'me', 'say'])
+    .transform((names) => names.map((name) => name.toLowerCase().replace(/^\//, ''))),
+});
+
+const outboxSection = z.strictObject({
+  /** @default 4 */
+  concurrency: z.number().int().min(1).optional(),
+  /** @default 600 */
+  requestsPerMinute: z.number().int().min(1).optional(),
+  /** @default 1000 */
+  baseDelayMs: z.number().int().min(0).optional(),
+  /** @default 300000 */
+  maxDelayMs: z.number().int().min(0).optional(),
+});
+
+/** config.yml of the Bailiff plugin. Unknown keys are refused so typos are caught. */
+export const bailiffConfigSchema = z.strictObject({
+  api: apiSection.prefault({}),
+  sync: syncSection.prefault({}),
+  enforcement: enforcementSection.prefault({}),
+  mute: muteSection.prefault({}),
+  /** Shown in the ban message. @default 'https://example.com/appeal' */
+  appealUrl: z.string().default('https://example.com/appeal'),
+  outbox: outboxSection.prefault({}),
+});
+
+export type BailiffConfig = z.infer<typeof bailiffConfigSchema>;

@@ -1,0 +1,22 @@
+import type { Db } from '../../src/db/open-db.js';
+import type { Clock } from '../../src/ports/clock.js';
+import type { Logger } from '../../src/ports/logger.js';
+import type { Players } from '../../src/runtime/plugin-api.js';
+import type { OutboxWriter } from '../acks/acknowledgements.js';
+import type { PunishmentCache } from '../cache/punishment-cache.js';
+import type { Messages } from '../messages/messages.js';
+
+/** What the enforcement steps (apply, pre-login, join, chat) share. */
+export interface EnforcementContext {
+  db: Db;
+  cache: PunishmentCache;
+  outbox: OutboxWriter;
+  /** Online players. */
+  players: Pick<Players, 'byUuid'>;
+  /** Current messages (they change on reload). */
+  messages(): Messages;
+  /** Current `appealUrl` of config.yml. */
+  appealUrl(): string;
+  clock: Clock;
+  logger: Logger;
+}

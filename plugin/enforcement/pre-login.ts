@@ -1,0 +1,27 @@
+import type { PreLoginEvent } from '../../src/runtime/plugin-api.js';
+import type { EnforcementContext } from './enforcement-context.js';
+import { recordEnforced } from './first-enforcement.js';
+import { renderFor } from './punishment-text.js';
+
+/**
+ * Refuses a banned player. The decision is one in-memory lookup; only the first enforcement
+ * of a ban writes (its start and acknowledgements), and nothing here touches the network.
+ */
+export function onPreLogin(context: EnforcementContext, event: PreLoginEvent): void {
+  const now = context.clock.now();
+  const entry = context.cache.activeBan(event.uuid.toLowerCase(), now);
+  if (!entry) return;
+  const row = context.cache.get(entry.id);
+  if (!row) return;
+  let ban = row;
+  try {
+    ban = recordEnforced(context, ban);
+  } catch (error) {
+    // Refusing the banned player matters more than recording it.
+    context.logger.error('could not record a ban enforcement', {
+      punishmentId: ban.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+  event.deny(renderFor(context.messages(), 'ban.screen', ban, now, context.appealUrl()));
+}

@@ -1,0 +1,39 @@
+import { type CachedPunishment, remainingMs } from '../cache/cached-punishment.js';
+import { typeTitle } from '../config/ordinal-defaults.js';
+import { formatDuration } from '../messages/duration.js';
+import type { Messages, Placeholders } from '../messages/messages.js';
+
+/** The placeholders every punishment message can use. */
+export function punishmentPlaceholders(
+  punishment: CachedPunishment,
+  now: number,
+  messages: Messages,
+  appealUrl: string,
+): Placeholders {
+  const left = remainingMs(punishment, now);
+  const permanent = !Number.isFinite(left);
+  return {
+    id: punishment.id,
+    type: typeTitle(punishment.typeOrdinal),
+    reason: punishment.reason || '-',
+    issuer: punishment.issuerName || '-',
+    player: punishment.targetName,
+    remaining: permanent
+      ? messages.render('time.permanent')
+      : messages.render('time.remaining', { duration: formatDuration(left) }),
+    expires: permanent ? messages.render('time.permanent') : new Date(now + left).toISOString(),
+    appealUrl,
+  };
+}
+
+/** Renders `key` for a punishment with its placeholders plus `extra`. */
+export function renderFor(
+  messages: Messages,
+  key: string,
+  punishment: CachedPunishment,
+  now: number,
+  appealUrl: string,
+  extra: Placeholders = {},
+): string {
+  return messages.render(key, { ...punishmentPlaceholders(punishment, now, messages, appealUrl), ...extra });
+}

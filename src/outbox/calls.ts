@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { describeIssues, toIssues } from '../api/errors.js';
+import {
+  acknowledgeNotificationsBody,
+  acknowledgePunishmentBody,
+  addEvidenceBody,
+  createPunishmentBody,
+  dynamicCreateBody,
+  migrationProgressBody,
+  playerLoginBody,
+  punishmentIdParam,
+} from '../api/schemas.js';
+import type { OutboxCall, OutboxOperation } from './types.js';
+
+/** The payload schema of each operation; also used to re-validate payloads read back from a row. */
+export const PAYLOAD_SCHEMAS = {
+  acknowledgePunishment: acknowledgePunishmentBody,
+  acknowledgeNotifications: acknowledgeNotificationsBody,
+  createPunishment: createPunishmentBody,
+  createPunishmentDynamic: dynamicCreateBody,
+  addEvidence: z.strictObject({ punishmentId: punishmentIdParam, body: addEvidenceBody }),
+  migrationProgress: migrationProgressBody,
+  registerPlayer: playerLoginBody,
+} as const satisfies Record<OutboxOperation, z.ZodType>;
+
+export const OUTBOX_OPERATIONS = Object.keys(PAYLOAD_SCHEMAS) as OutboxOperation[];
+
+export function isOutboxOperation(value: string): value is OutboxOperation {
+  return Object.hasOwn(PAYLOAD_SCHEMAS, value);
+}
+
+export type ParsedCall = { ok: true; call: OutboxCall } | { ok: false; problem: string };
+
+/** Checks an operation name and payload (a value, not JSON); the problem names what was wrong. */
+export function parseCall(operation: string, payload: unknown): ParsedCall {
+  if (!isOutboxOperation(operation)) {
+    return { ok: false, problem: `unknown operation "${operation}" (expected one of ${OUTBOX_OPERATIONS.join(', ')})` };
+  }
+  const result = PAYLOAD_SCHEMAS[operation].safeParse(payload);
+  if (!result.success) return { ok: false, problem: `${operation} payload: ${describeIssues(toIssues(result.error))}` };
+  return { ok: true, call: { operation, payload: result.data } as OutboxCall };
+}
+
+/** Reads a row's stored JSON back into a call; never throws. */
+export function parseStoredCall(operation: string, payloadJson: string): ParsedCall {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(payloadJson);
+  } catch (error) {
+    return {
+      ok: false,
+      problem: `stored payload is not JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+  const parsed = parseCall(operation, payload);
+  return parsed.ok ? parsed : { ok: false, problem: `stored payload no longer parses: ${parsed.problem}` };
+}

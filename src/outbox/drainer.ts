@@ -1,0 +1,213 @@
+import type { EventEmitter } from 'eventemitter3';
+import PQueue from 'p-queue';
+import type { ModerationApi } from '../api/moderation-api.js';
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/ids.js';
+import type { Logger } from '../ports/logger.js';
+import type { Random } from '../ports/random.js';
+import type { Timers } from '../ports/timers.js';
+import { parseStoredCall } from './calls.js';
+import { dispatchCall } from './dispatch.js';
+import type { OutboxEvents } from './events.js';
+import { rateLimitWindow } from './rate.js';
+import { decide, describeFailure } from './retry-policy.js';
+import type { OutboxSettings } from './settings.js';
+import { announce, type Settlement } from './settlement.js';
+import type { ClaimedRow, ClaimRequest, OutboxStore } from './store.js';
+import { WakeTimer } from './wake-timer.js';
+
+const PRUNE_EVERY_MS = 60_000;
+
+export interface DrainerDeps {
+  store: OutboxStore;
+  client: ModerationApi;
+  clock: Clock;
+  timers: Timers;
+  random: Random;
+  ids: IdGenerator;
+  logger: Logger;
+  settings: OutboxSettings;
+  events: EventEmitter<OutboxEvents>;
+}
+
+/**
+ * Claims due rows and sends them through p-queue (concurrency and requests-per-minute caps).
+ * Database work is synchronous and never spans an await: each pump is one transaction that
+ * writes the outcomes settled since the last one and claims the next rows.
+ */
+export class Drainer {
+  private readonly queue: PQueue;
+  private readonly wakeTimer: WakeTimer;
+  /** Claims wait for this many free slots so one transaction serves several rows. */
+  private readonly claimBatch: number;
+  private running = false;
+  /** Rows claimed and not yet settled, whether running or waiting in the queue. */
+  private active = 0;
+  private settled: Settlement[] = [];
+  private pausedUntil: number | null = null;
+  private pumpQueued = false;
+  private authAlarmRaised = false;
+  private lastPruneAt = Number.NEGATIVE_INFINITY;
+  /** Claim tokens of this drain with the number of their rows not yet settled. */
+  private readonly liveTokens = new Map<string, number>();
+
+  constructor(private readonly deps: DrainerDeps) {
+    const { concurrency, requestsPerMinute } = deps.settings;
+    this.queue = new PQueue({ concurrency, ...rateLimitWindow(requestsPerMinute) });
+    this.wakeTimer = new WakeTimer(deps.clock, deps.timers, () => this.pump());
+    this.claimBatch = Math.max(1, Math.floor(concurrency / 4));
+  }
+
+  get pausedUntilMs(): number | null {
+    return this.pausedUntil;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.pump();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wakeTimer.clear();
+    await this.queue.onIdle();
+    this.pump(); // writes what the last calls settled
+  }
+
+  /** Pumps after the current synchronous work (the caller's transaction) and pending I/O callbacks. */
+  wake(): void {
+    if (this.pumpQueued) return;
+    this.pumpQueued = true;
+    setImmediate(() => {
+      this.pumpQueued = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    const now = this.deps.clock.now();
+    const request = this.claimRequest(now);
+    const settlements = this.settled;
+    this.settled = [];
+    if (settlements.length === 0 && request === null) return;
+    const { written, rows, reclaimed } = this.deps.store.settleAndClaim(settlements, now, request);
+    settlements.forEach((settlement, index) => {
+      if (written[index]) announce(settlement, this.deps.events, this.deps.logger);
+      else this.deps.logger.debug('outbox: claim expired before the call settled', { id: settlement.row.id });
+    });
+    if (reclaimed > 0) this.deps.logger.info('outbox: took back rows whose lease expired', { rows: reclaimed });
+    if (request === null) return;
+    if (rows.length > 0) this.liveTokens.set(request.claimToken, rows.length);
+    for (const row of rows) {
+      this.active += 1;
+      this.queue
+        .add(() => this.deliver(row))
+        .catch((error: unknown) => {
+          this.deps.logger.error('outbox: delivery task failed', { id: row.id, error: describeFailure(error) });
+        });
+    }
+    if (rows.length < request.limit) {
+      const next = this.deps.store.nextWakeAt(now, request.liveTokens);
+      this.wakeTimer.at(Math.min(next ?? Number.POSITIVE_INFINITY, now + this.deps.settings.idlePollMs));
+    }
+  }
+
+  /** What to claim now, or null: stopped, paused, or too few free slots (a settling row pumps again). */
+  private claimRequest(now: number): ClaimRequest | null {
+    if (!this.running) return null;
+    if (this.isPaused(now)) {
+      this.wakeTimer.at(this.pausedUntil!);
+      return null;
+    }
+    const free = this.deps.settings.concurrency - this.active;
+    if (free < (this.active === 0 ? 1 : this.claimBatch)) return null;
+    this.pruneSentRows(now);
+    return {
+      limit: free,
+      claimToken: this.deps.ids(),
+      leaseMs: this.deps.settings.leaseMs,
+      liveTokens: [...this.liveTokens.keys()],
+    };
+  }
+
+  private async deliver(row: ClaimedRow): Promise<void> {
+    try {
+      const settlement = await this.attempt(row);
+      this.settled.push(settlement); // read the array after the await: pump swaps it
+    } finally {
+      this.active -= 1;
+      const left = (this.liveTokens.get(row.claimToken) ?? 1) - 1;
+      if (left > 0) this.liveTokens.set(row.claimToken, left);
+      else this.liveTokens.delete(row.claimToken);
+      this.wake();
+    }
+  }
+
+  private async attempt(row: ClaimedRow): Promise<Settlement> {
+    // Claimed before a stop or a 429 pause, started after: hand it back untouched.
+    if (!this.running || this.isPaused(this.deps.clock.now())) return { kind: 'release', row };
+    const parsed = parseStoredCall(row.operation, row.payload);
+    if (!parsed.ok) return { kind: 'dead', row, attempts: row.attempts, reason: parsed.problem };
+    try {
+      return { kind: 'sent', row, response: await dispatchCall(this.deps.client, parsed.call) };
+    } catch (error) {
+      return this.onFailure(row, error);
+    }
+  }
+
+  private onFailure(row: ClaimedRow, error: unknown): Settlement {
+    const now = this.deps.clock.now();
+    const { settings, random, logger } = this.deps;
+    const decision = decide({ error, attempts: row.attempts, ageMs: now - row.ageFrom, settings, random });
+    const summary = describeFailure(error);
+    if (decision.action === 'sent') {
+      logger.warn('outbox: service accepted a call but its answer did not match the contract', {
+        id: row.id,
+        operation: row.operation,
+        error: summary,
+      });
+      return { kind: 'sent', row, response: undefined };
+    }
+    if (decision.action === 'dead') {
+      if (decision.authFailed) this.raiseAuthAlarm(row);
+      return { kind: 'dead', row, attempts: row.attempts + 1, reason: decision.reason };
+    }
+    const availableAt = now + decision.delayMs;
+    // The pause starts at once, before the reschedule is written: no other row may start meanwhile.
+    if (decision.pausesDrain) this.pause(availableAt, `rate limited on ${row.operation}: ${summary}`);
+    return { kind: 'retry', row, attempts: decision.attempts, delayMs: decision.delayMs, availableAt, error, summary };
+  }
+
+  private raiseAuthAlarm(row: ClaimedRow): void {
+    if (this.authAlarmRaised) return;
+    this.authAlarmRaised = true;
+    this.deps.logger.error(
+      'outbox: the moderation service rejected the API key (401). Check the configured key; ' +
+        'rejected writes are kept as dead letters: requeue them with `bailiff outbox retry-dead`.',
+      { id: row.id, operation: row.operation },
+    );
+    this.deps.events.emit('outbox:auth-failed', { id: row.id, operation: row.operation });
+  }
+
+  private pause(untilMs: number, reason: string): void {
+    if (this.pausedUntil !== null && this.pausedUntil >= untilMs) return;
+    this.pausedUntil = untilMs;
+    this.deps.logger.warn('outbox: paused after a 429', { untilMs, reason });
+    this.deps.events.emit('outbox:paused', { untilMs, reason });
+    this.wakeTimer.at(untilMs);
+  }
+
+  private isPaused(now: number): boolean {
+    if (this.pausedUntil === null) return false;
+    if (now < this.pausedUntil) return true;
+    this.pausedUntil = null;
+    return false;
+  }
+
+  private pruneSentRows(now: number): void {
+    if (now - this.lastPruneAt < PRUNE_EVERY_MS) return;
+    this.lastPruneAt = now;
+    this.deps.store.pruneSent(now - this.deps.settings.keepSentMs);
+  }
+}

@@ -1,0 +1,100 @@
+import { type ApiError, isApiError, isAuthFailure, isRateLimited, isTransient } from '../api/errors.js';
+import type { Random } from '../ports/random.js';
+import { fullJitterDelayMs } from './backoff.js';
+import type { OutboxSettings } from './settings.js';
+
+/** What a failed delivery turns into. */
+export type Decision =
+  | { action: 'sent'; rule: string }
+  | { action: 'retry'; rule: string; delayMs: number; attempts: number; pausesDrain: boolean }
+  | { action: 'dead'; rule: string; reason: string; authFailed: boolean };
+
+export interface FailureContext {
+  error: unknown;
+  /** Attempts already spent before this failure. */
+  attempts: number;
+  /** Time since the row was enqueued (or last requeued). */
+  ageMs: number;
+  settings: OutboxSettings;
+  random: Random;
+}
+
+/** One row of the policy: the first rule whose `when` matches decides. */
+export interface RetryRule {
+  name: string;
+  when: (error: unknown) => boolean;
+  action: 'retry' | 'dead' | 'sent';
+  /** Whether this failure counts against `maxAttempts`. */
+  spendsAttempt?: boolean;
+  /** Whether every other row waits too (a 429 limits the key, not the row). */
+  pausesDrain?: boolean;
+  /** Retry delay; `attempt` counts the attempts spent including this one. */
+  delayMs?: (context: FailureContext & { attempt: number }) => number;
+  /** A 401: the key is wrong, say so loudly once. */
+  isAuthFailure?: boolean;
+}
+
+const backoff: RetryRule['delayMs'] = ({ attempt, settings, random }) => fullJitterDelayMs(attempt, settings, random);
+
+export const RETRY_RULES: readonly RetryRule[] = [
+  {
+    name: 'rate-limited',
+    when: isRateLimited,
+    action: 'retry',
+    spendsAttempt: false,
+    pausesDrain: true,
+    delayMs: ({ error, settings }) => (error as ApiError).retryAfterMs ?? settings.defaultRetryAfterMs,
+  },
+  { name: 'auth-failed', when: isAuthFailure, action: 'dead', isAuthFailure: true },
+  { name: 'transient', when: isTransient, action: 'retry', spendsAttempt: true, delayMs: backoff },
+  // A 2xx whose body we do not understand was still accepted: sending it again changes nothing.
+  {
+    name: 'accepted-unexpected-body',
+    when: (error) => isApiError(error) && error.kind === 'invalid_response',
+    action: 'sent',
+  },
+  // Any other 4xx, and a request our client refused to send: the same call fails the same way again.
+  { name: 'rejected', when: isApiError, action: 'dead' },
+  // Not an ApiError: a fault of ours or the runtime's; at-least-once says try again.
+  { name: 'unexpected', when: () => true, action: 'retry', spendsAttempt: true, delayMs: backoff },
+];
+
+/** One line about an error for a dead letter or a log; built from status and messages, never headers. */
+export function describeFailure(error: unknown): string {
+  if (isApiError(error)) {
+    const head = error.status === undefined ? error.kind : `${error.status}`;
+    return `${head} ${error.serviceMessage ?? error.message}`.slice(0, 500);
+  }
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+export function decide(context: FailureContext, rules: readonly RetryRule[] = RETRY_RULES): Decision {
+  const rule = rules.find((candidate) => candidate.when(context.error)) ?? RETRY_RULES[RETRY_RULES.length - 1]!;
+  const detail = describeFailure(context.error);
+  if (rule.action === 'sent') return { action: 'sent', rule: rule.name };
+  if (rule.action === 'dead') {
+    const prefix = rule.isAuthFailure ? 'API key rejected' : 'rejected by the service';
+    return { action: 'dead', rule: rule.name, reason: `${prefix}: ${detail}`, authFailed: rule.isAuthFailure === true };
+  }
+  const attempts = context.attempts + (rule.spendsAttempt ? 1 : 0);
+  const { maxAttempts, maxAgeMs } = context.settings;
+  if (rule.spendsAttempt && maxAttempts !== null && attempts >= maxAttempts) {
+    return {
+      action: 'dead',
+      rule: rule.name,
+      reason: `gave up after ${attempts} attempts: ${detail}`,
+      authFailed: false,
+    };
+  }
+  if (context.ageMs >= maxAgeMs) {
+    const hours = Math.round(context.ageMs / 3_600_000);
+    return {
+      action: 'dead',
+      rule: rule.name,
+      reason: `gave up after ${hours} h of retries: ${detail}`,
+      authFailed: false,
+    };
+  }
+  const delayMs = Math.max(0, rule.delayMs?.({ ...context, attempt: attempts }) ?? 0);
+  return { action: 'retry', rule: rule.name, delayMs, attempts, pausesDrain: rule.pausesDrain === true };
+}

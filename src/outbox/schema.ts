@@ -1,0 +1,47 @@
+import { type Migration, migrate } from '../db/migrate.js';
+import type { Db } from '../db/open-db.js';
+
+export const OUTBOX_COMPONENT = 'outbox';
+
+/** Row states: pending -> in_flight -> sent | pending (retry) | dead; dead -> pending by hand. */
+export const OUTBOX_STATUSES = ['pending', 'in_flight', 'sent', 'dead'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+export const OUTBOX_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'create outbox',
+    up: `
+      CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        operation TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL UNIQUE,
+        ordering_key TEXT,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'in_flight', 'sent', 'dead')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        -- start of the age limit: created_at, or when a dead row was requeued
+        age_from INTEGER NOT NULL,
+        available_at INTEGER NOT NULL,
+        claim_token TEXT,
+        expires_at INTEGER,
+        last_error TEXT,
+        dead_reason TEXT,
+        finished_at INTEGER
+      );
+      CREATE INDEX outbox_due ON outbox (status, available_at, id);
+      CREATE INDEX outbox_ordering ON outbox (ordering_key, status, id) WHERE ordering_key IS NOT NULL;
+    `,
+  },
+];
+
+/** Creates or upgrades the outbox table in a shared database file. */
+export function migrateOutbox(db: Db): number {
+  return migrate(db, OUTBOX_COMPONENT, OUTBOX_MIGRATIONS);
+}
+
+/** Whether this database has an outbox at all (for inspection commands that must not create one). */
+export function hasOutboxTable(db: Db): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get() !== undefined;
+}

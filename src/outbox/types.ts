@@ -1,0 +1,112 @@
+import type { EventEmitter } from 'eventemitter3';
+import type { ModerationApi } from '../api/moderation-api.js';
+import type {
+  AcknowledgeNotificationsBody,
+  AcknowledgePunishmentBody,
+  AddEvidenceBody,
+  CreatePunishmentBody,
+  DynamicCreateBody,
+  MigrationProgressBody,
+  PlayerLoginBody,
+} from '../api/schemas.js';
+import type { Db } from '../db/open-db.js';
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/ids.js';
+import type { Logger } from '../ports/logger.js';
+import type { Random } from '../ports/random.js';
+import type { Timers } from '../ports/timers.js';
+import type { OutboxEvents } from './events.js';
+import type { OutboxSettings } from './settings.js';
+
+/** One write to the service, as stored in a row: the client method and its argument. */
+export type OutboxCall =
+  | { operation: 'acknowledgePunishment'; payload: AcknowledgePunishmentBody }
+  | { operation: 'acknowledgeNotifications'; payload: AcknowledgeNotificationsBody }
+  | { operation: 'createPunishment'; payload: CreatePunishmentBody }
+  | { operation: 'createPunishmentDynamic'; payload: DynamicCreateBody }
+  | { operation: 'addEvidence'; payload: { punishmentId: string; body: AddEvidenceBody } }
+  | { operation: 'migrationProgress'; payload: MigrationProgressBody }
+  | { operation: 'registerPlayer'; payload: PlayerLoginBody };
+
+export type OutboxOperation = OutboxCall['operation'];
+
+export interface OutboxOptions {
+  /** The plugin's database (from `openDb`); enqueue joins the caller's transaction on it. */
+  db: Db;
+  /** Where rows are delivered. */
+  client: ModerationApi;
+  /** @default systemClock */
+  clock?: Clock;
+  /** Wake-ups for retries and pauses. @default systemTimers */
+  timers?: Timers;
+  /** Jitter of the backoff. @default Math.random */
+  random?: Random;
+  /** Claim tokens. @default randomUUID */
+  ids?: IdGenerator;
+  /** @default silentLogger */
+  logger?: Logger;
+  /** Overrides of {@link OutboxSettings}; every one is checked when the outbox is created. */
+  settings?: Partial<OutboxSettings>;
+}
+
+export interface EnqueueOptions {
+  /** The same logical call is stored once: a second enqueue with this key is ignored. */
+  idempotencyKey: string;
+  /** Rows sharing this key (e.g. one punishment id) are delivered one after another, in order. */
+  orderingKey?: string;
+}
+
+export interface EnqueueResult {
+  /** The row's id (the existing row's id when the key was already stored). */
+  id: number;
+  /** False when the idempotency key was already stored. */
+  inserted: boolean;
+}
+
+export interface OutboxStats {
+  pending: number;
+  inFlight: number;
+  dead: number;
+  /** Delivered rows still kept (for `keepSentMs`). */
+  sent: number;
+  /** Age of the oldest pending or in-flight row; null when there is none. */
+  oldestPendingAgeMs: number | null;
+  /** Epoch ms when the earliest pending row becomes due; null when none is pending. */
+  nextAttemptAt: number | null;
+  /** Epoch ms until which the drain is paused after a 429; null when not paused (or unknown). */
+  pausedUntil: number | null;
+}
+
+export interface DeadLetter {
+  id: number;
+  operation: string;
+  idempotencyKey: string;
+  orderingKey: string | null;
+  attempts: number;
+  reason: string;
+  createdAt: number;
+  deadAt: number | null;
+}
+
+export interface Outbox {
+  /**
+   * Stores one call. Synchronous: call it inside the caller's `db.transaction(...)` so the row
+   * commits with the local change. Throws {@link OutboxEnqueueError} for a payload that does not
+   * match the operation's schema. The drainer is woken once the caller's code has returned.
+   */
+  enqueue(call: OutboxCall, options: EnqueueOptions): EnqueueResult;
+  /** Begins draining; first returns rows whose lease expired (a crashed drain) to pending. */
+  start(): void;
+  /** Stops claiming and waits for the calls in flight. */
+  stop(): Promise<void>;
+  /** Looks for due rows now (e.g. after the service came back). Does not cut a 429 pause short. */
+  drainNow(): void;
+  stats(): OutboxStats;
+  /** Dead letters, oldest first. @default limit 100 */
+  deadLetters(limit?: number): DeadLetter[];
+  /** Requeues the given dead rows (all when omitted); returns how many were requeued. */
+  retryDead(ids?: number[]): number;
+  readonly events: EventEmitter<OutboxEvents>;
+}
+
+export type { OutboxEvents, OutboxSettings };

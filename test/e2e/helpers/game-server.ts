@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { stringify } from 'yaml';
+import { waitFor } from './wait.js';
+
+/** The repository root (holds plugin.yml), from test/ or dist/test/. */
+function findRepositoryRoot(): string {
+  let directory = import.meta.dirname;
+  for (let depth = 0; depth < 6; depth += 1) {
+    if (existsSync(join(directory, 'plugin.yml'))) return directory;
+    directory = dirname(directory);
+  }
+  throw new Error('plugin.yml not found above the e2e helpers');
+}
+
+export const REPOSITORY_ROOT = findRepositoryRoot();
+const CLI = join(REPOSITORY_ROOT, 'dist', 'src', 'cli', 'main.js');
+
+/** Fast, local game server settings: loopback, free port, offline mode, small in-memory world. */
+export function writeTestServerFolder(dir: string, bailiffConfig?: Record<string, unknown>): void {
+  mkdirSync(join(dir, 'plugins', 'Bailiff'), { recursive: true });
+  writeFileSync(
+    join(dir, 'server.yml'),
+    stringify({
+      host: '127.0.0.1',
+      port: 0,
+      onlineMode: false,
+      worldFolder: null,
+      generation: 'superflat',
+      viewDistance: 2,
+    }),
+  );
+  if (bailiffConfig) writeFileSync(join(dir, 'plugins', 'Bailiff', 'config.yml'), stringify(bailiffConfig));
+}
+
+export interface RunningGameServer {
+  port: number;
+  pid: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** `bailiff start --dir DIR` (built) as a child process; resolves once it prints the listening line. */
+export async function startGameServerProcess(
+  dir: string,
+  env: Record<string, string> = {},
+): Promise<RunningGameServer> {
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'start', '--dir', dir], {
+    cwd: REPOSITORY_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  const stop = async () => {
+    if (exited) return;
+    const exit = once(child, 'exit');
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 8000);
+    await exit;
+    clearTimeout(timer);
+  };
+  try {
+    const port = await waitFor(
+      'the game server to listen',
+      () => {
+        if (exited) throw new Error(`bailiff start exited:\n${output}`);
+        const match = /^game server listening on [\d.]+:(\d+)$/m.exec(output);
+        return match ? Number(match[1]) : undefined;
+      },
+      45_000,
+    );
+    return { port, pid: child.pid!, output: () => output, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { fullJitterDelayMs } from '../../src/outbox/backoff.js';
+import { DEFAULT_OUTBOX_SETTINGS, OutboxSettingsError, resolveSettings } from '../../src/outbox/index.js';
+import { decide } from '../../src/outbox/retry-policy.js';
+import { apiErrors } from './helpers/fake-client.js';
+
+const settings = resolveSettings();
+const context = { attempts: 0, ageMs: 0, settings, random: () => 0.5 };
+
+describe('retry policy', () => {
+  it('maps each kind of failure to its branch', () => {
+    const rows = [
+      [apiErrors.rateLimited(5000), 'retry', 'rate-limited'],
+      [apiErrors.http(503), 'retry', 'transient'],
+      [apiErrors.network(), 'retry', 'transient'],
+      [apiErrors.timeout(), 'retry', 'transient'],
+      [apiErrors.http(400), 'dead', 'rejected'],
+      [apiErrors.http(403), 'dead', 'rejected'],
+      [apiErrors.http(404), 'dead', 'rejected'],
+      [apiErrors.http(413), 'dead', 'rejected'],
+      [apiErrors.invalidRequest(), 'dead', 'rejected'],
+      [apiErrors.http(401), 'dead', 'auth-failed'],
+      [apiErrors.invalidResponse(), 'sent', 'accepted-unexpected-body'],
+      [new Error('bug'), 'retry', 'unexpected'],
+    ] as const;
+    for (const [error, action, rule] of rows) {
+      expect(decide({ ...context, error }), rule).toMatchObject({ action, rule });
+    }
+  });
+
+  it('waits exactly the advertised time after a 429, without spending an attempt, and pauses everything', () => {
+    expect(decide({ ...context, attempts: 3, error: apiErrors.rateLimited(4200) })).toEqual({
+      action: 'retry',
+      rule: 'rate-limited',
+      delayMs: 4200,
+      attempts: 3,
+      pausesDrain: true,
+    });
+    expect(decide({ ...context, error: apiErrors.rateLimited() })).toMatchObject({ delayMs: 30_000 });
+  });
+
+  it('backs off exponentially with full jitter up to the cap', () => {
+    const limits = { baseDelayMs: 1000, maxDelayMs: 300_000 };
+    const ceilings = [1, 2, 3, 4, 5, 8, 9, 10, 30].map((attempt) =>
+      fullJitterDelayMs(attempt, limits, () => 0.999_999),
+    );
+    expect(ceilings).toEqual([999, 1999, 3999, 7999, 15_999, 127_999, 255_999, 299_999, 299_999]);
+    expect(fullJitterDelayMs(6, limits, () => 0)).toBe(0);
+    expect(fullJitterDelayMs(6, limits, () => 0.25)).toBe(8000);
+  });
+
+  it('dead-letters once the attempt or age limit is reached', () => {
+    const limited = resolveSettings({ maxAttempts: 3 });
+    expect(decide({ ...context, settings: limited, attempts: 2, error: apiErrors.http(500) })).toMatchObject({
+      action: 'dead',
+      reason: 'gave up after 3 attempts: 500 nope',
+    });
+    expect(decide({ ...context, ageMs: settings.maxAgeMs, error: apiErrors.network() })).toMatchObject({
+      action: 'dead',
+      reason: 'gave up after 168 h of retries: network connection reset',
+    });
+  });
+
+  it('names the setting, the expectation and the value for a bad setting', () => {
+    expect(() => resolveSettings({ concurrency: 0 })).toThrow(
+      new OutboxSettingsError('concurrency', 'an integer >= 1', 0),
+    );
+    expect(() => resolveSettings({ maxAttempts: 1.5 })).toThrow(/"maxAttempts": expected an integer >= 1 or null/);
+    expect(() => resolveSettings({ maxDelayMs: 10, baseDelayMs: 100 })).toThrow(
+      /"maxDelayMs": expected a value >= baseDelayMs/,
+    );
+    expect(() => resolveSettings({ bogus: 1 } as never)).toThrow(/"bogus"/);
+    expect(resolveSettings({})).toEqual(DEFAULT_OUTBOX_SETTINGS);
+  });
+});

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { applyEnvOverrides } from '../../plugin/config/env-overrides.js';
+import { bailiffConfigSchema } from '../../plugin/config/schema.js';
+
+const bundled = parse(readFileSync(join(import.meta.dirname, '..', '..', 'config', 'config.yml'), 'utf8'));
+
+describe('config.yml schema', () => {
+  it('accepts the bundled config.yml and yields the documented defaults', () => {
+    const config = bailiffConfigSchema.parse(bundled);
+    expect(config.sync).toMatchObject({ pollIntervalMs: 2000, stream: 'auto' });
+    expect(config.enforcement.enforcedStatuses).toEqual(['active']);
+    expect(config.enforcement.ordinalActions).toMatchObject({ '0': 'kick', '1': 'mute', '6': 'mute', '14': 'ban' });
+    expect(config.mute.blockedCommands).toEqual(['msg', 'tell', 'w', 'whisper', 'r', 'reply', 'me', 'say']);
+    expect(config.api.baseUrl).toBe('');
+  });
+
+  it('fills every section from defaults when the file is empty', () => {
+    const { outbox: _defaults, ...config } = bailiffConfigSchema.parse({});
+    const { outbox: _bundled, ...fromFile } = bailiffConfigSchema.parse(bundled);
+    expect(config).toEqual(fromFile);
+  });
+
+  it('merges an ordinal override over the default table', () => {
+    const config = bailiffConfigSchema.parse({ enforcement: { ordinalActions: { 6: 'none' } } });
+    expect(config.enforcement.ordinalActions['6']).toBe('none');
+    expect(config.enforcement.ordinalActions['7']).toBe('mute');
+  });
+
+  it('names the key and the problem for a wrong value', () => {
+    const result = bailiffConfigSchema.safeParse({ sync: { stream: 'sometimes', pollIntervalMs: 'fast' } });
+    expect(result.success).toBe(false);
+    const paths = result.error!.issues.map((issue) => issue.path.join('.'));
+    expect(paths).toEqual(expect.arrayContaining(['sync.stream', 'sync.pollIntervalMs']));
+  });
+
+  it('refuses an unknown action and an unknown key', () => {
+    const result = bailiffConfigSchema.safeParse({ enforcement: { ordinalActions: { 2: 'jail' } }, apiKey: 'x' });
+    expect(result.success).toBe(false);
+    const issues = result.error!.issues.map((issue) => ({ path: issue.path.join('.'), code: issue.code }));
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { path: 'enforcement.ordinalActions.2', code: 'invalid_value' },
+        { path: '', code: 'unrecognized_keys' },
+      ]),
+    );
+  });
+});
+
+describe('environment overrides', () => {
+  const config = bailiffConfigSchema.parse({ api: { baseUrl: 'http://file.example', key: 'file-key' } });
+
+  it('BAILIFF_API_URL and BAILIFF_API_KEY win over the file', () => {
+    const overridden = applyEnvOverrides(config, { BAILIFF_API_URL: 'http://env.example', BAILIFF_API_KEY: 'env-key' });
+    expect(overridden.api).toMatchObject({ baseUrl: 'http://env.example', key: 'env-key' });
+  });
+
+  it('empty variables change nothing', () => {
+    expect(applyEnvOverrides(config, { BAILIFF_API_URL: '', BAILIFF_API_KEY: ' ' })).toBe(config);
+  });
+});

@@ -1,0 +1,88 @@
+import type { Punishment } from '../../../src/api/schemas.js';
+import type { Logger } from '../../../src/ports/logger.js';
+import type { Player } from '../../../src/runtime/plugin-api.js';
+
+/** A clock the test moves by hand. */
+export function manualClock(start = Date.parse('2026-01-01T00:00:00Z')) {
+  let now = start;
+  return {
+    now: () => now,
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+/** A logger that keeps every line, to assert what was logged (and that no key was). */
+export function recordingLogger() {
+  const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
+  const at =
+    (level: string) =>
+    (message: string, fields?: Record<string, unknown>): void => {
+      lines.push({ level, message, fields });
+    };
+  const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  return { logger, lines };
+}
+
+export interface FakePlayer extends Player {
+  readonly messages: string[];
+  kickedWith: string | undefined;
+  permissions: Set<string>;
+}
+
+export function fakePlayer(uuid: string, name: string): FakePlayer {
+  const player: FakePlayer = {
+    kind: 'player',
+    uuid,
+    name,
+    messages: [],
+    kickedWith: undefined,
+    permissions: new Set(),
+    sendMessage(text) {
+      player.messages.push(text);
+    },
+    hasPermission: (node) => player.permissions.has(node),
+    isOnline: () => player.kickedWith === undefined,
+    kick(message) {
+      player.kickedWith = message;
+    },
+  };
+  return player;
+}
+
+/** Online players by UUID, as the runtime's `Players`. */
+export function fakePlayers(...online: FakePlayer[]) {
+  const byUuid = new Map(online.map((player) => [player.uuid.toLowerCase(), player]));
+  return {
+    online: () => [...byUuid.values()],
+    byUuid: (uuid: string) => byUuid.get(uuid.toLowerCase()),
+    byName: (name: string) => [...byUuid.values()].find((player) => player.name.toLowerCase() === name.toLowerCase()),
+    add(player: FakePlayer) {
+      byUuid.set(player.uuid.toLowerCase(), player);
+    },
+    remove(uuid: string) {
+      byUuid.delete(uuid.toLowerCase());
+    },
+  };
+}
+
+export const ALICE = '11111111-1111-4111-8111-111111111111';
+export const BOB = '22222222-2222-4222-8222-222222222222';
+
+/** A punishment as the service sends it. */
+export function servicePunishment(overrides: Partial<Punishment> = {}): Punishment {
+  return {
+    id: 'p-1',
+    targetUuid: ALICE,
+    targetName: 'Alice',
+    issuerName: 'Mod',
+    typeOrdinal: 2,
+    reason: 'griefing',
+    duration: -1,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    status: 'active',
+    started: null,
+    ...overrides,
+  };
+}

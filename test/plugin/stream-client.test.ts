@@ -1,0 +1,102 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import type { StreamState } from '../../plugin/commands/deps.js';
+import { createStreamClient, type StreamSocket } from '../../plugin/sync/stream-client.js';
+import type { Punishment } from '../../src/api/schemas.js';
+import { recordingLogger, servicePunishment } from './helpers/fakes.js';
+
+class FakeSocket extends EventEmitter {
+  terminated = false;
+  terminate() {
+    this.terminated = true;
+  }
+  send(frame: unknown) {
+    this.emit('message', Buffer.from(JSON.stringify(frame)));
+  }
+}
+
+function harness(random = 0.5) {
+  const sockets: FakeSocket[] = [];
+  const timers: Array<{ callback: () => void; delayMs: number; cleared: boolean }> = [];
+  const states: StreamState[] = [];
+  const snapshots: Punishment[][] = [];
+  const pushed: Punishment[] = [];
+  const { logger, lines } = recordingLogger();
+  const client = createStreamClient({
+    endpoint: () => ({ url: 'ws://127.0.0.1:1/v1/minecraft/stream', headers: { 'X-API-Key': 'secret-key' } }),
+    onSnapshot: (list) => snapshots.push(list),
+    onPunishment: (punishment) => pushed.push(punishment),
+    onStateChange: (state) => states.push(state),
+    timers: {
+      setTimeout: (callback, delayMs) => {
+        const timer = { callback, delayMs, cleared: false };
+        timers.push(timer);
+        return timer;
+      },
+      clearTimeout: (handle) => {
+        (handle as { cleared: boolean }).cleared = true;
+      },
+    },
+    random: () => random,
+    logger,
+    minDelayMs: 1000,
+    maxDelayMs: 5000,
+    connect: () => {
+      const socket = new FakeSocket();
+      sockets.push(socket);
+      return socket as unknown as StreamSocket;
+    },
+  });
+  return { client, sockets, timers, states, snapshots, pushed, lines };
+}
+
+describe('stream client', () => {
+  it('applies the snapshot and each pushed punishment, ignoring frames that break the contract', () => {
+    const h = harness();
+    h.client.start();
+    const socket = h.sockets[0]!;
+    socket.send({ type: 'hello', protocol: 1 });
+    socket.send({ type: 'snapshot', punishments: [servicePunishment()] });
+    socket.send({ type: 'punishment', punishment: servicePunishment({ id: 'p-2' }) });
+    socket.send({ type: 'punishment', punishment: { id: 'broken' } });
+    socket.emit('message', Buffer.from('not json'));
+
+    expect(h.states).toEqual(['connecting', 'connected']);
+    expect(h.snapshots.map((list) => list.map((p) => p.id))).toEqual([['p-1']]);
+    expect(h.pushed.map((p) => p.id)).toEqual(['p-2']);
+    expect(h.lines.filter((line) => line.level === 'warn')).toHaveLength(2);
+  });
+
+  it('reconnects with doubling, capped, jittered delays and resets them after a hello', () => {
+    const h = harness(0.5);
+    h.client.start();
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      h.sockets.at(-1)!.emit('close');
+      h.timers.at(-1)!.callback();
+    }
+    expect(h.timers.map((timer) => timer.delayMs)).toEqual([500, 1000, 2000, 2500]);
+    h.sockets.at(-1)!.send({ type: 'hello', protocol: 1 });
+    h.sockets.at(-1)!.emit('close');
+    expect(h.timers.at(-1)!.delayMs).toBe(500);
+    expect(h.states.at(-1)).toBe('disconnected');
+  });
+
+  it('a 404 upgrade means the service has no stream: no reconnection', () => {
+    const h = harness();
+    h.client.start();
+    h.sockets[0]!.emit('unexpected-response', {}, { statusCode: 404 });
+    h.sockets[0]!.emit('close');
+    expect(h.client.state).toBe('unsupported');
+    expect(h.timers).toEqual([]);
+    expect(JSON.stringify(h.lines)).not.toContain('secret-key');
+  });
+
+  it('stop closes the socket and cancels a pending reconnection', () => {
+    const h = harness();
+    h.client.start();
+    h.sockets[0]!.emit('close');
+    h.client.stop();
+    expect(h.timers[0]!.cleared).toBe(true);
+    expect(h.client.state).toBe('disconnected');
+  });
+});
