@@ -10,13 +10,14 @@ import { parseStoredCall } from './calls.js';
 import { dispatchCall } from './dispatch.js';
 import type { OutboxEvents } from './events.js';
 import { rateLimitWindow } from './rate.js';
-import { decide, describeFailure } from './retry-policy.js';
+import { describeFailure } from './retry-policy.js';
 import type { OutboxSettings } from './settings.js';
-import { announce, type Settlement } from './settlement.js';
-import type { ClaimedRow, ClaimRequest, OutboxStore } from './store.js';
+import { announce, type Settlement, settleFailure } from './settlement.js';
+import type { ClaimedRow, ClaimRequest, OutboxStore, SettleAndClaimResult } from './store.js';
 import { WakeTimer } from './wake-timer.js';
 
 const PRUNE_EVERY_MS = 60_000;
+const STORE_RETRY_MS = 1000;
 
 export interface DrainerDeps {
   store: OutboxStore;
@@ -91,9 +92,19 @@ export class Drainer {
     const settlements = this.settled;
     this.settled = [];
     if (settlements.length === 0 && request === null) return;
-    const { written, rows, reclaimed } = this.deps.store.settleAndClaim(settlements, now, request);
+    let result: SettleAndClaimResult;
+    try {
+      result = this.deps.store.settleAndClaim(settlements, now, request);
+    } catch (error) {
+      // E.g. the file is locked past busy_timeout or the disk is full: keep the outcomes, try again.
+      this.deps.logger.error('outbox: could not write to the database; retrying', { error: describeFailure(error) });
+      this.settled.unshift(...settlements);
+      this.wakeTimer.at(now + STORE_RETRY_MS);
+      return;
+    }
+    const { written, rows, reclaimed } = result;
     settlements.forEach((settlement, index) => {
-      if (written[index]) announce(settlement, this.deps.events, this.deps.logger);
+      if (written[index]) this.announce(settlement);
       else this.deps.logger.debug('outbox: claim expired before the call settled', { id: settlement.row.id });
     });
     if (reclaimed > 0) this.deps.logger.info('outbox: took back rows whose lease expired', { rows: reclaimed });
@@ -110,6 +121,19 @@ export class Drainer {
     if (rows.length < request.limit) {
       const next = this.deps.store.nextWakeAt(now, request.liveTokens);
       this.wakeTimer.at(Math.min(next ?? Number.POSITIVE_INFINITY, now + this.deps.settings.idlePollMs));
+    }
+  }
+
+  private announce(settlement: Settlement): void {
+    this.guarded(() => announce(settlement, this.deps.events, this.deps.logger));
+  }
+
+  /** A throwing event listener must not stop the drain. */
+  private guarded(notify: () => void): void {
+    try {
+      notify();
+    } catch (error) {
+      this.deps.logger.error('outbox: an event listener threw', { error: describeFailure(error) });
     }
   }
 
@@ -157,26 +181,14 @@ export class Drainer {
   }
 
   private onFailure(row: ClaimedRow, error: unknown): Settlement {
-    const now = this.deps.clock.now();
-    const { settings, random, logger } = this.deps;
-    const decision = decide({ error, attempts: row.attempts, ageMs: now - row.ageFrom, settings, random });
-    const summary = describeFailure(error);
-    if (decision.action === 'sent') {
-      logger.warn('outbox: service accepted a call but its answer did not match the contract', {
-        id: row.id,
-        operation: row.operation,
-        error: summary,
-      });
-      return { kind: 'sent', row, response: undefined };
-    }
-    if (decision.action === 'dead') {
-      if (decision.authFailed) this.raiseAuthAlarm(row);
-      return { kind: 'dead', row, attempts: row.attempts + 1, reason: decision.reason };
-    }
-    const availableAt = now + decision.delayMs;
+    const { settings, random, logger, clock } = this.deps;
+    const outcome = settleFailure(row, error, { now: clock.now(), settings, random, logger });
+    if (outcome.authFailed) this.raiseAuthAlarm(row);
     // The pause starts at once, before the reschedule is written: no other row may start meanwhile.
-    if (decision.pausesDrain) this.pause(availableAt, `rate limited on ${row.operation}: ${summary}`);
-    return { kind: 'retry', row, attempts: decision.attempts, delayMs: decision.delayMs, availableAt, error, summary };
+    if (outcome.pauseUntil !== undefined) {
+      this.pause(outcome.pauseUntil, `rate limited on ${row.operation}: ${describeFailure(error)}`);
+    }
+    return outcome.settlement;
   }
 
   private raiseAuthAlarm(row: ClaimedRow): void {
@@ -187,14 +199,14 @@ export class Drainer {
         'rejected writes are kept as dead letters: requeue them with `bailiff outbox retry-dead`.',
       { id: row.id, operation: row.operation },
     );
-    this.deps.events.emit('outbox:auth-failed', { id: row.id, operation: row.operation });
+    this.guarded(() => this.deps.events.emit('outbox:auth-failed', { id: row.id, operation: row.operation }));
   }
 
   private pause(untilMs: number, reason: string): void {
     if (this.pausedUntil !== null && this.pausedUntil >= untilMs) return;
     this.pausedUntil = untilMs;
     this.deps.logger.warn('outbox: paused after a 429', { untilMs, reason });
-    this.deps.events.emit('outbox:paused', { untilMs, reason });
+    this.guarded(() => this.deps.events.emit('outbox:paused', { untilMs, reason }));
     this.wakeTimer.at(untilMs);
   }
 
@@ -208,6 +220,10 @@ export class Drainer {
   private pruneSentRows(now: number): void {
     if (now - this.lastPruneAt < PRUNE_EVERY_MS) return;
     this.lastPruneAt = now;
-    this.deps.store.pruneSent(now - this.deps.settings.keepSentMs);
+    try {
+      this.deps.store.pruneSent(now - this.deps.settings.keepSentMs);
+    } catch (error) {
+      this.deps.logger.warn('outbox: could not prune delivered rows', { error: describeFailure(error) });
+    }
   }
 }

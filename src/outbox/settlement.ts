@@ -1,6 +1,9 @@
 import type { EventEmitter } from 'eventemitter3';
 import type { Logger } from '../ports/logger.js';
+import type { Random } from '../ports/random.js';
 import type { OutboxEvents } from './events.js';
+import { decide, describeFailure } from './retry-policy.js';
+import type { OutboxSettings } from './settings.js';
 import type { ClaimedRow } from './store.js';
 import type { OutboxOperation } from './types.js';
 
@@ -43,5 +46,46 @@ export function announce(settlement: Settlement, events: EventEmitter<OutboxEven
       return;
     case 'release':
       return;
+  }
+}
+
+/** A failed call as a settlement, plus what the drain as a whole must do about it. */
+export interface FailureOutcome {
+  settlement: Settlement;
+  /** A 429: nothing may start before this epoch ms. */
+  pauseUntil?: number;
+  /** A 401: the key is wrong. */
+  authFailed?: boolean;
+}
+
+export function settleFailure(
+  row: ClaimedRow,
+  error: unknown,
+  context: { now: number; settings: OutboxSettings; random: Random; logger: Logger },
+): FailureOutcome {
+  const { now, settings, random, logger } = context;
+  const decision = decide({ error, attempts: row.attempts, ageMs: now - row.ageFrom, settings, random });
+  const summary = describeFailure(error);
+  switch (decision.action) {
+    case 'sent':
+      logger.warn('outbox: service accepted a call but its answer did not match the contract', {
+        id: row.id,
+        operation: row.operation,
+        error: summary,
+      });
+      return { settlement: { kind: 'sent', row, response: undefined } };
+    case 'dead':
+      return {
+        settlement: { kind: 'dead', row, attempts: row.attempts + 1, reason: decision.reason },
+        authFailed: decision.authFailed,
+      };
+    case 'retry': {
+      const availableAt = now + decision.delayMs;
+      const { attempts, delayMs } = decision;
+      return {
+        settlement: { kind: 'retry', row, attempts, delayMs, availableAt, error, summary },
+        pauseUntil: decision.pausesDrain ? availableAt : undefined,
+      };
+    }
   }
 }

@@ -95,7 +95,10 @@ export interface Outbox {
    * match the operation's schema. The drainer is woken once the caller's code has returned.
    */
   enqueue(call: OutboxCall, options: EnqueueOptions): EnqueueResult;
-  /** Begins draining; first returns rows whose lease expired (a crashed drain) to pending. */
+  /**
+   * Begins draining. Every claim first returns rows whose lease ran out (a crashed drain, or
+   * another process) to pending, so a restart picks up where a crash left off.
+   */
   start(): void;
   /** Stops claiming and waits for the calls in flight. */
   stop(): Promise<void>;

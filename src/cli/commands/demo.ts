@@ -1,59 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readEmbeddedService } from '../../../plugin/config/embedded-service.js';
 import { createModerationClient } from '../../api/client.js';
+import { componentText } from '../../minecraft/chat-text.js';
+import { offlineUuid } from '../../minecraft/offline-uuid.js';
 import type { CliCommand } from '../command.js';
 
 const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 const WAIT_MS = 20_000;
-
-/** Offline-mode UUID: version 3 of "OfflinePlayer:" + name. */
-function offlineUuid(name: string): string {
-  const hash = createHash('md5').update(`OfflinePlayer:${name}`).digest();
-  hash[6] = (hash[6]! & 0x0f) | 0x30;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
-  const hex = hash.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-/** An NBT tag (chat components from 1.20.3 on) as plain values. */
-function simplifyNbt(tag: unknown): unknown {
-  if (tag === null || typeof tag !== 'object' || !('type' in tag) || !('value' in tag)) return tag;
-  const { type, value } = tag as { type: string; value: unknown };
-  if (type === 'compound') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, simplifyNbt(v)]));
-  }
-  if (type === 'list') {
-    const list = value as { type: string; value: unknown[] };
-    return list.value.map((item) => simplifyNbt({ type: list.type, value: item }));
-  }
-  return value;
-}
-
-/** The text of a chat component: JSON text before 1.20.3, NBT after. */
-function componentTextOf(value: unknown): string {
-  if (typeof value === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(value);
-      return typeof parsed === 'object' && parsed !== null ? componentTextOf(parsed) : value;
-    } catch {
-      return value;
-    }
-  }
-  const component = simplifyNbt(value);
-  if (typeof component === 'string') return component;
-  if (Array.isArray(component)) return component.map(componentTextOf).join('');
-  if (component === null || typeof component !== 'object') return component === undefined ? '' : String(component);
-  const { text, extra } = component as { text?: unknown; extra?: unknown };
-  const own = typeof text === 'string' ? text : String((component as Record<string, unknown>)[''] ?? '');
-  return own + (Array.isArray(extra) ? extra.map(componentTextOf).join('') : '');
-}
-
-const textOf = componentTextOf;
 
 async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
   for (let waited = 0; waited <= WAIT_MS; waited += 200) {
@@ -87,7 +44,7 @@ export const command: CliCommand = async ({ stdout }) => {
       say(`  [${name} sees] ${line}`);
     });
     bot.on('kicked', (reason) => {
-      seen.kicked = textOf(reason);
+      seen.kicked = componentText(reason);
       say(`  [${name} is disconnected] ${seen.kicked.replace(/\n/g, ' | ')}`);
     });
     bot.on('error', () => {});

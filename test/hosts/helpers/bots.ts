@@ -1,36 +1,7 @@
 import mineflayer, { type Bot } from 'mineflayer';
+import { componentText } from '../../../src/minecraft/chat-text.js';
 
-/** Flattens a chat component (JSON text, JSON object or NBT compound) into its plain text. */
-export function componentText(component: unknown): string {
-  if (typeof component === 'string') {
-    try {
-      return componentText(JSON.parse(component));
-    } catch {
-      return component;
-    }
-  }
-  if (component === null || typeof component !== 'object') return '';
-  const node = component as Record<string, unknown>;
-  // NBT tag: { type, value }
-  if (typeof node.type === 'string' && 'value' in node && !('text' in node)) {
-    if (node.type === 'compound') return componentText(unwrapNbt(node));
-    if (node.type === 'string') return String(node.value);
-  }
-  const extra = Array.isArray(node.extra) ? node.extra.map(componentText).join('') : '';
-  return `${typeof node.text === 'string' ? node.text : ''}${extra}`;
-}
-
-function unwrapNbt(tag: unknown): unknown {
-  const { type, value } = tag as { type: string; value: unknown };
-  if (type === 'compound') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, unwrapNbt(v)]));
-  }
-  if (type === 'list')
-    return ((value as { value: unknown[] }).value ?? []).map((v) =>
-      unwrapNbt({ type: (value as { type: string }).type, value: v }),
-    );
-  return value;
-}
+export { componentText };
 
 /** A bot plus everything it was told, as plain text and as the raw components. */
 export interface TestBot {
