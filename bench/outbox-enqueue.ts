@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModerationApi } from '../src/api/moderation-api.js';
 import { openDb } from '../src/db/open-db.js';
+import { startWalCheckpointer } from '../src/db/wal-checkpointer.js';
 import { createOutbox } from '../src/outbox/index.js';
 import { type BenchResult, summarize } from './result.js';
 
@@ -14,10 +15,13 @@ const PLAYER = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
  * Microseconds per transaction that writes a local row and enqueues its acknowledgement, as the
  * plugin does when it enforces a ban; zod validation and the commit are included.
  */
-function measure(path: string, options: { localWrite: boolean; autoCheckpoint: boolean }): number[] {
+async function measure(
+  path: string,
+  options: { localWrite: boolean; backgroundCheckpoints: boolean },
+): Promise<number[]> {
   const db = openDb(path);
+  const checkpointer = options.backgroundCheckpoints ? startWalCheckpointer(db) : undefined;
   try {
-    if (!options.autoCheckpoint) db.pragma('wal_autocheckpoint = 0');
     // Never started: this measures the write path only.
     const outbox = createOutbox({ db, client: {} as ModerationApi });
     db.exec('CREATE TABLE local_bans (id TEXT PRIMARY KEY, enforced_at INTEGER NOT NULL)');
@@ -39,6 +43,7 @@ function measure(path: string, options: { localWrite: boolean; autoCheckpoint: b
     }
     return samples;
   } finally {
+    await checkpointer?.stop();
     db.close();
   }
 }
@@ -47,31 +52,30 @@ export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-outbox-'));
   try {
     const notes = `${SAMPLES} transactions on a WAL file (synchronous=NORMAL, as openDb sets)`;
-    const withLocal = measure(join(dir, 'a.db'), { localWrite: true, autoCheckpoint: true });
-    const alone = measure(join(dir, 'b.db'), { localWrite: false, autoCheckpoint: true });
-    const noCheckpoint = measure(join(dir, 'c.db'), { localWrite: true, autoCheckpoint: false });
-    const slow = withLocal.filter((us) => us > 1000).length;
+    const withLocal = await measure(join(dir, 'a.db'), { localWrite: true, backgroundCheckpoints: true });
+    const alone = await measure(join(dir, 'b.db'), { localWrite: false, backgroundCheckpoints: true });
+    const inline = await measure(join(dir, 'c.db'), { localWrite: true, backgroundCheckpoints: false });
+    const slow = (samples: number[]) => samples.filter((us) => us > 1000).length;
     return [
       {
         name: 'enqueue in a transaction with a local write',
         unit: 'us',
         ...summarize(withLocal),
         target: 'p99 <= 100 us',
-        notes: `${notes}; ${slow} samples > 1 ms: the commits that ran an automatic WAL checkpoint`,
+        notes: `${notes}; WAL checkpoints in a worker thread, as the plugin runs; ${slow(withLocal)} samples > 1 ms`,
       },
       {
         name: 'enqueue alone in a transaction',
         unit: 'us',
         ...summarize(alone),
         target: 'p99 <= 100 us',
-        notes,
+        notes: `${notes}; WAL checkpoints in a worker thread`,
       },
       {
-        name: 'enqueue with a local write, checkpoints off the commit path',
+        name: 'enqueue with a local write, SQLite checkpointing on commit',
         unit: 'us',
-        ...summarize(noCheckpoint),
-        target: 'p99 <= 100 us',
-        notes: `${notes}; wal_autocheckpoint=0, i.e. what a background checkpoint would give`,
+        ...summarize(inline),
+        notes: `${notes}; for comparison: ${slow(inline)} samples > 1 ms, the commits that ran the automatic checkpoint`,
       },
     ];
   } finally {

@@ -16,6 +16,7 @@ import { onPreLogin } from '../plugin/enforcement/pre-login.js';
 import { createMessages } from '../plugin/messages/messages.js';
 import type { ModerationApi } from '../src/api/moderation-api.js';
 import { openDb } from '../src/db/open-db.js';
+import { startWalCheckpointer } from '../src/db/wal-checkpointer.js';
 import { createOutbox } from '../src/outbox/index.js';
 import { systemClock } from '../src/ports/clock.js';
 import { silentLogger } from '../src/ports/logger.js';
@@ -83,6 +84,7 @@ export async function run(): Promise<BenchResult[]> {
     const targets = fillDatabase(join(dir, 'bailiff.db'));
     const before = rssMb();
     const db = openDb(join(dir, 'bailiff.db'));
+    const checkpointer = startWalCheckpointer(db);
     const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
     cache.load();
     const rssDelta = rssMb() - before;
@@ -163,6 +165,7 @@ export async function run(): Promise<BenchResult[]> {
     }
 
     await outbox.stop();
+    await checkpointer.stop();
     db.close();
 
     const notes = `${PUNISHMENTS} cached (half bans, half mutes), ${SAMPLES} samples, hrtime per call`;

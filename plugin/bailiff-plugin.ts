@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createModerationClient } from '../src/api/client.js';
 import type { ModerationApi } from '../src/api/moderation-api.js';
 import { type Db, openDb } from '../src/db/open-db.js';
+import { startWalCheckpointer } from '../src/db/wal-checkpointer.js';
 import { createOutbox } from '../src/outbox/index.js';
 import type { Outbox } from '../src/outbox/types.js';
 import { randomId } from '../src/ports/ids.js';
@@ -60,6 +61,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
   let blockedCommands: ReadonlySet<string> = new Set(config.mute.blockedCommands);
 
   const db = openDb(join(context.dataFolder, DATABASE_FILE));
+  const checkpointer = startWalCheckpointer(db, { logger });
   const cache = new PunishmentCache(db, createPolicy(config.enforcement));
   const loaded = cache.load();
   const outbox = createOutbox({ db, client, clock, logger, settings: config.outbox });
@@ -167,6 +169,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     async disable() {
       sync.stop();
       await outbox.stop();
+      await checkpointer.stop();
       db.close();
     },
   };

@@ -1,0 +1,81 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../ports/logger.js';
+import type { Db } from './open-db.js';
+
+/** SQLite's own automatic checkpoint threshold, restored if the worker fails. */
+const SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+
+// Runs as an eval'd CommonJS worker so it needs no compiled file beside this one (tests run sources).
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driverPath);
+const db = new Database(workerData.path, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+const checkpoint = () => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); }
+  catch (error) { parentPort.postMessage({ type: 'error', message: String(error && error.message || error) }); }
+};
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  checkpoint();
+  db.close();
+  parentPort.postMessage({ type: 'stopped' });
+  parentPort.close();
+});
+`;
+
+export interface WalCheckpointerOptions {
+  /** How often the worker copies the WAL back into the database file. @default 1000 */
+  intervalMs?: number;
+  logger?: Logger;
+}
+
+export interface WalCheckpointer {
+  /** Runs a last checkpoint and ends the worker. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Moves WAL checkpoints off the connection's commits into a worker thread. With
+ * `synchronous=NORMAL` a checkpoint is the only fsync, and SQLite would otherwise run it inside
+ * whichever commit crosses the threshold: a few milliseconds on the join or enqueue path.
+ * Without a file (`:memory:`) there is nothing to do.
+ */
+export function startWalCheckpointer(db: Db, options: WalCheckpointerOptions = {}): WalCheckpointer {
+  if (db.memory) return { stop: async () => {} };
+  const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { path: db.name, driverPath, intervalMs: options.intervalMs ?? 1000 },
+  });
+  worker.unref();
+  db.pragma('wal_autocheckpoint = 0');
+
+  const fallBackToAutomatic = (reason: string) => {
+    if (!db.open) return;
+    db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    options.logger?.warn('background WAL checkpoints stopped; SQLite checkpoints on commit again', { reason });
+  };
+  let stopped = false;
+  worker.on('error', (error) => fallBackToAutomatic(error.message));
+  worker.on('message', (message: { type: string; message?: string }) => {
+    if (message.type === 'error') options.logger?.warn('WAL checkpoint failed', { reason: message.message });
+  });
+  worker.on('exit', () => {
+    if (!stopped) fallBackToAutomatic('worker exited');
+  });
+
+  return {
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      // Unref'd so it never holds a process open; while stopping, the last checkpoint must finish.
+      worker.ref();
+      worker.postMessage('stop');
+      await exited;
+    },
+  };
+}
