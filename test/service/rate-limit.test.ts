@@ -36,6 +36,32 @@ describe('rate limit (token bucket per API key)', () => {
     expect((await t.call('GET', '/punishments/recent')).status).toBe(200);
   });
 
+  it('answers 429 on each of the five routes whose 429 the contract documents', async () => {
+    t = await startTestService({ rateLimitPerMinute: 1 });
+    expect((await ack(t)).status).toBe(200);
+    const form = new FormData();
+    form.append('migrationFile', new Blob(['{"players": []}'], { type: 'application/json' }), 'export.json');
+    const limitedCalls: [string, () => Promise<Response>][] = [
+      ['acknowledge notifications', () => ack(t!)],
+      ['get ticket', () => t!.call('GET', '/tickets/any')],
+      ['get player tickets', () => t!.call('GET', `/tickets/player/${NOTCH}`)],
+      [
+        'upload migration file',
+        () => fetch(`${t!.base}/migration/upload`, { method: 'POST', body: form, headers: { 'x-api-key': KEY_A1 } }),
+      ],
+      ['migration progress', () => t!.call('POST', '/migration/progress', { status: 'processing', message: 'x' })],
+    ];
+    for (const [endpoint, call] of limitedCalls) {
+      const limited = await call();
+      expect({ endpoint, status: limited.status, retryAfter: limited.headers.get('retry-after') }).toEqual({
+        endpoint,
+        status: 429,
+        retryAfter: '60',
+      });
+      expect(errorBody.parse(await errorOf(limited)).retryAfterSeconds).toBe(60);
+    }
+  });
+
   it('limits every route when asked to', async () => {
     t = await startTestService({ rateLimitPerMinute: 1, rateLimitAllRoutes: true });
     expect((await t.call('GET', '/punishments/types')).status).toBe(200);

@@ -34,14 +34,20 @@ export function registerMigrationRoutes(
       await rm(path, { force: true });
       throw badRequest(check.message);
     }
-    stores.migrations.startUpload({
-      id: uploadId,
-      networkId: caller.networkId,
-      serverId: caller.serverId,
-      fileSize,
-      total: check.total,
-      nowMs: clock.now(),
-    });
+    try {
+      stores.migrations.startUpload({
+        id: uploadId,
+        networkId: caller.networkId,
+        serverId: caller.serverId,
+        fileSize,
+        total: check.total,
+        nowMs: clock.now(),
+      });
+    } catch (error) {
+      // No upload record means no import job will ever delete the file: do it now (the 500 follows).
+      await rm(path, { force: true });
+      throw error;
+    }
     settings.jobs.start({ uploadId, networkId: caller.networkId, filePath: path });
     return {
       success: true,
