@@ -15,16 +15,19 @@ import type { CommandDeps } from './commands/deps.js';
 import { registerCommands } from './commands/index.js';
 import { resolveApiConnection } from './config/api-connection.js';
 import { applyEnvOverrides } from './config/env-overrides.js';
+import { readReloadedSettings } from './config/reload-settings.js';
 import type { BailiffConfig } from './config/schema.js';
 import { onChat, onCommand } from './enforcement/chat-guard.js';
 import type { EnforcementContext } from './enforcement/enforcement-context.js';
 import { onJoined } from './enforcement/join-notices.js';
 import { createPolicy } from './enforcement/policy.js';
 import { onPreLogin } from './enforcement/pre-login.js';
+import { trackRegistrationSupport } from './enforcement/registration-support.js';
 import { BUNDLED_MESSAGES, loadBundledMessages } from './messages/load.js';
 import { createMessages, type Messages } from './messages/messages.js';
 import { messagesSchema } from './messages/schema.js';
 import { applyPunishment } from './sync/apply-punishment.js';
+import { liftMissingFromSnapshot } from './sync/lift-missing.js';
 import { createSync, type Sync } from './sync/sync-service.js';
 
 /** The running plugin, as onEnable leaves it. */
@@ -38,6 +41,8 @@ export interface BailiffInstance {
 }
 
 export const DATABASE_FILE = 'bailiff.db';
+/** Under the data folder: files of in-game migrations while they upload. */
+export const MIGRATIONS_FOLDER = 'migrations';
 
 /** Opens the database, client, outbox, cache and sync; hooks the events; registers the commands. */
 export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffInstance {
@@ -77,11 +82,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     logger,
   };
 
-  // Registration is an extension: once the service answers it with a 404-dead row, stop asking.
-  let registerPlayers = true;
-  outbox.events.on('outbox:dead', (event) => {
-    if (event.operation === 'registerPlayer' && /\b404\b|not found/i.test(event.reason)) registerPlayers = false;
-  });
+  const registration = trackRegistrationSupport(outbox.events);
 
   const newSync = () =>
     createSync({
@@ -89,6 +90,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
       scheduler: context.scheduler,
       sync: config.sync,
       apply: (punishment) => applyPunishment(enforcement, punishment),
+      liftMissing: (activeIds, storedBefore) => liftMissingFromSnapshot(enforcement, activeIds, storedBefore),
       clock,
       timers: systemTimers,
       random: systemRandom,
@@ -99,7 +101,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
   context.events.on('player:prelogin', (event) => onPreLogin(enforcement, event), { priority: 'high' });
   context.events.on('player:join', ({ player }) => {
     try {
-      onJoined(enforcement, player, registerPlayers);
+      onJoined(enforcement, player, registration.enabled);
     } catch (error) {
       logger.error('join bookkeeping failed', { error: error instanceof Error ? error.message : String(error) });
     }
@@ -131,17 +133,19 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     },
     syncNow: () => sync.syncNow(),
     reload: () => {
-      const next = applyEnvOverrides(context.config.reload());
-      const table = messagesFile.reload();
-      config = next;
-      messages = createMessages(table, bundledMessages);
-      blockedCommands = new Set(next.mute.blockedCommands);
-      cache.load(createPolicy(next.enforcement));
+      const next = readReloadedSettings({ config: context.config, messages: messagesFile }, config);
+      config = next.config;
+      messages = createMessages(next.messages, bundledMessages);
+      blockedCommands = new Set(next.config.mute.blockedCommands);
+      cache.load(createPolicy(next.config.enforcement));
       sync.stop();
       sync = newSync();
       sync.start();
+      logger.info('config.yml and messages.yml reloaded', { restartRequired: next.restartRequired });
+      return { restartRequired: next.restartRequired };
     },
     serverFolder: join(context.dataFolder, '..', '..'),
+    migrationsFolder: join(context.dataFolder, MIGRATIONS_FOLDER),
     clock,
     ids: randomId,
     logger,

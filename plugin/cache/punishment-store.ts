@@ -40,6 +40,7 @@ export class PunishmentStore {
   readonly #byId: Statement<[string], PunishmentRow>;
   readonly #byTarget: Statement<[string], PunishmentRow>;
   readonly #all: Statement<[], PunishmentRow>;
+  readonly #storedBefore: Statement<[number], PunishmentRow>;
   readonly #count: Statement<[], { count: number }>;
 
   constructor(db: Db) {
@@ -56,6 +57,7 @@ export class PunishmentStore {
     this.#byId = db.prepare('SELECT * FROM cache_punishments WHERE id = ?');
     this.#byTarget = db.prepare('SELECT * FROM cache_punishments WHERE target_uuid = ? ORDER BY created_at');
     this.#all = db.prepare('SELECT * FROM cache_punishments');
+    this.#storedBefore = db.prepare('SELECT * FROM cache_punishments WHERE updated_at < ?');
     this.#count = db.prepare('SELECT count(*) AS count FROM cache_punishments');
   }
 
@@ -80,6 +82,11 @@ export class PunishmentStore {
   /** Every row, streamed so 100,000 rows never sit in memory twice. */
   *iterate(): IterableIterator<CachedPunishment> {
     for (const row of this.#all.iterate()) yield toPunishment(row);
+  }
+
+  /** Rows last written before `updatedAt` (epoch ms), streamed. */
+  *iterateStoredBefore(updatedAt: number): IterableIterator<CachedPunishment> {
+    for (const row of this.#storedBefore.iterate(updatedAt)) yield toPunishment(row);
   }
 
   count(): number {

@@ -1,5 +1,4 @@
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   describeProgressEvent,
@@ -17,6 +16,19 @@ export { MIGRATION_SOURCES };
 export type MigrationSource = MigrationSourceKind;
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+const FILE_PREFIX = 'bailiff-migration-';
+
+/**
+ * Creates the plugin's migrations folder and removes what an earlier run stopped by a crash left
+ * there (only one in-game migration runs at a time, so none of them is in use).
+ */
+async function prepareFolder(folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  for (const name of await readdir(folder)) {
+    if (name.startsWith(FILE_PREFIX)) await rm(join(folder, name), { force: true });
+  }
+}
 
 /** Building progress is told in chat at these steps (percent), not for every entry. */
 const CHAT_STEP_PERCENT = 25;
@@ -36,9 +48,10 @@ export function migrationSubcommand(deps: CommandDeps) {
     }
     running = true;
     const dir = sourceDirFor(source, deps.serverFolder);
-    const outFile = join(tmpdir(), `bailiff-migration-${source}-${deps.ids()}.json`);
+    const outFile = join(deps.migrationsFolder, `${FILE_PREFIX}${source}-${deps.ids()}.json`);
     sender.sendMessage(render('commands.migrate.started', { source, dir }));
     try {
+      await prepareFolder(deps.migrationsFolder);
       const summary = await runMigration({
         from: source,
         dir,

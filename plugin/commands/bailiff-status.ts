@@ -1,5 +1,5 @@
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
-import type { CommandDeps } from './deps.js';
+import type { CommandDeps, ReloadOutcome } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatAgo } from './format.js';
 
@@ -35,16 +35,29 @@ export async function syncNow(deps: CommandDeps, sender: CommandSender): Promise
   sender.sendMessage(render('commands.bailiff.sync-done', { applied }));
 }
 
-/** `/bailiff reload`: config.yml and messages.yml; a validation error reaches the sender as is. */
+/**
+ * `/bailiff reload`: config.yml and messages.yml. A validation error reaches the sender one
+ * line per problem (file, then key, expected, received); settings that need a restart are named.
+ */
 export async function reload(deps: CommandDeps, sender: CommandSender): Promise<void> {
+  let outcome: ReloadOutcome;
   try {
-    await deps.reload();
+    outcome = await deps.reload();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    sender.sendMessage(deps.messages.render('commands.bailiff.reload-failed', { message }));
-    deps.logger.warn('reload failed', { sender: sender.name, message });
+    const [first = '', ...details] = (error instanceof Error ? error.message : String(error)).split('\n');
+    sender.sendMessage(deps.messages.render('commands.bailiff.reload-failed', { message: first }));
+    for (const detail of details) {
+      sender.sendMessage(deps.messages.render('commands.bailiff.reload-issue', { issue: detail.trim() }));
+    }
+    deps.logger.warn('reload failed', { sender: sender.name, message: [first, ...details].join('\n') });
     return;
   }
   // Rendered after the reload so the sender sees the new messages.yml at once.
   sender.sendMessage(deps.messages.render('commands.bailiff.reloaded'));
+  const restartRequired = outcome.restartRequired ?? [];
+  if (restartRequired.length > 0) {
+    sender.sendMessage(
+      deps.messages.render('commands.bailiff.reload-restart-required', { keys: restartRequired.join(', ') }),
+    );
+  }
 }

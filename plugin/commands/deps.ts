@@ -31,14 +31,24 @@ export interface CommandDeps {
   status(): StatusSnapshot;
   /** Polls `recent` once now and applies what changed. */
   syncNow(): Promise<SyncNowResult>;
-  /** Re-reads config.yml and messages.yml; throws an Error with a message for the sender when invalid. */
-  reload(): Promise<void> | void;
+  /**
+   * Re-reads config.yml and messages.yml; throws an Error with a message for the sender when
+   * invalid (a ConfigError names the file, key, expected and received), changing nothing.
+   */
+  reload(): Promise<ReloadOutcome> | ReloadOutcome;
   /** The server folder (holds banned-players.json, plugins/Essentials/userdata) for `/bailiff migrate`. */
   serverFolder: string;
+  /** Where `/bailiff migrate` writes its file while uploading it (`plugins/Bailiff/migrations/`). */
+  migrationsFolder: string;
   clock: Clock;
   /** Idempotency keys of queued writes and names of migration runs. */
   ids: IdGenerator;
   logger: Logger;
+}
+
+export interface ReloadOutcome {
+  /** Settings (e.g. `api.key`) that changed in the file but take effect only at the next start. */
+  restartRequired?: readonly string[];
 }
 
 export interface MessageRenderer {

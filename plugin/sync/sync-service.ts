@@ -17,6 +17,12 @@ export interface SyncOptions {
   scheduler: Scheduler;
   sync: BailiffConfig['sync'];
   apply: (punishment: Punishment) => ApplyOutcome;
+  /**
+   * Lifts cached punishments still enforced but absent from a stream snapshot (the complete set
+   * of active ones), leaving rows stored at or after `storedBefore` alone; returns how many.
+   * @default lifts nothing
+   */
+  liftMissing?: (activeIds: ReadonlySet<string>, storedBefore: number) => number;
   clock: Clock;
   timers: Timers;
   random: Random;
@@ -42,6 +48,8 @@ export function createSync(options: SyncOptions): Sync {
   const status = createSyncStatus(options.sync.stream === 'off' ? 'disabled' : 'disconnected');
   let pollTask: ScheduledTask | undefined;
   let stream: StreamClient | undefined;
+  // When the current stream connection was opened: the snapshot cannot vouch for rows stored later.
+  let connectingSince = options.clock.now();
 
   const applySafely = (punishment: Punishment): void => {
     try {
@@ -49,6 +57,18 @@ export function createSync(options: SyncOptions): Sync {
     } catch (error) {
       logger.error('could not apply a pushed punishment', {
         punishmentId: punishment.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  };
+
+  const liftMissing = (activeIds: ReadonlySet<string>): void => {
+    if (!options.liftMissing) return;
+    try {
+      const lifted = options.liftMissing(activeIds, connectingSince);
+      if (lifted > 0) logger.info('lifted cached punishments the stream snapshot no longer lists', { lifted });
+    } catch (error) {
+      logger.error('could not lift punishments missing from the stream snapshot', {
         error: error instanceof Error ? error.message : String(error),
       });
     }
@@ -72,6 +92,7 @@ export function createSync(options: SyncOptions): Sync {
           endpoint: () => options.client.streamEndpoint(),
           onSnapshot: (punishments) => {
             for (let at = punishments.length - 1; at >= 0; at -= 1) applySafely(punishments[at]!);
+            liftMissing(new Set(punishments.map((punishment) => punishment.id)));
             status.serviceReachable = true;
             status.lastSyncAt = options.clock.now();
           },
@@ -80,6 +101,7 @@ export function createSync(options: SyncOptions): Sync {
             status.lastSyncAt = options.clock.now();
           },
           onStateChange: (state) => {
+            if (state === 'connecting') connectingSince = options.clock.now();
             status.streamState = state;
             logger.info('stream state', { state });
           },

@@ -25,6 +25,8 @@ export interface ResolvedMigrationOptions {
   from: MigrationSourceKind;
   dir: string;
   outFile: string;
+  /** True when `outFile` was not given: the file in the OS temp folder is removed once uploaded. */
+  removeFileAfterUpload: boolean;
   dryRun: boolean;
   /** Undefined only for a dry run. */
   client: ModerationApi | undefined;
@@ -73,6 +75,7 @@ export function resolveMigrationOptions(options: MigrationOptions): ResolvedMigr
     from: options.from,
     dir: resolve(options.dir),
     outFile: resolve(options.outFile ?? join(tmpdir(), `bailiff-migration-${options.from}-${runId}.json`)),
+    removeFileAfterUpload: options.outFile === undefined && !(options.dryRun ?? false),
     dryRun: options.dryRun ?? false,
     client,
     outbox: options.outbox,

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { buildMigrationFile } from './build-file.js';
 import { errorMessage, isMigrationError, MigrationError } from './errors.js';
 import { ProgressReporter } from './progress-reporter.js';
@@ -50,6 +51,10 @@ async function migrate(
     onAttempt: (attempt) => run.emit({ phase: 'uploading_json', fileSize: built.fileSize, attempt }),
     onRetry: (attempt, delayMs, reason) => run.emit({ phase: 'retrying_upload', attempt, delayMs, reason }),
   });
+  if (run.removeFileAfterUpload) {
+    await rm(run.outFile, { force: true });
+    summary.fileRemoved = true;
+  }
   const skippedCount = summary.skipped.reduce((sum, entry) => sum + entry.count, 0);
   reporter.report(
     'completed',

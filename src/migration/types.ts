@@ -72,6 +72,8 @@ export interface MigrationSummary {
   /** Bytes of the written migration file. */
   fileSize: number;
   filePath: string;
+  /** True when the file was a temporary one (no `outFile` given) and was removed after its upload. */
+  fileRemoved?: boolean;
   /** The upload's 200 answer; absent for a dry run. */
   serviceAnswer?: MigrationUploadResponse;
   dryRun: boolean;
@@ -85,7 +87,10 @@ export interface MigrationOptions {
    * containing `userdata/` (such as `plugins/Essentials`).
    */
   dir: string;
-  /** Where the migration file is written. @default `<os tmpdir>/bailiff-migration-<run id>.json` */
+  /**
+   * Where the migration file is written, and kept. @default `<os tmpdir>/bailiff-migration-<from>-<run id>.json`,
+   * removed once uploaded (a dry run keeps it)
+   */
   outFile?: string;
   /** Write the file and stop: no upload, no progress calls. @default false */
   dryRun?: boolean;

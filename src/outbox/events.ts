@@ -12,8 +12,11 @@ export interface OutboxEvents {
     delayMs: number;
     error: unknown;
   }) => void;
-  /** The row will not be sent again unless requeued with `retryDead`. */
-  'outbox:dead': (event: { id: number; operation: string; reason: string }) => void;
+  /**
+   * The row will not be sent again unless requeued with `retryDead`. `status` is the HTTP status
+   * the service answered when that is why (e.g. 404 for an endpoint it does not offer).
+   */
+  'outbox:dead': (event: { id: number; operation: string; reason: string; status?: number }) => void;
   /** A 429: nothing is sent until `untilMs` (epoch ms). */
   'outbox:paused': (event: { untilMs: number; reason: string }) => void;
   /** The service answered 401: the API key is wrong. Emitted once per outbox. */

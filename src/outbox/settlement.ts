@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'eventemitter3';
+import { isApiError } from '../api/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { Random } from '../ports/random.js';
 import type { OutboxEvents } from './events.js';
@@ -19,7 +20,7 @@ export type Settlement =
       error: unknown;
       summary: string;
     }
-  | { kind: 'dead'; row: ClaimedRow; attempts: number; reason: string }
+  | { kind: 'dead'; row: ClaimedRow; attempts: number; reason: string; status?: number }
   /** Claimed but never started (stopped or paused meanwhile): back to pending, nothing spent. */
   | { kind: 'release'; row: ClaimedRow };
 
@@ -42,7 +43,12 @@ export function announce(settlement: Settlement, events: EventEmitter<OutboxEven
       return;
     case 'dead':
       logger.warn('outbox: dead letter', { id: row.id, operation: row.operation, reason: settlement.reason });
-      events.emit('outbox:dead', { id: row.id, operation: row.operation, reason: settlement.reason });
+      events.emit('outbox:dead', {
+        id: row.id,
+        operation: row.operation,
+        reason: settlement.reason,
+        ...(settlement.status === undefined ? {} : { status: settlement.status }),
+      });
       return;
     case 'release':
       return;
@@ -76,7 +82,13 @@ export function settleFailure(
       return { settlement: { kind: 'sent', row, response: undefined } };
     case 'dead':
       return {
-        settlement: { kind: 'dead', row, attempts: row.attempts + 1, reason: decision.reason },
+        settlement: {
+          kind: 'dead',
+          row,
+          attempts: row.attempts + 1,
+          reason: decision.reason,
+          status: httpStatus(error),
+        },
         authFailed: decision.authFailed,
       };
     case 'retry': {
@@ -88,4 +100,9 @@ export function settleFailure(
       };
     }
   }
+}
+
+/** The HTTP status the service answered, when the failure is one. */
+function httpStatus(error: unknown): number | undefined {
+  return isApiError(error) && error.kind === 'http' ? error.status : undefined;
 }

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
@@ -183,5 +184,31 @@ describe('runMigration (upload, progress through the outbox)', () => {
     );
     expect(fake.progress.at(-1)).toEqual({ status: 'failed', message: (result as MigrationError).message });
     expect(fake.progress.map((body) => body.status).slice(-2)).toEqual(['uploading_json', 'failed']);
+  });
+
+  it('removes its own temporary file once uploaded, and keeps a file written where it was told', async () => {
+    await writeBannedPlayers(dir, [vanillaEntry(1, NOW - DAY)]);
+    const fake = fakeMigrationClient([{ success: true, message: 'queued', fileSize: 1 }]);
+    const sizes: number[] = [];
+    const client = new Proxy(fake.client, {
+      get(target, name: string) {
+        if (name !== 'uploadMigration') return Reflect.get(target, name);
+        return async (filePath: string) => {
+          sizes.push(readFileSync(filePath).length); // the file is there while it is uploaded
+          return target.uploadMigration(filePath);
+        };
+      },
+    });
+    const base = { from: 'vanilla' as const, dir, client, clock: fixedClock(NOW), random: () => 0 };
+
+    const temporary = await runMigration({ ...base, ids: () => 'temp-run' });
+    expect(temporary.filePath.startsWith(tmpdir())).toBe(true);
+    expect(temporary.fileRemoved).toBe(true);
+    expect(existsSync(temporary.filePath)).toBe(false);
+
+    const kept = await runMigration({ ...base, outFile: join(dir, 'kept.json'), ids: () => 'kept-run' });
+    expect(kept.fileRemoved).toBeUndefined();
+    expect(readFileSync(join(dir, 'kept.json')).length).toBe(kept.fileSize);
+    expect(sizes).toEqual([temporary.fileSize, kept.fileSize]);
   });
 });

@@ -111,14 +111,14 @@ describe('drain', () => {
     expect(events).toEqual([
       {
         name: 'outbox:dead',
-        event: { id, operation: 'acknowledgePunishment', reason: expect.stringContaining(`${status}`) },
+        event: { id, operation: 'acknowledgePunishment', reason: expect.stringContaining(`${status}`), status },
       },
     ]);
     expect(outbox.deadLetters()).toMatchObject([{ id, operation: 'acknowledgePunishment', attempts: 1 }]);
   });
 
-  it('dead-letters a request the client refused to send', async () => {
-    const { outbox, fake, rows } = createHarness();
+  it('dead-letters a request the client refused to send (its dead event carries no status)', async () => {
+    const { outbox, fake, rows, events } = createHarness();
     fake.answer(() => {
       throw apiErrors.invalidRequest();
     });
@@ -126,6 +126,9 @@ describe('drain', () => {
     outbox.start();
     await settle();
     expect(rows()).toMatchObject([{ status: 'dead', dead_reason: expect.stringContaining('invalid_request') }]);
+    const dead = events.find((entry) => entry.name === 'outbox:dead')?.event as Record<string, unknown>;
+    expect(dead).toBeDefined();
+    expect(dead).not.toHaveProperty('status');
   });
 
   it('raises one loud warning for 401 however many rows it rejects', async () => {

@@ -7,6 +7,8 @@ import { parse } from 'yaml';
 import { readEmbeddedService, writeEmbeddedService } from '../../../plugin/config/embedded-service.js';
 import { ENV_API_URL } from '../../../plugin/config/env-overrides.js';
 import { startGameServer } from '../../hosts/flying-squid/index.js';
+import type { Logger } from '../../ports/logger.js';
+import { createStreamLogger, logLevelFromEnv } from '../../runtime/loggers.js';
 import { startService } from '../../service/index.js';
 import type { CliCommand, CliContext } from '../command.js';
 import { UsageError } from '../command.js';
@@ -14,6 +16,21 @@ import { UsageError } from '../command.js';
 const USAGE = 'usage: bailiff start [--dir SERVER_DIR] [--host HOST] [--port PORT]';
 const DEMO_NETWORK = 'demo';
 const PLUGIN_NAME = 'Bailiff';
+const LISTENING = 'game server listening on';
+
+/**
+ * The host's logger, minus the host's own `game server listening on` line: start prints that
+ * line itself, plain and at any log level, because the demo and the tests parse it. Once.
+ */
+function hostLogger(env: NodeJS.ProcessEnv): Logger {
+  const logger = createStreamLogger({ minLevel: logLevelFromEnv(env.BAILIFF_LOG_LEVEL) });
+  return {
+    ...logger,
+    info: (message, fields) => {
+      if (!message.startsWith(LISTENING)) logger.info(message, fields);
+    },
+  };
+}
 
 /** The repository root (holds plugin.yml), from src/ or dist/src/. */
 function packageRoot(): string {
@@ -125,6 +142,7 @@ export const command: CliCommand = async (context) => {
       pluginFolders: [packageRoot()],
       // Signals are handled below, so the embedded service is closed too.
       handleSignals: false,
+      logger: hostLogger(context.env),
       settings: {
         ...(options.host === undefined ? {} : { host: options.host }),
         ...(options.port === undefined ? {} : { port: options.port }),
@@ -134,7 +152,7 @@ export const command: CliCommand = async (context) => {
     await service?.close();
     throw error;
   }
-  context.stdout.write(`game server listening on ${game.host}:${game.port}\n`);
+  context.stdout.write(`${LISTENING} ${game.host}:${game.port}\n`);
 
   const signal = await waitForShutdownSignal();
   context.stdout.write(`${signal}: stopping\n`);

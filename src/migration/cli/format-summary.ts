@@ -15,7 +15,7 @@ export function formatSummary(summary: MigrationSummary): string {
     ...summary.skipped.map(
       (entry) => `    ${count(entry.count)} x ${entry.reason} (e.g. ${entry.examples.join('; ')})`,
     ),
-    `  file:         ${summary.filePath} (${formatBytes(summary.fileSize)})`,
+    `  file:         ${summary.filePath} (${formatBytes(summary.fileSize)}${summary.fileRemoved ? ', removed after the upload' : ''})`,
   ];
   if (summary.serviceAnswer) {
     const answer = summary.serviceAnswer;

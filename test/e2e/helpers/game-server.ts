@@ -39,7 +39,10 @@ export interface RunningGameServer {
   port: number;
   pid: number;
   output(): string;
-  stop(): Promise<void>;
+  /** Types a console command (e.g. `bailiff reload`). */
+  console(line: string): void;
+  /** Sends `signal` (SIGKILL after 8 s) and resolves to the exit code; null when it was already gone. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** `bailiff start --dir DIR` (built) as a child process; resolves once it prints the listening line. */
@@ -63,13 +66,14 @@ export async function startGameServerProcess(
   child.once('exit', () => {
     exited = true;
   });
-  const stop = async () => {
-    if (exited) return;
-    const exit = once(child, 'exit');
-    child.kill('SIGTERM');
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
+    if (exited) return null;
+    const exit = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    process.kill(child.pid!, signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), 8000);
-    await exit;
+    const [code] = await exit;
     clearTimeout(timer);
+    return code;
   };
   try {
     const port = await waitFor(
@@ -81,7 +85,10 @@ export async function startGameServerProcess(
       },
       45_000,
     );
-    return { port, pid: child.pid!, output: () => output, stop };
+    const typeCommand = (line: string) => {
+      child.stdin!.write(`${line}\n`);
+    };
+    return { port, pid: child.pid!, output: () => output, console: typeCommand, stop };
   } catch (error) {
     await stop();
     throw error;

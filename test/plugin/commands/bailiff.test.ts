@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { bailiffCommand } from '../../../plugin/commands/bailiff.js';
+import { ConfigError } from '../../../src/runtime/errors.js';
 import { CommandUsageError } from '../../../src/runtime/plugin-api.js';
 import { plain, type TestDeps, type TestDepsOptions, testDeps } from './helpers/command-deps.js';
 import { unreachable } from './helpers/fake-api.js';
@@ -64,7 +65,7 @@ describe('/bailiff', () => {
     );
   });
 
-  it('reload reports success, or the configuration error as given', async () => {
+  it('reload reports success, or each problem of the invalid file on its own line', async () => {
     const ok = await run(['reload']);
     expect(plain(ok.messages)).toEqual(['config.yml and messages.yml reloaded.']);
     deps.db.close();
@@ -72,12 +73,27 @@ describe('/bailiff', () => {
     const failed = await run(['reload'], {
       overrides: {
         reload: () => {
-          throw new Error('config.yml: sync.pollIntervalMs: expected a number >= 100, received "fast"');
+          throw new ConfigError('/srv/plugins/Bailiff/config.yml', [
+            { key: 'sync.pollIntervalMs', expected: 'a number', received: 'string' },
+            { key: 'api.timeoutMs', expected: 'a number > 0', received: '-5' },
+          ]);
         },
       },
     });
     expect(plain(failed.messages)).toEqual([
-      'Reload failed, the previous settings stay in force: config.yml: sync.pollIntervalMs: expected a number >= 100, received "fast"',
+      'Reload failed, the previous settings stay in force: invalid config /srv/plugins/Bailiff/config.yml:',
+      '  sync.pollIntervalMs: expected a number, received string',
+      '  api.timeoutMs: expected a number > 0, received -5',
+    ]);
+  });
+
+  it('reload names the api settings that only a restart applies', async () => {
+    const sender = await run(['reload'], {
+      overrides: { reload: () => ({ restartRequired: ['api.baseUrl', 'api.key'] }) },
+    });
+    expect(plain(sender.messages)).toEqual([
+      'config.yml and messages.yml reloaded.',
+      'api.baseUrl, api.key changed: restart the server to use them (the current connection stays in use).',
     ]);
   });
 

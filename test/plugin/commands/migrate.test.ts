@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -49,11 +49,15 @@ function writeVanillaBans(): void {
   );
 }
 
+const migrationsFolder = () => join(serverFolder, 'plugins', 'Bailiff', 'migrations');
+
 /** Deps whose started outbox delivers progress calls to the fake API. */
-function migrationDeps(upload: () => Promise<{ success: boolean; message: string; fileSize: number }>): TestDeps {
+function migrationDeps(
+  upload: (...args: unknown[]) => Promise<{ success: boolean; message: string; fileSize: number }>,
+): TestDeps {
   const created = testDeps({
     api: { uploadMigration: upload, migrationProgress: async () => ({ success: true }) },
-    overrides: { serverFolder },
+    overrides: { serverFolder, migrationsFolder: migrationsFolder() },
   });
   created.outbox.start();
   return created;
@@ -113,5 +117,28 @@ describe('/bailiff migrate', () => {
       /^Migration failed: The migration file .* is larger than the service accepts \(413\)/,
     );
     expect(existsSync(join(tmpdir(), 'bailiff-migration-vanilla-id-1.json'))).toBe(false);
+    expect(readdirSync(migrationsFolder())).toEqual([]);
+  });
+
+  it('writes the file in the plugin data folder while uploading, then removes it and any leftover', async () => {
+    writeVanillaBans();
+    mkdirSync(migrationsFolder(), { recursive: true });
+    const leftover = join(migrationsFolder(), 'bailiff-migration-vanilla-crashed.json');
+    writeFileSync(leftover, '{"players":[');
+    const uploaded: Array<{ path: string; players: number }> = [];
+    deps = migrationDeps(async (...args: unknown[]) => {
+      const path = args[0] as string;
+      uploaded.push({
+        path,
+        players: (JSON.parse(readFileSync(path, 'utf8')) as { players: unknown[] }).players.length,
+      });
+      return { success: true, message: 'Migration file received', fileSize: 1 };
+    });
+
+    await run(['migrate', 'vanilla']);
+
+    expect(uploaded).toEqual([{ path: join(migrationsFolder(), 'bailiff-migration-vanilla-id-1.json'), players: 2 }]);
+    expect(readdirSync(migrationsFolder())).toEqual([]);
+    expect(existsSync(leftover)).toBe(false);
   });
 });

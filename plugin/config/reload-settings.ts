@@ -1,0 +1,36 @@
+import type { ConfigFile } from '../../src/runtime/plugin-api.js';
+import type { MessageTable } from '../messages/schema.js';
+import { applyEnvOverrides } from './env-overrides.js';
+import type { BailiffConfig } from './schema.js';
+
+/**
+ * The `api.*` keys a reload does not apply: the client, the outbox draining through it, the
+ * stream and the commands share one connection, and swapping it under in-flight calls could
+ * send queued rows with mixed credentials. They take effect at the next start.
+ */
+export const RESTART_ONLY_API_KEYS = ['baseUrl', 'key', 'platform', 'timeoutMs'] as const;
+
+export interface ReloadedSettings {
+  /** The new config.yml (with env overrides), its `api` section still the running one. */
+  config: BailiffConfig;
+  messages: MessageTable;
+  /** `api.<key>` names whose new value waits for a restart (never their values: one is the key). */
+  restartRequired: string[];
+}
+
+/**
+ * Re-reads and validates messages.yml and config.yml. Throws the ConfigError of the first
+ * invalid file before anything is returned, so the caller's running settings stay as they were.
+ */
+export function readReloadedSettings(
+  files: { config: ConfigFile<BailiffConfig>; messages: ConfigFile<MessageTable> },
+  running: BailiffConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): ReloadedSettings {
+  const messages = files.messages.reload();
+  const next = applyEnvOverrides(files.config.reload(), env);
+  const restartRequired = RESTART_ONLY_API_KEYS.filter((key) => next.api[key] !== running.api[key]).map(
+    (key) => `api.${key}`,
+  );
+  return { config: { ...next, api: running.api }, messages, restartRequired };
+}
