@@ -27,7 +27,7 @@ export class ActiveIndex {
   }
 
   /** Adds or replaces the punishment's entry. */
-  put(kind: Kind, punishment: CachedPunishment): void {
+  put(kind: Kind, punishment: Pick<CachedPunishment, 'id' | 'targetUuid' | 'durationMs' | 'startedAt'>): void {
     this.remove(punishment);
     const map = kind === 'ban' ? this.#bans : this.#mutes;
     const entry: IndexEntry = { id: punishment.id, expiresAt: expiresAt(punishment) };

@@ -5,7 +5,7 @@ import { ActiveIndex, type IndexEntry } from './active-index.js';
 import type { CachedPunishment } from './cached-punishment.js';
 import { CACHE_COMPONENT, CACHE_MIGRATIONS } from './migrations.js';
 import { PlayerStore } from './player-store.js';
-import { PunishmentStore } from './punishment-store.js';
+import { type IndexFields, PunishmentStore } from './punishment-store.js';
 
 /**
  * The local cache: SQLite rows (the truth, surviving restarts) and the in-memory index of
@@ -37,7 +37,7 @@ export class PunishmentCache {
   load(policy: EnforcementPolicy = this.#policy): number {
     this.#policy = policy;
     this.#index.clear();
-    for (const punishment of this.store.iterate()) this.#indexOne(punishment);
+    this.store.forEachIndexFields((fields) => this.#indexOne(fields));
     return this.#index.size;
   }
 
@@ -72,7 +72,7 @@ export class PunishmentCache {
     return this.store.count();
   }
 
-  #indexOne(punishment: CachedPunishment): void {
+  #indexOne(punishment: IndexFields): void {
     const action = this.#policy.actionOf(punishment.typeOrdinal);
     if ((action === 'ban' || action === 'mute') && this.#policy.isEnforced(punishment.status)) {
       this.#index.put(action, punishment);
