@@ -1,8 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadServerSettings, worldFolderOf } from '../../src/hosts/flying-squid/server-settings.js';
+import {
+  bundledServerSettingsPath,
+  ensureServerSettingsFile,
+  loadServerSettings,
+  worldFolderOf,
+} from '../../src/hosts/flying-squid/server-settings.js';
 
 describe('server settings', () => {
   let serverDir: string;
@@ -25,6 +30,15 @@ describe('server settings', () => {
     });
     expect(worldFolderOf(settings, serverDir)).toBe(join(serverDir, 'worlds/main'));
     expect(worldFolderOf({ ...settings, worldFolder: null }, serverDir)).toBeUndefined();
+  });
+
+  it('gives a new server folder a copy of the commented defaults and never overwrites an existing one', () => {
+    expect(ensureServerSettingsFile(serverDir)).toBe(true);
+    expect(readFileSync(join(serverDir, 'server.yml'), 'utf8')).toBe(readFileSync(bundledServerSettingsPath(), 'utf8'));
+
+    writeFileSync(join(serverDir, 'server.yml'), 'port: 25570\n');
+    expect(ensureServerSettingsFile(serverDir)).toBe(false);
+    expect(readFileSync(join(serverDir, 'server.yml'), 'utf8')).toBe('port: 25570\n');
   });
 
   it('names the file, key, expectation and value of a bad setting', () => {

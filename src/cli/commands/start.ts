@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { readEmbeddedService, writeEmbeddedService } from '../../../plugin/config/embedded-service.js';
 import { ENV_API_URL } from '../../../plugin/config/env-overrides.js';
-import { startGameServer } from '../../hosts/flying-squid/index.js';
+import { ensureServerSettingsFile, startGameServer } from '../../hosts/flying-squid/index.js';
 import type { Logger } from '../../ports/logger.js';
 import { createStreamLogger, logLevelFromEnv } from '../../runtime/loggers.js';
 import { startService } from '../../service/index.js';
@@ -131,6 +131,9 @@ export const command: CliCommand = async (context) => {
   }
   const dataFolder = join(options.dir, 'plugins', PLUGIN_NAME);
   mkdirSync(dataFolder, { recursive: true });
+  if (ensureServerSettingsFile(options.dir)) {
+    context.stdout.write(`created ${join(options.dir, 'server.yml')}: host, port, version, online mode, ops\n`);
+  }
 
   const service = needsEmbeddedService(dataFolder, context.env)
     ? await startEmbeddedService(dataFolder, context.stdout)

@@ -13,7 +13,7 @@ import { addPrivateMessageCommands } from './private-messages.js';
 import { flyingSquidOptions, loadServerSettings, type ServerSettings } from './server-settings.js';
 
 export type { ServerSettings } from './server-settings.js';
-export { loadServerSettings } from './server-settings.js';
+export { ensureServerSettingsFile, loadServerSettings } from './server-settings.js';
 
 export interface StartGameServerOptions {
   /** Holds `server.yml`, `permissions.yml`, `plugins/` and the world. */

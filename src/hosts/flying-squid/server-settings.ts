@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -64,6 +64,18 @@ export function loadServerSettings(serverDir: string, overrides: Partial<ServerS
     : {};
   const merged = { ...defaults, ...own, ...overrides };
   return serverSettingsSchema.parse(merged);
+}
+
+/**
+ * Gives a new server folder its own `server.yml`, a copy of the commented defaults, so the owner
+ * has the file to edit. An existing file is never touched. Returns whether it was created.
+ */
+export function ensureServerSettingsFile(serverDir: string): boolean {
+  const ownFile = join(serverDir, 'server.yml');
+  if (existsSync(ownFile)) return false;
+  mkdirSync(serverDir, { recursive: true });
+  copyFileSync(bundledServerSettingsPath(), ownFile, constants.COPYFILE_EXCL);
+  return true;
 }
 
 /** The world folder as an absolute path, or undefined for an in-memory world. */
