@@ -1,81 +1,96 @@
-import { type CachedPunishment, expiresAt } from './cached-punishment.js';
-
 /**
- * An enforced ban or mute with its end precomputed, so a decision is one comparison. Only the id
- * is kept: the full row is read from SQLite when a message must be shown (keeps 100,000 entries small).
+ * Until when each player is banned and muted, in memory: join and chat decisions read only this.
+ * It answers "is anything running?"; which punishment it is comes from SQLite, and only for the
+ * few players who are punished. A slot number per UUID and the times in a Float64Array keep
+ * 100,000 entries to a string and a number each (no object per entry).
  */
-export interface IndexEntry {
-  readonly id: string;
-  readonly expiresAt: number;
-}
-
-type Kind = 'ban' | 'mute';
-type Slot = IndexEntry | IndexEntry[];
-
-/**
- * Active bans and mutes by target UUID (lower case), in memory. Join and chat decisions read
- * only this. A player nearly always has at most one entry of a kind, so a slot holds one entry
- * and becomes an array only for the rare second one.
- */
-export class ActiveIndex {
-  readonly #bans = new Map<string, Slot>();
-  readonly #mutes = new Map<string, Slot>();
-  #size = 0;
+class RunningUntil {
+  readonly #slots = new Map<string, number>();
+  #untilMs = new Float64Array(1024);
+  readonly #freeSlots: number[] = [];
 
   get size(): number {
-    return this.#size;
+    return this.#slots.size;
   }
 
-  /** Adds or replaces the punishment's entry. */
-  put(kind: Kind, punishment: Pick<CachedPunishment, 'id' | 'targetUuid' | 'durationMs' | 'startedAt'>): void {
-    this.remove(punishment);
-    const map = kind === 'ban' ? this.#bans : this.#mutes;
-    const entry: IndexEntry = { id: punishment.id, expiresAt: expiresAt(punishment) };
-    const slot = map.get(punishment.targetUuid);
-    if (slot === undefined) map.set(punishment.targetUuid, entry);
-    else if (Array.isArray(slot)) slot.push(entry);
-    else map.set(punishment.targetUuid, [slot, entry]);
-    this.#size += 1;
+  isRunning(uuid: string, now: number): boolean {
+    const slot = this.#slots.get(uuid);
+    return slot !== undefined && now < this.#untilMs[slot]!;
   }
 
-  remove(punishment: Pick<CachedPunishment, 'id' | 'targetUuid'>): void {
-    for (const map of [this.#bans, this.#mutes]) {
-      const slot = map.get(punishment.targetUuid);
-      if (slot === undefined) continue;
-      if (!Array.isArray(slot)) {
-        if (slot.id !== punishment.id) continue;
-        map.delete(punishment.targetUuid);
-        this.#size -= 1;
-        return;
-      }
-      const at = slot.findIndex((entry) => entry.id === punishment.id);
-      if (at === -1) continue;
-      slot.splice(at, 1);
-      if (slot.length === 1) map.set(punishment.targetUuid, slot[0]!);
-      this.#size -= 1;
-      return;
+  untilMs(uuid: string): number | undefined {
+    const slot = this.#slots.get(uuid);
+    return slot === undefined ? undefined : this.#untilMs[slot];
+  }
+
+  set(uuid: string, untilMs: number): void {
+    let slot = this.#slots.get(uuid);
+    if (slot === undefined) {
+      slot = this.#freeSlots.pop() ?? this.#slots.size;
+      this.#slots.set(uuid, slot);
+      if (slot >= this.#untilMs.length) this.#grow();
     }
+    this.#untilMs[slot] = untilMs;
   }
 
-  /** The first ban of `uuid` (lower case) still running at `now`. */
-  activeBan(uuid: string, now: number): IndexEntry | undefined {
-    return firstRunning(this.#bans.get(uuid), now);
+  delete(uuid: string): void {
+    const slot = this.#slots.get(uuid);
+    if (slot === undefined) return;
+    this.#slots.delete(uuid);
+    this.#freeSlots.push(slot);
   }
 
-  activeMute(uuid: string, now: number): IndexEntry | undefined {
-    return firstRunning(this.#mutes.get(uuid), now);
+  clear(): void {
+    this.#slots.clear();
+    this.#freeSlots.length = 0;
+  }
+
+  #grow(): void {
+    const larger = new Float64Array(this.#untilMs.length * 2);
+    larger.set(this.#untilMs);
+    this.#untilMs = larger;
+  }
+}
+
+export type EnforcedKind = 'ban' | 'mute';
+
+/** Enforced bans and mutes by target UUID (lower case): the latest end of each kind. */
+export class ActiveIndex {
+  readonly #bans = new RunningUntil();
+  readonly #mutes = new RunningUntil();
+
+  /** Players with a ban plus players with a mute. */
+  get size(): number {
+    return this.#bans.size + this.#mutes.size;
+  }
+
+  isBanned(uuid: string, now: number): boolean {
+    return this.#bans.isRunning(uuid, now);
+  }
+
+  isMuted(uuid: string, now: number): boolean {
+    return this.#mutes.isRunning(uuid, now);
+  }
+
+  /** Keeps the later of the stored end and `untilMs` (a player may have several of a kind). */
+  extend(kind: EnforcedKind, uuid: string, untilMs: number): void {
+    const table = this.#table(kind);
+    const current = table.untilMs(uuid);
+    if (current === undefined || untilMs > current) table.set(uuid, untilMs);
+  }
+
+  /** Replaces what is known of the player's bans or mutes; undefined: none is enforced. */
+  replace(kind: EnforcedKind, uuid: string, untilMs: number | undefined): void {
+    if (untilMs === undefined) this.#table(kind).delete(uuid);
+    else this.#table(kind).set(uuid, untilMs);
   }
 
   clear(): void {
     this.#bans.clear();
     this.#mutes.clear();
-    this.#size = 0;
   }
-}
 
-function firstRunning(slot: Slot | undefined, now: number): IndexEntry | undefined {
-  if (slot === undefined) return undefined;
-  if (!Array.isArray(slot)) return now < slot.expiresAt ? slot : undefined;
-  for (const entry of slot) if (now < entry.expiresAt) return entry;
-  return undefined;
+  #table(kind: EnforcedKind): RunningUntil {
+    return kind === 'ban' ? this.#bans : this.#mutes;
+  }
 }

@@ -1,11 +1,18 @@
 import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/open-db.js';
 import type { EnforcementPolicy } from '../enforcement/policy.js';
-import { ActiveIndex, type IndexEntry } from './active-index.js';
-import type { CachedPunishment } from './cached-punishment.js';
+import { ActiveIndex, type EnforcedKind } from './active-index.js';
+import { type CachedPunishment, expiresAt } from './cached-punishment.js';
 import { CACHE_COMPONENT, CACHE_MIGRATIONS } from './migrations.js';
 import { PlayerStore } from './player-store.js';
 import { type IndexFields, PunishmentStore } from './punishment-store.js';
+
+/** A running ban or mute found for a player, with its row (needed for the message anyway). */
+export interface IndexEntry {
+  readonly id: string;
+  readonly expiresAt: number;
+  readonly punishment: CachedPunishment;
+}
 
 /**
  * The local cache: SQLite rows (the truth, surviving restarts) and the in-memory index of
@@ -37,7 +44,10 @@ export class PunishmentCache {
   load(policy: EnforcementPolicy = this.#policy): number {
     this.#policy = policy;
     this.#index.clear();
-    this.store.forEachIndexFields((fields) => this.#indexOne(fields));
+    this.store.forEachIndexFields((fields) => {
+      const kind = this.#enforcedKind(fields);
+      if (kind) this.#index.extend(kind, fields.targetUuid, expiresAt(fields));
+    });
     return this.#index.size;
   }
 
@@ -50,20 +60,27 @@ export class PunishmentCache {
     this.store.save(punishment, now);
   }
 
-  /** Brings the index in step with a committed row. */
-  reindex(punishment: CachedPunishment): void {
-    this.#indexOne(punishment);
+  /** Brings the index in step with a committed row: the target's bans and mutes are read again. */
+  reindex(punishment: Pick<CachedPunishment, 'targetUuid'>): void {
+    const until: Record<EnforcedKind, number | undefined> = { ban: undefined, mute: undefined };
+    for (const row of this.store.forTarget(punishment.targetUuid)) {
+      const kind = this.#enforcedKind(row);
+      if (kind) until[kind] = Math.max(until[kind] ?? Number.NEGATIVE_INFINITY, expiresAt(row));
+    }
+    this.#index.replace('ban', punishment.targetUuid, until.ban);
+    this.#index.replace('mute', punishment.targetUuid, until.mute);
   }
 
+  /** The player's ban running at `now`. Players with none are answered from memory alone. */
   activeBan(uuid: string, now: number): IndexEntry | undefined {
-    return this.#index.activeBan(uuid, now);
+    return this.#index.isBanned(uuid, now) ? this.#running('ban', uuid, now) : undefined;
   }
 
   activeMute(uuid: string, now: number): IndexEntry | undefined {
-    return this.#index.activeMute(uuid, now);
+    return this.#index.isMuted(uuid, now) ? this.#running('mute', uuid, now) : undefined;
   }
 
-  /** Enforced bans and mutes in the index. */
+  /** Players with an enforced ban plus players with an enforced mute. */
   get indexedCount(): number {
     return this.#index.size;
   }
@@ -72,12 +89,17 @@ export class PunishmentCache {
     return this.store.count();
   }
 
-  #indexOne(punishment: IndexFields): void {
+  #enforcedKind(punishment: Pick<IndexFields, 'typeOrdinal' | 'status'>): EnforcedKind | undefined {
     const action = this.#policy.actionOf(punishment.typeOrdinal);
-    if ((action === 'ban' || action === 'mute') && this.#policy.isEnforced(punishment.status)) {
-      this.#index.put(action, punishment);
-    } else {
-      this.#index.remove(punishment);
+    return (action === 'ban' || action === 'mute') && this.#policy.isEnforced(punishment.status) ? action : undefined;
+  }
+
+  #running(kind: EnforcedKind, uuid: string, now: number): IndexEntry | undefined {
+    for (const row of this.store.forTarget(uuid)) {
+      if (this.#enforcedKind(row) !== kind) continue;
+      const end = expiresAt(row);
+      if (now < end) return { id: row.id, expiresAt: end, punishment: row };
     }
+    return undefined;
   }
 }

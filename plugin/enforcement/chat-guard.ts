@@ -9,7 +9,7 @@ export const MUTE_BYPASS_PERMISSION = 'bailiff.mute.bypass';
 function activeMuteOf(context: EnforcementContext, player: Player, now: number): CachedPunishment | undefined {
   const entry = context.cache.activeMute(player.uuid.toLowerCase(), now);
   if (entry === undefined || player.hasPermission(MUTE_BYPASS_PERMISSION)) return undefined;
-  return context.cache.get(entry.id);
+  return entry.punishment;
 }
 
 /** Cancels a muted player's chat and tells them why and until when. */

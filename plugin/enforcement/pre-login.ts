@@ -11,9 +11,7 @@ export function onPreLogin(context: EnforcementContext, event: PreLoginEvent): v
   const now = context.clock.now();
   const entry = context.cache.activeBan(event.uuid.toLowerCase(), now);
   if (!entry) return;
-  const row = context.cache.get(entry.id);
-  if (!row) return;
-  let ban = row;
+  let ban = entry.punishment;
   try {
     ban = recordEnforced(context, ban);
   } catch (error) {

@@ -66,6 +66,35 @@ describe('PunishmentCache', () => {
     expect(cache.get('p-1')?.status).toBe('pardoned');
   });
 
+  it('keeps a player banned while any of several bans runs, and names the one running', () => {
+    const started = new Date(NOW - 60_000).toISOString();
+    const { cache } = cacheWith(
+      servicePunishment({ id: 'short', duration: 120_000, started, createdAt: '2026-01-01T00:00:00.000Z' }),
+      servicePunishment({ id: 'long', duration: 600_000, started, createdAt: '2026-01-01T00:01:00.000Z' }),
+    );
+    expect(cache.activeBan(ALICE, NOW)?.id).toBe('short');
+    expect(cache.activeBan(ALICE, NOW + 120_000)).toMatchObject({ id: 'long', expiresAt: NOW - 60_000 + 600_000 });
+
+    const pardoned = fromServicePunishment(servicePunishment({ id: 'long', status: 'pardoned', started }));
+    cache.save(pardoned, NOW);
+    cache.reindex(pardoned);
+    expect(cache.activeBan(ALICE, NOW)?.id).toBe('short');
+    expect(cache.activeBan(ALICE, NOW + 120_000)).toBeUndefined();
+  });
+
+  it('reuses the memory of a lifted player for the next one', () => {
+    const { cache } = cacheWith(servicePunishment({ id: 'a' }));
+    const lifted = fromServicePunishment(servicePunishment({ id: 'a', status: 'pardoned' }));
+    cache.save(lifted, NOW);
+    cache.reindex(lifted);
+    const next = fromServicePunishment(servicePunishment({ id: 'b', targetUuid: BOB, targetName: 'Bob' }));
+    cache.save(next, NOW);
+    cache.reindex(next);
+    expect(cache.activeBan(ALICE, NOW)).toBeUndefined();
+    expect(cache.activeBan(BOB, NOW)?.id).toBe('b');
+    expect(cache.indexedCount).toBe(1);
+  });
+
   it('rebuilds the same index from SQLite, and follows a policy change on reload', () => {
     const { db } = cacheWith(servicePunishment({ id: 'chat', typeOrdinal: 6 }), servicePunishment({ id: 'ban' }));
     const reopened = new PunishmentCache(db, defaultPolicy());

@@ -1,8 +1,8 @@
 import { getHeapSpaceStatistics } from 'node:v8';
-import { PunishmentCache } from '../plugin/cache/punishment-cache.js';
-import { bailiffConfigSchema } from '../plugin/config/schema.js';
-import { createPolicy } from '../plugin/enforcement/policy.js';
-import { openDb } from '../src/db/open-db.js';
+import { PunishmentCache } from '../../plugin/cache/punishment-cache.js';
+import { bailiffConfigSchema } from '../../plugin/config/schema.js';
+import { createPolicy } from '../../plugin/enforcement/policy.js';
+import { openDb } from '../../src/db/open-db.js';
 
 /**
  * Child process of bench/plugin-decisions: opens a filled database and loads the cache's index,
