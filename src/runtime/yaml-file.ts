@@ -40,12 +40,24 @@ function expectedOf(issue: z.core.$ZodIssue): string {
   }
 }
 
+/** `api.key`, `apiKey`, `adminToken`, `secret`, `password`: values never repeated in a message. */
+const SECRET_KEY = /^(key|secret|password|token)$|(Key|Secret|Password|Token)$/;
+
+function describeReceived(input: unknown, path: readonly PropertyKey[]): string {
+  const value = valueAt(input, path);
+  const last = path.at(-1);
+  if (typeof last === 'string' && SECRET_KEY.test(last) && value !== undefined && value !== null) {
+    return `${typeof value} (value hidden)`;
+  }
+  return describeValue(value);
+}
+
 /** Turns zod issues into file issues naming the key, what was expected and what was found. */
 export function issuesFromZod(error: z.ZodError, input: unknown): FileIssue[] {
   return error.issues.map((issue) => ({
     key: issue.path.map(String).join('.'),
     expected: expectedOf(issue),
-    received: describeValue(valueAt(input, issue.path)),
+    received: describeReceived(input, issue.path),
   }));
 }
 

@@ -41,6 +41,23 @@ describe('plugin config files', () => {
     expect(error?.message).toBe(`invalid config ${path}:\n  pollIntervalMs: expected number, received string "soon"`);
   });
 
+  it('never repeats the value of a key, token or secret in the error', () => {
+    const secrets = z.object({ api: z.object({ key: z.string() }), adminToken: z.string(), secret: z.string() });
+    const path = dir.write('data/config.yml', 'api:\n  key: 987654321\nadminToken: 123456789\nsecret: [1, 2]\n');
+    let error: ConfigError | undefined;
+    try {
+      openConfigFile({ path, schema: secrets });
+    } catch (caught) {
+      error = caught as ConfigError;
+    }
+    expect(error?.issues).toEqual([
+      { key: 'api.key', expected: 'string', received: 'number (value hidden)' },
+      { key: 'adminToken', expected: 'string', received: 'number (value hidden)' },
+      { key: 'secret', expected: 'string', received: 'object (value hidden)' },
+    ]);
+    expect(error?.message).not.toMatch(/987654321|123456789/);
+  });
+
   it('reload keeps the previous value when the new file is invalid, and picks up a valid one', () => {
     const path = dir.write('data/config.yml', 'pollIntervalMs: 10\n');
     const config = openConfigFile({ path, schema });
