@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
+import { LOOPBACK_TEST_SETTINGS } from '../src/hosts/flying-squid/server-settings.js';
 import type { BenchResult } from './result.js';
 import { fillCacheDatabase } from './support/cache-fixture.js';
 
@@ -27,17 +28,7 @@ function serverFolder(root: string, name: string, cachedPunishments: number): st
   const dir = join(root, name);
   const dataFolder = join(dir, 'plugins', 'Bailiff');
   mkdirSync(dataFolder, { recursive: true });
-  writeFileSync(
-    join(dir, 'server.yml'),
-    stringify({
-      host: '127.0.0.1',
-      port: 0,
-      onlineMode: false,
-      worldFolder: null,
-      generation: 'superflat',
-      viewDistance: 2,
-    }),
-  );
+  writeFileSync(join(dir, 'server.yml'), stringify(LOOPBACK_TEST_SETTINGS));
   // Polling only: the embedded service does not know these punishments, and a stream snapshot would lift them.
   writeFileSync(join(dataFolder, 'config.yml'), stringify({ sync: { stream: 'off' } }));
   if (cachedPunishments > 0) fillCacheDatabase(join(dataFolder, 'bailiff.db'), cachedPunishments);

@@ -3,8 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
 import { readEmbeddedService } from '../../../plugin/config/embedded-service.js';
 import { createModerationClient } from '../../api/client.js';
+import { LOOPBACK_TEST_SETTINGS } from '../../hosts/flying-squid/server-settings.js';
 import { componentText } from '../../minecraft/chat-text.js';
 import { offlineUuid } from '../../minecraft/offline-uuid.js';
 import type { CliCommand } from '../command.js';
@@ -27,10 +29,7 @@ export const command: CliCommand = async ({ stdout }) => {
   const { default: mineflayer } = await import('mineflayer');
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-demo-'));
   mkdirSync(join(dir, 'plugins', 'Bailiff'), { recursive: true });
-  writeFileSync(
-    join(dir, 'server.yml'),
-    'host: 127.0.0.1\nport: 0\nonlineMode: false\nworldFolder: null\ngeneration: superflat\nviewDistance: 2\n',
-  );
+  writeFileSync(join(dir, 'server.yml'), stringify(LOOPBACK_TEST_SETTINGS));
   let server: ChildProcess | undefined;
   const bots: Array<{ quit(): void }> = [];
 

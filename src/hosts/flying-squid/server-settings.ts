@@ -34,6 +34,19 @@ export const serverSettingsSchema = z.strictObject({
 
 export type ServerSettings = z.output<typeof serverSettingsSchema>;
 
+/**
+ * A game server for bots on this machine only: loopback, any free port, offline mode, a small
+ * in-memory world. Used by the demo, the end-to-end tests and the benchmarks.
+ */
+export const LOOPBACK_TEST_SETTINGS = {
+  host: '127.0.0.1',
+  port: 0,
+  onlineMode: false,
+  worldFolder: null,
+  generation: 'superflat',
+  viewDistance: 2,
+} as const satisfies Partial<ServerSettings>;
+
 /** Finds `config/server.yml` of this package, from src/ (tests) or dist/src/ (built). */
 export function bundledServerSettingsPath(): string {
   let directory = dirname(fileURLToPath(import.meta.url));

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
+import { LOOPBACK_TEST_SETTINGS } from '../../../src/hosts/flying-squid/server-settings.js';
 import { waitFor } from './wait.js';
 
 /** The repository root (holds plugin.yml), from test/ or dist/test/. */
@@ -21,17 +22,7 @@ const CLI = join(REPOSITORY_ROOT, 'dist', 'src', 'cli', 'main.js');
 /** Fast, local game server settings: loopback, free port, offline mode, small in-memory world. */
 export function writeTestServerFolder(dir: string, bailiffConfig?: Record<string, unknown>): void {
   mkdirSync(join(dir, 'plugins', 'Bailiff'), { recursive: true });
-  writeFileSync(
-    join(dir, 'server.yml'),
-    stringify({
-      host: '127.0.0.1',
-      port: 0,
-      onlineMode: false,
-      worldFolder: null,
-      generation: 'superflat',
-      viewDistance: 2,
-    }),
-  );
+  writeFileSync(join(dir, 'server.yml'), stringify(LOOPBACK_TEST_SETTINGS));
   if (bailiffConfig) writeFileSync(join(dir, 'plugins', 'Bailiff', 'config.yml'), stringify(bailiffConfig));
 }
 
