@@ -95,6 +95,7 @@ export async function run(): Promise<BenchResult[]> {
     const preLogin = (uuid: string): PreLoginEvent => ({
       uuid,
       name: 'p',
+      ip: undefined,
       denied: false,
       denyMessage: undefined,
       deny() {},

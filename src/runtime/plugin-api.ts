@@ -73,6 +73,8 @@ export interface Cancellable {
 export interface PreLoginEvent {
   readonly uuid: string;
   readonly name: string;
+  /** The client's IP address as the host saw it (no port); undefined when the host cannot tell. Never show it to players. */
+  readonly ip: string | undefined;
   /** Refuse the join; the player sees `message` and is never half-joined. */
   deny(message: string): void;
   readonly denied: boolean;

@@ -10,6 +10,7 @@ export class PreLoginEventImpl implements PreLoginEvent {
   constructor(
     readonly uuid: string,
     readonly name: string,
+    readonly ip: string | undefined = undefined,
   ) {}
   deny(message: string): void {
     this.denied = true;
@@ -45,8 +46,9 @@ export async function dispatchPreLogin(
   options: PreLoginOptions,
   uuid: string,
   name: string,
+  ip?: string,
 ): Promise<PreLoginOutcome> {
-  const event = new PreLoginEventImpl(uuid, name);
+  const event = new PreLoginEventImpl(uuid, name, ip);
   let deadline: Promise<typeof timedOut> | undefined;
   let handle: TimerHandle | undefined;
   try {

@@ -175,8 +175,8 @@ export class PluginRuntime {
   }
 
   /** Runs pre-login listeners (async, within the time limit). */
-  firePreLogin(uuid: string, name: string): Promise<PreLoginOutcome> {
-    return dispatchPreLogin(this.bus, this.logger, this.timers, this.preLogin, uuid, name);
+  firePreLogin(uuid: string, name: string, ip?: string): Promise<PreLoginOutcome> {
+    return dispatchPreLogin(this.bus, this.logger, this.timers, this.preLogin, uuid, name, ip);
   }
 
   /** State of the plugin named `name` (a refused duplicate of that name does not count). */

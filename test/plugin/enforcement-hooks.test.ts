@@ -11,6 +11,7 @@ function preLogin(uuid: string, name: string) {
   const event = {
     uuid,
     name,
+    ip: undefined as string | undefined,
     denied: false,
     denyMessage: undefined as string | undefined,
     deny(message: string) {

@@ -2,7 +2,7 @@ import type { Logger } from '../../ports/logger.js';
 import { errorText } from '../../runtime/event-bus.js';
 import type { PluginRuntime } from '../../runtime/runtime.js';
 import { kickWithMessage } from './chat-components.js';
-import type { FsPlayer, FsServer } from './flying-squid-types.js';
+import type { FsClient, FsPlayer, FsServer } from './flying-squid-types.js';
 import type { PlayerDirectory } from './player-adapter.js';
 import { bridgeTabCompletion } from './tab-completion.js';
 
@@ -40,7 +40,7 @@ export function bridgeEvents(
       const { uuid, username } = player._client;
       try {
         await ready;
-        const outcome = await runtime.firePreLogin(uuid, username);
+        const outcome = await runtime.firePreLogin(uuid, username, clientAddress(player._client));
         if (closed) return;
         if (!outcome.allowed) {
           logger.info(`refused ${username} (${uuid}) at pre-login`, { reason: outcome.message });
@@ -88,4 +88,11 @@ export function bridgeEvents(
       }
     });
   });
+}
+
+/** The client's IP without port; an IPv4-mapped IPv6 address is given in its IPv4 form. */
+export function clientAddress(client: FsClient): string | undefined {
+  const address = client.socket?.remoteAddress;
+  if (!address) return undefined;
+  return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
 }

@@ -9,6 +9,8 @@ export interface FsClient extends EventEmitter {
   uuid: string;
   version: string;
   state: string;
+  /** minecraft-protocol's TCP socket; `remoteAddress` is undefined once it has closed. */
+  socket?: { remoteAddress?: string };
   write(packet: string, data: unknown): void;
   /** `fullReason` is the already-encoded component (JSON string or NBT) for kick_disconnect. */
   end(reason: string, fullReason?: unknown): void;
