@@ -79,6 +79,16 @@ export class CommandRegistry {
     return this.byLabel.has(label.toLowerCase());
   }
 
+  /** The plugin whose command answers the label (as typed, any case), if any. */
+  ownerOf(label: string): string | undefined {
+    return this.byLabel.get(label.toLowerCase())?.plugin;
+  }
+
+  /** Usage and description declared for the label's command, if a plugin declares it. */
+  specOf(label: string): CommandSpec | undefined {
+    return this.byLabel.get(label.toLowerCase())?.spec;
+  }
+
   /**
    * Runs a command line typed by `sender`. Returns undefined when no plugin declares the command
    * (the host handles it), else a promise that settles when the handler finished; it never rejects.

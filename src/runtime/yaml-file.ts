@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { type FileIssue, FileValidationError, type RuntimeErrorCode } from './errors.js';
+import { knownKeysAt, nearestKey } from './nearest-key.js';
 
 /** Short description of a value for error messages: its type, and the value when it is small. */
 export function describeValue(value: unknown): string {
@@ -23,7 +24,16 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
-function expectedOf(issue: z.core.$ZodIssue): string {
+/** `no key "onlinemode" (did you mean "onlineMode"?)`: the nearest key the schema knows there, if any is close. */
+function unknownKeysText(keys: readonly string[], known: readonly string[]): string {
+  const named = keys.map((key) => {
+    const meant = nearestKey(key, known);
+    return meant ? `${JSON.stringify(key)} (did you mean ${JSON.stringify(meant)}?)` : JSON.stringify(key);
+  });
+  return `no key ${named.join(', ')}`;
+}
+
+function expectedOf(issue: z.core.$ZodIssue, schema?: z.ZodType): string {
   switch (issue.code) {
     case 'invalid_type':
       return issue.expected;
@@ -34,7 +44,7 @@ function expectedOf(issue: z.core.$ZodIssue): string {
       return [...new Set(branches)].join(' or ');
     }
     case 'unrecognized_keys':
-      return `no key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+      return unknownKeysText(issue.keys, (schema && knownKeysAt(schema, issue.path)) ?? []);
     default:
       return issue.message;
   }
@@ -52,11 +62,14 @@ function describeReceived(input: unknown, path: readonly PropertyKey[]): string 
   return describeValue(value);
 }
 
-/** Turns zod issues into file issues naming the key, what was expected and what was found. */
-export function issuesFromZod(error: z.ZodError, input: unknown): FileIssue[] {
+/**
+ * Turns zod issues into file issues naming the key, what was expected and what was found.
+ * With the schema, an unknown key's issue suggests the nearest known key.
+ */
+export function issuesFromZod(error: z.ZodError, input: unknown, schema?: z.ZodType): FileIssue[] {
   return error.issues.map((issue) => ({
     key: issue.path.map(String).join('.'),
-    expected: expectedOf(issue),
+    expected: expectedOf(issue, schema),
     received: describeReceived(input, issue.path),
   }));
 }
@@ -98,6 +111,6 @@ export function readYamlFile<T>(
     throw error;
   }
   const result = schema.safeParse(raw);
-  if (!result.success) throw makeError(file, issuesFromZod(result.error, raw), result.error);
+  if (!result.success) throw makeError(file, issuesFromZod(result.error, raw, schema), result.error);
   return result.data;
 }

@@ -36,6 +36,8 @@ export interface FsCommandParams {
   info?: string;
   usage?: string;
   onlyPlayer?: boolean;
+  /** Only flying-squid ops (`player.op`) may run it. */
+  op?: boolean;
   parse?: (args: string, ctx: { player?: FsPlayer }) => unknown;
   action: (parsed: unknown, ctx: { player?: FsPlayer }) => unknown;
 }
@@ -44,7 +46,13 @@ export interface FsServer extends EventEmitter {
   players: FsPlayer[];
   entities: Record<number, unknown>;
   uuidToPlayer: Record<string, FsPlayer>;
-  commands: { add(params: FsCommandParams): unknown };
+  commands: {
+    add(params: FsCommandParams): unknown;
+    /** Every label (names and aliases) -> its command. */
+    hash: Record<string, { params: FsCommandParams }>;
+    /** Runs a command line; `op` is whether the sender may run op-only commands. Returns text for the sender. */
+    use(line: string, ctx?: { player?: FsPlayer }, op?: boolean): Promise<string | undefined>;
+  };
   supportFeature(feature: string): boolean;
   /** Builds the chat component flying-squid sends for its own messages. */
   _createChatComponent(text: unknown): unknown;

@@ -5,12 +5,15 @@ import { createStreamLogger, logLevelFromEnv } from '../../runtime/loggers.js';
 import { readPermissionsFile } from '../../runtime/permissions.js';
 import { PluginRuntime } from '../../runtime/runtime.js';
 import { renderFlyingSquidMessages } from './chat-components.js';
+import { takeOverHostCommands } from './command-takeover.js';
 import { readConsoleCommands } from './console-input.js';
 import { closeServer, createQuietServer } from './create-server.js';
 import { bridgeEvents } from './event-bridge.js';
+import { shareOpRights } from './op-rights.js';
 import { PlayerDirectory } from './player-adapter.js';
 import { addPrivateMessageCommands } from './private-messages.js';
 import { flyingSquidOptions, loadServerSettings, type ServerSettings } from './server-settings.js';
+import { routeStopCommand } from './stop-command.js';
 
 export type { ServerSettings } from './server-settings.js';
 export { ensureServerSettingsFile, loadServerSettings } from './server-settings.js';
@@ -72,6 +75,10 @@ export async function startGameServer(options: StartGameServerOptions): Promise<
   });
   bridgeEvents(serv, runtime, players, logger, ready);
   addPrivateMessageCommands(serv, players, logger);
+  // Before the takeover, so a plugin declaring `stop` still takes it over.
+  routeStopCommand(serv, () => onConsoleStop());
+  takeOverHostCommands(serv, runtime, players);
+  shareOpRights(serv, runtime.permissions);
   renderFlyingSquidMessages(serv);
 
   let port: number;

@@ -2,6 +2,7 @@ import { constants, copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { withKeyAliases } from '../../runtime/key-aliases.js';
 import { readYamlFile } from '../../runtime/yaml-file.js';
 
 /** Settings of the game server: `config/server.yml`, overridden by `<serverDir>/server.yml`. */
@@ -58,7 +59,16 @@ export function bundledServerSettingsPath(): string {
   throw new Error('config/server.yml was not found above the flying-squid host module');
 }
 
-const partialSettings = serverSettingsSchema.partial();
+/** The spellings of flying-squid's settings and server.properties that owners paste in. */
+export const SERVER_PROPERTIES_SPELLINGS: Readonly<Record<string, keyof ServerSettings>> = {
+  'online-mode': 'onlineMode',
+  'max-players': 'maxPlayers',
+  'view-distance': 'viewDistance',
+  'server-port': 'port',
+  'server-ip': 'host',
+};
+
+const partialSettings = withKeyAliases(serverSettingsSchema.partial(), SERVER_PROPERTIES_SPELLINGS);
 
 /**
  * Bundled defaults, then `<serverDir>/server.yml`, then `overrides`. Every file is validated:
