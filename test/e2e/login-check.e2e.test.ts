@@ -46,7 +46,7 @@ describe('every active ban is enforced at join, whatever its age', { timeout: 24
     for (let at = 0; at < names.length; at += JOINS_AT_ONCE) {
       const batch = names.slice(at, at + JOINS_AT_ONCE);
       const settled = await Promise.all(batch.map((name) => joinBot(port, name, 30_000)));
-      batch.forEach((name, index) => results.set(name, settled[index]!));
+      for (const [index, name] of batch.entries()) results.set(name, settled[index]!);
     }
     for (const result of results.values()) if (result.joined) bots.push(result.bot);
     return results;
