@@ -54,9 +54,17 @@ export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promis
     void check.then((outcome) => {
       if (decided) return;
       deps.timers.clearTimeout(timer);
-      if (outcome === 'answered') onPreLogin(context, event);
-      else if (outcome === 'unavailable') refuseUnavailable();
-      resolve();
+      try {
+        if (outcome === 'answered') onPreLogin(context, event);
+        else if (outcome === 'unavailable') refuseUnavailable();
+      } catch (error) {
+        context.logger.error('login check decision failed', {
+          player: event.name,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      } finally {
+        resolve();
+      }
     });
   });
 }
@@ -95,7 +103,15 @@ async function askService(deps: LoginCheckDeps, event: PreLoginEvent): Promise<C
       });
     }
   }
-  deps.notices.hold(uuid, answer.pendingNotifications);
+  try {
+    deps.notices.hold(uuid, answer.pendingNotifications);
+  } catch (error) {
+    // The service keeps them pending: they are shown at a later join.
+    context.logger.error('could not show the notices of the login check', {
+      player: event.name,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
   return 'answered';
 }
 

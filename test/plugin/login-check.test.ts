@@ -177,6 +177,21 @@ describe('login check at pre-login', () => {
     expect(h.deps.support.state(h.clock.now())).toEqual({ state: 'off' });
   });
 
+  it('a punishment that cannot be stored is logged, and the join is still decided', async () => {
+    const h = harness();
+    h.deps.apply = () => {
+      throw new Error('disk full');
+    };
+    const { event, pending } = h.preLogin();
+    h.answers[0]!.resolve(answer({ activePunishments: [servicePunishment({ id: 'unstorable' })] }));
+    await pending;
+    expect(event.denied).toBe(false);
+    expect(h.lines.find((line) => line.level === 'error')).toMatchObject({
+      message: 'could not apply a punishment from the login check',
+      fields: { punishmentId: 'unstorable', error: 'disk full' },
+    });
+  });
+
   it('ignores punishments of another player in the answer', async () => {
     const h = harness();
     const { event, pending } = h.preLogin();
