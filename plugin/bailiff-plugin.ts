@@ -20,6 +20,9 @@ import type { BailiffConfig } from './config/schema.js';
 import { onChat, onCommand } from './enforcement/chat-guard.js';
 import type { EnforcementContext } from './enforcement/enforcement-context.js';
 import { onJoined } from './enforcement/join-notices.js';
+import { checkAtLogin, type LoginCheckDeps, onJoinedAfterCheck } from './enforcement/login-check.js';
+import { LoginCheckSupport } from './enforcement/login-check-support.js';
+import { PendingNotices } from './enforcement/pending-notices.js';
 import { createPolicy } from './enforcement/policy.js';
 import { onPreLogin } from './enforcement/pre-login.js';
 import { trackRegistrationSupport } from './enforcement/registration-support.js';
@@ -83,6 +86,15 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
   };
 
   const registration = trackRegistrationSupport(outbox.events);
+  const loginCheck: LoginCheckDeps = {
+    context: enforcement,
+    client,
+    settings: () => config.enforcement.loginCheck,
+    support: new LoginCheckSupport(() => config.enforcement.loginCheck),
+    notices: new PendingNotices(enforcement),
+    apply: (punishment) => applyPunishment(enforcement, punishment),
+    timers: systemTimers,
+  };
 
   const newSync = () =>
     createSync({
@@ -95,10 +107,12 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
       timers: systemTimers,
       random: systemRandom,
       logger,
+      backfillOnStart: cache.count() === 0,
     });
   let sync = newSync();
 
   context.events.on('player:prelogin', (event) => onPreLogin(enforcement, event), { priority: 'high' });
+  context.events.on('player:prelogin', (event) => checkAtLogin(loginCheck, event), { ignoreCancelled: true });
   context.events.on('player:join', ({ player }) => {
     try {
       onJoined(enforcement, player, registration.enabled);
@@ -106,6 +120,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
       logger.error('join bookkeeping failed', { error: error instanceof Error ? error.message : String(error) });
     }
   });
+  context.events.on('player:join', ({ player }) => onJoinedAfterCheck(loginCheck, player), { priority: 'high' });
   context.events.on('player:chat', (event) => onChat(enforcement, event), { ignoreCancelled: true });
   context.events.on('player:command', (event) => onCommand(enforcement, () => blockedCommands, event), {
     ignoreCancelled: true,
@@ -129,6 +144,10 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
         cachedPunishments: cache.count(),
         outboxPending: stats.pending + stats.inFlight,
         outboxDead: stats.dead,
+        loginCheck: loginCheck.support.state(clock.now()),
+        saturation: sync.status.saturation,
+        pollIntervalMs: config.sync.pollIntervalMs,
+        catchUpPollIntervalMs: config.sync.minPollIntervalMs,
       };
     },
     syncNow: () => sync.syncNow(),

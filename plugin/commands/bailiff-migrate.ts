@@ -1,6 +1,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  activePunishmentsOf,
   describeProgressEvent,
   MIGRATION_SOURCES,
   type MigrationProgressEvent,
@@ -59,6 +60,10 @@ export function migrationSubcommand(deps: CommandDeps) {
         client: deps.client,
         outbox: deps.outbox,
         onProgress: progressToChat(deps, sender),
+        // Enforced here at once, before the service has processed the upload.
+        onPlayerExported: (player) => {
+          for (const punishment of activePunishmentsOf(player)) deps.applyCreated(punishment);
+        },
         clock: deps.clock,
         ids: deps.ids,
         logger: deps.logger,

@@ -2,6 +2,7 @@ import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import type { CommandDeps, ReloadOutcome } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatAgo } from './format.js';
+import { describeSources } from './sync-sources.js';
 
 /** `/bailiff status`: service reachability, last sync, stream state, cache size, outbox counts. */
 export function showStatus(deps: CommandDeps, sender: CommandSender): void {
@@ -20,6 +21,7 @@ export function showStatus(deps: CommandDeps, sender: CommandSender): void {
   sender.sendMessage(
     render('commands.bailiff.status-outbox', { pending: status.outboxPending, dead: status.outboxDead }),
   );
+  for (const line of describeSources(deps, status)) sender.sendMessage(line);
 }
 
 /** `/bailiff sync`: one poll of `recent` now. */

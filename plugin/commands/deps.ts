@@ -4,6 +4,8 @@ import type { Outbox } from '../../src/outbox/index.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
 import type { Logger } from '../../src/ports/logger.js';
+import type { LoginCheckState } from '../enforcement/login-check-support.js';
+import type { SaturationReport } from '../sync/saturation.js';
 
 /**
  * Everything the staff and player commands need from the rest of the plugin. The plugin core
@@ -83,6 +85,13 @@ export interface StatusSnapshot {
   cachedPunishments: number;
   outboxPending: number;
   outboxDead: number;
+  /** How the login check stands; absent when not reported. */
+  loginCheck?: LoginCheckState;
+  /** Set while `recent` answers full pages that may hide punishments. */
+  saturation?: SaturationReport;
+  /** The regular poll interval, and the faster one used while pages overflow. */
+  pollIntervalMs?: number;
+  catchUpPollIntervalMs?: number;
 }
 
 export interface SyncNowResult {

@@ -28,6 +28,19 @@ const syncSection = z.strictObject({
   reconnectMinDelayMs: positiveMs.default(500),
   /** @default 30000 */
   reconnectMaxDelayMs: positiveMs.default(30_000),
+  /** Fastest poll while `recent` answers full pages that do not reach the previous poll. @default 250 */
+  minPollIntervalMs: z.number().int().min(100, 'must be at least 100').default(250),
+});
+
+const loginCheckSection = z.strictObject({
+  /** `auto`: ask while the service offers the login check (a 404 is remembered); true: always; false: never. @default 'auto' */
+  enabled: z.union([z.literal('auto'), z.boolean()]).default('auto'),
+  /** How long a join waits for the answer before `onUnavailable` decides. @default 300 */
+  timeoutMs: positiveMs.default(300),
+  /** What happens to a player the cache does not ban when the check cannot answer in time. @default 'admit' */
+  onUnavailable: z.enum(['admit', 'refuse']).default('admit'),
+  /** After a 404, how long before the service is asked again. @default 600000 */
+  reprobeAfterMs: positiveMs.default(600_000),
 });
 
 const ordinalKey = z.string().regex(/^\d+$/, 'a type ordinal (0, 1, 2, ...)');
@@ -40,6 +53,7 @@ const enforcementSection = z.strictObject({
     .record(ordinalKey, z.enum(PUNISHMENT_ACTIONS))
     .default({})
     .transform((actions) => ({ ...DEFAULT_ORDINAL_ACTIONS, ...actions })),
+  loginCheck: loginCheckSection.prefault({}),
 });
 
 const muteSection = z.strictObject({

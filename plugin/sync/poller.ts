@@ -14,6 +14,8 @@ export interface PollerOptions {
   status: SyncStatus;
   clock: Clock;
   logger: Logger;
+  /** Sees every answered page (newest first) before it is applied. */
+  onAnswered?: (punishments: readonly Punishment[]) => void;
 }
 
 export interface PollResult {
@@ -44,6 +46,7 @@ export async function pollRecent(options: PollerOptions): Promise<PollResult> {
     return { applied: 0, ok: false };
   }
   status.serviceReachable = true;
+  options.onAnswered?.(punishments);
   let applied = 0;
   for (let at = punishments.length - 1; at >= 0; at -= 1) {
     const punishment = punishments[at]!;

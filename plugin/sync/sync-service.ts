@@ -1,5 +1,5 @@
 import type { ModerationApi } from '../../src/api/moderation-api.js';
-import type { Punishment } from '../../src/api/schemas.js';
+import { MAX_RECENT_HOURS, type Punishment } from '../../src/api/schemas.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Random } from '../../src/ports/random.js';
@@ -9,6 +9,7 @@ import type { SyncNowResult } from '../commands/deps.js';
 import type { BailiffConfig } from '../config/schema.js';
 import type { ApplyOutcome } from './apply-punishment.js';
 import { pollRecent } from './poller.js';
+import { createSaturationWatch } from './saturation.js';
 import { createStreamClient, type StreamClient, type StreamClientOptions } from './stream-client.js';
 import { createSyncStatus, type SyncStatus } from './sync-status.js';
 
@@ -29,6 +30,8 @@ export interface SyncOptions {
   logger: Logger;
   /** @default opens a `ws` WebSocket */
   connect?: StreamClientOptions['connect'];
+  /** The cache is empty: the first poll asks for the widest window the contract allows. @default false */
+  backfillOnStart?: boolean;
 }
 
 export interface Sync {
@@ -50,6 +53,10 @@ export function createSync(options: SyncOptions): Sync {
   let stream: StreamClient | undefined;
   // When the current stream connection was opened: the snapshot cannot vouch for rows stored later.
   let connectingSince = options.clock.now();
+  const saturation = createSaturationWatch({ clock: options.clock, logger });
+  let backfillPending = options.backfillOnStart === true;
+  let catchUpTask: ScheduledTask | undefined;
+  let running = false;
 
   const applySafely = (punishment: Punishment): void => {
     try {
@@ -74,30 +81,56 @@ export function createSync(options: SyncOptions): Sync {
     }
   };
 
-  const poll = () =>
-    pollRecent({
+  const newestOf = (punishments: readonly Punishment[]) =>
+    Math.max(...punishments.map((punishment) => Date.parse(punishment.createdAt)));
+
+  const poll = async () => {
+    const result = await pollRecent({
       client: options.client,
-      recentHours: () => options.sync.recentHours,
+      recentHours: () => (backfillPending ? MAX_RECENT_HOURS : options.sync.recentHours),
       apply: options.apply,
       status,
       clock: options.clock,
       logger,
+      onAnswered: (punishments) => {
+        backfillPending = false;
+        status.saturation = saturation.observe(punishments);
+      },
     });
+    // A reachable service that refused the widest window: poll the configured one from now on.
+    if (!result.ok && status.serviceReachable) backfillPending = false;
+    scheduleCatchUp();
+    return result;
+  };
+
+  // While pages overflow, extra polls every minPollIntervalMs beside the regular ones shrink the gaps.
+  function scheduleCatchUp(): void {
+    if (!running || catchUpTask || !status.saturation) return;
+    catchUpTask = options.scheduler.runLater(async () => {
+      catchUpTask = undefined;
+      if (status.streamState !== 'connected') await poll();
+    }, options.sync.minPollIntervalMs);
+  }
 
   return {
     status,
     start() {
+      running = true;
       if (options.sync.stream === 'auto') {
         stream = createStreamClient({
           endpoint: () => options.client.streamEndpoint(),
           onSnapshot: (punishments) => {
             for (let at = punishments.length - 1; at >= 0; at -= 1) applySafely(punishments[at]!);
             liftMissing(new Set(punishments.map((punishment) => punishment.id)));
+            saturation.coveredUpTo(newestOf(punishments));
+            status.saturation = undefined;
+            backfillPending = false;
             status.serviceReachable = true;
             status.lastSyncAt = options.clock.now();
           },
           onPunishment: (punishment) => {
             applySafely(punishment);
+            saturation.coveredUpTo(newestOf([punishment]));
             status.lastSyncAt = options.clock.now();
           },
           onStateChange: (state) => {
@@ -124,6 +157,9 @@ export function createSync(options: SyncOptions): Sync {
       );
     },
     stop() {
+      running = false;
+      catchUpTask?.cancel();
+      catchUpTask = undefined;
       pollTask?.cancel();
       pollTask = undefined;
       stream?.stop();

@@ -1,12 +1,15 @@
 import type { StreamState } from '../commands/deps.js';
+import type { SaturationReport } from './saturation.js';
 
 /** What sync knows about the service, for `/bailiff status`. */
 export interface SyncStatus {
   serviceReachable: boolean;
   lastSyncAt: number | undefined;
   streamState: StreamState;
+  /** Set while `recent` answers full pages that do not reach the previous poll. */
+  saturation: SaturationReport | undefined;
 }
 
 export function createSyncStatus(streamState: StreamState): SyncStatus {
-  return { serviceReachable: true, lastSyncAt: undefined, streamState };
+  return { serviceReachable: true, lastSyncAt: undefined, streamState, saturation: undefined };
 }

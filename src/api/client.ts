@@ -59,6 +59,7 @@ export function createModerationClient(options: ModerationClientOptions): Modera
     uploadMigration: (filePath, callOptions) => call(ENDPOINTS.uploadMigration, { filePath }, callOptions),
     migrationProgress: (body, callOptions) => call(ENDPOINTS.migrationProgress, { body }, callOptions),
     registerPlayer: (body, callOptions) => call(ENDPOINTS.registerPlayer, { body }, callOptions),
+    playerLogin: (body, callOptions) => call(ENDPOINTS.playerLogin, { body }, callOptions),
     streamEndpoint: () => ({
       url: `${config.baseUrl.replace(/^http/, 'ws')}/v1/${config.platform}/${STREAM_PATH}`,
       headers: { 'X-API-Key': config.apiKey },

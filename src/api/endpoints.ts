@@ -8,6 +8,8 @@ import {
   createPunishmentBody,
   dynamicCreateBody,
   dynamicCreateResponse,
+  loginCheckBody,
+  loginCheckResponse,
   migrationProgressBody,
   migrationUploadResponse,
   playerLoginBody,
@@ -46,7 +48,7 @@ function endpoint<Result>(spec: EndpointSpec<Result>): EndpointSpec<Result> {
   return spec;
 }
 
-/** The 12 endpoints of the contract and the reference service's `players/login` extension. */
+/** The 12 endpoints of the contract and the reference service's `players/login` and `player/login` extensions. */
 export const ENDPOINTS = {
   previewPunishment: endpoint({
     name: 'previewPunishment',
@@ -138,6 +140,13 @@ export const ENDPOINTS = {
     path: 'players/login',
     body: playerLoginBody,
     response: successResponse,
+  }),
+  playerLogin: endpoint({
+    name: 'playerLogin',
+    method: 'POST',
+    path: 'player/login',
+    body: loginCheckBody,
+    response: loginCheckResponse,
   }),
 } as const;
 

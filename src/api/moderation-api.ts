@@ -6,6 +6,8 @@ import type {
   CreatePunishmentBody,
   DynamicCreateBody,
   DynamicCreateResponse,
+  LoginCheckBody,
+  LoginCheckResponse,
   MigrationProgressBody,
   MigrationUploadResponse,
   PlayerLoginBody,
@@ -59,6 +61,11 @@ export interface ModerationApi {
   migrationProgress(body: MigrationProgressBody, options?: CallOptions): Promise<SuccessResponse>;
   /** Extension: POST players/login. A service without it answers 404 (an `http` ApiError). */
   registerPlayer(body: PlayerLoginBody, options?: CallOptions): Promise<SuccessResponse>;
+  /**
+   * Extension: POST player/login, the login check. Registers the player and answers their active
+   * punishments and pending notifications. A service without it answers 404 (an `http` ApiError).
+   */
+  playerLogin(body: LoginCheckBody, options?: CallOptions): Promise<LoginCheckResponse>;
   /** Extension: where the WebSocket stream lives and the headers to open it with (includes the key: never log them). */
   streamEndpoint(): { url: string; headers: Record<string, string> };
 }

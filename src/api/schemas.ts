@@ -197,6 +197,20 @@ export const playerLoginBody = z.strictObject({
 });
 export type PlayerLoginBody = z.infer<typeof playerLoginBody>;
 
+/**
+ * Extension: `POST /player/login`, the login check. `skinHash` and `ipInfo` are sent by the hosted
+ * panel's own plugin; the reference service accepts and ignores them.
+ */
+export const loginCheckBody = z.strictObject({
+  minecraftUuid: uuid,
+  username: z.string().min(1, 'must not be empty').max(16, 'must be at most 16 characters'),
+  ipAddress: z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' }).optional(),
+  serverName: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+  skinHash: z.string().optional(),
+  ipInfo: z.unknown().optional(),
+});
+export type LoginCheckBody = z.infer<typeof loginCheckBody>;
+
 // ---------------------------------------------------------------- responses
 
 export const previewResponse = z.looseObject({
@@ -244,6 +258,23 @@ export type MigrationUploadResponse = z.infer<typeof migrationUploadResponse>;
 
 export const successResponse = z.looseObject({ success: z.boolean() });
 export type SuccessResponse = z.infer<typeof successResponse>;
+
+export const pendingNotification = z.looseObject({
+  id: nonEmpty,
+  message: z.string(),
+  type: z.string(),
+  createdAt: isoTimestamp,
+});
+export type PendingNotification = z.infer<typeof pendingNotification>;
+
+/** Answer of the login check: every active punishment of the player, however old, and unread notices. */
+export const loginCheckResponse = z.looseObject({
+  success: z.boolean(),
+  message: z.string(),
+  activePunishments: z.array(punishment),
+  pendingNotifications: z.array(pendingNotification),
+});
+export type LoginCheckResponse = z.infer<typeof loginCheckResponse>;
 
 /** Every non-2xx body of a conforming service (service-semantics.md); all fields optional when read. */
 export const errorBody = z.looseObject({

@@ -1,5 +1,5 @@
 import { SkipTally } from './skip-tally.js';
-import type { MigrationSource } from './types.js';
+import type { MigrationPlayer, MigrationSource } from './types.js';
 import { openMigrationFileWriter } from './writer.js';
 
 export interface BuildProgress {
@@ -14,6 +14,8 @@ export interface BuildOptions {
   onServiceProgress: (progress: BuildProgress) => void;
   /** @default 1000 */
   localEveryEntries?: number;
+  /** Called with each player once written. */
+  onPlayer?: (player: MigrationPlayer) => void;
 }
 
 export interface BuiltFile {
@@ -47,6 +49,7 @@ export async function buildMigrationFile(
       processed++;
       if (item.kind === 'player') {
         await writer.writePlayer(item.player);
+        options.onPlayer?.(item.player);
         players++;
         punishments += item.player.punishments.length;
       } else if (item.kind === 'skipped') {

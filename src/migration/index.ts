@@ -1,3 +1,4 @@
+export { activePunishmentsOf } from './as-punishments.js';
 export { describeProgressEvent, formatBytes } from './describe-progress.js';
 export { isMigrationError, MIGRATION_ERROR_CODES, MigrationError, type MigrationErrorKind } from './errors.js';
 export { explainUploadError } from './explain.js';

@@ -11,6 +11,7 @@ import { MigrationError } from './errors.js';
 import {
   MIGRATION_SOURCES,
   type MigrationOptions,
+  type MigrationPlayer,
   type MigrationProgressEvent,
   type MigrationSourceKind,
 } from './types.js';
@@ -32,6 +33,8 @@ export interface ResolvedMigrationOptions {
   client: ModerationApi | undefined;
   outbox: Outbox | undefined;
   emit: (event: MigrationProgressEvent) => void;
+  /** `onPlayerExported`, guarded; does nothing in a dry run. */
+  playerExported: (player: MigrationPlayer) => void;
   clock: Clock;
   timers: Timers;
   random: Random;
@@ -85,6 +88,14 @@ export function resolveMigrationOptions(options: MigrationOptions): ResolvedMigr
       } catch (error) {
         // A broken progress display must not break the migration.
         logger.warn('migration onProgress threw', { error: String(error) });
+      }
+    },
+    playerExported: (player) => {
+      if (options.dryRun || !options.onPlayerExported) return;
+      try {
+        options.onPlayerExported(player);
+      } catch (error) {
+        logger.warn('migration onPlayerExported threw', { error: String(error) });
       }
     },
     clock: options.clock ?? systemClock,

@@ -23,6 +23,7 @@ async function migrate(
     onLocalProgress: (progress) => run.emit({ phase: 'building_json', ...progress }),
     onServiceProgress: ({ processed, total }) =>
       reporter?.report('building_json', building(processed, total), { processed, total }, true),
+    onPlayer: run.playerExported,
   });
   const total = Math.max(source.total, built.entriesRead);
   run.emit({ phase: 'building_json', processed: built.entriesRead, total });

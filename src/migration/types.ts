@@ -103,6 +103,11 @@ export interface MigrationOptions {
   outbox?: Outbox;
   /** Called for every progress step (bars, chat). Exceptions thrown here are ignored. */
   onProgress?: (event: MigrationProgressEvent) => void;
+  /**
+   * Called for each player written to the file, except in a dry run: the plugin seeds its cache
+   * with the player's active bans and mutes. Exceptions thrown here are logged and ignored.
+   */
+  onPlayerExported?: (player: MigrationPlayer) => void;
   /** Decides which entries have expired. @default systemClock */
   clock?: Clock;
   /** Upload backoff and the outbox wait. @default systemTimers */

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../src/db/open-db.js';
 import { startService } from '../../src/service/index.js';
 import { makeTempDir, uuidOf, vanillaEntry, writeBannedIps, writeBannedPlayers } from './helpers/fixtures.js';
 
@@ -122,6 +123,27 @@ describe('bailiff migrate (built CLI)', () => {
       // Newest first: the outbox delivered every call before the command exited.
       expect(progressReports[0]?.status).toBe('completed');
       expect(progressReports.map((report) => report.status)).toContain('uploading_json');
+
+      // The server owning that database enforces the exported bans at once, under the imported ids.
+      const file = JSON.parse(readFileSync(join(dir, 'upload.json'), 'utf8')) as {
+        players: { minecraftUuid: string; punishments: { id: string; active: boolean }[] }[];
+      };
+      const exported = file.players.flatMap((player) =>
+        player.punishments.filter((item) => item.active).map((item) => [item.id, player.minecraftUuid]),
+      );
+      expect(exported.length).toBeGreaterThan(0);
+      const db = openDb(join(dir, 'plugin', 'bailiff.db'));
+      try {
+        const rows = db
+          .prepare<[], { id: string; target_uuid: string; status: string }>(
+            'SELECT id, target_uuid, status FROM cache_punishments ORDER BY id',
+          )
+          .all();
+        expect(rows.map((row) => [row.id, row.target_uuid])).toEqual(exported.sort());
+        expect(new Set(rows.map((row) => row.status))).toEqual(new Set(['active']));
+      } finally {
+        db.close();
+      }
     } finally {
       await service.close();
     }

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { openDb } from '../../src/db/open-db.js';
 import { buildMigrationFile } from '../../src/migration/build-file.js';
-import { MigrationError, runMigration } from '../../src/migration/index.js';
+import { activePunishmentsOf, MigrationError, runMigration } from '../../src/migration/index.js';
 import type { MigrationProgressEvent, MigrationSource } from '../../src/migration/types.js';
 import { createOutbox } from '../../src/outbox/index.js';
 import { fakeMigrationClient } from './helpers/fake-client.js';
@@ -210,5 +210,46 @@ describe('runMigration (upload, progress through the outbox)', () => {
     expect(kept.fileRemoved).toBeUndefined();
     expect(readFileSync(join(dir, 'kept.json')).length).toBe(kept.fileSize);
     expect(sizes).toEqual([temporary.fileSize, kept.fileSize]);
+  });
+});
+
+describe('runMigration: exported players for the cache', () => {
+  it('hands each written player to onPlayerExported (active ones become punishments under the same ids), never in a dry run', async () => {
+    await writeBannedPlayers(dir, [
+      vanillaEntry(1, NOW - DAY),
+      vanillaEntry(2, NOW - 3 * DAY, { expires: vanillaDate(NOW - 2 * DAY) }),
+    ]);
+    const exported: string[] = [];
+    const fake = fakeMigrationClient([{ success: true, message: 'queued', fileSize: 1 }]);
+    const outFile = join(dir, 'upload.json');
+    await runMigration({
+      from: 'vanilla',
+      dir,
+      outFile,
+      client: fake.client,
+      clock: fixedClock(NOW),
+      onPlayerExported: (player) => {
+        exported.push(...activePunishmentsOf(player).map((punishment) => `${punishment.id}:${punishment.targetUuid}`));
+      },
+    });
+    const file = JSON.parse(readFileSync(outFile, 'utf8')) as {
+      players: { minecraftUuid: string; punishments: { id: string; active: boolean }[] }[];
+    };
+    const active = file.players.flatMap((player) =>
+      player.punishments.filter((item) => item.active).map((item) => `${item.id}:${player.minecraftUuid}`),
+    );
+    expect(active).toEqual([`${file.players[0]!.punishments[0]!.id}:${uuidOf(1)}`]);
+    expect(exported).toEqual(active);
+
+    const dryRun: string[] = [];
+    await runMigration({
+      from: 'vanilla',
+      dir,
+      outFile: join(dir, 'dry.json'),
+      dryRun: true,
+      clock: fixedClock(NOW),
+      onPlayerExported: (player) => dryRun.push(player.minecraftUuid),
+    });
+    expect(dryRun).toEqual([]);
   });
 });

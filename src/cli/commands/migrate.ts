@@ -36,12 +36,14 @@ async function migrateWithService(
   const pluginFolder = join(context.cwd, DEFAULT_PLUGIN_FOLDER);
   const api = await resolveApiSettings(args, context.env, pluginFolder);
   // Loaded here so that a dry run needs neither the client, the database nor the outbox.
-  const [{ createModerationClient }, { ClientOptionsError }, { openDb }, { createOutbox }] = await Promise.all([
-    import('../../api/client.js'),
-    import('../../api/options.js'),
-    import('../../db/open-db.js'),
-    import('../../outbox/index.js'),
-  ]);
+  const [{ createModerationClient }, { ClientOptionsError }, { openDb }, { createOutbox }, { cacheSeeder }] =
+    await Promise.all([
+      import('../../api/client.js'),
+      import('../../api/options.js'),
+      import('../../db/open-db.js'),
+      import('../../outbox/index.js'),
+      import('../../../plugin/cache/seed-from-migration.js'),
+    ]);
   let client: ModerationApi;
   try {
     client = createModerationClient({ baseUrl: api.baseUrl, apiKey: api.apiKey, platform: api.platform });
@@ -55,7 +57,9 @@ async function migrateWithService(
   const outbox = createOutbox({ db, client });
   outbox.start();
   try {
-    return await runMigration({ ...base, client, outbox });
+    // The server whose database this is enforces the exported bans and mutes from its next start.
+    const seed = cacheSeeder(db, Date.now);
+    return await runMigration({ ...base, client, outbox, onPlayerExported: (player) => seed(player) });
   } finally {
     await outbox.stop();
     db.close();

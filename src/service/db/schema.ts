@@ -129,4 +129,15 @@ export const SERVICE_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'login check: last name, address and server seen; pending notifications by player',
+    up: `
+      ALTER TABLE service_players ADD COLUMN last_ip TEXT;
+      ALTER TABLE service_players ADD COLUMN last_server TEXT;
+      ALTER TABLE service_players ADD COLUMN last_login_at INTEGER;
+      CREATE INDEX service_notifications_pending ON service_notifications (network_id, player_uuid)
+        WHERE acknowledged_at IS NULL;
+    `,
+  },
 ];

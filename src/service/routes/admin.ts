@@ -79,6 +79,14 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServiceContex
     };
   });
 
+  app.get('/networks/:network/players/:id', async (request) => {
+    const networkId = networkOf(request.params);
+    const { id } = parseOrThrow(networkAndId, request.params, 'path');
+    const player = stores.players.find(networkId, id);
+    if (!player) throw notFound(`player ${id} not found`);
+    return { ...player, lastLoginAt: player.lastLoginAt === null ? null : toIso(player.lastLoginAt) };
+  });
+
   app.get('/networks/:network/migrations', async (request) => {
     const networkId = networkOf(request.params);
     return { migrations: stores.migrations.uploads(networkId), progressReports: stores.migrations.reports(networkId) };

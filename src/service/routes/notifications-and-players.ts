@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { acknowledgeNotificationsBody, playerLoginBody } from '../../api/schemas.js';
+import { acknowledgeNotificationsBody } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { RATE_LIMITED } from '../http/rate-limit.js';
 import { parseOrThrow } from '../http/validate.js';
 
-/** Notification acknowledgement (endpoint 8) and the player-login extension. */
+/** Notification acknowledgement (endpoint 8); the player login extensions live in player-login.ts. */
 export function registerNotificationsAndPlayers(app: FastifyInstance, context: ServiceContext): void {
   const { stores, clock } = context;
 
@@ -20,12 +20,5 @@ export function registerNotificationsAndPlayers(app: FastifyInstance, context: S
       at,
     );
     return { success: true, message: `${known} acknowledged, ${unknown} unknown` };
-  });
-
-  app.post('/players/login', async (request) => {
-    const caller = callerOf(request);
-    const body = parseOrThrow(playerLoginBody, request.body);
-    stores.players.save(caller.networkId, body.uuid, body.name);
-    return { success: true };
   });
 }

@@ -1,10 +1,19 @@
 import type { Db } from '../../db/open-db.js';
 
+/** A notification not yet acknowledged, with the punishment it is about (null when unknown). */
+export interface PendingNotificationRow {
+  id: string;
+  created_at: number;
+  type_ordinal: number | null;
+  reason: string | null;
+}
+
 /** One pending notification per punishment, for its target; its id is the punishment id. */
 export class NotificationStore {
   private readonly insert;
   private readonly acknowledgeOne;
   private readonly byId;
+  private readonly pendingStatement;
 
   constructor(private readonly db: Db) {
     this.insert = db.prepare<{ networkId: number; id: string; playerUuid: string; nowMs: number }>(
@@ -19,6 +28,16 @@ export class NotificationStore {
     this.byId = db.prepare<[number, string], { acknowledged_at: number | null }>(
       'SELECT acknowledged_at FROM service_notifications WHERE network_id = ? AND id = ?',
     );
+    this.pendingStatement = db.prepare<[number, string], PendingNotificationRow>(
+      `SELECT n.id, n.created_at, p.type_ordinal, p.reason FROM service_notifications n
+       LEFT JOIN service_punishments p ON p.network_id = n.network_id AND p.id = n.id
+       WHERE n.network_id = ? AND n.player_uuid = ? AND n.acknowledged_at IS NULL
+       ORDER BY n.created_at`,
+    );
+  }
+
+  pendingFor(networkId: number, playerUuid: string): PendingNotificationRow[] {
+    return this.pendingStatement.all(networkId, playerUuid.toLowerCase());
   }
 
   create(networkId: number, id: string, playerUuid: string, nowMs: number): void {

@@ -1,9 +1,28 @@
 import type { Db } from '../../db/open-db.js';
 
+/** A player as the login check last saw them. */
+export interface PlayerRecord {
+  uuid: string;
+  name: string;
+  lastIp: string | null;
+  lastServer: string | null;
+  lastLoginAt: number | null;
+}
+
+export interface PlayerLogin {
+  uuid: string;
+  name: string;
+  ip: string | undefined;
+  server: string;
+  at: number;
+}
+
 /** Players a network has seen, by lower-case UUID. */
 export class PlayerStore {
   private readonly nameOf;
   private readonly upsert;
+  private readonly loginUpsert;
+  private readonly byUuid;
 
   constructor(db: Db) {
     this.nameOf = db.prepare<[number, string], { name: string }>(
@@ -13,6 +32,41 @@ export class PlayerStore {
       `INSERT INTO service_players (network_id, uuid, name) VALUES (@networkId, @uuid, @name)
        ON CONFLICT (network_id, uuid) DO UPDATE SET name = excluded.name WHERE name <> excluded.name`,
     );
+    // An address the login did not carry keeps the last one known.
+    this.loginUpsert = db.prepare<{
+      networkId: number;
+      uuid: string;
+      name: string;
+      ip: string | null;
+      server: string;
+      at: number;
+    }>(
+      `INSERT INTO service_players (network_id, uuid, name, last_ip, last_server, last_login_at)
+       VALUES (@networkId, @uuid, @name, @ip, @server, @at)
+       ON CONFLICT (network_id, uuid) DO UPDATE SET name = excluded.name,
+         last_ip = coalesce(excluded.last_ip, last_ip), last_server = excluded.last_server,
+         last_login_at = excluded.last_login_at`,
+    );
+    this.byUuid = db.prepare<[number, string], PlayerRecord>(
+      `SELECT uuid, name, last_ip AS lastIp, last_server AS lastServer, last_login_at AS lastLoginAt
+       FROM service_players WHERE network_id = ? AND uuid = ?`,
+    );
+  }
+
+  find(networkId: number, uuid: string): PlayerRecord | undefined {
+    return this.byUuid.get(networkId, uuid.toLowerCase());
+  }
+
+  /** Registers the player (or renames them) and records the address and server of this login. */
+  recordLogin(networkId: number, login: PlayerLogin): void {
+    this.loginUpsert.run({
+      networkId,
+      uuid: login.uuid.toLowerCase(),
+      name: login.name,
+      ip: login.ip ?? null,
+      server: login.server,
+      at: login.at,
+    });
   }
 
   findName(networkId: number, uuid: string): string | undefined {

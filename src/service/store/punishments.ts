@@ -9,6 +9,7 @@ export class PunishmentStore {
   private readonly byId;
   private readonly recentStatement;
   private readonly activeStatement;
+  private readonly activeForStatement;
   private readonly historyStatement;
   private readonly statusStatement;
   private readonly startStatement;
@@ -29,6 +30,10 @@ export class PunishmentStore {
     );
     this.activeStatement = db.prepare<[number], PunishmentRow>(
       `SELECT * FROM service_punishments WHERE network_id = ? AND status = 'active' ORDER BY created_at DESC`,
+    );
+    this.activeForStatement = db.prepare<[number, string], PunishmentRow>(
+      `SELECT * FROM service_punishments WHERE network_id = ? AND target_uuid = ? AND status = 'active'
+       ORDER BY created_at DESC`,
     );
     this.historyStatement = db.prepare<[number, string], PastPunishment>(
       `SELECT type_ordinal AS typeOrdinal, severity, status, duration, created_at AS createdAt, started_at AS startedAt
@@ -59,6 +64,11 @@ export class PunishmentStore {
 
   active(networkId: number): PunishmentRow[] {
     return this.activeStatement.all(networkId);
+  }
+
+  /** Every active punishment of one player, however old, newest first. */
+  activeFor(networkId: number, playerUuid: string): PunishmentRow[] {
+    return this.activeForStatement.all(networkId, playerUuid.toLowerCase());
   }
 
   historyOf(networkId: number, playerUuid: string): PastPunishment[] {

@@ -226,6 +226,30 @@ export function endpointCases(migrationFilePath: string, migrationFileSize: numb
       // Not in the contract: a service without the extension answers 404.
       errorStatuses: [400, 401, 404],
     },
+    {
+      name: 'playerLogin',
+      method: 'POST',
+      path: 'player/login',
+      sentBody: { minecraftUuid: PLAYER_UUID, username: 'Notch', ipAddress: '203.0.113.9', serverName: 'survival' },
+      call: (api) =>
+        api.playerLogin({
+          minecraftUuid: PLAYER_UUID,
+          username: 'Notch',
+          ipAddress: '203.0.113.9',
+          serverName: 'survival',
+        }),
+      okBody: {
+        success: true,
+        message: '1 active punishments, 1 pending notifications',
+        activePunishments: [{ ...punishment, started: null }],
+        pendingNotifications: [{ id: 'p-1', message: 'Cheating: x', type: 'ban', createdAt: NOW_ISO }],
+      },
+      requiredField: ['pendingNotifications', 0, 'createdAt'],
+      badCall: (api) => api.playerLogin({ minecraftUuid: PLAYER_UUID, username: 'Notch', ipAddress: 'localhost' }),
+      badPath: 'ipAddress',
+      // Not in the contract: a service without the extension answers 404.
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
   ];
 }
 

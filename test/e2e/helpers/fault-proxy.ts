@@ -18,6 +18,10 @@ export interface Fault {
   headers?: Record<string, string>;
   /** How many matching requests get this answer. */
   times: number;
+  /** Wait this long before answering (or forwarding). @default 0 */
+  delayMs?: number;
+  /** After `delayMs`, forward the request to the service instead of answering `status` and `body`. */
+  passThrough?: boolean;
 }
 
 /**
@@ -31,30 +35,37 @@ export async function startFaultProxy(upstream: () => string) {
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0]!;
     const fault = faults.find((candidate) => candidate.times > 0 && candidate.path.test(path));
-    if (fault) {
-      fault.times -= 1;
-      calls.push({ method: request.method ?? 'GET', path, status: fault.status, injected: true });
+    if (fault) fault.times -= 1;
+    if (fault && !fault.passThrough) {
       request.resume();
-      response.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
-      response.end(fault.body);
+      setTimeout(() => {
+        calls.push({ method: request.method ?? 'GET', path, status: fault.status, injected: true });
+        response.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
+        response.end(fault.body);
+      }, fault.delayMs ?? 0);
       return;
     }
-    const target = new URL(request.url ?? '/', upstream());
-    const forwarded = http.request(
-      target,
-      { method: request.method, headers: { ...request.headers, host: target.host } },
-      (answer) => {
-        calls.push({ method: request.method ?? 'GET', path, status: answer.statusCode ?? 0, injected: false });
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    forwarded.on('error', () => {
-      calls.push({ method: request.method ?? 'GET', path, status: 502, injected: true });
-      if (!response.headersSent) response.writeHead(502, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ status: 502, success: false, error: 'Bad Gateway', message: 'service down' }));
-    });
-    request.pipe(forwarded);
+    if (fault) setTimeout(forward, fault.delayMs ?? 0);
+    else forward();
+
+    function forward(): void {
+      const target = new URL(request.url ?? '/', upstream());
+      const forwarded = http.request(
+        target,
+        { method: request.method, headers: { ...request.headers, host: target.host } },
+        (answer) => {
+          calls.push({ method: request.method ?? 'GET', path, status: answer.statusCode ?? 0, injected: false });
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      forwarded.on('error', () => {
+        calls.push({ method: request.method ?? 'GET', path, status: 502, injected: true });
+        if (!response.headersSent) response.writeHead(502, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ status: 502, success: false, error: 'Bad Gateway', message: 'service down' }));
+      });
+      request.pipe(forwarded);
+    }
   });
   server.on('upgrade', (_request, socket) => {
     socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');

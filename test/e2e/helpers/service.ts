@@ -6,18 +6,27 @@ export const API_KEY = 'e2e-server-key-0123456789';
 export const ADMIN_TOKEN = 'e2e-admin-token';
 
 /** The reference service with one network and one server key; the players are registered up front. */
-export function startTestService(options: { dbPath: string; port?: number; players: string[] }) {
+export function startTestService(options: {
+  dbPath: string;
+  port?: number;
+  players: string[];
+  /** Seed punishments (see helpers/ban-population.ts). */
+  punishments?: Array<{ targetUuid: string; typeOrdinal: number; id?: string; reason?: string; createdAt?: string }>;
+  rateLimitPerMinute?: number;
+}) {
   return startService({
     host: '127.0.0.1',
     port: options.port ?? 0,
     dbPath: options.dbPath,
     adminToken: ADMIN_TOKEN,
+    ...(options.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.rateLimitPerMinute }),
     seed: {
       networks: [
         {
           name: NETWORK,
           servers: [{ name: 'game-1', apiKey: API_KEY }],
           players: options.players.map((name) => ({ uuid: offlineUuid(name), name })),
+          punishments: options.punishments ?? [],
         },
       ],
     },

@@ -33,6 +33,7 @@ describe('/bailiff', () => {
       'Last sync: 12s ago, stream: disconnected',
       'Cached punishments: 1234',
       'Outbox: 5 pending, 1 dead',
+      'Learning punishments from: stream (disconnected)',
     ]);
   });
 

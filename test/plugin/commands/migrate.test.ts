@@ -96,6 +96,18 @@ describe('/bailiff migrate', () => {
     expect(statuses[0]).toBe('building_json');
     expect(statuses.at(-1)).toBe('completed');
     expect(statuses.indexOf('uploading_json')).toBeGreaterThan(statuses.lastIndexOf('building_json'));
+    // The active ban goes through the apply path at once, as the service will list it once imported.
+    expect(deps.applied).toEqual([
+      expect.objectContaining({
+        targetUuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5',
+        targetName: 'Steve',
+        typeOrdinal: 2,
+        reason: 'x-ray',
+        duration: -1,
+        status: 'active',
+        started: '2024-01-31T12:00:00.000Z',
+      }),
+    ]);
   });
 
   it('explains a missing source file without a stack trace', async () => {

@@ -1,0 +1,28 @@
+import { migrate } from '../../src/db/migrate.js';
+import type { Db } from '../../src/db/open-db.js';
+import { activePunishmentsOf } from '../../src/migration/as-punishments.js';
+import type { MigrationPlayer } from '../../src/migration/types.js';
+import { fromServicePunishment } from './cached-punishment.js';
+import { CACHE_COMPONENT, CACHE_MIGRATIONS } from './migrations.js';
+import { PunishmentStore } from './punishment-store.js';
+
+/**
+ * For `bailiff migrate` run beside a stopped (or running) server: stores each exported player's
+ * active bans and mutes in the server's cache file, with the ids the service will import them
+ * under, so the server enforces them from its next start without waiting for the service.
+ * Rows already there are left alone (they carry this server's enforcement state).
+ */
+export function cacheSeeder(db: Db, now: () => number): (player: MigrationPlayer) => number {
+  migrate(db, CACHE_COMPONENT, CACHE_MIGRATIONS);
+  const store = new PunishmentStore(db);
+  return (player) =>
+    db.transaction(() => {
+      let stored = 0;
+      for (const punishment of activePunishmentsOf(player)) {
+        if (store.get(punishment.id)) continue;
+        store.save(fromServicePunishment(punishment), now());
+        stored += 1;
+      }
+      return stored;
+    })();
+}

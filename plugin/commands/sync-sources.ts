@@ -1,0 +1,37 @@
+import type { CommandDeps, StatusSnapshot } from './deps.js';
+import { formatAgo, formatDuration } from './format.js';
+
+/**
+ * The status lines about where punishments come from: the stream, the login check and polling
+ * (with its pace), and a warning while `recent` answers full pages that may hide punishments.
+ */
+export function describeSources(deps: Pick<CommandDeps, 'messages' | 'clock'>, status: StatusSnapshot): string[] {
+  const render = deps.messages.render.bind(deps.messages);
+  const now = deps.clock.now();
+  const sources: string[] = [];
+  if (status.streamState !== 'disabled') {
+    sources.push(render('commands.bailiff.source-stream', { state: status.streamState }));
+  }
+  const loginCheck = status.loginCheck;
+  if (loginCheck?.state === 'in-use') sources.push(render('commands.bailiff.source-login-check'));
+  else if (loginCheck?.state === 'off') sources.push(render('commands.bailiff.source-login-check-off'));
+  else if (loginCheck?.state === 'unsupported') {
+    const retryIn = formatDuration(Math.max(0, loginCheck.retryAt - now));
+    sources.push(render('commands.bailiff.source-login-check-unsupported', { retryIn }));
+  }
+  const intervalMs = status.saturation ? status.catchUpPollIntervalMs : status.pollIntervalMs;
+  if (status.streamState !== 'connected' && intervalMs !== undefined) {
+    sources.push(render('commands.bailiff.source-polling', { intervalMs }));
+  }
+  const lines = sources.length > 0 ? [render('commands.bailiff.status-sources', { sources: sources.join(', ') })] : [];
+  if (status.saturation) {
+    const missed = status.saturation.estimatedMissed;
+    const ago = formatAgo(status.saturation.detectedAt, now);
+    lines.push(
+      missed === undefined
+        ? render('commands.bailiff.status-saturated-start', { ago })
+        : render('commands.bailiff.status-saturated', { missed, ago, intervalMs: status.catchUpPollIntervalMs ?? '-' }),
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,139 @@
+import { isApiError } from '../../src/api/errors.js';
+import type { ModerationApi } from '../../src/api/moderation-api.js';
+import { type LoginCheckBody, loginCheckBody, type Punishment } from '../../src/api/schemas.js';
+import type { Timers } from '../../src/ports/timers.js';
+import type { Player, PreLoginEvent } from '../../src/runtime/plugin-api.js';
+import type { ApplyOutcome } from '../sync/apply-punishment.js';
+import type { EnforcementContext } from './enforcement-context.js';
+import { recordEnforced } from './first-enforcement.js';
+import type { LoginCheckSettings, LoginCheckSupport } from './login-check-support.js';
+import type { PendingNotices } from './pending-notices.js';
+import { onPreLogin } from './pre-login.js';
+import { renderFor } from './punishment-text.js';
+
+export interface LoginCheckDeps {
+  context: EnforcementContext;
+  client: Pick<ModerationApi, 'playerLogin'>;
+  settings: () => LoginCheckSettings;
+  support: LoginCheckSupport;
+  notices: PendingNotices;
+  /** Stores and applies a punishment from the service: the path sync uses. */
+  apply: (punishment: Punishment) => ApplyOutcome;
+  timers: Timers;
+}
+
+type CheckOutcome = 'answered' | 'unsupported' | 'unavailable';
+
+/**
+ * Pre-login, after the cache found no ban: asks the service for every active punishment of the
+ * player, within `timeoutMs`. What it answers is stored as sync would store it, and the cache then
+ * decides (a ban refuses the join and is acknowledged). Without an answer in time the player is
+ * admitted (or refused with `onUnavailable: refuse`); the check goes on, and a ban it finds later
+ * kicks the player at once (online) or at join.
+ */
+export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promise<void> | undefined {
+  const { context } = deps;
+  if (event.denied || !deps.support.shouldAsk(context.clock.now())) return undefined;
+  const settings = deps.settings();
+  const check = askService(deps, event);
+  const refuseUnavailable = () => {
+    if (settings.onUnavailable === 'refuse') event.deny(context.messages().render('login-check.unavailable'));
+  };
+  return new Promise<void>((resolve) => {
+    let decided = false;
+    const timer = deps.timers.setTimeout(() => {
+      decided = true;
+      context.logger.warn('login check did not answer in time: the join was decided without it', {
+        player: event.name,
+        timeoutMs: settings.timeoutMs,
+        onUnavailable: settings.onUnavailable,
+      });
+      refuseUnavailable();
+      resolve();
+    }, settings.timeoutMs);
+    void check.then((outcome) => {
+      if (decided) return;
+      deps.timers.clearTimeout(timer);
+      try {
+        if (outcome === 'answered') onPreLogin(context, event);
+        else if (outcome === 'unavailable') refuseUnavailable();
+      } catch (error) {
+        context.logger.error('login check decision failed', {
+          player: event.name,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      } finally {
+        resolve();
+      }
+    });
+  });
+}
+
+/** Never rejects: every failure is an outcome. */
+async function askService(deps: LoginCheckDeps, event: PreLoginEvent): Promise<CheckOutcome> {
+  const { context } = deps;
+  const uuid = event.uuid.toLowerCase();
+  let answer: Awaited<ReturnType<ModerationApi['playerLogin']>>;
+  try {
+    answer = await deps.client.playerLogin(requestFor(uuid, event.name, event.ip));
+  } catch (error) {
+    if (isApiError(error) && error.kind === 'http' && error.status === 404) {
+      deps.support.markUnsupported(context.clock.now());
+      context.logger.info('the service does not offer the login check (404): joins are decided by the cache alone');
+      return 'unsupported';
+    }
+    context.logger.warn('login check failed', {
+      player: event.name,
+      kind: isApiError(error) ? error.kind : 'unexpected',
+      code: isApiError(error) ? error.code : undefined,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return 'unavailable';
+  }
+  deps.support.markSupported();
+  for (const punishment of answer.activePunishments) {
+    // An answer about another player is not this join's business.
+    if (punishment.targetUuid.toLowerCase() !== uuid) continue;
+    try {
+      deps.apply(punishment);
+    } catch (error) {
+      context.logger.error('could not apply a punishment from the login check', {
+        punishmentId: punishment.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  try {
+    deps.notices.hold(uuid, answer.pendingNotifications);
+  } catch (error) {
+    // The service keeps them pending: they are shown at a later join.
+    context.logger.error('could not show the notices of the login check', {
+      player: event.name,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+  return 'answered';
+}
+
+function requestFor(uuid: string, username: string, ip: string | undefined): LoginCheckBody {
+  const body: LoginCheckBody = { minecraftUuid: uuid, username };
+  // An address the contract's schema would refuse is left out rather than failing the check.
+  if (ip !== undefined && loginCheckBody.shape.ipAddress.safeParse(ip).success) body.ipAddress = ip;
+  return body;
+}
+
+/**
+ * On join: a ban stored between the pre-login decision and the join (a late login check, or sync)
+ * kicks at once; then the notices the login check held are shown.
+ */
+export function onJoinedAfterCheck(deps: Pick<LoginCheckDeps, 'context' | 'notices'>, player: Player): void {
+  const { context } = deps;
+  const now = context.clock.now();
+  const entry = context.cache.activeBan(player.uuid.toLowerCase(), now);
+  if (entry) {
+    const ban = recordEnforced(context, entry.punishment);
+    player.kick(renderFor(context.messages(), 'ban.screen', ban, now, context.appealUrl()));
+    return;
+  }
+  deps.notices.deliver(player);
+}
