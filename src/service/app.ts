@@ -5,7 +5,7 @@ import type { ServiceContext } from './context.js';
 import { requireApiKey } from './http/auth.js';
 import { limitBodyNesting } from './http/body-bounds.js';
 import { installErrorHandlers } from './http/errors.js';
-import { answerClientError, frameworkErrorHandler } from './http/framework-errors.js';
+import { answerClientError, frameworkErrorHandler, refuseTunnels, requireHostHeader } from './http/framework-errors.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import type { ImportJobs } from './migration/import-job.js';
 import { registerAdminRoutes } from './routes/admin.js';
@@ -35,8 +35,11 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
     routerOptions: { maxParamLength: maxHeaderSize },
     frameworkErrors: frameworkErrorHandler(context.logger),
     clientErrorHandler: answerClientError,
+    http: { requireHostHeader: false },
   });
   installErrorHandlers(app, context.logger);
+  refuseTunnels(app.server);
+  requireHostHeader(app);
   limitBodyNesting(app);
   await registerRateLimit(app, {
     perMinute: settings.rateLimitPerMinute,

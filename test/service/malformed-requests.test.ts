@@ -128,6 +128,15 @@ describe('framework errors (case 6)', () => {
     expect(response.closed).toBe(true);
   });
 
+  it.each([
+    ['a missing Host in HTTP/1.1', 'POST /v1/minecraft/punishments/types HTTP/1.1\r\n\r\n', 400],
+    ['CONNECT', 'CONNECT /v1/minecraft/punishments/types HTTP/1.1\r\nHost: a\r\n\r\n', 405],
+  ])('%s gets the error shape, where node would answer an empty body or nothing', async (_name, request, status) => {
+    const response = await rawRequest(t.service.port, request);
+    expect(response.status).toBe(status);
+    expect(errorBody.parse(JSON.parse(response.body))).toMatchObject({ status, success: false });
+  });
+
   it('bad percent-encoding gets the error shape without echoing the path', async () => {
     const response = await t.call('GET', '/tickets/%zz-secret-looking-path');
     expect(response.status).toBe(400);

@@ -1,6 +1,7 @@
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../ports/logger.js';
 import { errorBody, HttpError, sendError } from './errors.js';
 
@@ -55,4 +56,24 @@ export function frameworkErrorHandler(logger: Logger) {
     if (status >= 500) logger.error('request failed before routing', { method: request.method, error: String(error) });
     return sendError(reply, new HttpError(status, status >= 500 ? 'internal server error' : error.message));
   };
+}
+
+/**
+ * Node answers an HTTP/1.1 request without Host with an empty 400 of its own; the server is built
+ * with `requireHostHeader: false` and this hook gives the same refusal in the error shape.
+ */
+export function requireHostHeader(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      throw new HttpError(400, 'headers: Host is required in HTTP/1.1');
+    }
+  });
+}
+
+/** Node drops a CONNECT (proxy tunnel) request without a word unless someone listens; answer it instead. */
+export function refuseTunnels(server: Server): void {
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    socket.end(closingResponse(405, 'method: CONNECT is not supported'));
+  });
 }

@@ -9,7 +9,7 @@ export interface RawResponse {
 }
 
 /** Splits the first HTTP/1.1 response out of raw bytes; undefined while incomplete. */
-function parseResponse(raw: string, ended: boolean): Omit<RawResponse, 'closed'> | undefined {
+export function parseResponse(raw: string, ended: boolean): Omit<RawResponse, 'closed'> | undefined {
   const headEnd = raw.indexOf('\r\n\r\n');
   if (headEnd < 0) return undefined;
   const [statusLine = '', ...lines] = raw.slice(0, headEnd).split('\r\n');
@@ -61,5 +61,35 @@ export function rawRequest(
     socket.on('close', () => finish(true));
     socket.on('error', () => finish(true));
     socket.write(request);
+  });
+}
+
+/**
+ * Writes `request`, ends the writing side, and collects everything the server sends until it closes
+ * the connection; `closed` is false when it was still open after `timeoutMs`.
+ */
+export function rawExchange(
+  port: number,
+  request: Buffer,
+  timeoutMs = 3000,
+): Promise<{ raw: string; closed: boolean }> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let raw = '';
+    let settled = false;
+    const finish = (closed: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      socket.destroy();
+      resolve({ raw, closed });
+    };
+    const deadline = setTimeout(() => finish(false), timeoutMs);
+    socket.on('data', (chunk) => {
+      raw += chunk.toString('latin1');
+    });
+    socket.on('close', () => finish(true));
+    socket.on('error', () => finish(true));
+    socket.end(request);
   });
 }
