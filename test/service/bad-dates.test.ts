@@ -3,9 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recentResponse } from '../../src/api/schemas.js';
+import { migrate } from '../../src/db/migrate.js';
 import { type Db, openDb } from '../../src/db/open-db.js';
 import type { Logger } from '../../src/ports/logger.js';
-import { JEB, KEY_A1, NOTCH, START_MS, startTestService, type TestService } from './helpers/fixture.js';
+import { SERVICE_MIGRATIONS } from '../../src/service/db/schema.js';
+import { parseSeed } from '../../src/service/index.js';
+import { PunishmentStore } from '../../src/service/store/punishments.js';
+import {
+  errorOf,
+  JEB,
+  KEY_A1,
+  NOTCH,
+  START_MS,
+  startTestService,
+  type TestService,
+  testSeed,
+} from './helpers/fixture.js';
 import { firstFrames } from './helpers/stream-client.js';
 
 // Issue 12, cases 1 and 2: an epoch-ms date beyond what a JavaScript Date holds.
@@ -66,7 +79,45 @@ const snapshotIds = async () => {
   return snapshot.punishments.map((punishment) => punishment.id);
 };
 
+const BEYOND_ISO = '+275760-09-13T00:00:00.001Z';
+
 describe('dates beyond what a Date holds', () => {
+  it('are a 400 naming the field at the API and the admin API, and a seed error naming the path', async () => {
+    const ack = await t.call('POST', '/punishments/acknowledge', {
+      punishmentId: 'any',
+      playerUuid: NOTCH,
+      success: true,
+      executedAt: BEYOND_ISO,
+    });
+    expect((await errorOf(ack)).message).toBe('executedAt: must be an ISO 8601 timestamp');
+    const notices = await t.call('POST', '/notifications/acknowledge', {
+      playerUuid: NOTCH,
+      notificationIds: ['x'],
+      acknowledgedAt: BEYOND_ISO,
+    });
+    expect((await errorOf(notices)).message).toBe('acknowledgedAt: must be an ISO 8601 timestamp');
+    const ticket = await t.admin('POST', '/networks/alpha/tickets', {
+      id: 'T-9',
+      type: 'player',
+      subject: 's',
+      description: 'd',
+      status: 'Open',
+      priority: 'normal',
+      creatorUuid: NOTCH,
+      creatorName: 'Notch',
+      reportedPlayerUuid: null,
+      reportedPlayerName: null,
+      tags: [],
+      replies: [],
+      createdAt: BEYOND_ISO,
+      updatedAt: BEYOND_ISO,
+    });
+    expect((await errorOf(ticket)).message).toBe('createdAt: must be an ISO 8601 timestamp');
+    const seed = testSeed();
+    seed.networks[1]!.punishments![0]!.createdAt = BEYOND_ISO;
+    expect(() => parseSeed(seed)).toThrow('seed: networks[1].punishments[0].createdAt: must be an ISO 8601 timestamp');
+  });
+
   it('skips and counts a migration record with such a date; the rest imports and every read still answers', async () => {
     const file = JSON.stringify({
       players: [
@@ -144,5 +195,34 @@ describe('dates beyond what a Date holds', () => {
       expect(await response.json()).toMatchObject({ changed: true, punishment: { status: 'pardoned' } });
       expect(await snapshotIds()).toContain('good-old');
     });
+  });
+});
+
+describe('the punishment store', () => {
+  it('refuses to store a date no Date holds, whatever path a value took to get there', () => {
+    const db = openDb(':memory:');
+    try {
+      migrate(db, 'service', SERVICE_MIGRATIONS);
+      const store = new PunishmentStore(db);
+      const record = {
+        networkId: 1,
+        id: 'p',
+        targetUuid: NOTCH,
+        targetName: 'Notch',
+        issuerName: 'mod',
+        typeOrdinal: 2,
+        reason: '',
+        duration: -1,
+        status: 'active',
+        createdAt: BEYOND_DATE_MS,
+      };
+      expect(() => store.insert(record)).toThrow(`createdAt: ${BEYOND_DATE_MS} is outside the range of a date`);
+      expect(() => store.insert({ ...record, createdAt: START_MS, startedAt: -BEYOND_DATE_MS })).toThrow(
+        'started: -8640000000000001 is outside the range of a date',
+      );
+      expect(db.prepare('SELECT count(*) AS n FROM service_punishments').get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
   });
 });
