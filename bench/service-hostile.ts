@@ -39,14 +39,18 @@ export async function run(): Promise<BenchResult[]> {
   try {
     for (let index = 0; index < REQUESTS; index += 1) {
       let outcome: HostileOutcome;
+      let sentNothing = false;
       if (index % RAW_EVERY === RAW_EVERY - 1) {
-        outcome = await target.sendRaw(one(hostileRawRequest, index));
+        const bytes = one(hostileRawRequest, index);
+        sentNothing = bytes.length === 0;
+        outcome = await target.sendRaw(bytes);
       } else {
         const request = one(hostileRequest, index);
         outcome = await target.send(request);
         latencies.push(outcome.ms);
       }
-      const key = String(outcome.status ?? 'no answer');
+      // A connection that sends no bytes has nothing to be answered.
+      const key = String(outcome.status ?? (sentNothing ? 'empty connection' : 'no answer'));
       histogram.set(key, (histogram.get(key) ?? 0) + 1);
       problems.push(...outcome.problems.map((problem) => `#${index}: ${problem}`));
       if (index % ALIVE_EVERY === ALIVE_EVERY - 1) {
