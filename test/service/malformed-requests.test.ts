@@ -153,7 +153,10 @@ describe('framework errors (case 6)', () => {
     );
     expect(raw.status).toBe(431);
     expect(raw.headers.connection).toBe('close');
-    expect(errorBody.parse(JSON.parse(raw.body))).toMatchObject({ status: 431 });
+    expect(errorBody.parse(JSON.parse(raw.body))).toMatchObject({
+      status: 431,
+      message: 'headers: larger than 16384 bytes',
+    });
 
     const overflow = await fetch(`${t.base}/punishments/types`, { headers: { 'x-api-key': KEY_A1, 'x-big': huge } });
     expect(overflow.status).toBe(431);

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, maxHeaderSize, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,7 +18,7 @@ export function closingResponse(status: number, message: string): string {
 }
 
 function describeClientError(code: string | undefined): { status: number; message: string } {
-  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, message: 'headers: larger than the server accepts' };
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, message: `headers: larger than ${maxHeaderSize} bytes` };
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, message: 'request: not received in time' };
   return { status: 400, message: 'request: not valid HTTP' };
 }
