@@ -1,8 +1,11 @@
+import { maxHeaderSize } from 'node:http';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServiceContext } from './context.js';
 import { requireApiKey } from './http/auth.js';
+import { limitBodyNesting } from './http/body-bounds.js';
 import { installErrorHandlers } from './http/errors.js';
+import { answerClientError, frameworkErrorHandler, refuseTunnels, requireHostHeader } from './http/framework-errors.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import type { ImportJobs } from './migration/import-job.js';
 import { registerAdminRoutes } from './routes/admin.js';
@@ -25,8 +28,20 @@ export interface AppSettings {
 
 /** The fastify app: contract routes under /v1/{platform}, admin routes under /admin/v1. */
 export async function buildApp(context: ServiceContext, settings: AppSettings): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    // A request line fits in node's header limit, so the router never refuses a long id before
+    // authentication; routes check ids against MAX_ID_LENGTH, what the service stores.
+    routerOptions: { maxParamLength: maxHeaderSize },
+    frameworkErrors: frameworkErrorHandler(context.logger),
+    clientErrorHandler: answerClientError,
+    http: { requireHostHeader: false },
+  });
   installErrorHandlers(app, context.logger);
+  refuseTunnels(app.server);
+  requireHostHeader(app);
+  limitBodyNesting(app);
   await registerRateLimit(app, {
     perMinute: settings.rateLimitPerMinute,
     allRoutes: settings.rateLimitAllRoutes,

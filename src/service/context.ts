@@ -8,6 +8,7 @@ import { MigrationStore } from './store/migrations.js';
 import { NetworkStore } from './store/networks.js';
 import { NotificationStore } from './store/notifications.js';
 import { PlayerStore } from './store/players.js';
+import { PunishmentRenderer } from './store/punishment-renderer.js';
 import { PunishmentStore } from './store/punishments.js';
 import { TicketStore } from './store/tickets.js';
 import { PunishmentFeed } from './stream/punishment-feed.js';
@@ -27,6 +28,8 @@ export interface ServiceContext {
   db: Db;
   stores: ServiceStores;
   feed: PunishmentFeed;
+  /** Renders rows for lists and the stream, leaving out (and logging once) a row that cannot be shown. */
+  render: PunishmentRenderer;
   clock: Clock;
   ids: IdGenerator;
   rules: ModerationRules;
@@ -45,6 +48,11 @@ export function createStores(db: Db): ServiceStores {
   };
 }
 
-export function createContext(parts: Omit<ServiceContext, 'stores' | 'feed'>): ServiceContext {
-  return { ...parts, stores: createStores(parts.db), feed: new PunishmentFeed() };
+export function createContext(parts: Omit<ServiceContext, 'stores' | 'feed' | 'render'>): ServiceContext {
+  return {
+    ...parts,
+    stores: createStores(parts.db),
+    feed: new PunishmentFeed(),
+    render: new PunishmentRenderer(parts.logger),
+  };
 }

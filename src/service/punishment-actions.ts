@@ -1,6 +1,5 @@
 import type { ServiceContext } from './context.js';
 import type { NewPunishment } from './store/punishment-rows.js';
-import { toPunishment } from './store/punishment-rows.js';
 
 /**
  * Stores a new punishment with its pending notification (id = punishment id) and tells the
@@ -33,5 +32,6 @@ function publish(context: ServiceContext, networkId: number, id: string): void {
   // Seeding and tests without a stream client skip the read-back.
   if (context.feed.listenerCount('punishment:changed') === 0) return;
   const row = context.stores.punishments.find(networkId, id);
-  if (row) context.feed.publish(networkId, toPunishment(row));
+  const punishment = row && context.render.one(row);
+  if (punishment) context.feed.publish(networkId, punishment);
 }

@@ -6,6 +6,7 @@ import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
 import type { ServiceContext } from '../context.js';
+import { guardedPromise } from '../guard.js';
 import { emptyTally, type ImportTally, importPlayerBatch } from './import-players.js';
 
 /** Players imported per transaction; also how often progress is recorded. */
@@ -29,7 +30,12 @@ export class ImportJobs {
 
   start(request: ImportRequest): void {
     const abort = new AbortController();
-    const done = this.run(request, abort.signal).finally(() => this.running.delete(request.uploadId));
+    const done = guardedPromise(
+      this.context.logger,
+      'migration import',
+      { uploadId: request.uploadId },
+      this.run(request, abort.signal),
+    ).finally(() => this.running.delete(request.uploadId));
     this.running.set(request.uploadId, { abort, done });
   }
 

@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import { uuid } from '../../api/schemas.js';
+import { storedId } from '../limits.js';
+import { epochMs } from '../store/dates.js';
 
-/** ISO 8601 text or epoch milliseconds, as epoch milliseconds. */
+/** ISO 8601 text or epoch milliseconds within the range of a Date, as epoch milliseconds. */
 const dateLike = z
   .union([
-    z.number().int(),
+    epochMs,
     z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'must be an ISO 8601 date or epoch milliseconds'),
   ])
   .transform((value) => (typeof value === 'number' ? value : Date.parse(value)));
 
 const importedPunishment = z.looseObject({
-  id: z.union([z.string().min(1), z.number().int()]).transform(String),
+  id: z.union([storedId, z.number().int()]).transform(String),
   typeOrdinal: z.number().int().min(0),
   reason: z.string().optional(),
   issued: dateLike,

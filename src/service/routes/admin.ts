@@ -1,18 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { playerLoginBody, ticket } from '../../api/schemas.js';
+import { playerLoginBody } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { requireAdminToken } from '../http/admin-auth.js';
 import { notFound } from '../http/errors.js';
 import { parseOrThrow } from '../http/validate.js';
+import { storedId, storedTicket } from '../limits.js';
 import { changePunishmentStatus } from '../punishment-actions.js';
-import { toIso, toPunishment } from '../store/punishment-rows.js';
+import { toAdminPunishment, toIso } from '../store/punishment-rows.js';
 
 /** Statuses the reference service uses (service-semantics.md, Punishment life). */
 export const PUNISHMENT_STATUSES = ['active', 'pardoned', 'expired'] as const;
 
 const networkParams = z.object({ network: z.string().min(1) });
-const networkAndId = networkParams.extend({ id: z.string().min(1) });
+const networkAndId = networkParams.extend({ id: storedId });
 const replyBody = z.strictObject({ authorName: z.string().min(1, 'must not be empty'), message: z.string() });
 const statusBody = z.strictObject({ status: z.enum(PUNISHMENT_STATUSES) });
 
@@ -35,7 +36,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServiceContex
   });
 
   app.post('/networks/:network/tickets', async (request) => {
-    const body = parseOrThrow(ticket, request.body);
+    const body = parseOrThrow(storedTicket, request.body);
     stores.tickets.save(networkOf(request.params), body);
     return { success: true, id: body.id };
   });
@@ -56,7 +57,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServiceContex
     const { status } = parseOrThrow(statusBody, request.body);
     if (!stores.punishments.find(networkId, id)) throw notFound(`punishment ${id} not found`);
     const changed = changePunishmentStatus(context, networkId, id, status);
-    return { success: true, changed, punishment: toPunishment(stores.punishments.find(networkId, id)!) };
+    return { success: true, changed, punishment: toAdminPunishment(stores.punishments.find(networkId, id)!) };
   });
 
   app.get('/networks/:network/punishments/:id', async (request) => {
@@ -66,7 +67,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServiceContex
     if (!row) throw notFound(`punishment ${id} not found`);
     const acknowledgedAt = stores.notifications.acknowledgedAt(networkId, id);
     return {
-      punishment: { ...toPunishment(row), severity: row.severity },
+      punishment: toAdminPunishment(row),
       acknowledgements: stores.enforcement.acknowledgements(networkId, id).map((ack) => ({
         ...ack,
         executedAt: toIso(ack.executedAt),

@@ -6,7 +6,6 @@ import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { integerFromQuery, parseOrThrow } from '../http/validate.js';
 import { computePreview } from '../rules/preview.js';
-import { toPunishment } from '../store/punishment-rows.js';
 
 /** Contract limits of `recent`. */
 export const RECENT_MAX_RESULTS = 100;
@@ -27,7 +26,7 @@ const recentQueryFromUrl = z.preprocess(
 
 /** Preview, recent and types: the reads of endpoints 1-3. */
 export function registerPunishmentReads(app: FastifyInstance, context: ServiceContext): void {
-  const { stores, clock, rules } = context;
+  const { stores, clock, rules, render } = context;
 
   app.get('/punishments/preview', async (request) => {
     const caller = callerOf(request);
@@ -44,7 +43,7 @@ export function registerPunishmentReads(app: FastifyInstance, context: ServiceCo
     const hours = parseOrThrow(recentQueryFromUrl, request.query, 'query').hours ?? RECENT_DEFAULT_HOURS;
     const sinceMs = clock.now() - Math.min(hours, MAX_RECENT_HOURS) * HOUR_MS;
     const rows = stores.punishments.recent(caller.networkId, sinceMs, RECENT_MAX_RESULTS);
-    return { punishments: rows.map(toPunishment) };
+    return { punishments: render.list(rows) };
   });
 
   const types = typesResponse.parse({

@@ -6,20 +6,22 @@ import {
   createPunishmentBody,
   type DynamicCreateBody,
   dynamicCreateBody,
-  punishmentIdParam,
 } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { parseOrThrow } from '../http/validate.js';
+import { boundedData, storedId } from '../limits.js';
 import { createPunishment } from '../punishment-actions.js';
 import { computePreview } from '../rules/preview.js';
 
 // The contract only sets a minimum for create's snake_case ordinal.
 const serviceCreateBody = createPunishmentBody.extend({
   type_ordinal: z.number().int('must be an integer').min(0, 'must be at least 0'),
+  data: boundedData.optional(),
 });
-const idParams = z.object({ punishmentId: punishmentIdParam });
+const serviceDynamicBody = dynamicCreateBody.extend({ data: boundedData.optional() });
+const idParams = z.object({ punishmentId: storedId });
 
 type CreateRequest = Omit<DynamicCreateBody, 'issuerName'> & { issuerName?: string };
 
@@ -67,7 +69,7 @@ export function registerPunishmentWrites(app: FastifyInstance, context: ServiceC
 
   app.post('/punishments/dynamic', async (request) => {
     const caller = callerOf(request);
-    const punishmentId = create(caller.networkId, parseOrThrow(dynamicCreateBody, request.body));
+    const punishmentId = create(caller.networkId, parseOrThrow(serviceDynamicBody, request.body));
     return { punishmentId, message: `punishment ${punishmentId} created` };
   });
 

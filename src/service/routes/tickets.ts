@@ -1,16 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ticketIdParam, uuid } from '../../api/schemas.js';
+import { uuid } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { RATE_LIMITED } from '../http/rate-limit.js';
 import { parseOrThrow } from '../http/validate.js';
+import { storedId } from '../limits.js';
 
 /** Contract limit of a player's ticket list. */
 export const PLAYER_TICKETS_MAX_RESULTS = 50;
 
-const ticketParams = z.object({ id: ticketIdParam });
+const ticketParams = z.object({ id: storedId });
 const playerParams = z.object({ uuid });
 
 /** Ticket reads: endpoints 9 and 10. */

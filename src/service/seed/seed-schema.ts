@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { durationMs, isoTimestamp, severity, ticket, uuid } from '../../api/schemas.js';
+import { durationMs, isoTimestamp, severity, uuid } from '../../api/schemas.js';
+import { storedId, storedTicket } from '../limits.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 
 export const seedPunishment = z.strictObject({
-  id: nonEmpty.optional(),
+  id: storedId.optional(),
   targetUuid: uuid,
   typeOrdinal: z.number().int().min(0, 'must be at least 0'),
   reason: z.string().optional(),
@@ -20,7 +21,7 @@ export const seedNetwork = z.strictObject({
   name: nonEmpty,
   servers: z.array(z.strictObject({ name: nonEmpty, apiKey: z.string().min(8, 'must be at least 8 characters') })),
   players: z.array(z.strictObject({ uuid, name: nonEmpty })).default([]),
-  tickets: z.array(ticket).default([]),
+  tickets: z.array(storedTicket).default([]),
   punishments: z.array(seedPunishment).default([]),
 });
 

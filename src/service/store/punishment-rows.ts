@@ -1,4 +1,7 @@
 import type { Punishment, Severity } from '../../api/schemas.js';
+import { checkDateMs, toIso, UnrenderableDateError } from './dates.js';
+
+export { toIso } from './dates.js';
 
 /** A punishment row as stored. */
 export interface PunishmentRow {
@@ -41,10 +44,8 @@ export interface NewPunishment {
   startedAt?: number | null;
 }
 
-export const toIso = (ms: number) => new Date(ms).toISOString();
-
-/** The contract's Punishment plus the `started` extension. */
-export function toPunishment(row: PunishmentRow): Punishment {
+// Every field of the contract's Punishment but the dates.
+function undatedFields(row: PunishmentRow) {
   return {
     id: row.id,
     targetUuid: row.target_uuid,
@@ -53,9 +54,41 @@ export function toPunishment(row: PunishmentRow): Punishment {
     typeOrdinal: row.type_ordinal,
     reason: row.reason,
     duration: row.duration,
-    createdAt: toIso(row.created_at),
     status: row.status,
-    started: row.started_at === null ? null : toIso(row.started_at),
+  };
+}
+
+/**
+ * The contract's Punishment plus the `started` extension; throws {@link UnrenderableDateError}
+ * for a row whose dates no Date holds (only an older version could have stored one).
+ */
+export function toPunishment(row: PunishmentRow): Punishment {
+  return {
+    ...undatedFields(row),
+    createdAt: toIso(row.created_at, 'createdAt'),
+    started: row.started_at === null ? null : toIso(row.started_at, 'started'),
+  };
+}
+
+const isoOrProblem = (ms: number, field: string, problems: string[]): string | null => {
+  try {
+    return toIso(ms, field);
+  } catch (error) {
+    if (!(error instanceof UnrenderableDateError)) throw error;
+    problems.push(error.message);
+    return null;
+  }
+};
+
+/** For the admin: the punishment even when a stored date cannot be shown (null, named in `dateProblems`). */
+export function toAdminPunishment(row: PunishmentRow) {
+  const problems: string[] = [];
+  return {
+    ...undatedFields(row),
+    createdAt: isoOrProblem(row.created_at, 'createdAt', problems),
+    started: row.started_at === null ? null : isoOrProblem(row.started_at, 'started', problems),
+    severity: row.severity,
+    ...(problems.length > 0 ? { dateProblems: problems } : {}),
   };
 }
 
@@ -76,7 +109,7 @@ export function toInsertParams(record: NewPunishment) {
     data: json(record.data),
     notes: json(record.notes),
     attachedTicketIds: json(record.attachedTicketIds),
-    createdAt: record.createdAt,
-    startedAt: record.startedAt ?? null,
+    createdAt: checkDateMs(record.createdAt, 'createdAt'),
+    startedAt: record.startedAt == null ? null : checkDateMs(record.startedAt, 'started'),
   };
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open-db.js';
 import type { PastPunishment } from '../rules/preview.js';
+import { checkDateMs } from './dates.js';
 import type { NewPunishment, PunishmentRow } from './punishment-rows.js';
 import { toInsertParams } from './punishment-rows.js';
 
@@ -82,6 +83,8 @@ export class PunishmentStore {
 
   /** Sets `started` the first time only; true when it was set now. */
   markStarted(networkId: number, id: string, startedAt: number, nowMs: number): boolean {
-    return this.startStatement.run({ networkId, id, startedAt, nowMs }).changes === 1;
+    return (
+      this.startStatement.run({ networkId, id, startedAt: checkDateMs(startedAt, 'started'), nowMs }).changes === 1
+    );
   }
 }

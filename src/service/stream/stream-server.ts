@@ -1,12 +1,11 @@
 import type { IncomingMessage, Server } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Punishment, StreamFrame } from '../../api/schemas.js';
 import { STREAM_PROTOCOL } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
-import { errorBody } from '../http/errors.js';
-import { toPunishment } from '../store/punishment-rows.js';
+import { guarded } from '../guard.js';
+import { closingResponse } from '../http/framework-errors.js';
 
 export interface StreamSettings {
   platform: string;
@@ -14,11 +13,8 @@ export interface StreamSettings {
 }
 
 function refuse(socket: Duplex, status: number, message: string): void {
-  const body = JSON.stringify(errorBody(status, message));
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  if (socket.writable) socket.end(closingResponse(status, message));
+  else socket.destroy();
 }
 
 /**
@@ -39,21 +35,50 @@ export class StreamServer {
   ) {
     this.path = `/v1/${settings.platform}/stream`;
     server.on('upgrade', this.onUpgrade);
+    // A broken handshake (no key, bad version, wrong method) gets the error shape, not ws's plain text.
+    this.sockets.on('wsClientError', (error, socket) =>
+      refuse(socket, error.message === 'Invalid HTTP method' ? 405 : 400, `stream handshake: ${error.message}`),
+    );
     context.feed.on('punishment:changed', this.onChange);
-    this.pingTimer = setInterval(() => this.pingAll(), settings.pingIntervalMs);
+    this.pingTimer = setInterval(
+      () => guarded(context.logger, 'stream ping', {}, () => this.pingAll()),
+      settings.pingIntervalMs,
+    );
     this.pingTimer.unref();
   }
 
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    // Node leaves an upgraded socket without an error listener; a peer reset must not become an uncaught error.
+    socket.on('error', () => socket.destroy());
+    guarded(
+      this.context.logger,
+      'stream upgrade',
+      { path: this.path },
+      () => this.upgrade(request, socket, head),
+      () => refuse(socket, 500, 'internal server error'),
+    );
+  };
+
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
+    const url = URL.parse(request.url ?? '/', 'http://localhost');
+    if (!url) return refuse(socket, 400, 'path: not a valid URL');
+    const path = url.pathname;
     if (path !== this.path) return refuse(socket, 404, `no stream at ${path}`);
     const header = request.headers['x-api-key'];
     const apiKey = Array.isArray(header) ? header[0] : header;
     if (!apiKey) return refuse(socket, 401, 'missing X-API-Key header');
     const caller = this.context.stores.networks.authenticate(apiKey);
     if (!caller) return refuse(socket, 401, 'X-API-Key is not valid');
-    this.sockets.handleUpgrade(request, socket, head, (ws) => this.onConnection(ws, caller.networkId));
-  };
+    this.sockets.handleUpgrade(request, socket, head, (ws) =>
+      guarded(
+        this.context.logger,
+        'stream snapshot',
+        { networkId: caller.networkId },
+        () => this.onConnection(ws, caller.networkId),
+        () => ws.close(1011, 'internal server error'),
+      ),
+    );
+  }
 
   private onConnection(ws: WebSocket, networkId: number): void {
     this.alive.add(ws);
@@ -61,7 +86,8 @@ export class StreamServer {
     ws.on('error', () => ws.terminate());
     send(ws, { type: 'hello', protocol: STREAM_PROTOCOL });
     // Snapshot and subscription happen in the same tick, so no change falls between them.
-    send(ws, { type: 'snapshot', punishments: this.context.stores.punishments.active(networkId).map(toPunishment) });
+    const active = this.context.stores.punishments.active(networkId);
+    send(ws, { type: 'snapshot', punishments: this.context.render.list(active) });
     const members = this.byNetwork.get(networkId) ?? new Set<WebSocket>();
     members.add(ws);
     this.byNetwork.set(networkId, members);
@@ -72,7 +98,9 @@ export class StreamServer {
   }
 
   private readonly onChange = (networkId: number, punishment: Punishment) => {
-    for (const ws of this.byNetwork.get(networkId) ?? []) send(ws, { type: 'punishment', punishment });
+    guarded(this.context.logger, 'stream frame', { networkId, id: punishment.id }, () => {
+      for (const ws of this.byNetwork.get(networkId) ?? []) send(ws, { type: 'punishment', punishment });
+    });
   };
 
   private pingAll(): void {
