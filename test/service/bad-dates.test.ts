@@ -177,6 +177,16 @@ describe('dates beyond what a Date holds', () => {
       expect((await t.call('GET', '/punishments/types')).status).toBe(200);
     });
 
+    it("the login check answers the player's other active punishments", async () => {
+      const response = await t.call('POST', '/player/login', { minecraftUuid: NOTCH, username: 'Notch' });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { activePunishments: { id: string }[] };
+      const ids = body.activePunishments.map((punishment) => punishment.id);
+      expect(ids).toContain('good-old');
+      expect(ids).not.toContain('bad-created');
+      expect(ids).not.toContain('bad-started');
+    });
+
     it('the admin view shows the row and names the date it cannot show', async () => {
       const response = await t.admin('GET', '/networks/alpha/punishments/bad-created');
       expect(response.status).toBe(200);

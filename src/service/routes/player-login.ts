@@ -5,8 +5,8 @@ import { callerOf } from '../http/auth.js';
 import { RATE_LIMITED } from '../http/rate-limit.js';
 import { parseOrThrow } from '../http/validate.js';
 import { findTypeRule } from '../rules/catalogue.js';
+import { isDateMs, toIso } from '../store/dates.js';
 import type { PendingNotificationRow } from '../store/notifications.js';
-import { toIso, toPunishment } from '../store/punishment-rows.js';
 
 /**
  * The login check (extension): registers the player, records the name, address and server seen,
@@ -37,8 +37,11 @@ export function registerPlayerLogin(app: FastifyInstance, context: ServiceContex
     return {
       success: true,
       message: `${punishments.length} active punishments, ${notifications.length} pending notifications`,
-      activePunishments: punishments.map(toPunishment),
-      pendingNotifications: notifications.map((row) => describeNotification(context, row)),
+      activePunishments: context.render.list(punishments),
+      // A notice whose stored date cannot be shown (an older version's row) is left out like a bad punishment row.
+      pendingNotifications: notifications
+        .filter((row) => isDateMs(row.created_at))
+        .map((row) => describeNotification(context, row)),
     };
   });
 

@@ -78,6 +78,12 @@ export const HOSTILE_ROUTES: readonly HostileRoute[] = [
   },
   {
     method: 'POST',
+    path: '/v1/minecraft/player/login',
+    auth: 'key',
+    body: { minecraftUuid: '4566e69f-c907-48ee-8d71-d7ba5aa00d21', username: 'Checked', ipAddress: '127.0.0.1' },
+  },
+  {
+    method: 'POST',
     path: '/v1/minecraft/players/login',
     auth: 'key',
     body: { uuid: '4566e69f-c907-48ee-8d71-d7ba5aa00d20', name: 'Newcomer' },
@@ -115,4 +121,5 @@ export const HOSTILE_ROUTES: readonly HostileRoute[] = [
   },
   { method: 'GET', path: '/admin/v1/networks/alpha/punishments/{id}', auth: 'admin', ids: [ALPHA_PUNISHMENT] },
   { method: 'GET', path: '/admin/v1/networks/{id}/migrations', auth: 'admin', ids: ['alpha'] },
+  { method: 'GET', path: '/admin/v1/networks/alpha/players/{id}', auth: 'admin', ids: [NOTCH] },
 ];
