@@ -90,8 +90,7 @@ export class PunishmentCache {
   }
 
   #enforcedKind(punishment: Pick<IndexFields, 'typeOrdinal' | 'status'>): EnforcedKind | undefined {
-    const action = this.#policy.actionOf(punishment.typeOrdinal);
-    return (action === 'ban' || action === 'mute') && this.#policy.isEnforced(punishment.status) ? action : undefined;
+    return this.#policy.isEnforced(punishment.status) ? this.#policy.kindOf(punishment).indexedAs : undefined;
   }
 
   #running(kind: EnforcedKind, uuid: string, now: number): IndexEntry | undefined {
