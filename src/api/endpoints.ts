@@ -10,6 +10,7 @@ import {
   dynamicCreateResponse,
   migrationProgressBody,
   migrationUploadResponse,
+  pardonBody,
   playerLoginBody,
   playerTicketsResponse,
   previewQuery,
@@ -46,7 +47,7 @@ function endpoint<Result>(spec: EndpointSpec<Result>): EndpointSpec<Result> {
   return spec;
 }
 
-/** The 12 endpoints of the contract and the reference service's `players/login` extension. */
+/** The 12 endpoints of the contract and the reference service's extensions (`players/login`, pardon). */
 export const ENDPOINTS = {
   previewPunishment: endpoint({
     name: 'previewPunishment',
@@ -138,6 +139,14 @@ export const ENDPOINTS = {
     path: 'players/login',
     body: playerLoginBody,
     response: successResponse,
+  }),
+  pardonPunishment: endpoint({
+    name: 'pardonPunishment',
+    method: 'POST',
+    path: 'punishments/:punishmentId/pardon',
+    params: { punishmentId: punishmentIdParam },
+    body: pardonBody,
+    response: successMessageResponse,
   }),
 } as const;
 

@@ -15,6 +15,7 @@ export type EndpointName =
   | 'uploadMigration'
   | 'migrationProgress'
   | 'registerPlayer'
+  | 'pardonPunishment'
   | 'stream';
 
 /**

@@ -8,6 +8,7 @@ import type {
   DynamicCreateResponse,
   MigrationProgressBody,
   MigrationUploadResponse,
+  PardonBody,
   PlayerLoginBody,
   PlayerTicketsResponse,
   PreviewQuery,
@@ -59,6 +60,11 @@ export interface ModerationApi {
   migrationProgress(body: MigrationProgressBody, options?: CallOptions): Promise<SuccessResponse>;
   /** Extension: POST players/login. A service without it answers 404 (an `http` ApiError). */
   registerPlayer(body: PlayerLoginBody, options?: CallOptions): Promise<SuccessResponse>;
+  /**
+   * Extension: POST punishments/{punishmentId}/pardon; the punishment becomes `pardoned`. A service
+   * without it answers 404 (an `http` ApiError), as it does for an unknown punishment.
+   */
+  pardonPunishment(punishmentId: string, body: PardonBody, options?: CallOptions): Promise<SuccessMessageResponse>;
   /** Extension: where the WebSocket stream lives and the headers to open it with (includes the key: never log them). */
   streamEndpoint(): { url: string; headers: Record<string, string> };
 }

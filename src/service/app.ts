@@ -8,6 +8,7 @@ import type { ImportJobs } from './migration/import-job.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerMigrationRoutes } from './routes/migration.js';
 import { registerNotificationsAndPlayers } from './routes/notifications-and-players.js';
+import { registerPardonRoute } from './routes/pardons.js';
 import { registerPunishmentReads } from './routes/punishments-read.js';
 import { registerPunishmentWrites } from './routes/punishments-write.js';
 import { registerTicketReads } from './routes/tickets.js';
@@ -39,6 +40,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
       registerPunishmentReads(scope, context);
       registerPunishmentWrites(scope, context);
       registerNotificationsAndPlayers(scope, context);
+      registerPardonRoute(scope, context);
       registerTicketReads(scope, context);
       registerMigrationRoutes(scope, context, settings);
     },

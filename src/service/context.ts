@@ -7,6 +7,7 @@ import { EnforcementStore } from './store/enforcement.js';
 import { MigrationStore } from './store/migrations.js';
 import { NetworkStore } from './store/networks.js';
 import { NotificationStore } from './store/notifications.js';
+import { PardonStore } from './store/pardons.js';
 import { PlayerStore } from './store/players.js';
 import { PunishmentStore } from './store/punishments.js';
 import { TicketStore } from './store/tickets.js';
@@ -18,6 +19,7 @@ export interface ServiceStores {
   punishments: PunishmentStore;
   enforcement: EnforcementStore;
   notifications: NotificationStore;
+  pardons: PardonStore;
   tickets: TicketStore;
   migrations: MigrationStore;
 }
@@ -40,6 +42,7 @@ export function createStores(db: Db): ServiceStores {
     punishments: new PunishmentStore(db),
     enforcement: new EnforcementStore(db),
     notifications: new NotificationStore(db),
+    pardons: new PardonStore(db),
     tickets: new TicketStore(db),
     migrations: new MigrationStore(db),
   };
