@@ -6,7 +6,7 @@ import { muteKind } from './mute.js';
 import { warnKind } from './warn.js';
 
 export type { ArrivalStep, Kind } from './kind.js';
-export { WARNING_STATUS } from './warn.js';
+export { WARNING_STATUS } from './warning-status.js';
 
 /** Every kind by action: a new action does not compile until it has its module here. */
 export const KINDS: Readonly<Record<PunishmentAction, Kind>> = {

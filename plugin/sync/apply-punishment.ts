@@ -5,6 +5,7 @@ import { type CachedPunishment, fromServicePunishment } from '../cache/cached-pu
 import type { EnforcementContext } from '../enforcement/enforcement-context.js';
 import { renderFor } from '../enforcement/punishment-text.js';
 import type { ArrivalStep } from '../kinds/index.js';
+import { adoptLocal, findLocalTwin } from './adopt-local.js';
 
 export type ApplyOutcome = 'new' | 'changed' | 'unchanged';
 
@@ -20,6 +21,12 @@ export function applyPunishment(context: EnforcementContext, incoming: Punishmen
   const existing = cache.get(incoming.id);
   const fromService = fromServicePunishment(incoming);
   if (existing && !hasChanged(existing, fromService)) return 'unchanged';
+  const twin = existing ? undefined : findLocalTwin(context, fromService);
+  if (twin) {
+    // Issued here while the service was away, and already applied: it only changes its id.
+    adoptLocal(context, twin, fromService);
+    return 'changed';
+  }
 
   const now = clock.now();
   const policy = cache.policy;
