@@ -76,17 +76,19 @@ export function createModeration(options: ModerationOptions) {
     /** Lifts a cached punishment here at once; a local one remembers the pardon for the service's copy. */
     liftLocally(request: LiftRequest): void {
       const row = cache.get(request.punishmentId);
-      if (!row || !cache.policy.isEnforced(row.status)) return;
-      if (isLocalId(row.id)) {
-        cache.localPardons.record(row.id, { issuerName: request.issuerName, reason: request.reason });
+      if (!row) return;
+      // The service's stream may have brought the pardon already: then only the announcement is left.
+      if (cache.policy.isEnforced(row.status)) {
+        if (isLocalId(row.id)) {
+          cache.localPardons.record(row.id, { issuerName: request.issuerName, reason: request.reason });
+        }
+        applyPunishment(context, { ...toServicePunishment(row), status: PARDONED_STATUS });
       }
-      applyPunishment(context, { ...toServicePunishment(row), status: PARDONED_STATUS });
       if (!request.silent) {
         const key = cache.policy.kindOf(row).action === 'mute' ? 'broadcast.unmute' : 'broadcast.unban';
         tellStaff(audience, announcementOf(context.messages(), key, row, false, request.issuerName));
       }
     },
-    /** Asked of the runtime's permissions by name and UUID, so it holds for offline players too. */
     isOnline: (player: KnownPlayer) => context.players.byUuid(player.uuid) !== undefined,
     isExempt(player: KnownPlayer): boolean {
       const identity = { kind: 'player' as const, ...player, sendMessage: () => {}, hasPermission: () => false };

@@ -64,7 +64,7 @@ export class PunishmentStore {
         started_at = excluded.started_at, acknowledged = excluded.acknowledged, notified = excluded.notified,
         updated_at = excluded.updated_at`);
     this.#byId = db.prepare('SELECT * FROM cache_punishments WHERE id = ?');
-    this.#byTarget = db.prepare('SELECT * FROM cache_punishments WHERE target_uuid = ? ORDER BY created_at');
+    this.#byTarget = db.prepare('SELECT * FROM cache_punishments WHERE target_uuid = ? ORDER BY created_at, rowid');
     // Positional columns: the start-up load reads 100,000 rows, and the fewer objects it makes the less memory it leaves.
     this.#indexFields = db
       .prepare<[], IndexFieldsRow>(
