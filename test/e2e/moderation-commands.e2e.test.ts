@@ -200,4 +200,17 @@ describe('moderation commands end to end (bailiff start, reference service)', { 
     game!.console('ban-ip 10.0.0.1');
     await consoleSays('IP bans are not supported yet');
   });
+
+  it('a punishment created elsewhere (the panel) is announced when it syncs', async () => {
+    const client = createModerationClient({ baseUrl: service!.url, apiKey: API_KEY });
+    await client.createPunishmentDynamic({
+      targetUuid: offlineUuid('Plain'),
+      typeOrdinal: 1,
+      issuerName: 'Panel',
+      duration: 3_600_000,
+      reason: 'from the panel',
+    });
+    await sees(bot('Watcher'), '[Bailiff] Panel muted Plain for 1h: from the panel');
+    await sees(bot('Plain'), 'You have been muted by Panel');
+  });
 });
