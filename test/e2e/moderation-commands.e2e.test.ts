@@ -191,7 +191,7 @@ describe('moderation commands end to end (bailiff start, reference service)', { 
   it('console `ban` creates the punishment at the service, and nothing in flying-squid own list', async () => {
     const bob = await join_('Bob');
     game!.console('ban Bob console test');
-    await waitFor('Bob to be kicked', () => bob.kickedWith);
+    expect(await waitFor('Bob to be kicked', () => bob.kickedWith)).toContain('You are banned from this server.');
     await consoleSays('Banned Bob permanently. Punishment ID:');
     const stored = (await servicePunishments()).find((punishment) => punishment.targetUuid === offlineUuid('Bob'));
     expect(stored).toMatchObject({ issuerName: 'CONSOLE', typeOrdinal: 2, reason: 'console test', status: 'active' });
@@ -199,6 +199,17 @@ describe('moderation commands end to end (bailiff start, reference service)', { 
     expect(game!.output()).not.toContain('Bob was banned');
     game!.console('ban-ip 10.0.0.1');
     await consoleSays('IP bans are not supported yet');
+
+    game!.console('banlist');
+    await consoleSays('Bob by CONSOLE (permanent): console test');
+    game!.console('pardon Bob');
+    await consoleSays('Unbanned Bob.');
+    expect((await admin.punishment(stored!.id)).punishment.status).toBe('pardoned');
+    game!.console('kick Warned from the console');
+    // Bailiff's kick screen, not flying-squid's bare reason.
+    const screen = await waitFor('Warned to be kicked', () => bot('Warned').kickedWith);
+    expect(screen).toContain('You were kicked from this server.');
+    expect(screen).toContain('from the console');
   });
 
   it('a punishment created elsewhere (the panel) is announced when it syncs', async () => {
