@@ -19,6 +19,7 @@ import { readReloadedSettings } from './config/reload-settings.js';
 import type { BailiffConfig } from './config/schema.js';
 import { onChat, onCommand } from './enforcement/chat-guard.js';
 import type { EnforcementContext } from './enforcement/enforcement-context.js';
+import { InFlightCreations } from './enforcement/in-flight-creations.js';
 import { onJoined } from './enforcement/join-notices.js';
 import { checkAtLogin, type LoginCheckDeps, onJoinedAfterCheck } from './enforcement/login-check.js';
 import { LoginCheckSupport } from './enforcement/login-check-support.js';
@@ -29,6 +30,7 @@ import { trackRegistrationSupport } from './enforcement/registration-support.js'
 import { BUNDLED_MESSAGES, loadBundledMessages } from './messages/load.js';
 import { createMessages, type Messages } from './messages/messages.js';
 import { messagesSchema } from './messages/schema.js';
+import { createModeration } from './moderation.js';
 import { applyPunishment } from './sync/apply-punishment.js';
 import { liftMissingFromSnapshot } from './sync/lift-missing.js';
 import { createSync, type Sync } from './sync/sync-service.js';
@@ -95,13 +97,24 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     apply: (punishment) => applyPunishment(enforcement, punishment),
     timers: systemTimers,
   };
+  const inFlight = new InFlightCreations();
+  const moderation = createModeration({
+    enforcement,
+    audience: { online: () => context.players.online(), console: context.console },
+    permissions: context.permissions,
+    inFlight,
+  });
 
   const newSync = () =>
     createSync({
       client,
       scheduler: context.scheduler,
       sync: config.sync,
-      apply: (punishment) => applyPunishment(enforcement, punishment),
+      apply: (punishment) => {
+        const outcome = applyPunishment(enforcement, punishment);
+        moderation.announceSynced(outcome, punishment);
+        return outcome;
+      },
       liftMissing: (activeIds, storedBefore) => liftMissingFromSnapshot(enforcement, activeIds, storedBefore),
       clock,
       timers: systemTimers,
@@ -132,9 +145,13 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     messages: { render: (key, placeholders) => messages.render(key, placeholders) },
     players: playerDirectory(context.players, cache.players),
     punishmentTypes: cachedPunishmentTypes(client, clock),
-    applyCreated: (punishment) => {
-      applyPunishment(enforcement, punishment);
-    },
+    applyCreated: moderation.applyCreated,
+    queueCreation: moderation.queueCreation,
+    liftLocally: moderation.liftLocally,
+    isExempt: moderation.isExempt,
+    isOnline: moderation.isOnline,
+    inFlight,
+    records: moderation.records,
     status: () => {
       const stats = outbox.stats();
       return {

@@ -1,4 +1,5 @@
 import type { EnqueueOptions, OutboxCall } from '../../src/outbox/types.js';
+import { isLocalId } from '../cache/local-creations.js';
 
 /** The part of the outbox the plugin core writes to. Synchronous: call inside the local transaction. */
 export interface OutboxWriter {
@@ -17,6 +18,8 @@ export function queuePunishmentAck(
   punishment: { id: string; targetUuid: string },
   execution: Execution,
 ): void {
+  // The service does not know a local id: adoptLocal queues this for the service's id.
+  if (isLocalId(punishment.id)) return;
   outbox.enqueue(
     {
       operation: 'acknowledgePunishment',
@@ -38,6 +41,7 @@ export function queueNoticeAck(
   punishment: { id: string; targetUuid: string },
   shownAt: number,
 ): void {
+  if (isLocalId(punishment.id)) return;
   outbox.enqueue(
     {
       operation: 'acknowledgeNotifications',

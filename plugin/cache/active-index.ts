@@ -33,6 +33,11 @@ class RunningUntil {
     this.#untilMs[slot] = untilMs;
   }
 
+  /** Players whose entry runs at `now`. */
+  *running(now: number): IterableIterator<string> {
+    for (const [uuid, slot] of this.#slots) if (now < this.#untilMs[slot]!) yield uuid;
+  }
+
   delete(uuid: string): void {
     const slot = this.#slots.get(uuid);
     if (slot === undefined) return;
@@ -70,6 +75,11 @@ export class ActiveIndex {
 
   isMuted(uuid: string, now: number): boolean {
     return this.#mutes.isRunning(uuid, now);
+  }
+
+  /** Players with a running ban (or mute) at `now`. */
+  running(kind: EnforcedKind, now: number): IterableIterator<string> {
+    return this.#table(kind).running(now);
   }
 
   /** Keeps the later of the stored end and `untilMs` (a player may have several of a kind). */

@@ -42,6 +42,22 @@ export function fromServicePunishment(punishment: Punishment): CachedPunishment 
   };
 }
 
+/** Back to the service's shape (to apply a local change through the same path as a synced one). */
+export function toServicePunishment(punishment: CachedPunishment): Punishment {
+  return {
+    id: punishment.id,
+    targetUuid: punishment.targetUuid,
+    targetName: punishment.targetName,
+    issuerName: punishment.issuerName,
+    typeOrdinal: punishment.typeOrdinal,
+    reason: punishment.reason,
+    duration: punishment.durationMs,
+    createdAt: punishment.createdAt,
+    status: punishment.status,
+    started: punishment.startedAt === null ? null : new Date(punishment.startedAt).toISOString(),
+  };
+}
+
 /**
  * When the punishment stops applying: Infinity for permanent ones and for temporary ones not
  * yet started (their countdown begins at first enforcement).

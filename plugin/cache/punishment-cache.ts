@@ -3,6 +3,7 @@ import type { Db } from '../../src/db/open-db.js';
 import type { EnforcementPolicy } from '../enforcement/policy.js';
 import { ActiveIndex, type EnforcedKind } from './active-index.js';
 import { type CachedPunishment, expiresAt } from './cached-punishment.js';
+import { LocalPardons } from './local-creations.js';
 import { CACHE_COMPONENT, CACHE_MIGRATIONS } from './migrations.js';
 import { PlayerStore } from './player-store.js';
 import { type IndexFields, PunishmentStore } from './punishment-store.js';
@@ -23,6 +24,7 @@ export interface IndexEntry {
 export class PunishmentCache {
   readonly store: PunishmentStore;
   readonly players: PlayerStore;
+  readonly localPardons: LocalPardons;
   readonly #index = new ActiveIndex();
   #policy: EnforcementPolicy;
 
@@ -33,6 +35,7 @@ export class PunishmentCache {
     migrate(db, CACHE_COMPONENT, CACHE_MIGRATIONS);
     this.store = new PunishmentStore(db);
     this.players = new PlayerStore(db);
+    this.localPardons = new LocalPardons(db);
     this.#policy = policy;
   }
 
@@ -80,6 +83,21 @@ export class PunishmentCache {
     return this.#index.isMuted(uuid, now) ? this.#running('mute', uuid, now) : undefined;
   }
 
+  /** Every running ban (the latest-ending row of each banned player), newest first. */
+  activeBans(now: number): IndexEntry[] {
+    const entries: IndexEntry[] = [];
+    for (const uuid of this.#index.running('ban', now)) {
+      const entry = this.#running('ban', uuid, now);
+      if (entry) entries.push(entry);
+    }
+    return entries.sort((a, b) => b.punishment.createdAt.localeCompare(a.punishment.createdAt));
+  }
+
+  /** Every punishment of a player this server has stored, newest first. */
+  history(uuid: string): CachedPunishment[] {
+    return this.store.forTarget(uuid).reverse();
+  }
+
   /** Players with an enforced ban plus players with an enforced mute. */
   get indexedCount(): number {
     return this.#index.size;
@@ -90,8 +108,7 @@ export class PunishmentCache {
   }
 
   #enforcedKind(punishment: Pick<IndexFields, 'typeOrdinal' | 'status'>): EnforcedKind | undefined {
-    const action = this.#policy.actionOf(punishment.typeOrdinal);
-    return (action === 'ban' || action === 'mute') && this.#policy.isEnforced(punishment.status) ? action : undefined;
+    return this.#policy.isEnforced(punishment.status) ? this.#policy.kindOf(punishment).indexedAs : undefined;
   }
 
   #running(kind: EnforcedKind, uuid: string, now: number): IndexEntry | undefined {

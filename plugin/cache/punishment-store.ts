@@ -50,6 +50,7 @@ export class PunishmentStore {
   readonly #indexFields: Statement<[], IndexFieldsRow>;
   readonly #storedBefore: Statement<[number], PunishmentRow>;
   readonly #count: Statement<[], { count: number }>;
+  readonly #delete: Statement<[string]>;
 
   constructor(db: Db) {
     this.#upsert = db.prepare(`
@@ -63,7 +64,7 @@ export class PunishmentStore {
         started_at = excluded.started_at, acknowledged = excluded.acknowledged, notified = excluded.notified,
         updated_at = excluded.updated_at`);
     this.#byId = db.prepare('SELECT * FROM cache_punishments WHERE id = ?');
-    this.#byTarget = db.prepare('SELECT * FROM cache_punishments WHERE target_uuid = ? ORDER BY created_at');
+    this.#byTarget = db.prepare('SELECT * FROM cache_punishments WHERE target_uuid = ? ORDER BY created_at, rowid');
     // Positional columns: the start-up load reads 100,000 rows, and the fewer objects it makes the less memory it leaves.
     this.#indexFields = db
       .prepare<[], IndexFieldsRow>(
@@ -72,6 +73,7 @@ export class PunishmentStore {
       .raw();
     this.#storedBefore = db.prepare('SELECT * FROM cache_punishments WHERE updated_at < ?');
     this.#count = db.prepare('SELECT count(*) AS count FROM cache_punishments');
+    this.#delete = db.prepare('DELETE FROM cache_punishments WHERE id = ?');
   }
 
   save(punishment: CachedPunishment, updatedAt: number): void {
@@ -109,6 +111,10 @@ export class PunishmentStore {
   /** Rows last written before `updatedAt` (epoch ms), streamed. */
   *iterateStoredBefore(updatedAt: number): IterableIterator<CachedPunishment> {
     for (const row of this.#storedBefore.iterate(updatedAt)) yield toPunishment(row);
+  }
+
+  delete(id: string): void {
+    this.#delete.run(id);
   }
 
   count(): number {

@@ -1,9 +1,12 @@
 import type { ModerationApi } from '../../src/api/moderation-api.js';
-import type { Punishment, PunishmentType } from '../../src/api/schemas.js';
+import type { DynamicCreateBody, Punishment, PunishmentType } from '../../src/api/schemas.js';
 import type { Outbox } from '../../src/outbox/index.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
 import type { Logger } from '../../src/ports/logger.js';
+import type { CachedPunishment } from '../cache/cached-punishment.js';
+import type { PunishmentAction } from '../config/ordinal-defaults.js';
+import type { InFlightCreations } from '../enforcement/in-flight-creations.js';
 import type { LoginCheckState } from '../enforcement/login-check-support.js';
 import type { SaturationReport } from '../sync/saturation.js';
 
@@ -28,7 +31,22 @@ export interface CommandDeps {
    * online target) instead of waiting for the next sync. Same effect as a synced punishment
    * with that id, so the later sync of the same id changes nothing.
    */
-  applyCreated(punishment: Punishment): void;
+  applyCreated(punishment: Punishment, silent?: boolean): void;
+  /**
+   * Queues a creation in the outbox (the service is unreachable). With `local` (the same
+   * punishment under a local id, when its duration is known) it is applied and announced at once.
+   */
+  queueCreation(body: DynamicCreateBody, local: Punishment | undefined, idempotencyKey: string, silent?: boolean): void;
+  /** Lifts a cached ban or mute here at once (status pardoned) and announces it unless silent. */
+  liftLocally(request: LiftRequest): void;
+  /** Whether the player is online now. */
+  isOnline(player: KnownPlayer): boolean;
+  /** Whether a player holds `bailiff.exempt` (asked by name and UUID: works for offline players). */
+  isExempt(player: KnownPlayer): boolean;
+  /** Creations being sent now (sync leaves announcing them to the command). */
+  inFlight: InFlightCreations;
+  /** What this server knows of punishments, from its cache (for /check, /history, /banlist, /unban). */
+  records: PunishmentRecords;
   /** A snapshot for `/bailiff status`. */
   status(): StatusSnapshot;
   /** Polls `recent` once now and applies what changed. */
@@ -51,6 +69,26 @@ export interface CommandDeps {
 export interface ReloadOutcome {
   /** Settings (e.g. `api.key`) that changed in the file but take effect only at the next start. */
   restartRequired?: readonly string[];
+}
+
+export interface LiftRequest {
+  punishmentId: string;
+  issuerName: string;
+  reason: string;
+  silent: boolean;
+}
+
+export interface PunishmentRecords {
+  activeBan(uuid: string, now: number): CachedPunishment | undefined;
+  activeMute(uuid: string, now: number): CachedPunishment | undefined;
+  /** Every punishment stored for the player, newest first. */
+  history(uuid: string): CachedPunishment[];
+  /** The player's enforced punishments of one kind still running at `now`, newest first. */
+  running(uuid: string, action: PunishmentAction, now: number): CachedPunishment[];
+  /** Every running ban, newest first. */
+  activeBans(now: number): CachedPunishment[];
+  /** What a punishment does here (its kind). */
+  actionOf(punishment: CachedPunishment): PunishmentAction;
 }
 
 export interface MessageRenderer {

@@ -1,8 +1,14 @@
 import type { CommandHandler, PluginContext } from '../../src/runtime/plugin-api.js';
 import { bailiffCommand } from './bailiff.js';
+import { banlistCommand } from './banlist.js';
+import { checkCommand } from './check.js';
 import { withCompletions } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { evidenceCommand } from './evidence.js';
+import { historyCommand } from './history.js';
+import { ipBanCommand } from './ip-bans.js';
+import { liftCommand } from './lift.js';
+import { moderationCommand } from './moderation.js';
 import { previewCommand } from './preview.js';
 import { punishCommand } from './punish.js';
 import { ticketCommand } from './ticket.js';
@@ -26,6 +32,19 @@ export function buildCommands(
     tickets: ticketsCommand(deps, completions),
     ticket: ticketCommand(deps),
     bailiff: bailiffCommand(deps),
+    ban: moderationCommand(deps, 'ban', completions),
+    tempban: moderationCommand(deps, 'tempban', completions),
+    mute: moderationCommand(deps, 'mute', completions),
+    tempmute: moderationCommand(deps, 'tempmute', completions),
+    kick: moderationCommand(deps, 'kick', completions),
+    warn: moderationCommand(deps, 'warn', completions),
+    unban: liftCommand(deps, 'ban', completions),
+    unmute: liftCommand(deps, 'mute', completions),
+    check: checkCommand(deps, completions),
+    history: historyCommand(deps, completions),
+    banlist: banlistCommand(deps),
+    'ban-ip': ipBanCommand(deps),
+    'pardon-ip': ipBanCommand(deps),
   };
 }
 

@@ -1,21 +1,24 @@
 import { isTransient } from '../../src/api/errors.js';
 import type { DynamicCreateBody, PreviewResponse, Severity } from '../../src/api/schemas.js';
 import { severity as severitySchema } from '../../src/api/schemas.js';
-import type { CommandHandler, CommandInvocation, CommandSender } from '../../src/runtime/plugin-api.js';
+import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import { type Completions, startsWith } from './completion.js';
-import type { CommandDeps, KnownPlayer } from './deps.js';
+import type { CommandDeps } from './deps.js';
+import { refuseExempt } from './exemption.js';
 import { reportFailure } from './failures.js';
 import { formatOutcome } from './format.js';
-import { type ChosenType, resolveTarget, resolveTypeArgument } from './resolve-arguments.js';
+import { issuePunishment } from './issue-punishment.js';
+import { SILENT_FLAG } from './moderation-args.js';
+import { resolveTarget, resolveTypeArgument } from './resolve-arguments.js';
 
 const SEVERITIES = severitySchema.options;
 
 /**
- * `/punish <player> <type> [lenient|regular|aggravated] [reason...]`: shows the preview's
+ * `/punish <player> <type> [lenient|regular|aggravated] [-s] [reason...]`: shows the preview's
  * outcome, creates the punishment with dynamic create and applies it at once. When the service
- * cannot be reached the creation is queued in the outbox. The severity is positional: a reason
- * needs one before it, so a misspelt severity is refused rather than read as the reason.
+ * cannot be reached the creation is queued in the outbox. The third word is the severity only
+ * when it is one; otherwise the reason starts there (and the severity is regular).
  */
 export function punishCommand(deps: CommandDeps, completions?: Completions): CommandHandler {
   return {
@@ -30,21 +33,20 @@ export function punishCommand(deps: CommandDeps, completions?: Completions): Com
   };
 }
 
-async function punish(deps: CommandDeps, { sender, args }: CommandInvocation): Promise<void> {
-  const [playerArg, typeArg, severityArg, ...reasonWords] = args;
+/** `lenient` -> lenient; anything else is not a severity. */
+function asSeverity(word: string | undefined): Severity | undefined {
+  return SEVERITIES.find((value) => value === word?.toLowerCase());
+}
+
+async function punish(deps: CommandDeps, { sender, args: raw }: CommandInvocation): Promise<void> {
+  const silent = raw.some((word) => word.toLowerCase() === SILENT_FLAG);
+  const [playerArg, typeArg, third, ...more] = raw.filter((word) => word.toLowerCase() !== SILENT_FLAG);
   if (playerArg === undefined || typeArg === undefined) throw new CommandUsageError();
-  const severity = parseSeverity(severityArg);
-  if (severity === undefined) {
-    sender.sendMessage(
-      deps.messages.render('commands.punish.bad-severity', {
-        severity: severityArg ?? '',
-        valid: SEVERITIES.join(', '),
-      }),
-    );
-    return;
-  }
+  const given = asSeverity(third);
+  const severity = given ?? 'regular';
+  const reasonWords = given === undefined && third !== undefined ? [third, ...more] : more;
   const target = resolveTarget(deps, sender, playerArg);
-  if (!target) return;
+  if (!target || refuseExempt(deps, sender, target)) return;
   const type = await resolveTypeArgument(deps, sender, typeArg);
   if (!type) return;
 
@@ -73,59 +75,14 @@ async function punish(deps: CommandDeps, { sender, args }: CommandInvocation): P
     severity,
     ...(reason === '' ? {} : { reason }),
   };
-  await create(deps, sender, { body, target, type, preview });
-}
-
-function parseSeverity(input: string | undefined): Severity | undefined {
-  if (input === undefined) return 'regular';
-  return SEVERITIES.find((value) => value === input.toLowerCase());
-}
-
-interface Creation {
-  body: DynamicCreateBody;
-  target: KnownPlayer;
-  type: ChosenType;
-  preview: PreviewResponse | undefined;
-}
-
-async function create(deps: CommandDeps, sender: CommandSender, creation: Creation): Promise<void> {
-  const { body, target, type, preview } = creation;
-  const placeholders = { player: target.name, type: type.title };
-  let punishmentId: string;
-  try {
-    ({ punishmentId } = await deps.client.createPunishmentDynamic(body));
-  } catch (error) {
-    if (!isTransient(error)) return reportFailure(sender, deps, error, 'punish');
-    deps.outbox.enqueue(
-      { operation: 'createPunishmentDynamic', payload: body },
-      { idempotencyKey: `punish:${deps.ids()}`, orderingKey: `player:${target.uuid}` },
-    );
-    sender.sendMessage(deps.messages.render('commands.punish.queued', placeholders));
-    deps.logger.info('punishment queued while the service is unreachable', { target: target.uuid, type: type.ordinal });
-    return;
-  }
-  sender.sendMessage(deps.messages.render('commands.punish.created', { ...placeholders, id: punishmentId }));
-  // Without the preview the duration is unknown: the next sync brings the punishment instead.
-  if (preview) applyAtOnce(deps, creation, punishmentId, preview[body.severity ?? 'regular'].duration);
-}
-
-function applyAtOnce(deps: CommandDeps, creation: Creation, id: string, duration: number): void {
-  const { body, target } = creation;
-  try {
-    deps.applyCreated({
-      id,
-      targetUuid: target.uuid,
-      targetName: target.name,
-      issuerName: body.issuerName,
-      typeOrdinal: body.typeOrdinal,
-      reason: body.reason ?? '',
-      duration,
-      createdAt: new Date(deps.clock.now()).toISOString(),
-      status: 'active',
-      started: null,
-    });
-  } catch (error) {
-    // Created at the service all the same; the next sync applies it.
-    deps.logger.error('could not apply a created punishment at once', { id, error: String(error) });
-  }
+  await issuePunishment(deps, sender, {
+    body,
+    target,
+    // Without the preview the duration is unknown: the next sync brings the punishment instead.
+    durationMs: preview?.[severity].duration,
+    silent,
+    messages: { created: 'commands.punish.created', queued: 'commands.punish.queued' },
+    placeholders: { player: target.name, type: type.title },
+    action: 'punish',
+  });
 }

@@ -1,6 +1,9 @@
-/** What a punishment does on this server. `none` stores it and only shows the notice. */
-export const PUNISHMENT_ACTIONS = ['ban', 'mute', 'kick', 'none'] as const;
+/** What a punishment does on this server (each one a module of plugin/kinds/). `warn` stores it and only shows the notice. */
+export const PUNISHMENT_ACTIONS = ['ban', 'mute', 'kick', 'warn'] as const;
 export type PunishmentAction = (typeof PUNISHMENT_ACTIONS)[number];
+
+/** Older config.yml files wrote `none` for what is now `warn`. */
+export const LEGACY_ACTION_NAMES: Readonly<Record<string, PunishmentAction>> = { none: 'warn' };
 
 /** The catalogue of service-semantics.md: ordinal -> title and default action. */
 export const TYPE_CATALOGUE: ReadonlyArray<{ ordinal: number; title: string; action: PunishmentAction }> = [

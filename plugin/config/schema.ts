@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_ORDINAL_ACTIONS, PUNISHMENT_ACTIONS } from './ordinal-defaults.js';
+import { DEFAULT_ORDINAL_ACTIONS, LEGACY_ACTION_NAMES, PUNISHMENT_ACTIONS } from './ordinal-defaults.js';
 
 const positiveMs = z.number().int('must be an integer number of milliseconds').positive('must be > 0');
 
@@ -50,7 +50,13 @@ const enforcementSection = z.strictObject({
   enforcedStatuses: z.array(z.string().min(1)).default(['active']),
   /** Merged over the defaults of service-semantics.md. */
   ordinalActions: z
-    .record(ordinalKey, z.enum(PUNISHMENT_ACTIONS))
+    .record(
+      ordinalKey,
+      z.preprocess(
+        (value) => (typeof value === 'string' ? (LEGACY_ACTION_NAMES[value] ?? value) : value),
+        z.enum(PUNISHMENT_ACTIONS),
+      ),
+    )
     .default({})
     .transform((actions) => ({ ...DEFAULT_ORDINAL_ACTIONS, ...actions })),
   loginCheck: loginCheckSection.prefault({}),

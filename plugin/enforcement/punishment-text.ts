@@ -1,5 +1,6 @@
 import { type CachedPunishment, remainingMs } from '../cache/cached-punishment.js';
 import { typeTitle } from '../config/ordinal-defaults.js';
+import { titleOf } from '../kinds/warning-status.js';
 import { formatDuration } from '../messages/duration.js';
 import type { Messages, Placeholders } from '../messages/messages.js';
 
@@ -14,7 +15,7 @@ export function punishmentPlaceholders(
   const permanent = !Number.isFinite(left);
   return {
     id: punishment.id,
-    type: typeTitle(punishment.typeOrdinal),
+    type: titleOf(punishment, typeTitle),
     reason: punishment.reason || '-',
     issuer: punishment.issuerName || '-',
     player: punishment.targetName,

@@ -1,9 +1,11 @@
 import type { Punishment } from '../../src/api/schemas.js';
 import type { Player } from '../../src/runtime/plugin-api.js';
 import { queueNoticeAck, queuePunishmentAck } from '../acks/acknowledgements.js';
-import { type CachedPunishment, expiresAt, fromServicePunishment } from '../cache/cached-punishment.js';
+import { type CachedPunishment, fromServicePunishment } from '../cache/cached-punishment.js';
 import type { EnforcementContext } from '../enforcement/enforcement-context.js';
 import { renderFor } from '../enforcement/punishment-text.js';
+import type { ArrivalStep } from '../kinds/index.js';
+import { adoptLocal, findLocalTwin } from './adopt-local.js';
 
 export type ApplyOutcome = 'new' | 'changed' | 'unchanged';
 
@@ -12,17 +14,22 @@ type Effect = (player: Player) => void;
 /**
  * Stores a punishment from the service and applies it: one transaction writes the cache row
  * and the outbox rows of what is about to happen, then the effects run on the online target
- * (kick, ban kick, mute notice, lift notice). Applying the same state twice changes nothing.
+ * (what each kind does is in plugin/kinds/). Applying the same state twice changes nothing.
  */
 export function applyPunishment(context: EnforcementContext, incoming: Punishment): ApplyOutcome {
   const { cache, clock } = context;
   const existing = cache.get(incoming.id);
   const fromService = fromServicePunishment(incoming);
   if (existing && !hasChanged(existing, fromService)) return 'unchanged';
+  const twin = existing ? undefined : findLocalTwin(context, fromService);
+  if (twin) {
+    // Issued here while the service was away, and already applied: it only changes its id.
+    adoptLocal(context, twin, fromService);
+    return 'changed';
+  }
 
   const now = clock.now();
   const policy = cache.policy;
-  const action = policy.actionOf(fromService.typeOrdinal);
   const isEnforced = policy.isEnforced(fromService.status);
   const wasEnforced = existing !== undefined && policy.isEnforced(existing.status);
   const next: CachedPunishment = {
@@ -34,49 +41,34 @@ export function applyPunishment(context: EnforcementContext, incoming: Punishmen
   const target = context.players.byUuid(next.targetUuid);
   const queued: Array<() => void> = [];
   let effect: Effect | undefined;
-
-  const takeEffect = (show: Effect): void => {
-    next.startedAt ??= now;
-    next.acknowledged = true;
-    next.notified = true;
-    queued.push(() => queuePunishmentAck(context.outbox, next, { executedAt: now, success: true }));
-    queued.push(() => queueNoticeAck(context.outbox, next, now));
-    effect = show;
-  };
-  const text = (key: string) => renderFor(context.messages(), key, next, now, context.appealUrl());
+  let lifted = false;
 
   if (isEnforced && !wasEnforced && !next.acknowledged) {
-    if (action === 'kick') {
-      if (fromService.startedAt !== null) {
-        // Already carried out (here before a restart, or on another server): never kick twice.
+    const step: ArrivalStep = {
+      context,
+      next,
+      startedAtService: fromService.startedAt !== null,
+      target,
+      now,
+      text: (key) => renderFor(context.messages(), key, next, now, context.appealUrl()),
+      enforce(show) {
+        next.startedAt ??= now;
         next.acknowledged = true;
         next.notified = true;
-      } else if (target) {
-        takeEffect((player) => player.kick(text('kick.screen')));
-      } else {
-        next.startedAt = now;
-        next.acknowledged = true;
-        queued.push(() =>
-          queuePunishmentAck(context.outbox, next, {
-            executedAt: now,
-            success: false,
-            errorMessage: 'player not online',
-          }),
-        );
-      }
-    } else if (target && (action === 'ban' || action === 'mute') && now < expiresAt(next)) {
-      takeEffect(
-        action === 'ban'
-          ? (player) => player.kick(text('ban.screen'))
-          : (player) => player.sendMessage(text('notice.mute')),
-      );
-    } else if (target && action === 'none') {
-      next.notified = true;
-      queued.push(() => queueNoticeAck(context.outbox, next, now));
-      effect = (player) => player.sendMessage(text('notice.warning'));
-    }
-  } else if (!isEnforced && wasEnforced && action === 'mute' && target) {
-    effect = (player) => player.sendMessage(text('notice.mute-lifted'));
+        queued.push(() => queuePunishmentAck(context.outbox, next, { executedAt: now, success: true }));
+        queued.push(() => queueNoticeAck(context.outbox, next, now));
+        effect = show;
+      },
+      notify(line) {
+        next.notified = true;
+        queued.push(() => queueNoticeAck(context.outbox, next, now));
+        effect = (player) => player.sendMessage(line);
+      },
+      queue: (write) => queued.push(write),
+    };
+    policy.kindOf(next).arrived(step);
+  } else if (!isEnforced && wasEnforced) {
+    lifted = true;
   }
 
   context.db.transaction(() => {
@@ -85,6 +77,7 @@ export function applyPunishment(context: EnforcementContext, incoming: Punishmen
   })();
   cache.reindex(next);
 
+  if (lifted) policy.kindOf(existing!).lifted(context, next, now);
   if (effect && target) {
     try {
       effect(target);

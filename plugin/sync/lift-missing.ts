@@ -1,7 +1,6 @@
-import type { Player } from '../../src/runtime/plugin-api.js';
 import type { CachedPunishment } from '../cache/cached-punishment.js';
 import type { EnforcementContext } from '../enforcement/enforcement-context.js';
-import { renderFor } from '../enforcement/punishment-text.js';
+import { type Kind, WARNING_STATUS } from '../kinds/index.js';
 
 /**
  * The status a cached punishment gets when the stream's snapshot shows it is no longer active
@@ -25,33 +24,22 @@ export function liftMissingFromSnapshot(
 ): number {
   const { cache, clock } = context;
   const policy = cache.policy;
-  const lifted: CachedPunishment[] = [];
+  const lifted: Array<{ punishment: CachedPunishment; kind: Kind }> = [];
   for (const punishment of cache.store.iterateStoredBefore(storedBefore)) {
-    if (activeIds.has(punishment.id) || !policy.isEnforced(punishment.status)) continue;
-    lifted.push({ ...punishment, status: LIFTED_STATUS });
+    // Warnings are never active, so never in a snapshot: there is nothing to lift.
+    if (activeIds.has(punishment.id) || !policy.isEnforced(punishment.status) || punishment.status === WARNING_STATUS)
+      continue;
+    lifted.push({ punishment: { ...punishment, status: LIFTED_STATUS }, kind: policy.kindOf(punishment) });
   }
   if (lifted.length === 0) return 0;
 
   const now = clock.now();
   context.db.transaction(() => {
-    for (const punishment of lifted) cache.save(punishment, now);
+    for (const { punishment } of lifted) cache.save(punishment, now);
   })();
-  for (const punishment of lifted) {
+  for (const { punishment, kind } of lifted) {
     cache.reindex(punishment);
-    if (policy.actionOf(punishment.typeOrdinal) === 'mute') tellMuteLifted(context, punishment, now);
+    kind.lifted(context, punishment, now);
   }
   return lifted.length;
-}
-
-function tellMuteLifted(context: EnforcementContext, punishment: CachedPunishment, now: number): void {
-  const target: Player | undefined = context.players.byUuid(punishment.targetUuid);
-  if (!target) return;
-  try {
-    target.sendMessage(renderFor(context.messages(), 'notice.mute-lifted', punishment, now, context.appealUrl()));
-  } catch (error) {
-    context.logger.error('could not tell a player their mute was lifted', {
-      punishmentId: punishment.id,
-      error: error instanceof Error ? error.message : String(error),
-    });
-  }
 }

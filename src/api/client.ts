@@ -60,6 +60,8 @@ export function createModerationClient(options: ModerationClientOptions): Modera
     migrationProgress: (body, callOptions) => call(ENDPOINTS.migrationProgress, { body }, callOptions),
     registerPlayer: (body, callOptions) => call(ENDPOINTS.registerPlayer, { body }, callOptions),
     playerLogin: (body, callOptions) => call(ENDPOINTS.playerLogin, { body }, callOptions),
+    pardonPunishment: (punishmentId, body, callOptions) =>
+      call(ENDPOINTS.pardonPunishment, { params: { punishmentId }, body }, callOptions),
     streamEndpoint: () => ({
       url: `${config.baseUrl.replace(/^http/, 'ws')}/v1/${config.platform}/${STREAM_PATH}`,
       headers: { 'X-API-Key': config.apiKey },

@@ -12,6 +12,7 @@ import {
   loginCheckResponse,
   migrationProgressBody,
   migrationUploadResponse,
+  pardonBody,
   playerLoginBody,
   playerTicketsResponse,
   previewQuery,
@@ -48,7 +49,7 @@ function endpoint<Result>(spec: EndpointSpec<Result>): EndpointSpec<Result> {
   return spec;
 }
 
-/** The 12 endpoints of the contract and the reference service's `players/login` and `player/login` extensions. */
+/** The 12 endpoints of the contract and the reference service's extensions (`players/login`, `player/login`, pardon). */
 export const ENDPOINTS = {
   previewPunishment: endpoint({
     name: 'previewPunishment',
@@ -147,6 +148,14 @@ export const ENDPOINTS = {
     path: 'player/login',
     body: loginCheckBody,
     response: loginCheckResponse,
+  }),
+  pardonPunishment: endpoint({
+    name: 'pardonPunishment',
+    method: 'POST',
+    path: 'punishments/:punishmentId/pardon',
+    params: { punishmentId: punishmentIdParam },
+    body: pardonBody,
+    response: successMessageResponse,
   }),
 } as const;
 

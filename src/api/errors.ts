@@ -16,6 +16,7 @@ export type EndpointName =
   | 'migrationProgress'
   | 'registerPlayer'
   | 'playerLogin'
+  | 'pardonPunishment'
   | 'stream';
 
 /**

@@ -10,6 +10,7 @@ import type {
   LoginCheckResponse,
   MigrationProgressBody,
   MigrationUploadResponse,
+  PardonBody,
   PlayerLoginBody,
   PlayerTicketsResponse,
   PreviewQuery,
@@ -66,6 +67,11 @@ export interface ModerationApi {
    * punishments and pending notifications. A service without it answers 404 (an `http` ApiError).
    */
   playerLogin(body: LoginCheckBody, options?: CallOptions): Promise<LoginCheckResponse>;
+  /**
+   * Extension: POST punishments/{punishmentId}/pardon; the punishment becomes `pardoned`. A service
+   * without it answers 404 (an `http` ApiError), as it does for an unknown punishment.
+   */
+  pardonPunishment(punishmentId: string, body: PardonBody, options?: CallOptions): Promise<SuccessMessageResponse>;
   /** Extension: where the WebSocket stream lives and the headers to open it with (includes the key: never log them). */
   streamEndpoint(): { url: string; headers: Record<string, string> };
 }

@@ -154,6 +154,13 @@ export const addEvidenceBody = z.strictObject({
 });
 export type AddEvidenceBody = z.infer<typeof addEvidenceBody>;
 
+/** Extension: `POST /punishments/{punishmentId}/pardon`, modelled on the hosted panel's pardon route. */
+export const pardonBody = z.strictObject({
+  issuerName: nonEmpty,
+  reason: z.string().max(1000, 'must be at most 1000 characters').optional(),
+});
+export type PardonBody = z.infer<typeof pardonBody>;
+
 export const acknowledgePunishmentBody = z.strictObject({
   punishmentId: nonEmpty,
   playerUuid: uuid,

@@ -7,6 +7,7 @@ import {
   createPunishmentBody,
   dynamicCreateBody,
   migrationProgressBody,
+  pardonBody,
   playerLoginBody,
   punishmentIdParam,
 } from '../api/schemas.js';
@@ -21,6 +22,7 @@ export const PAYLOAD_SCHEMAS = {
   addEvidence: z.strictObject({ punishmentId: punishmentIdParam, body: addEvidenceBody }),
   migrationProgress: migrationProgressBody,
   registerPlayer: playerLoginBody,
+  pardonPunishment: z.strictObject({ punishmentId: punishmentIdParam, body: pardonBody }),
 } as const satisfies Record<OutboxOperation, z.ZodType>;
 
 export const OUTBOX_OPERATIONS = Object.keys(PAYLOAD_SCHEMAS) as OutboxOperation[];

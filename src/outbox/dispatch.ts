@@ -18,5 +18,7 @@ export function dispatchCall(client: ModerationApi, call: OutboxCall, options?: 
       return client.migrationProgress(call.payload, options);
     case 'registerPlayer':
       return client.registerPlayer(call.payload, options);
+    case 'pardonPunishment':
+      return client.pardonPunishment(call.payload.punishmentId, call.payload.body, options);
   }
 }

@@ -7,6 +7,7 @@ import type {
   CreatePunishmentBody,
   DynamicCreateBody,
   MigrationProgressBody,
+  PardonBody,
   PlayerLoginBody,
 } from '../api/schemas.js';
 import type { Db } from '../db/open-db.js';
@@ -26,7 +27,8 @@ export type OutboxCall =
   | { operation: 'createPunishmentDynamic'; payload: DynamicCreateBody }
   | { operation: 'addEvidence'; payload: { punishmentId: string; body: AddEvidenceBody } }
   | { operation: 'migrationProgress'; payload: MigrationProgressBody }
-  | { operation: 'registerPlayer'; payload: PlayerLoginBody };
+  | { operation: 'registerPlayer'; payload: PlayerLoginBody }
+  | { operation: 'pardonPunishment'; payload: { punishmentId: string; body: PardonBody } };
 
 export type OutboxOperation = OutboxCall['operation'];
 

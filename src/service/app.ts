@@ -11,6 +11,7 @@ import type { ImportJobs } from './migration/import-job.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerMigrationRoutes } from './routes/migration.js';
 import { registerNotificationsAndPlayers } from './routes/notifications-and-players.js';
+import { registerPardonRoute } from './routes/pardons.js';
 import { registerPlayerLogin } from './routes/player-login.js';
 import { registerPunishmentReads } from './routes/punishments-read.js';
 import { registerPunishmentWrites } from './routes/punishments-write.js';
@@ -56,6 +57,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
       registerPunishmentWrites(scope, context);
       registerNotificationsAndPlayers(scope, context);
       registerPlayerLogin(scope, context);
+      registerPardonRoute(scope, context);
       registerTicketReads(scope, context);
       registerMigrationRoutes(scope, context, settings);
     },

@@ -7,6 +7,7 @@ import { EnforcementStore } from './store/enforcement.js';
 import { MigrationStore } from './store/migrations.js';
 import { NetworkStore } from './store/networks.js';
 import { NotificationStore } from './store/notifications.js';
+import { PardonStore } from './store/pardons.js';
 import { PlayerStore } from './store/players.js';
 import { PunishmentRenderer } from './store/punishment-renderer.js';
 import { PunishmentStore } from './store/punishments.js';
@@ -19,6 +20,7 @@ export interface ServiceStores {
   punishments: PunishmentStore;
   enforcement: EnforcementStore;
   notifications: NotificationStore;
+  pardons: PardonStore;
   tickets: TicketStore;
   migrations: MigrationStore;
 }
@@ -43,6 +45,7 @@ export function createStores(db: Db): ServiceStores {
     punishments: new PunishmentStore(db),
     enforcement: new EnforcementStore(db),
     notifications: new NotificationStore(db),
+    pardons: new PardonStore(db),
     tickets: new TicketStore(db),
     migrations: new MigrationStore(db),
   };

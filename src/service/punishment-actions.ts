@@ -28,6 +28,37 @@ export function changePunishmentStatus(
   return changed;
 }
 
+export interface Pardon {
+  networkId: number;
+  id: string;
+  issuerName: string;
+  reason: string;
+  serverId: number;
+}
+
+/**
+ * The pardon extension: the punishment becomes `pardoned` and who, when and why is recorded, in
+ * one transaction; published when it changed. False when it was already pardoned.
+ */
+export function pardonPunishment(context: ServiceContext, pardon: Pardon): boolean {
+  const { db, stores, clock } = context;
+  const nowMs = clock.now();
+  const changed = db.transaction(() => {
+    if (!stores.punishments.setStatus(pardon.networkId, pardon.id, 'pardoned', nowMs)) return false;
+    stores.pardons.record({
+      networkId: pardon.networkId,
+      punishmentId: pardon.id,
+      issuerName: pardon.issuerName,
+      reason: pardon.reason,
+      serverId: pardon.serverId,
+      pardonedAt: nowMs,
+    });
+    return true;
+  })();
+  if (changed) publish(context, pardon.networkId, pardon.id);
+  return changed;
+}
+
 function publish(context: ServiceContext, networkId: number, id: string): void {
   // Seeding and tests without a stream client skip the read-back.
   if (context.feed.listenerCount('punishment:changed') === 0) return;

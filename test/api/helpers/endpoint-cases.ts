@@ -250,6 +250,19 @@ export function endpointCases(migrationFilePath: string, migrationFileSize: numb
       // Not in the contract: a service without the extension answers 404.
       errorStatuses: [400, 401, 404, 429, 500],
     },
+    {
+      name: 'pardonPunishment',
+      method: 'POST',
+      path: 'punishments/p%2F1/pardon',
+      sentBody: { issuerName: 'Mod', reason: 'appeal accepted' },
+      call: (api) => api.pardonPunishment('p/1', { issuerName: 'Mod', reason: 'appeal accepted' }),
+      okBody: { success: true, message: 'punishment p/1 pardoned' },
+      requiredField: ['success'],
+      badCall: (api) => api.pardonPunishment('p-1', { issuerName: '' }),
+      badPath: 'issuerName',
+      // Not in the contract: a service without the extension answers 404, as for an unknown punishment.
+      errorStatuses: [400, 401, 404],
+    },
   ];
 }
 

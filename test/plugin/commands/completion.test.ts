@@ -27,6 +27,18 @@ describe('tab completion', () => {
     expect(complete(commands.punish, ['Steve', 'cheating', 'regular', 'x'])).toEqual([]);
   });
 
+  it('offers players, then durations where one is read, then -s to the moderation commands', () => {
+    deps = testDeps();
+    const commands = buildCommands(deps, () => ['Steve', 'Alex']);
+    for (const name of ['ban', 'tempban', 'mute', 'tempmute', 'kick', 'warn', 'unban', 'unmute', 'check', 'history']) {
+      expect(complete(commands[name], ['st'])).toEqual(['Steve']);
+    }
+    expect(complete(commands.ban, ['Steve', '1'])).toEqual(['1h', '12h', '1d', '1mo']);
+    expect(complete(commands.tempmute, ['Steve', ''])).toEqual(['30m', '1h', '12h', '1d', '7d', '2w', '1mo', 'perm']);
+    expect(complete(commands.kick, ['Steve', '1'])).toEqual([]);
+    expect(complete(commands.warn, ['Steve', '-'])).toEqual(['-s']);
+  });
+
   it("offers other players' names to /tickets only with bailiff.tickets.others", () => {
     deps = testDeps();
     const commands = buildCommands(deps, () => ['Steve', 'Alex']);

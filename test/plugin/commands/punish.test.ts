@@ -116,13 +116,37 @@ describe('/punish', () => {
     expect(deps.client.calls).toEqual([]);
   });
 
-  it('refuses a bad severity (a reason needs a severity before it)', async () => {
+  it('reads the third word as the start of the reason when it is not a severity (regular then)', async () => {
     deps = serviceUp();
-    const sender = await run(['Steve', 'cheating', 'harsh', 'x-ray']);
-    expect(plain(sender.messages)).toEqual([
-      'Unknown severity harsh. Use one of: lenient, regular, aggravated (before the reason).',
+    await run(['Steve', 'chat-abuse', 'spamming', 'the', 'chat']);
+    const creates = deps.client.calls.filter((call) => call.method === 'createPunishmentDynamic');
+    expect(creates.map((call) => call.args[0])).toEqual([
+      { targetUuid: STEVE.uuid, typeOrdinal: 6, issuerName: 'Mod', severity: 'regular', reason: 'spamming the chat' },
     ]);
+  });
+
+  it('announces to staff unless -s (anywhere) makes it silent', async () => {
+    deps = serviceUp();
+    await run(['Steve', 'cheating', 'aggravated', 'flying']);
+    expect(plain(deps.staffLines)).toEqual(['[Bailiff] Mod banned Steve permanently: flying']);
+    await run(['Steve', '-s', 'cheating', 'flying']);
+    expect(deps.staffLines).toHaveLength(1);
+    expect(deps.applied).toHaveLength(2);
+  });
+
+  it('refuses to punish an exempt player from in game, not from the console', async () => {
+    deps = testDeps({
+      exempt: ['Steve'],
+      api: {
+        previewPunishment: async () => PREVIEW,
+        createPunishmentDynamic: async () => ({ punishmentId: 'p-42', message: 'created' }),
+      },
+    });
+    const sender = await run(['Steve', 'cheating']);
+    expect(plain(sender.messages)).toEqual(['Steve cannot be punished: they hold bailiff.exempt.']);
     expect(deps.client.calls).toEqual([]);
+    const console = await run(['Steve', 'cheating'], fakeSender({ kind: 'console' }));
+    expect(plain(console.messages).at(-1)).toBe('Punished Steve (Cheating). Punishment ID: p-42');
   });
 
   it('throws a usage error without player and type', async () => {
@@ -165,6 +189,9 @@ describe('/punish', () => {
     const sender = await run(['Steve', 'cheating']);
     expect(plain(sender.messages).at(-1)).toContain('is queued and will be sent when it is back');
     expect(deps.outboxRows().map((row) => row.operation)).toEqual(['createPunishmentDynamic']);
+    // The preview told the duration: applied here at once under a local id, and queued with it.
+    expect(deps.outboxRows()[0]?.payload).toMatchObject({ duration: 60 * DAY });
+    expect(deps.cache.activeBan(STEVE.uuid, NOW)?.id).toMatch(/^local-/);
   });
 
   it('cannot resolve a type name while the catalogue is unreachable, and says to use the number', async () => {

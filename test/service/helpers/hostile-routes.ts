@@ -66,6 +66,13 @@ export const HOSTILE_ROUTES: readonly HostileRoute[] = [
   },
   {
     method: 'POST',
+    path: '/v1/minecraft/punishments/{id}/pardon',
+    auth: 'key',
+    ids: [ALPHA_PUNISHMENT],
+    body: { issuerName: 'mod', reason: 'appeal accepted' },
+  },
+  {
+    method: 'POST',
     path: '/v1/minecraft/punishments/acknowledge',
     auth: 'key',
     body: { punishmentId: ALPHA_PUNISHMENT, playerUuid: JEB, executedAt: ISO, success: true },

@@ -1,12 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { PunishmentCache } from '../../../../plugin/cache/punishment-cache.js';
 import type { CommandDeps, KnownPlayer, StatusSnapshot } from '../../../../plugin/commands/deps.js';
+import { bailiffConfigSchema } from '../../../../plugin/config/schema.js';
+import { InFlightCreations } from '../../../../plugin/enforcement/in-flight-creations.js';
+import { createPolicy } from '../../../../plugin/enforcement/policy.js';
 import { createMessages } from '../../../../plugin/messages/messages.js';
 import { messagesSchema } from '../../../../plugin/messages/schema.js';
+import { createModeration } from '../../../../plugin/moderation.js';
 import type { ModerationApi } from '../../../../src/api/moderation-api.js';
 import type { Punishment, PunishmentType } from '../../../../src/api/schemas.js';
 import { type Db, openDb } from '../../../../src/db/open-db.js';
 import { createOutbox } from '../../../../src/outbox/index.js';
+import type { Player } from '../../../../src/runtime/plugin-api.js';
 import { type FakeApi, fakeApi } from './fake-api.js';
 
 export const STEVE: KnownPlayer = { uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5', name: 'Steve' };
@@ -25,7 +31,11 @@ export const TYPES: PunishmentType[] = [
 export interface TestDeps extends CommandDeps {
   client: FakeApi;
   db: Db;
+  /** The plugin's real cache on the same database: what the commands applied. */
+  cache: PunishmentCache;
   applied: Punishment[];
+  /** Lines announced to staff (the console's copy). */
+  staffLines: string[];
   /** Rows of the real outbox table. */
   outboxRows(): Array<{ operation: string; payload: unknown; idempotencyKey: string; orderingKey: string | null }>;
 }
@@ -37,6 +47,10 @@ export interface TestDepsOptions {
   types?: () => Promise<PunishmentType[]>;
   status?: Partial<StatusSnapshot>;
   overrides?: Partial<Omit<CommandDeps, 'client'>>;
+  /** Names of players holding `bailiff.exempt`. */
+  exempt?: string[];
+  /** Online players the applied punishments reach (by UUID). */
+  online?: Player[];
 }
 
 /**
@@ -52,12 +66,45 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
   const outbox = createOutbox({ db, client, clock });
   const known = [STEVE, ALEX];
   const applied: Punishment[] = [];
+  const messages = createMessages(bundledMessages);
+  const logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+  const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
+  cache.load();
+  const staffLines: string[] = [];
+  const exempt = new Set((options.exempt ?? []).map((name) => name.toLowerCase()));
+  const online = options.online ?? [];
+  const inFlight = new InFlightCreations();
+  const moderation = createModeration({
+    enforcement: {
+      db,
+      cache,
+      outbox,
+      players: { byUuid: (uuid) => online.find((player) => player.uuid.toLowerCase() === uuid.toLowerCase()) },
+      messages: () => messages,
+      appealUrl: () => 'https://example.com/appeal',
+      clock,
+      logger,
+    },
+    audience: {
+      online: () => [],
+      console: {
+        kind: 'console',
+        name: 'CONSOLE',
+        sendMessage: (line) => staffLines.push(line),
+        hasPermission: () => true,
+      },
+    },
+    permissions: { has: (sender, node) => node === 'bailiff.exempt' && exempt.has(sender.name.toLowerCase()) },
+    inFlight,
+  });
   return {
     client,
     db,
+    cache,
     applied,
+    staffLines,
     outbox,
-    messages: createMessages(bundledMessages),
+    messages,
     players: {
       resolve: (input) =>
         known.find(
@@ -65,9 +112,16 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
         ),
     },
     punishmentTypes: options.types ?? (async () => TYPES),
-    applyCreated: (punishment) => {
+    applyCreated: (punishment, silent) => {
       applied.push(punishment);
+      moderation.applyCreated(punishment, silent);
     },
+    queueCreation: moderation.queueCreation,
+    liftLocally: moderation.liftLocally,
+    isExempt: moderation.isExempt,
+    isOnline: moderation.isOnline,
+    inFlight,
+    records: moderation.records,
     status: () => ({
       serviceReachable: true,
       lastSyncAt: NOW - 12_000,
@@ -83,7 +137,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     migrationsFolder: '/nonexistent/server/plugins/Bailiff/migrations',
     clock,
     ids,
-    logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+    logger,
     outboxRows: () =>
       db
         .prepare<[], { operation: string; payload: string; idempotency_key: string; ordering_key: string | null }>(

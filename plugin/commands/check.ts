@@ -1,0 +1,44 @@
+import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
+import { CommandUsageError } from '../../src/runtime/plugin-api.js';
+import type { CachedPunishment } from '../cache/cached-punishment.js';
+import { remainingMs } from '../cache/cached-punishment.js';
+import { formatDuration } from '../messages/duration.js';
+import type { Completions } from './completion.js';
+import type { CommandDeps, MessageRenderer } from './deps.js';
+import { resolveTarget } from './resolve-arguments.js';
+
+/** Time left for people: `6d 23h` or `permanent`. */
+export function remainingText(messages: MessageRenderer, punishment: CachedPunishment, now: number): string {
+  const left = remainingMs(punishment, now);
+  return Number.isFinite(left) ? formatDuration(left) : messages.render('time.permanent');
+}
+
+/** `/check <player>`: the player's running ban and mute as this server knows them now. */
+export function checkCommand(deps: CommandDeps, completions?: Completions): CommandHandler {
+  return {
+    execute: (invocation) => check(deps, invocation),
+    tabComplete: ({ args }) => (args.length === 1 ? (completions?.players(args[0] ?? '') ?? []) : []),
+  };
+}
+
+function check(deps: CommandDeps, { sender, args }: CommandInvocation): void {
+  const [playerArg] = args;
+  if (playerArg === undefined || args.length > 1) throw new CommandUsageError();
+  const target = resolveTarget(deps, sender, playerArg);
+  if (!target) return;
+  const now = deps.clock.now();
+  const render = deps.messages.render.bind(deps.messages);
+  const line = (key: string, punishment: CachedPunishment) =>
+    render(key, {
+      issuer: punishment.issuerName || '-',
+      reason: punishment.reason || '-',
+      id: punishment.id,
+      remaining: remainingText(deps.messages, punishment, now),
+    });
+  const ban = deps.records.activeBan(target.uuid, now);
+  const mute = deps.records.activeMute(target.uuid, now);
+  sender.sendMessage(render('commands.check.header', { player: target.name }));
+  if (ban) sender.sendMessage(line('commands.check.ban', ban));
+  if (mute) sender.sendMessage(line('commands.check.mute', mute));
+  if (!ban && !mute) sender.sendMessage(render('commands.check.clean'));
+}

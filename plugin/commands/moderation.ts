@@ -1,0 +1,108 @@
+import type { DynamicCreateBody } from '../../src/api/schemas.js';
+import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
+import { PERMANENT_MS } from '../cache/cached-punishment.js';
+import { WARNING_STATUS } from '../kinds/index.js';
+import { formatDuration } from '../messages/duration.js';
+import type { Completions } from './completion.js';
+import type { CommandDeps } from './deps.js';
+import { refuseExempt } from './exemption.js';
+import { issuePunishment } from './issue-punishment.js';
+import { type DurationRule, parseModerationArgs, SILENT_FLAG } from './moderation-args.js';
+import { resolveTarget } from './resolve-arguments.js';
+
+/** The type ordinals of service-semantics.md the standard commands issue. */
+export const KICK_ORDINAL = 0;
+export const MANUAL_MUTE_ORDINAL = 1;
+export const MANUAL_BAN_ORDINAL = 2;
+
+interface ModerationCommand {
+  ordinal: number;
+  duration: DurationRule;
+  /** Created with this status instead of `active` (warnings). */
+  status?: string;
+  /** The target must be online (kicks). */
+  online?: boolean;
+  /** messages.yml key told once created. */
+  done: string;
+  /** Word for the queued message and failure lines. */
+  action: string;
+}
+
+/** `/ban`, `/tempban`, `/mute`, `/tempmute`, `/kick`, `/warn`: one table, one parser, one issue path. */
+export const MODERATION_COMMANDS = {
+  ban: { ordinal: MANUAL_BAN_ORDINAL, duration: 'optional', done: 'commands.moderation.banned', action: 'ban' },
+  tempban: { ordinal: MANUAL_BAN_ORDINAL, duration: 'required', done: 'commands.moderation.banned', action: 'ban' },
+  mute: { ordinal: MANUAL_MUTE_ORDINAL, duration: 'optional', done: 'commands.moderation.muted', action: 'mute' },
+  tempmute: { ordinal: MANUAL_MUTE_ORDINAL, duration: 'required', done: 'commands.moderation.muted', action: 'mute' },
+  kick: { ordinal: KICK_ORDINAL, duration: 'none', online: true, done: 'commands.moderation.kicked', action: 'kick' },
+  // A warning is a Kick-type record with the status `warning` (see plugin/kinds/warn.ts and the README).
+  warn: {
+    ordinal: KICK_ORDINAL,
+    duration: 'none',
+    status: WARNING_STATUS,
+    done: 'commands.moderation.warned',
+    action: 'warning',
+  },
+} as const satisfies Record<string, ModerationCommand>;
+
+export type ModerationCommandName = keyof typeof MODERATION_COMMANDS;
+
+const DURATION_HINTS = ['30m', '1h', '12h', '1d', '7d', '2w', '1mo', 'perm'];
+
+export function moderationCommand(
+  deps: CommandDeps,
+  name: ModerationCommandName,
+  completions?: Completions,
+): CommandHandler {
+  const spec: ModerationCommand = MODERATION_COMMANDS[name];
+  return {
+    execute: (invocation) => moderate(deps, spec, invocation),
+    tabComplete: ({ args }) => {
+      const prefix = args.at(-1) ?? '';
+      if (args.length === 1) return completions?.players(prefix) ?? [];
+      if (args.length === 2 && spec.duration !== 'none')
+        return DURATION_HINTS.filter((hint) => hint.startsWith(prefix));
+      return prefix.startsWith('-') ? [SILENT_FLAG] : [];
+    },
+  };
+}
+
+async function moderate(deps: CommandDeps, spec: ModerationCommand, { sender, args }: CommandInvocation) {
+  const render = deps.messages.render.bind(deps.messages);
+  const parsed = parseModerationArgs(args, spec.duration);
+  if (!parsed.ok) {
+    sender.sendMessage(render('commands.bad-duration', { duration: parsed.badDuration, problem: parsed.problem }));
+    return;
+  }
+  const { player, silent, reason } = parsed.args;
+  const target = resolveTarget(deps, sender, player);
+  if (!target || refuseExempt(deps, sender, target)) return;
+  if (spec.online && !deps.isOnline(target)) {
+    sender.sendMessage(render('commands.moderation.not-online', { player: target.name }));
+    return;
+  }
+  const durationMs = spec.duration === 'none' ? 0 : (parsed.args.durationMs ?? PERMANENT_MS);
+  const body: DynamicCreateBody = {
+    targetUuid: target.uuid,
+    typeOrdinal: spec.ordinal,
+    issuerName: sender.name,
+    duration: durationMs,
+    ...(reason === '' ? {} : { reason }),
+    ...(spec.status === undefined ? {} : { status: spec.status }),
+  };
+  const length =
+    spec.duration === 'none'
+      ? ''
+      : durationMs === PERMANENT_MS
+        ? render('broadcast.permanently')
+        : render('broadcast.for', { duration: formatDuration(durationMs) });
+  await issuePunishment(deps, sender, {
+    body,
+    target,
+    durationMs,
+    silent,
+    messages: { created: spec.done, queued: 'commands.moderation.queued' },
+    placeholders: { player: target.name, length, action: spec.action },
+    action: spec.action,
+  });
+}

@@ -1,0 +1,48 @@
+import type { CommandSender, Player } from '../../src/runtime/plugin-api.js';
+import type { CachedPunishment } from '../cache/cached-punishment.js';
+import { PERMANENT_MS } from '../cache/cached-punishment.js';
+import { formatDuration } from '../messages/duration.js';
+import type { Messages } from '../messages/messages.js';
+
+/** Players holding it see every punishment announced. */
+export const NOTIFY_PERMISSION = 'bailiff.notify';
+
+/** Synced punishments older than this are history being caught up (a first sync, a restart), not news. */
+export const ANNOUNCE_SYNCED_WITHIN_MS = 10 * 60_000;
+
+export interface StaffAudience {
+  online(): Player[];
+  console: CommandSender;
+}
+
+/** Sends a line to the console and to every online player with `bailiff.notify`. */
+export function tellStaff(audience: StaffAudience, line: string): void {
+  audience.console.sendMessage(line);
+  for (const player of audience.online()) {
+    if (player.hasPermission(NOTIFY_PERMISSION)) player.sendMessage(line);
+  }
+}
+
+/** `for 7d`, `permanently`, or nothing for kicks and warnings (`broadcast.*` keys). */
+function lengthOf(messages: Messages, punishment: CachedPunishment, timed: boolean): string {
+  if (!timed) return '';
+  if (punishment.durationMs === PERMANENT_MS) return messages.render('broadcast.permanently');
+  return messages.render('broadcast.for', { duration: formatDuration(punishment.durationMs) });
+}
+
+/** The staff line of a punishment ("Admin banned Steve for 7d: griefing") from `key`. */
+export function announcementOf(
+  messages: Messages,
+  key: string,
+  punishment: CachedPunishment,
+  timed: boolean,
+  issuer = punishment.issuerName,
+): string {
+  return messages.render(key, {
+    issuer: issuer || '-',
+    player: punishment.targetName,
+    reason: punishment.reason || '-',
+    length: lengthOf(messages, punishment, timed),
+    id: punishment.id,
+  });
+}

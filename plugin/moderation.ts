@@ -1,0 +1,109 @@
+import type { DynamicCreateBody, Punishment } from '../src/api/schemas.js';
+import type { Permissions } from '../src/runtime/plugin-api.js';
+import {
+  type CachedPunishment,
+  expiresAt,
+  fromServicePunishment,
+  toServicePunishment,
+} from './cache/cached-punishment.js';
+import { isLocalId } from './cache/local-creations.js';
+import type { KnownPlayer, LiftRequest, PunishmentRecords } from './commands/deps.js';
+import type { EnforcementContext } from './enforcement/enforcement-context.js';
+import { creationKey, type InFlightCreations } from './enforcement/in-flight-creations.js';
+import {
+  ANNOUNCE_SYNCED_WITHIN_MS,
+  announcementOf,
+  type StaffAudience,
+  tellStaff,
+} from './enforcement/staff-broadcast.js';
+import { type ApplyOutcome, applyPunishment } from './sync/apply-punishment.js';
+
+export const EXEMPT_PERMISSION = 'bailiff.exempt';
+export const PARDONED_STATUS = 'pardoned';
+
+export interface ModerationOptions {
+  enforcement: EnforcementContext;
+  audience: StaffAudience;
+  permissions: Pick<Permissions, 'has'>;
+  inFlight: InFlightCreations;
+}
+
+/**
+ * What the moderation commands do to the server: apply what they created (announcing it to
+ * staff unless silent), queue creations and lifts, read the cache. Sync announces through
+ * {@link announceSynced}.
+ */
+export function createModeration(options: ModerationOptions) {
+  const { enforcement: context, audience } = options;
+  const { cache } = context;
+  const isTimed = (punishment: CachedPunishment) => cache.policy.kindOf(punishment).indexedAs !== undefined;
+
+  const announce = (punishment: CachedPunishment) => {
+    const kind = cache.policy.kindOf(punishment);
+    tellStaff(audience, announcementOf(context.messages(), kind.messages.broadcast, punishment, isTimed(punishment)));
+  };
+
+  const applyCreated = (punishment: Punishment, silent = false): void => {
+    applyPunishment(context, punishment);
+    if (!silent) announce(fromServicePunishment(punishment));
+  };
+
+  const records: PunishmentRecords = {
+    activeBan: (uuid, now) => cache.activeBan(uuid.toLowerCase(), now)?.punishment,
+    activeMute: (uuid, now) => cache.activeMute(uuid.toLowerCase(), now)?.punishment,
+    history: (uuid) => cache.history(uuid.toLowerCase()),
+    running: (uuid, action, now) =>
+      cache
+        .history(uuid.toLowerCase())
+        .filter(
+          (row) =>
+            cache.policy.isEnforced(row.status) && cache.policy.kindOf(row).action === action && now < expiresAt(row),
+        ),
+    activeBans: (now) => cache.activeBans(now).map((entry) => entry.punishment),
+    actionOf: (punishment) => cache.policy.kindOf(punishment).action,
+  };
+
+  return {
+    records,
+    applyCreated,
+    queueCreation(body: DynamicCreateBody, local: Punishment | undefined, idempotencyKey: string, silent = false) {
+      context.outbox.enqueue(
+        { operation: 'createPunishmentDynamic', payload: body },
+        { idempotencyKey, orderingKey: `player:${body.targetUuid.toLowerCase()}` },
+      );
+      if (local) applyCreated(local, silent);
+    },
+    /** Lifts a cached punishment here at once; a local one remembers the pardon for the service's copy. */
+    liftLocally(request: LiftRequest): void {
+      const row = cache.get(request.punishmentId);
+      if (!row) return;
+      // The service's stream may have brought the pardon already: then only the announcement is left.
+      if (cache.policy.isEnforced(row.status)) {
+        if (isLocalId(row.id)) {
+          cache.localPardons.record(row.id, { issuerName: request.issuerName, reason: request.reason });
+        }
+        applyPunishment(context, { ...toServicePunishment(row), status: PARDONED_STATUS });
+      }
+      if (!request.silent) {
+        const key = cache.policy.kindOf(row).action === 'mute' ? 'broadcast.unmute' : 'broadcast.unban';
+        tellStaff(audience, announcementOf(context.messages(), key, row, false, request.issuerName));
+      }
+    },
+    isOnline: (player: KnownPlayer) => context.players.byUuid(player.uuid) !== undefined,
+    isExempt(player: KnownPlayer): boolean {
+      const identity = { kind: 'player' as const, ...player, sendMessage: () => {}, hasPermission: () => false };
+      return options.permissions.has(identity, EXEMPT_PERMISSION);
+    },
+    /** After sync applied a punishment: new, enforced, recent, and not being created from here. */
+    announceSynced(outcome: ApplyOutcome, punishment: Punishment): void {
+      if (outcome !== 'new') return;
+      const cached = fromServicePunishment(punishment);
+      if (!cache.policy.isEnforced(cached.status)) return;
+      if (context.clock.now() - Date.parse(cached.createdAt) > ANNOUNCE_SYNCED_WITHIN_MS) return;
+      if (options.inFlight.has(creationKey(cached))) return;
+      announce(cached);
+    },
+  };
+}
+
+export type Moderation = ReturnType<typeof createModeration>;

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { looksLikeDuration, parseDurationInput } from '../../../plugin/commands/duration-input.js';
+import { parseModerationArgs } from '../../../plugin/commands/moderation-args.js';
+import { CommandUsageError } from '../../../src/runtime/plugin-api.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+describe('parseDurationInput', () => {
+  it.each([
+    ['30m', 30 * MINUTE],
+    ['12h', 12 * HOUR],
+    ['7d', 7 * DAY],
+    ['2w', 14 * DAY],
+    ['1mo', 30 * DAY],
+    ['1y', 365 * DAY],
+    ['45s', 45_000],
+    ['1d12h', DAY + 12 * HOUR],
+    ['1MO2D', 32 * DAY],
+    ['perm', -1],
+    ['Permanent', -1],
+    ['forever', -1],
+  ])('%s is %d ms', (input, ms) => {
+    expect(parseDurationInput(input)).toEqual({ ok: true, ms });
+  });
+
+  it.each([
+    ['7', 'use a number and a unit'],
+    ['7x', 'use a number and a unit'],
+    ['d7', 'use a number and a unit'],
+    ['1d 2h', 'use a number and a unit'],
+    ['0m', 'must be longer than 0'],
+    ['', 'empty'],
+    ['99999999999999999y', 'too long'],
+  ])('refuses %j (%s)', (input, problem) => {
+    const parsed = parseDurationInput(input);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.problem).toContain(problem);
+  });
+
+  it('tells a meant duration from the first word of a reason', () => {
+    expect(looksLikeDuration('7d')).toBe(true);
+    expect(looksLikeDuration('7x')).toBe(true);
+    expect(looksLikeDuration('perm')).toBe(true);
+    expect(looksLikeDuration('griefing')).toBe(false);
+  });
+});
+
+describe('parseModerationArgs: <player> [duration] [-s] [reason...]', () => {
+  it('reads an optional duration only when the word looks like one', () => {
+    expect(parseModerationArgs(['Bob', '7d', 'grief', 'ing'], 'optional')).toEqual({
+      ok: true,
+      args: { player: 'Bob', durationMs: 7 * DAY, silent: false, reason: 'grief ing' },
+    });
+    expect(parseModerationArgs(['Bob', 'griefing'], 'optional')).toEqual({
+      ok: true,
+      args: { player: 'Bob', durationMs: undefined, silent: false, reason: 'griefing' },
+    });
+  });
+
+  it('finds -s anywhere', () => {
+    for (const args of [
+      ['-s', 'Bob', '1h', 'x'],
+      ['Bob', '-S', '1h', 'x'],
+      ['Bob', '1h', 'x', '-s'],
+    ]) {
+      expect(parseModerationArgs(args, 'optional')).toEqual({
+        ok: true,
+        args: { player: 'Bob', durationMs: HOUR, silent: true, reason: 'x' },
+      });
+    }
+  });
+
+  it('names a bad duration, and needs one when required', () => {
+    expect(parseModerationArgs(['Bob', '7x', 'spam'], 'optional')).toMatchObject({ ok: false, badDuration: '7x' });
+    expect(parseModerationArgs(['Bob', 'spam'], 'required')).toMatchObject({ ok: false, badDuration: 'spam' });
+    expect(() => parseModerationArgs(['Bob'], 'required')).toThrow(CommandUsageError);
+    expect(() => parseModerationArgs(['-s'], 'none')).toThrow(CommandUsageError);
+  });
+
+  it('never reads a duration for kicks and warnings', () => {
+    expect(parseModerationArgs(['Bob', '7d', 'late'], 'none')).toEqual({
+      ok: true,
+      args: { player: 'Bob', durationMs: undefined, silent: false, reason: '7d late' },
+    });
+  });
+});
