@@ -5,8 +5,17 @@ export const NETWORK = 'e2e';
 export const API_KEY = 'e2e-server-key-0123456789';
 export const ADMIN_TOKEN = 'e2e-admin-token';
 
-/** The reference service with one network and one server key; the players are registered up front. */
-export function startTestService(options: { dbPath: string; port?: number; players: string[] }) {
+/**
+ * The reference service with one network and one server key; the players are registered up front
+ * under `uuidOf(name)` (default: the Java offline UUID).
+ */
+export function startTestService(options: {
+  dbPath: string;
+  port?: number;
+  players: string[];
+  uuidOf?: (name: string) => string;
+}) {
+  const uuidOf = options.uuidOf ?? offlineUuid;
   return startService({
     host: '127.0.0.1',
     port: options.port ?? 0,
@@ -17,7 +26,7 @@ export function startTestService(options: { dbPath: string; port?: number; playe
         {
           name: NETWORK,
           servers: [{ name: 'game-1', apiKey: API_KEY }],
-          players: options.players.map((name) => ({ uuid: offlineUuid(name), name })),
+          players: options.players.map((name) => ({ uuid: uuidOf(name), name })),
         },
       ],
     },
