@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,13 @@ import { type ServerProcess, startServerProcess } from '../helpers/server-proces
 import type { ClientKind, GameClient } from './clients.js';
 
 const fixtures = resolve(import.meta.dirname, '../fixtures/plugins');
+const IDLE_WINDOW_MS = 2000;
+
+/** User + system CPU seconds a process has used (/proc/<pid>/stat, USER_HZ = 100). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
 
 export interface HostUnderTest {
   /** `flying-squid`, `serenity`. */
@@ -49,6 +56,13 @@ export function describeHostConformance({ host, edition, clients }: HostUnderTes
 
     it(`reports itself as the ${edition} ${host} host`, async () => {
       await server.waitForLine(new RegExp(`${host} host: Minecraft ${edition} edition`));
+    });
+
+    it('does not spin at idle: under a quarter of a core over 2 s (a busy loop takes most of one)', async () => {
+      const before = cpuSeconds(server.child.pid!);
+      await new Promise((done) => setTimeout(done, IDLE_WINDOW_MS));
+      const share = (cpuSeconds(server.child.pid!) - before) / (IDLE_WINDOW_MS / 1000);
+      expect(share).toBeLessThan(0.25);
     });
 
     it('admits a player after an async pre-login that saw name, UUID and IP address', async () => {
