@@ -7,11 +7,17 @@ import { RAKNET_TPS } from '@serenityjs/raknet';
  * setImmediate between ticks and keeps one core about 80% busy at idle; here the connection tick
  * (RAKNET_TPS, 100/s, with the simulations) and the world tick (ticksPerSecond, 20/s) each run on
  * a timer. Shutdown (state ShuttingDown, set by `stop()`) stops RakNet and both timers as the
- * original does once no schedule is pending.
+ * original does once no schedule is pending. Rejects when the UDP port cannot be bound.
  */
 export async function startWithoutBusyLoop(serenity: Serenity): Promise<void> {
   const raknet = serenity.network.raknet;
+  // RakNet binds without listening for errors: a port in use would crash the process.
+  const bound = new Promise<void>((resolve, reject) => {
+    raknet.socket.once('listening', resolve);
+    raknet.socket.once('error', reject);
+  });
   raknet.start(false);
+  await bound;
   let lastWorldTick = process.hrtime.bigint();
 
   const shutDownIfAsked = (): boolean => {
