@@ -82,6 +82,9 @@ describe('Bailiff on SerenityJS (Bedrock) end to end', { timeout: 60_000 }, () =
 
   it('kicks an online player when a ban is issued; the acknowledgements reach the service', async () => {
     const online = await join_('Online1');
+    await waitFor('the join line with UUID and XUID', () =>
+      new RegExp(`Online1 joined \\(uuid ${bedrockOfflineUuid('Online1')}, xuid \\d+\\)`).test(game.output()),
+    );
     const id = await punish('Online1', 2, 'x-ray mining');
     await waitFor('the banned player to be kicked', () => online.kickedWith);
     expect(online.kickedWith).toContain('x-ray mining');

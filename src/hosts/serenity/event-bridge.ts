@@ -40,6 +40,8 @@ export function bridgeSerenityEvents(
   serenity.before(WorldEvent.PlayerJoin, admitOrRefuse as unknown as (signal: PlayerJoinSignal) => boolean);
 
   serenity.on(WorldEvent.PlayerInitialized, ({ player }) => {
+    // The UUID is how Bailiff and the service know a Bedrock player: show it to the owner.
+    logger.info(`${player.username} joined (uuid ${player.uuid}, xuid ${player.xuid})`);
     runtime.events.join(players.add(player));
   });
 
