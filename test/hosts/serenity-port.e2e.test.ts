@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,9 @@ const cli = resolve(import.meta.dirname, '../../dist/src/cli/main.js');
 describe('SerenityJS host on a UDP port already in use', () => {
   const serverDir = mkdtempSync(join(tmpdir(), 'bailiff-serenity-port-'));
   const blocker = createSocket('udp4');
+  let child: ChildProcess | undefined;
   afterAll(() => {
+    if (child?.exitCode === null) child.kill('SIGKILL');
     blocker.close();
     rmSync(serverDir, { recursive: true, force: true });
   });
@@ -24,18 +26,19 @@ describe('SerenityJS host on a UDP port already in use', () => {
       'edition: bedrock\nhost: 127.0.0.1\nonlineMode: false\nworldFolder: null\ngeneration: void\n',
     );
     const port = String(blocker.address().port);
-    const child = spawn(process.execPath, [cli, 'start', '--dir', serverDir, '--port', port], {
+    const started = spawn(process.execPath, [cli, 'start', '--dir', serverDir, '--port', port], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    child = started;
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    started.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    started.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const killer = setTimeout(() => started.kill('SIGKILL'), 30_000);
+    const [code] = (await once(started, 'exit')) as [number | null];
     clearTimeout(killer);
     expect(code).not.toBe(0);
     expect(output).toContain('EADDRINUSE');
