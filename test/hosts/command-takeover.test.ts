@@ -68,7 +68,7 @@ function setup() {
       };
     },
   };
-  const takeovers = takeOverHostCommands(serv, { commands: registry, console: consoleSender, logger }, players);
+  const takeovers = takeOverHostCommands(serv, { commands: registry, console: consoleSender }, players, logger);
   return { serv, logger, registry, takeovers, hostRuns, pluginRuns, steve, told };
 }
 

@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { readEmbeddedService, writeEmbeddedService } from '../../../plugin/config/embedded-service.js';
 import { ENV_API_URL } from '../../../plugin/config/env-overrides.js';
-import { ensureServerSettingsFile, startGameServer } from '../../hosts/flying-squid/index.js';
+import { ensureServerSettingsFile } from '../../hosts/flying-squid/server-settings.js';
+import { startGameServer } from '../../hosts/game-server.js';
 import type { Logger } from '../../ports/logger.js';
 import { createStreamLogger, logLevelFromEnv } from '../../runtime/loggers.js';
 import { startService } from '../../service/index.js';
@@ -122,7 +123,10 @@ function waitForShutdownSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** `bailiff start`: a flying-squid server with Bailiff, and the embedded service when none is configured. */
+/**
+ * `bailiff start`: a game server with Bailiff (flying-squid, or SerenityJS for `edition: bedrock`), and the
+ * embedded service when none is configured.
+ */
 export const command: CliCommand = async (context) => {
   const options = parseStartArgs(context);
   if (options.help) {
@@ -132,7 +136,9 @@ export const command: CliCommand = async (context) => {
   const dataFolder = join(options.dir, 'plugins', PLUGIN_NAME);
   mkdirSync(dataFolder, { recursive: true });
   if (ensureServerSettingsFile(options.dir)) {
-    context.stdout.write(`created ${join(options.dir, 'server.yml')}: host, port, version, online mode, ops\n`);
+    context.stdout.write(
+      `created ${join(options.dir, 'server.yml')}: edition, host, port, version, online mode, ops\n`,
+    );
   }
 
   const service = needsEmbeddedService(dataFolder, context.env)
@@ -162,7 +168,7 @@ export const command: CliCommand = async (context) => {
   await game.stop();
   await service?.close();
   context.stdout.write('stopped\n');
-  // flying-squid leaves its tick interval running after quit; do not let it hold the process.
+  // A host may leave timers running after it closed (flying-squid's tick); do not let them hold the process.
   setTimeout(() => process.exit(0), 2000).unref();
   return 0;
 };

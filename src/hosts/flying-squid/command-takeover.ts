@@ -1,9 +1,10 @@
+import type { Logger } from '../../ports/logger.js';
+import type { HostRuntime } from '../../runtime/host.js';
 import {
   findHostCommandTakeovers,
   type HostCommandTakeover,
   logHostCommandTakeovers,
 } from '../../runtime/host-commands.js';
-import type { PluginRuntime } from '../../runtime/runtime.js';
 import type { FsServer } from './flying-squid-types.js';
 import type { PlayerDirectory } from './player-adapter.js';
 
@@ -24,8 +25,9 @@ export const FLYING_SQUID_MODERATION_COMMANDS = ['ban', 'ban-ip', 'banlist', 'pa
  */
 export function takeOverHostCommands(
   serv: FsServer,
-  runtime: Pick<PluginRuntime, 'commands' | 'console' | 'logger'>,
+  runtime: Pick<HostRuntime, 'commands' | 'console'>,
   players: Pick<PlayerDirectory, 'adapt'>,
+  logger: Logger,
 ): HostCommandTakeover[] {
   const takeovers = findHostCommandTakeovers(runtime.commands, Object.keys(serv.commands.hash));
   for (const { label, plugin } of takeovers) {
@@ -41,11 +43,11 @@ export function takeOverHostCommands(
       },
     });
   }
-  logHostCommandTakeovers(runtime.logger, 'flying-squid', takeovers);
+  logHostCommandTakeovers(logger, 'flying-squid', takeovers);
   const taken = new Set(takeovers.map((takeover) => takeover.label));
   const kept = FLYING_SQUID_MODERATION_COMMANDS.filter((label) => !taken.has(label));
   if (kept.length > 0) {
-    runtime.logger.info(
+    logger.info(
       `flying-squid's own ${kept.map((label) => `/${label}`).join(', ')} still answer (no plugin declares them)`,
     );
   }

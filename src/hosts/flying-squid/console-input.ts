@@ -1,14 +1,14 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Logger } from '../../ports/logger.js';
 import { errorText } from '../../runtime/event-bus.js';
-import type { PluginRuntime } from '../../runtime/runtime.js';
+import type { HostRuntime } from '../../runtime/host.js';
 import type { FsServer } from './flying-squid-types.js';
 
 /**
  * One line describing who is on the server: the players the runtime sees and every connection
  * flying-squid still tracks, so a half-joined player would show up in `tracked` or `connections`.
  */
-export function playerListLine(serv: FsServer, runtime: PluginRuntime): string {
+export function playerListLine(serv: FsServer, runtime: HostRuntime): string {
   const online = runtime.players.online().map((player) => player.name);
   const tracked = Object.values(serv.uuidToPlayer).map((player) => player._client.username);
   const clients = (serv._server as unknown as { clients?: Record<string, unknown> }).clients ?? {};
@@ -17,7 +17,7 @@ export function playerListLine(serv: FsServer, runtime: PluginRuntime): string {
 
 export interface ConsoleInputOptions {
   serv: FsServer;
-  runtime: PluginRuntime;
+  runtime: HostRuntime;
   logger: Logger;
   /** Called for `stop`. */
   onStop: () => void;

@@ -1,6 +1,6 @@
 import type { Logger } from '../../ports/logger.js';
 import { errorText } from '../../runtime/event-bus.js';
-import type { PluginRuntime } from '../../runtime/runtime.js';
+import type { HostRuntime } from '../../runtime/host.js';
 import { kickWithMessage } from './chat-components.js';
 import type { FsClient, FsPlayer, FsServer } from './flying-squid-types.js';
 import type { PlayerDirectory } from './player-adapter.js';
@@ -14,7 +14,7 @@ type CancelBehavior = (triggerCancelBehavior?: boolean, hideFromPlugins?: boolea
  */
 export function bridgeEvents(
   serv: FsServer,
-  runtime: PluginRuntime,
+  runtime: HostRuntime,
   players: PlayerDirectory,
   logger: Logger,
   ready: Promise<void>,

@@ -7,6 +7,8 @@ import { readYamlFile } from '../../runtime/yaml-file.js';
 
 /** Settings of the game server: `config/server.yml`, overridden by `<serverDir>/server.yml`. */
 export const serverSettingsSchema = z.strictObject({
+  /** Which game server runs: java (flying-squid) or bedrock (SerenityJS). @default 'java' */
+  edition: z.enum(['java', 'bedrock']),
   /** @default '0.0.0.0' */
   host: z.string().min(1),
   /** 0 picks a free port. @default 25565 */
@@ -20,8 +22,8 @@ export const serverSettingsSchema = z.strictObject({
   maxPlayers: z.number().int().min(1),
   /** Relative to the server folder; null keeps the world in memory. @default 'world' */
   worldFolder: z.string().min(1).nullable(),
-  /** @default 'diamond_square' */
-  generation: z.enum(['superflat', 'diamond_square']),
+  /** `void` (an empty world) only on bedrock. @default 'diamond_square' */
+  generation: z.enum(['superflat', 'diamond_square', 'void']),
   /** @default 6 */
   viewDistance: z.number().int().min(2).max(32),
   /** Names or UUIDs. @default [] */
@@ -117,10 +119,11 @@ export function flyingSquidOptions(settings: ServerSettings, serverDir: string):
     motd: settings.motd,
     'max-players': settings.maxPlayers,
     worldFolder: worldFolderOf(settings, serverDir),
+    // flying-squid has no empty generator: `void` gets the smallest world it has.
     generation:
-      settings.generation === 'superflat'
-        ? { name: 'superflat', options: { worldHeight: 80 } }
-        : { name: 'diamond_square', options: { worldHeight: 80 } },
+      settings.generation === 'diamond_square'
+        ? { name: 'diamond_square', options: { worldHeight: 80 } }
+        : { name: 'superflat', options: { worldHeight: 80 } },
     'view-distance': settings.viewDistance,
     kickTimeout: 10_000,
     plugins: {},

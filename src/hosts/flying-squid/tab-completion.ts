@@ -1,5 +1,5 @@
 import { parseCommandLine } from '../../runtime/command-registry.js';
-import type { PluginRuntime } from '../../runtime/runtime.js';
+import type { HostRuntime } from '../../runtime/host.js';
 import type { FsPlayer, FsServer } from './flying-squid-types.js';
 import type { PlayerDirectory } from './player-adapter.js';
 
@@ -12,12 +12,7 @@ interface TabCompleteRequest {
  * Answers tab completion of plugin commands' arguments through their `tabComplete` hook, in
  * the packet shape of the player's version; everything else still goes to flying-squid.
  */
-export function bridgeTabCompletion(
-  serv: FsServer,
-  runtime: PluginRuntime,
-  players: PlayerDirectory,
-  player: FsPlayer,
-) {
+export function bridgeTabCompletion(serv: FsServer, runtime: HostRuntime, players: PlayerDirectory, player: FsPlayer) {
   const client = player._client;
   const flyingSquidHandlers = client.listeners('tab_complete') as ((request: TabCompleteRequest) => void)[];
   client.removeAllListeners('tab_complete');

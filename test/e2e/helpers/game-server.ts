@@ -19,10 +19,20 @@ function findRepositoryRoot(): string {
 export const REPOSITORY_ROOT = findRepositoryRoot();
 const CLI = join(REPOSITORY_ROOT, 'dist', 'src', 'cli', 'main.js');
 
-/** Fast, local game server settings: loopback, free port, offline mode, small in-memory world. */
-export function writeTestServerFolder(dir: string, bailiffConfig?: Record<string, unknown>): void {
+/** Test settings of a Bedrock (SerenityJS) server: the loopback ones with an empty world. */
+export const BEDROCK_TEST_SETTINGS = { edition: 'bedrock', generation: 'void' } as const;
+
+/**
+ * Fast, local game server settings: loopback, free port, offline mode, small in-memory world;
+ * `serverSettings` adds or overrides keys (e.g. {@link BEDROCK_TEST_SETTINGS}).
+ */
+export function writeTestServerFolder(
+  dir: string,
+  bailiffConfig?: Record<string, unknown>,
+  serverSettings: Record<string, unknown> = {},
+): void {
   mkdirSync(join(dir, 'plugins', 'Bailiff'), { recursive: true });
-  writeFileSync(join(dir, 'server.yml'), stringify(LOOPBACK_TEST_SETTINGS));
+  writeFileSync(join(dir, 'server.yml'), stringify({ ...LOOPBACK_TEST_SETTINGS, ...serverSettings }));
   if (bailiffConfig) writeFileSync(join(dir, 'plugins', 'Bailiff', 'config.yml'), stringify(bailiffConfig));
 }
 

@@ -5,7 +5,10 @@ export const NETWORK = 'e2e';
 export const API_KEY = 'e2e-server-key-0123456789';
 export const ADMIN_TOKEN = 'e2e-admin-token';
 
-/** The reference service with one network and one server key; the players are registered up front. */
+/**
+ * The reference service with one network and one server key; the players are registered up front
+ * under `uuidOf(name)` (default: the Java offline UUID).
+ */
 export function startTestService(options: {
   dbPath: string;
   port?: number;
@@ -13,7 +16,9 @@ export function startTestService(options: {
   /** Seed punishments (see helpers/ban-population.ts). */
   punishments?: Array<{ targetUuid: string; typeOrdinal: number; id?: string; reason?: string; createdAt?: string }>;
   rateLimitPerMinute?: number;
+  uuidOf?: (name: string) => string;
 }) {
+  const uuidOf = options.uuidOf ?? offlineUuid;
   return startService({
     host: '127.0.0.1',
     port: options.port ?? 0,
@@ -25,7 +30,7 @@ export function startTestService(options: {
         {
           name: NETWORK,
           servers: [{ name: 'game-1', apiKey: API_KEY }],
-          players: options.players.map((name) => ({ uuid: offlineUuid(name), name })),
+          players: options.players.map((name) => ({ uuid: uuidOf(name), name })),
           punishments: options.punishments ?? [],
         },
       ],

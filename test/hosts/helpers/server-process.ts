@@ -22,11 +22,12 @@ export async function startServerProcess(
   serverDir: string,
   pluginFolders: string[],
   version?: string,
+  env: Record<string, string> = {},
 ): Promise<ServerProcess> {
   if (!existsSync(runner)) throw new Error(`${runner} is missing: run \`npm run build\` first`);
   const child = spawn(process.execPath, [runner, serverDir, ...pluginFolders], {
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'test', ...(version ? { BAILIFF_TEST_VERSION: version } : {}) },
+    env: { ...process.env, NODE_ENV: 'test', ...(version ? { BAILIFF_TEST_VERSION: version } : {}), ...env },
   });
   const lines: string[] = [];
   const waiters = new Set<() => void>();

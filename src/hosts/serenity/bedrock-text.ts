@@ -1,0 +1,4 @@
+/** `&` colour codes (Bukkit style) as the `§` codes Bedrock clients render; other `&` stay literal. */
+export function toSectionCodes(text: string): string {
+  return text.replace(/&([0-9a-fk-or])/gi, '§$1');
+}

@@ -1,0 +1,73 @@
+import { type PlayerJoinSignal, type Serenity, WorldEvent } from '@serenityjs/core';
+import { DisconnectReason, Packet } from '@serenityjs/protocol';
+import type { Logger } from '../../ports/logger.js';
+import { errorText } from '../../runtime/event-bus.js';
+import type { HostRuntime } from '../../runtime/host.js';
+import { toSectionCodes } from './bedrock-text.js';
+import type { BedrockPlayerDirectory } from './player-adapter.js';
+
+/**
+ * Maps SerenityJS's player lifecycle onto the runtime: pre-login (awaited by SerenityJS inside
+ * its login handler, before the player is admitted), join (initialised), quit (once, for joined
+ * players only: SerenityJS reports a leave twice, and also for refused players), chat and
+ * commands (cancellable, decided before SerenityJS acts). One listener per event.
+ */
+export function bridgeSerenityEvents(
+  serenity: Serenity,
+  runtime: HostRuntime,
+  players: BedrockPlayerDirectory,
+  logger: Logger,
+  ready: Promise<void>,
+): void {
+  const admitOrRefuse = async ({ player }: PlayerJoinSignal): Promise<boolean> => {
+    const { username, uuid, xuid } = player;
+    // SerenityJS has no time limit here and shows a thrown error's text to the player: the
+    // runtime bounds the listeners, and nothing may escape.
+    try {
+      await ready;
+      const outcome = await runtime.firePreLogin(uuid, username, player.connection.rinfo.address);
+      if (outcome.allowed) return true;
+      logger.info(`refused ${username} (${uuid}, xuid ${xuid}) at pre-login`, { reason: outcome.message });
+      player.disconnect(toSectionCodes(outcome.message ?? ''), DisconnectReason.Kicked);
+    } catch (error) {
+      logger.error(`pre-login of ${username} failed; connection closed`, { error: errorText(error) });
+      player.disconnect('Login failed, please try again.', DisconnectReason.Kicked);
+    }
+    return false;
+  };
+  // The login handler awaits this signal (emitAsync), so an async listener's answer counts,
+  // though the emitter's types only admit a boolean.
+  serenity.before(WorldEvent.PlayerJoin, admitOrRefuse as unknown as (signal: PlayerJoinSignal) => boolean);
+
+  serenity.on(WorldEvent.PlayerInitialized, ({ player }) => {
+    // The UUID is how Bailiff and the service know a Bedrock player: show it to the owner.
+    logger.info(`${player.username} joined (uuid ${player.uuid}, xuid ${player.xuid})`);
+    runtime.events.join(players.add(player));
+  });
+
+  serenity.on(WorldEvent.PlayerLeave, ({ player }) => {
+    const left = players.remove(player);
+    if (left) runtime.events.quit(left);
+  });
+
+  // Synchronous only: SerenityJS ignores a promise returned here.
+  serenity.before(WorldEvent.PlayerChat, ({ player, message }) => {
+    const sender = players.get(player);
+    if (!sender) return false;
+    return !runtime.events.chat(sender, message).cancelled;
+  });
+
+  // SerenityJS has no command event: decide on the request packet, before its command handler.
+  serenity.network.before(Packet.CommandRequest, ({ packet, connection }) => {
+    const player = serenity.getPlayerByConnection(connection);
+    const sender = player && players.get(player);
+    if (!sender) return false;
+    const line = packet.command.replace(/^\//, '').trim();
+    if (!line) return true;
+    if (runtime.events.command(sender, line).cancelled) return false;
+    const run = runtime.commands.dispatch(sender, line);
+    if (!run) return true;
+    run.catch((error: unknown) => logger.error('command dispatch failed', { error: errorText(error) }));
+    return false;
+  });
+}

@@ -1,0 +1,63 @@
+import { ServerState } from '@serenityjs/core';
+import { MINECRAFT_VERSION } from '@serenityjs/protocol';
+import { errorText } from '../../runtime/event-bus.js';
+import type { GameHost, HostFactory } from '../../runtime/host.js';
+import type { ServerSettings } from '../flying-squid/server-settings.js';
+import { readBedrockConsole } from './console-input.js';
+import { createSerenity } from './create-serenity.js';
+import { bridgeSerenityEvents } from './event-bridge.js';
+import { installNodeShims } from './node-shims.js';
+import { acceptNewOfflineLogins } from './offline-login.js';
+import { BedrockPlayerDirectory } from './player-adapter.js';
+import { startWithoutBusyLoop } from './quiet-loop.js';
+import { routeSerenityLogs } from './serenity-logs.js';
+import { freeUdpPort } from './udp-port.js';
+
+const CLOSE_LIMIT_MS = 3000;
+
+/**
+ * The SerenityJS host (Bedrock edition, one game version): an in-memory world, SerenityJS's
+ * logs in ours, offline logins of current clients accepted in offline mode, no busy loop.
+ */
+export const createSerenityHost: HostFactory<ServerSettings> = async ({ runtime, settings, logger, ready }) => {
+  installNodeShims();
+  routeSerenityLogs(logger);
+  if (settings.worldFolder !== null) {
+    logger.warn('the bedrock host keeps its world in memory: worldFolder is ignored');
+  }
+  const port = settings.port === 0 ? await freeUdpPort(settings.host) : settings.port;
+  const serenity = await createSerenity({ port, settings });
+  if (!settings.onlineMode) acceptNewOfflineLogins(serenity);
+  const players = new BedrockPlayerDirectory(runtime.permissions);
+  runtime.setPlayers(players);
+  bridgeSerenityEvents(serenity, runtime, players, logger, ready);
+
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    if (serenity.state === ServerState.StartingUp) return void serenity.console.close();
+    const stopped = serenity.stop().catch((error: unknown) => {
+      logger.warn('server did not close cleanly', { error: errorText(error) });
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_LIMIT_MS);
+    });
+    await Promise.race([stopped, limit]);
+    clearTimeout(timer);
+  };
+  const host: GameHost = {
+    name: 'serenity',
+    edition: 'bedrock',
+    version: MINECRAFT_VERSION,
+    listen: async () => {
+      await startWithoutBusyLoop(serenity);
+      return port;
+    },
+    readConsole: (input, onStop) => readBedrockConsole(input, { serenity, runtime, logger, onStop }),
+    close: () => {
+      closing ??= close();
+      return closing;
+    },
+  };
+  return host;
+};

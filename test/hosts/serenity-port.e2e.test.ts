@@ -1,0 +1,47 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const cli = resolve(import.meta.dirname, '../../dist/src/cli/main.js');
+
+describe('SerenityJS host on a UDP port already in use', () => {
+  const serverDir = mkdtempSync(join(tmpdir(), 'bailiff-serenity-port-'));
+  const blocker = createSocket('udp4');
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    if (child?.exitCode === null) child.kill('SIGKILL');
+    blocker.close();
+    rmSync(serverDir, { recursive: true, force: true });
+  });
+
+  it('`bailiff start` fails with the bind error, instead of crashing later', { timeout: 40_000 }, async () => {
+    blocker.bind(0, '127.0.0.1');
+    await once(blocker, 'listening');
+    writeFileSync(
+      join(serverDir, 'server.yml'),
+      'edition: bedrock\nhost: 127.0.0.1\nonlineMode: false\nworldFolder: null\ngeneration: void\n',
+    );
+    const port = String(blocker.address().port);
+    const started = spawn(process.execPath, [cli, 'start', '--dir', serverDir, '--port', port], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = started;
+    let output = '';
+    started.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    started.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const killer = setTimeout(() => started.kill('SIGKILL'), 30_000);
+    const [code] = (await once(started, 'exit')) as [number | null];
+    clearTimeout(killer);
+    expect(code).not.toBe(0);
+    expect(output).toContain('EADDRINUSE');
+    expect(output).not.toContain('game server listening on');
+  });
+});
