@@ -38,7 +38,7 @@ export interface ServiceContext {
   logger: Logger;
 }
 
-export function createStores(db: Db): ServiceStores {
+export function createStores(db: Db, logger?: Logger): ServiceStores {
   return {
     networks: new NetworkStore(db),
     players: new PlayerStore(db),
@@ -46,7 +46,9 @@ export function createStores(db: Db): ServiceStores {
     enforcement: new EnforcementStore(db),
     notifications: new NotificationStore(db),
     pardons: new PardonStore(db),
-    tickets: new TicketStore(db),
+    tickets: new TicketStore(db, (ticketId, error) =>
+      logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
+    ),
     migrations: new MigrationStore(db),
   };
 }
@@ -54,7 +56,7 @@ export function createStores(db: Db): ServiceStores {
 export function createContext(parts: Omit<ServiceContext, 'stores' | 'feed' | 'render'>): ServiceContext {
   return {
     ...parts,
-    stores: createStores(parts.db),
+    stores: createStores(parts.db, parts.logger),
     feed: new PunishmentFeed(),
     render: new PunishmentRenderer(parts.logger),
   };

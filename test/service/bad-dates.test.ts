@@ -235,4 +235,46 @@ describe('the punishment store', () => {
       db.close();
     }
   });
+
+  describe('a ticket or reply an older version stored with such a date', () => {
+    beforeAll(() => {
+      const alpha = oldDb.prepare("SELECT id FROM service_networks WHERE name = 'alpha'").get() as { id: number };
+      const insertTicket = oldDb.prepare(
+        `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
+           creator_name, reported_player_uuid, reported_player_name, tags, created_at, updated_at)
+         VALUES (?, ?, 'report', 'old', 'old ticket', 'Open', 'low', ?, 'Jeb', NULL, NULL, '[]', ?, ?)`,
+      );
+      insertTicket.run(alpha.id, 'bad-ticket', JEB, BEYOND_DATE_MS, START_MS);
+      insertTicket.run(alpha.id, 'good-ticket', JEB, START_MS - 1000, START_MS);
+      oldDb
+        .prepare(
+          `INSERT INTO service_ticket_replies (network_id, ticket_id, id, author_name, message, created_at)
+           VALUES (?, 'good-ticket', ?, 'staff', ?, ?)`,
+        )
+        .run(alpha.id, 'bad-reply', 'never shown', -BEYOND_DATE_MS);
+    });
+
+    it("the player's ticket list serves the other tickets", async () => {
+      const before = logged.length;
+      const response = await t.call('GET', `/tickets/player/${JEB}`);
+      expect(response.status).toBe(200);
+      const ids = ((await response.json()) as { tickets: { id: string }[] }).tickets.map((ticket) => ticket.id);
+      expect(ids).toContain('good-ticket');
+      expect(ids).not.toContain('bad-ticket');
+      expect(logged.slice(before).some((entry) => entry.fields?.ticketId === 'bad-ticket')).toBe(true);
+    });
+
+    it('a ticket read leaves out the reply it cannot show, and names the date of a ticket it cannot show', async () => {
+      const good = await t.call('GET', '/tickets/good-ticket');
+      expect(good.status).toBe(200);
+      const { ticket } = (await good.json()) as { ticket: { id: string; replies: { id: string }[] } };
+      expect(ticket.id).toBe('good-ticket');
+      expect(ticket.replies.map((reply) => reply.id)).not.toContain('bad-reply');
+      const bad = await t.call('GET', '/tickets/bad-ticket');
+      expect(bad.status).toBe(404);
+      expect((await errorOf(bad)).message).toBe(
+        'ticket bad-ticket cannot be shown: its stored createdAt is outside the range of a date',
+      );
+    });
+  });
 });

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { uuid } from '../../api/schemas.js';
+import { type Ticket, uuid } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { RATE_LIMITED } from '../http/rate-limit.js';
 import { parseOrThrow } from '../http/validate.js';
 import { storedId } from '../limits.js';
+import { UnrenderableDateError } from '../store/dates.js';
 
 /** Contract limit of a player's ticket list. */
 export const PLAYER_TICKETS_MAX_RESULTS = 50;
@@ -21,7 +22,19 @@ export function registerTicketReads(app: FastifyInstance, context: ServiceContex
   app.get('/tickets/:id', RATE_LIMITED, async (request) => {
     const caller = callerOf(request);
     const { id } = parseOrThrow(ticketParams, request.params, 'path');
-    const ticket = tickets.find(caller.networkId, id);
+    let ticket: Ticket | undefined;
+    try {
+      ticket = tickets.find(caller.networkId, id);
+    } catch (error) {
+      if (!(error instanceof UnrenderableDateError)) throw error;
+      context.logger.error('ticket row cannot be rendered', {
+        networkId: caller.networkId,
+        ticketId: id,
+        problem: error.message,
+      });
+      // The contract's statuses for this read are 400/401/404/429/500; it cannot be shown, so it is answered as absent.
+      throw notFound(`ticket ${id} cannot be shown: its stored ${error.field} is outside the range of a date`);
+    }
     if (!ticket) throw notFound(`ticket ${id} not found`);
     return { ticket };
   });

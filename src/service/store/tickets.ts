@@ -1,6 +1,6 @@
 import type { Reply, Ticket, TicketSummary } from '../../api/schemas.js';
 import type { Db } from '../../db/open-db.js';
-import { toIso } from './punishment-rows.js';
+import { toIso, UnrenderableDateError } from './dates.js';
 
 interface TicketRow {
   id: string;
@@ -29,12 +29,18 @@ function toSummary(row: Omit<TicketRow, 'description' | 'reported_player_uuid' |
     priority: row.priority,
     creatorUuid: row.creator_uuid,
     creatorName: row.creator_name,
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
+    createdAt: toIso(row.created_at, 'createdAt'),
+    updatedAt: toIso(row.updated_at, 'updatedAt'),
   } satisfies TicketSummary;
 }
 
-/** Tickets come from the admin API or a seed; the contract only reads them. */
+/** Told about a stored ticket or reply whose date no Date holds (only an older version could have stored one). */
+export type UnrenderableTicketReport = (ticketId: string, error: UnrenderableDateError) => void;
+
+/**
+ * Tickets come from the admin API or a seed; the contract only reads them. A row whose date
+ * cannot be shown is left out of lists (a reply, of its ticket) and reported, never a 500.
+ */
 export class TicketStore {
   private readonly upsertTicket;
   private readonly upsertReply;
@@ -43,7 +49,10 @@ export class TicketStore {
   private readonly repliesOf;
   private readonly byCreator;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly reportUnrenderable: UnrenderableTicketReport = () => {},
+  ) {
     this.upsertTicket = db.prepare(
       `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
          creator_name, reported_player_uuid, reported_player_name, tags, created_at, updated_at)
@@ -119,14 +128,15 @@ export class TicketStore {
     return this.byId.get(networkId, id) !== undefined;
   }
 
+  /** Throws {@link UnrenderableDateError} when the ticket's own dates cannot be shown. */
   find(networkId: number, id: string): Ticket | undefined {
     const row = this.byId.get(networkId, id);
     if (!row) return undefined;
-    const replies = this.repliesOf.all(networkId, id).map((reply) => ({
+    const replies = this.renderable(this.repliesOf.all(networkId, id), id, (reply) => ({
       id: reply.id,
       authorName: reply.author_name,
       message: reply.message,
-      createdAt: toIso(reply.created_at),
+      createdAt: toIso(reply.created_at, `replies.${reply.id}.createdAt`),
     }));
     return {
       ...toSummary(row),
@@ -140,6 +150,23 @@ export class TicketStore {
 
   /** The creator's tickets, newest first, summary form only. */
   byPlayer(networkId: number, creatorUuid: string, limit: number): TicketSummary[] {
-    return this.byCreator.all(networkId, creatorUuid.toLowerCase(), limit).map(toSummary);
+    return this.renderable(this.byCreator.all(networkId, creatorUuid.toLowerCase(), limit), undefined, toSummary);
+  }
+
+  private renderable<Row extends { id: string }, Shown>(
+    rows: readonly Row[],
+    ticketId: string | undefined,
+    show: (row: Row) => Shown,
+  ): Shown[] {
+    const shown: Shown[] = [];
+    for (const row of rows) {
+      try {
+        shown.push(show(row));
+      } catch (error) {
+        if (!(error instanceof UnrenderableDateError)) throw error;
+        this.reportUnrenderable(ticketId ?? row.id, error);
+      }
+    }
+    return shown;
   }
 }
