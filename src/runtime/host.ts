@@ -9,7 +9,7 @@ import type { PluginEvents } from './runtime-events.js';
  * The contract between the plugin runtime and a game server ("host"). A host owns the network
  * and the world; the runtime owns plugins. A host must:
  *
- * - pre-login: before a player is admitted anywhere, await `firePreLogin(uuid, name, ip)`; when
+ * - pre-login: before a player is admitted anywhere, await `firePreLogin(uuid, name, ip, xuid)`; when
  *   refused, disconnect the client with the message so it never spawns and never counts as joined;
  * - join / quit: call `events.join` once a player is in the world and `events.quit` once when that
  *   player leaves (never for a refused player, never twice);
@@ -32,8 +32,11 @@ export interface HostRuntime {
   readonly console: CommandSender;
   readonly players: Players;
   setPlayers(players: Players): void;
-  /** Resolves within the runtime's time limit; never rejects for a listener's error. */
-  firePreLogin(uuid: string, name: string, ip?: string): Promise<PreLoginOutcome>;
+  /**
+   * Resolves within the runtime's time limit; never rejects for a listener's error. `xuid`: a
+   * Bedrock player's Xbox user ID, when the host knows it.
+   */
+  firePreLogin(uuid: string, name: string, ip?: string, xuid?: string): Promise<PreLoginOutcome>;
 }
 
 export type Edition = 'java' | 'bedrock';

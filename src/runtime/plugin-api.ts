@@ -49,6 +49,8 @@ export interface CommandSender {
 export interface Player extends CommandSender {
   readonly kind: 'player';
   readonly uuid: string;
+  /** Bedrock: the player's Xbox user ID (XUID); undefined on Java or when the host does not know it. Never show it to players. */
+  readonly xuid?: string;
   isOnline(): boolean;
   kick(message: string): void;
 }
@@ -75,6 +77,8 @@ export interface PreLoginEvent {
   readonly name: string;
   /** The client's IP address as the host saw it (no port); undefined when the host cannot tell. Never show it to players. */
   readonly ip: string | undefined;
+  /** Bedrock: the player's Xbox user ID (XUID); undefined on Java or when the host does not know it. Never show it to players. */
+  readonly xuid?: string;
   /** Refuse the join; the player sees `message` and is never half-joined. */
   deny(message: string): void;
   readonly denied: boolean;

@@ -11,6 +11,7 @@ export class PreLoginEventImpl implements PreLoginEvent {
     readonly uuid: string,
     readonly name: string,
     readonly ip: string | undefined = undefined,
+    readonly xuid: string | undefined = undefined,
   ) {}
   deny(message: string): void {
     this.denied = true;
@@ -47,8 +48,9 @@ export async function dispatchPreLogin(
   uuid: string,
   name: string,
   ip?: string,
+  xuid?: string,
 ): Promise<PreLoginOutcome> {
-  const event = new PreLoginEventImpl(uuid, name, ip);
+  const event = new PreLoginEventImpl(uuid, name, ip, xuid);
   let deadline: Promise<typeof timedOut> | undefined;
   let handle: TimerHandle | undefined;
   try {

@@ -175,8 +175,8 @@ export class PluginRuntime {
   }
 
   /** Runs pre-login listeners (async, within the time limit). */
-  firePreLogin(uuid: string, name: string, ip?: string): Promise<PreLoginOutcome> {
-    return dispatchPreLogin(this.bus, this.logger, this.timers, this.preLogin, uuid, name, ip);
+  firePreLogin(uuid: string, name: string, ip?: string, xuid?: string): Promise<PreLoginOutcome> {
+    return dispatchPreLogin(this.bus, this.logger, this.timers, this.preLogin, uuid, name, ip, xuid);
   }
 
   /** State of the plugin named `name` (a refused duplicate of that name does not count). */

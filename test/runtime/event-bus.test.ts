@@ -120,6 +120,28 @@ describe('pre-login dispatch', () => {
     expect(outcome).toEqual({ allowed: true, timedOut: false });
   });
 
+  it('hands listeners the IP and XUID the host passed, and leaves the XUID undefined when it passed none', async () => {
+    const bus = new EventBus(memoryLogger());
+    const seen: [string | undefined, string | undefined][] = [];
+    bus.on('P', 'player:prelogin', (e) => void seen.push([e.ip, e.xuid]));
+    const timers = new FakeTimers();
+    await dispatchPreLogin(
+      bus,
+      memoryLogger(),
+      timers,
+      preLoginOptions,
+      'u-1',
+      'Steve',
+      '10.0.0.1',
+      '2535400000000001',
+    );
+    await dispatchPreLogin(bus, memoryLogger(), timers, preLoginOptions, 'u-2', 'Alex', '10.0.0.2');
+    expect(seen).toEqual([
+      ['10.0.0.1', '2535400000000001'],
+      ['10.0.0.2', undefined],
+    ]);
+  });
+
   it('refuses the join with the timeout message when listeners exceed the time limit', async () => {
     const logger = memoryLogger();
     const bus = new EventBus(logger);

@@ -4,13 +4,15 @@ import type { Logger } from '../../ports/logger.js';
 import { errorText } from '../../runtime/event-bus.js';
 import type { HostRuntime } from '../../runtime/host.js';
 import { toSectionCodes } from './bedrock-text.js';
-import type { BedrockPlayerDirectory } from './player-adapter.js';
+import { shareOperatorRights } from './operator-rights.js';
+import { type BedrockPlayerDirectory, knownXuid } from './player-adapter.js';
 
 /**
  * Maps SerenityJS's player lifecycle onto the runtime: pre-login (awaited by SerenityJS inside
  * its login handler, before the player is admitted), join (initialised), quit (once, for joined
  * players only: SerenityJS reports a leave twice, and also for refused players), chat and
- * commands (cancellable, decided before SerenityJS acts). One listener per event.
+ * commands (cancellable, decided before SerenityJS acts). A joining op becomes a SerenityJS
+ * operator. One listener per event.
  */
 export function bridgeSerenityEvents(
   serenity: Serenity,
@@ -25,7 +27,7 @@ export function bridgeSerenityEvents(
     // runtime bounds the listeners, and nothing may escape.
     try {
       await ready;
-      const outcome = await runtime.firePreLogin(uuid, username, player.connection.rinfo.address);
+      const outcome = await runtime.firePreLogin(uuid, username, player.connection.rinfo.address, knownXuid(xuid));
       if (outcome.allowed) return true;
       logger.info(`refused ${username} (${uuid}, xuid ${xuid}) at pre-login`, { reason: outcome.message });
       player.disconnect(toSectionCodes(outcome.message ?? ''), DisconnectReason.Kicked);
@@ -42,6 +44,7 @@ export function bridgeSerenityEvents(
   serenity.on(WorldEvent.PlayerInitialized, ({ player }) => {
     // The UUID is how Bailiff and the service know a Bedrock player: show it to the owner.
     logger.info(`${player.username} joined (uuid ${player.uuid}, xuid ${player.xuid})`);
+    shareOperatorRights(player, runtime.permissions);
     runtime.events.join(players.add(player));
   });
 

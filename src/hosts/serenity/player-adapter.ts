@@ -4,12 +4,17 @@ import type { PermissionService } from '../../runtime/permissions.js';
 import type { Player, Players } from '../../runtime/plugin-api.js';
 import { toSectionCodes } from './bedrock-text.js';
 
+/** SerenityJS's XUID of a player, or undefined when it has none (an empty string). */
+export function knownXuid(xuid: string): string | undefined {
+  return xuid === '' ? undefined : xuid;
+}
+
 /** The runtime's view of one SerenityJS player: UUID (XUID kept alongside), `&` codes rendered. */
 class BedrockPlayer implements Player {
   readonly kind = 'player' as const;
   readonly uuid: string;
   readonly name: string;
-  readonly xuid: string;
+  readonly xuid: string | undefined;
   online = true;
 
   constructor(
@@ -18,7 +23,7 @@ class BedrockPlayer implements Player {
   ) {
     this.uuid = player.uuid;
     this.name = player.username;
-    this.xuid = player.xuid;
+    this.xuid = knownXuid(player.xuid);
   }
 
   isOnline(): boolean {

@@ -11,15 +11,23 @@ import { acceptNewOfflineLogins } from './offline-login.js';
 import { BedrockPlayerDirectory } from './player-adapter.js';
 import { startWithoutBusyLoop } from './quiet-loop.js';
 import { routeSerenityLogs } from './serenity-logs.js';
+import { routeStopCommand } from './stop-command.js';
 import { freeUdpPort } from './udp-port.js';
 
 const CLOSE_LIMIT_MS = 3000;
 
 /**
  * The SerenityJS host (Bedrock edition, one game version): an in-memory world, SerenityJS's
- * logs in ours, offline logins of current clients accepted in offline mode, no busy loop.
+ * logs in ours, offline logins of current clients accepted in offline mode, no busy loop;
+ * server.yml ops are SerenityJS operators, and its `/stop` stops through the one shutdown path.
  */
-export const createSerenityHost: HostFactory<ServerSettings> = async ({ runtime, settings, logger, ready }) => {
+export const createSerenityHost: HostFactory<ServerSettings> = async ({
+  runtime,
+  settings,
+  logger,
+  ready,
+  requestStop,
+}) => {
   installNodeShims();
   routeSerenityLogs(logger);
   if (settings.worldFolder !== null) {
@@ -28,6 +36,7 @@ export const createSerenityHost: HostFactory<ServerSettings> = async ({ runtime,
   const port = settings.port === 0 ? await freeUdpPort(settings.host) : settings.port;
   const serenity = await createSerenity({ port, settings });
   if (!settings.onlineMode) acceptNewOfflineLogins(serenity);
+  routeStopCommand(serenity, requestStop);
   const players = new BedrockPlayerDirectory(runtime.permissions);
   runtime.setPlayers(players);
   bridgeSerenityEvents(serenity, runtime, players, logger, ready);

@@ -20,13 +20,17 @@ export interface HostUnderTest {
   host: string;
   edition: Edition;
   clients: ClientKind;
+  /** What plugins see as a player's XUID, at pre-login and on the player (`undefined` when the edition has none). */
+  xuid: RegExp;
+  /** One of the host's own op-only commands (never a plugin's), and the start of its answer to an op and to anyone else. */
+  opOnlyCommand: { line: string; answer: string; refusal: string };
 }
 
 /**
  * The host contract (src/runtime/host.ts), checked on a real server in a child process with real
  * clients of the host's edition and the Gatekeeper fixture plugin. Every host must pass it.
  */
-export function describeHostConformance({ host, edition, clients }: HostUnderTest): void {
+export function describeHostConformance({ host, edition, clients, xuid, opOnlyCommand }: HostUnderTest): void {
   describe(`host conformance: ${host} with ${clients.name}`, { timeout: 30_000 }, () => {
     let serverDir: string;
     let server: ServerProcess;
@@ -70,6 +74,15 @@ export function describeHostConformance({ host, edition, clients }: HostUnderTes
       const line = await server.waitForLine(/fixture saw prelogin of Alice \(/);
       expect(line).toMatch(/\([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\) from 127\.0\.0\.1$/);
       await server.waitForLine(/\[Gatekeeper\] fixture saw join of Alice/);
+    });
+
+    it(`tells plugins the XUID (${xuid}) at pre-login and on the player, never showing it to the player`, async () => {
+      const value = (line: string) => line.slice(line.lastIndexOf(': ') + 2);
+      const atPreLogin = value(await server.waitForLine(/fixture saw xuid of Alice at prelogin: /));
+      const atJoin = value(await server.waitForLine(/fixture saw xuid of Alice at join: /));
+      expect(atPreLogin).toMatch(xuid);
+      expect(atJoin).toBe(atPreLogin);
+      if (atJoin !== 'undefined') expect(client('Alice').messages.some((text) => text.includes(atJoin))).toBe(false);
     });
 
     it('refuses a player at pre-login with the rendered message, never admitting them', async () => {
@@ -120,6 +133,17 @@ export function describeHostConformance({ host, edition, clients }: HostUnderTes
       await granted.waitForMessage((t) => t === 'granted ok via grant-check');
       op.command('granted');
       await op.waitForMessage((t) => t === 'You do not have permission to use /granted.');
+    });
+
+    it(`lets a server.yml op run the host's own op-only /${opOnlyCommand.line}; a non-op is refused`, async () => {
+      const op = client('OpBot');
+      const alice = client('Alice');
+      op.command(opOnlyCommand.line);
+      await op.waitForMessage((t) => t.startsWith(opOnlyCommand.answer));
+      expect(op.messages.some((t) => t.startsWith(opOnlyCommand.refusal))).toBe(false);
+      alice.command(opOnlyCommand.line);
+      await alice.waitForMessage((t) => t.startsWith(opOnlyCommand.refusal));
+      expect(alice.messages.some((t) => t.startsWith(opOnlyCommand.answer))).toBe(false);
     });
 
     it('shows usage on bad arguments and a generic message when a command throws', async () => {
