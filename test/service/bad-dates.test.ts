@@ -18,6 +18,7 @@ import {
   startTestService,
   type TestService,
   testSeed,
+  ticketFixture,
 } from './helpers/fixture.js';
 import { firstFrames } from './helpers/stream-client.js';
 
@@ -96,22 +97,11 @@ describe('dates beyond what a Date holds', () => {
       acknowledgedAt: BEYOND_ISO,
     });
     expect((await errorOf(notices)).message).toBe('acknowledgedAt: must be an ISO 8601 timestamp');
-    const ticket = await t.admin('POST', '/networks/alpha/tickets', {
-      id: 'T-9',
-      type: 'player',
-      subject: 's',
-      description: 'd',
-      status: 'Open',
-      priority: 'normal',
-      creatorUuid: NOTCH,
-      creatorName: 'Notch',
-      reportedPlayerUuid: null,
-      reportedPlayerName: null,
-      tags: [],
-      replies: [],
-      createdAt: BEYOND_ISO,
-      updatedAt: BEYOND_ISO,
-    });
+    const ticket = await t.admin(
+      'POST',
+      '/networks/alpha/tickets',
+      ticketFixture({ id: 'T-9', createdAt: BEYOND_ISO, updatedAt: BEYOND_ISO }),
+    );
     expect((await errorOf(ticket)).message).toBe('createdAt: must be an ISO 8601 timestamp');
     const seed = testSeed();
     seed.networks[1]!.punishments![0]!.createdAt = BEYOND_ISO;

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../../src/db/open-db.js';
 import type { Logger } from '../../src/ports/logger.js';
-import { errorOf, KEY_A1, NOTCH, startTestService, type TestService, testSeed } from './helpers/fixture.js';
+import {
+  errorOf,
+  KEY_A1,
+  NOTCH,
+  startTestService,
+  type TestService,
+  testSeed,
+  ticketFixture,
+} from './helpers/fixture.js';
 
 // The 500 rows of the Errors table, caused by a real failure: the service runs on a SQLite file
 // and a second connection renames a table from under it, so the route's statement really fails.
@@ -54,24 +62,7 @@ const TICKET_ID = 'T-1';
 function seedWithTicket() {
   const seed = testSeed();
   const at = '2026-01-01T00:00:00.000Z';
-  seed.networks[0]!.tickets = [
-    {
-      id: TICKET_ID,
-      type: 'player',
-      subject: 'griefing',
-      description: 'my house',
-      status: 'Open',
-      priority: 'normal',
-      creatorUuid: NOTCH,
-      creatorName: 'Notch',
-      reportedPlayerUuid: null,
-      reportedPlayerName: null,
-      tags: [],
-      replies: [],
-      createdAt: at,
-      updatedAt: at,
-    },
-  ];
+  seed.networks[0]!.tickets = [ticketFixture({ id: TICKET_ID, createdAt: at, updatedAt: at })];
   return seed;
 }
 

@@ -1,3 +1,4 @@
+import type { Ticket } from '../../../src/api/schemas.js';
 import type { ServiceOptions, ServiceSeed } from '../../../src/service/index.js';
 import { type RunningService, startService } from '../../../src/service/index.js';
 
@@ -39,6 +40,27 @@ export function testSeed(): ServiceSeed {
 }
 
 /** A clock the test moves by hand. */
+/** A full ticket as the admin API and seeds take it, created by Notch; `overrides` replace fields. */
+export function ticketFixture(overrides: Partial<Ticket> & { id: string }): Ticket {
+  const at = '2026-01-01T00:00:00.000Z';
+  return {
+    type: 'player',
+    subject: 'griefing',
+    description: 'my house',
+    status: 'Open',
+    priority: 'normal',
+    creatorUuid: NOTCH,
+    creatorName: 'Notch',
+    reportedPlayerUuid: null,
+    reportedPlayerName: null,
+    tags: [],
+    replies: [],
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
 export class ManualClock {
   constructor(public nowMs = START_MS) {}
   now = () => this.nowMs;

@@ -1,4 +1,4 @@
-import { JEB, NOTCH } from './fixture.js';
+import { JEB, NOTCH, ticketFixture } from './fixture.js';
 
 /** A route of the service as the hostile generators see it: one valid request they then mutate. */
 export interface HostileRoute {
@@ -18,22 +18,7 @@ export const ALPHA_PUNISHMENT = 'alpha-ban';
 export const ALPHA_TICKET = 'T-1';
 const ISO = '2026-01-10T11:00:00.000Z';
 
-const ticket = {
-  id: 'T-2',
-  type: 'player',
-  subject: 'griefing',
-  description: 'my house',
-  status: 'Open',
-  priority: 'normal',
-  creatorUuid: NOTCH,
-  creatorName: 'Notch',
-  reportedPlayerUuid: null,
-  reportedPlayerName: null,
-  tags: ['a'],
-  replies: [],
-  createdAt: ISO,
-  updatedAt: ISO,
-};
+const ticket = ticketFixture({ id: 'T-2', tags: ['a'], createdAt: ISO, updatedAt: ISO });
 
 /** Every route of the service; a new route is one more entry. */
 export const HOSTILE_ROUTES: readonly HostileRoute[] = [

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { errorBody } from '../../../src/api/schemas.js';
 import { type Db, openDb } from '../../../src/db/open-db.js';
-import { JEB, KEY_A1, NOTCH, startTestService, type TestService, testSeed } from './fixture.js';
+import { JEB, KEY_A1, startTestService, type TestService, testSeed, ticketFixture } from './fixture.js';
 import type { HostileRequest } from './hostile-requests.js';
 import { ALPHA_PUNISHMENT, ALPHA_TICKET } from './hostile-routes.js';
 import { parseResponse, rawExchange } from './raw-http.js';
@@ -24,24 +24,7 @@ function hostileSeed() {
   const alpha = seed.networks[0]!;
   const at = '2026-01-01T00:00:00.000Z';
   alpha.punishments = [{ id: ALPHA_PUNISHMENT, targetUuid: JEB, typeOrdinal: 2, reason: 'seeded' }];
-  alpha.tickets = [
-    {
-      id: ALPHA_TICKET,
-      type: 'player',
-      subject: 'griefing',
-      description: 'my house',
-      status: 'Open',
-      priority: 'normal',
-      creatorUuid: NOTCH,
-      creatorName: 'Notch',
-      reportedPlayerUuid: null,
-      reportedPlayerName: null,
-      tags: [],
-      replies: [],
-      createdAt: at,
-      updatedAt: at,
-    },
-  ];
+  alpha.tickets = [ticketFixture({ id: ALPHA_TICKET, createdAt: at, updatedAt: at })];
   return seed;
 }
 
