@@ -7,6 +7,7 @@ import { closeServer, createQuietServer } from './create-server.js';
 import { bridgeEvents } from './event-bridge.js';
 import { shareOpRights } from './op-rights.js';
 import { PlayerDirectory } from './player-adapter.js';
+import { showJoiningPlayersToEachOther } from './player-visibility.js';
 import { addPrivateMessageCommands } from './private-messages.js';
 import { flyingSquidOptions, type ServerSettings } from './server-settings.js';
 import { routeStopCommand } from './stop-command.js';
@@ -36,6 +37,7 @@ export const createFlyingSquidHost: HostFactory<ServerSettings> = ({
   routeStopCommand(serv, requestStop);
   takeOverHostCommands(serv, runtime, players, logger);
   shareOpRights(serv, runtime.permissions);
+  showJoiningPlayersToEachOther(serv);
   renderFlyingSquidMessages(serv);
 
   let closing: Promise<void> | undefined;

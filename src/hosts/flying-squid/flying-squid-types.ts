@@ -9,6 +9,7 @@ export interface FsClient extends EventEmitter {
   uuid: string;
   version: string;
   state: string;
+  latency?: number;
   /** minecraft-protocol's TCP socket; `remoteAddress` is undefined once it has closed. */
   socket?: { remoteAddress?: string };
   write(packet: string, data: unknown): void;
@@ -22,6 +23,12 @@ export interface FsPlayer extends EventEmitter {
   save(): Promise<void>;
   username?: string;
   uuid?: string;
+  /** The entity type id sent in spawn packets (unset by flying-squid for players). */
+  entityType?: number | null;
+  gameMode?: number;
+  profileProperties?: unknown[];
+  /** Spawns this entity to the players near it (and them to it, for a player). */
+  updateAndSpawn(): void;
   disconnected?: boolean;
   op?: boolean;
   login(): Promise<void>;
@@ -54,6 +61,9 @@ export interface FsServer extends EventEmitter {
     use(line: string, ctx?: { player?: FsPlayer }, op?: boolean): Promise<string | undefined>;
   };
   supportFeature(feature: string): boolean;
+  registry: { entitiesByName: Record<string, { id: number } | undefined> };
+  /** Sends the tab list when `player` joins (flying-squid reassigns it for each joining player). */
+  _sendPlayerList(player: FsPlayer): void;
   /** Builds the chat component flying-squid sends for its own messages. */
   _createChatComponent(text: unknown): unknown;
   handleCommand(command: string): Promise<void>;

@@ -13,6 +13,8 @@ export interface GameClient {
   colourOf(text: string): string | undefined;
   /** Resolves with the kick reason (colour codes removed) once the server kicks this client. */
   readonly kicked: Promise<string>;
+  /** Resolves once every named player is in this client's world (spawned to it); rejects after `timeoutMs`. */
+  waitToSee(names: readonly string[], timeoutMs?: number): Promise<void>;
   chat(message: string): void;
   /** `line` without the leading `/`. */
   command(line: string): void;
@@ -25,6 +27,30 @@ export interface ClientKind {
   join(port: number, name: string, timeoutMs?: number): Promise<GameClient>;
   /** Connects a player expected to be refused; resolves with the reason, colour codes removed. */
   refused(port: number, name: string, timeoutMs?: number): Promise<string>;
+}
+
+/** Resolves once `sees` holds for every name, re-checked on each `wake`. */
+function visibility(name: string, sees: (other: string) => boolean) {
+  const wakers = new Set<() => void>();
+  const wake = () => {
+    for (const check of wakers) check();
+  };
+  const waitToSee = (names: readonly string[], timeoutMs = 15_000) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!names.every(sees)) return;
+        clearTimeout(timer);
+        wakers.delete(check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        wakers.delete(check);
+        reject(new Error(`${name} does not see ${names.filter((other) => !sees(other)).join(', ')}`));
+      }, timeoutMs);
+      wakers.add(check);
+      check();
+    });
+  return { wake, waitToSee };
 }
 
 function waiter(name: string, messages: string[]) {
@@ -56,9 +82,13 @@ export const mineflayerClients: ClientKind = {
   join: async (port, name, timeoutMs) => {
     const bot = await joinBot(port, name, undefined, timeoutMs);
     const kicked = new Promise<string>((resolve) => bot.bot.once('kicked', (reason) => resolve(componentText(reason))));
+    // Seen: in the tab list and spawned as a player entity.
+    const seeing = visibility(name, (other) => bot.bot.players[other]?.entity !== undefined);
+    for (const event of ['entitySpawn', 'playerJoined', 'playerUpdated'] as const) bot.bot.on(event, seeing.wake);
     return {
       name,
       kicked,
+      waitToSee: seeing.waitToSee,
       messages: bot.messages,
       waitForMessage: bot.waitForMessage,
       colourOf: (text) => {
@@ -79,6 +109,12 @@ export const bedrockClients: ClientKind = {
   join: (port, name, timeoutMs = 15_000) =>
     new Promise((resolve, reject) => {
       const client = connectBedrock(port, name);
+      const added = new Set<string>();
+      const seeing = visibility(name, (other) => added.has(other));
+      client.on('add_player', (packet: { username: string }) => {
+        added.add(packet.username);
+        seeing.wake();
+      });
       let wake = () => {};
       const texts = recordTexts(client, () => wake());
       const waiting = waiter(name, texts.text);
@@ -103,6 +139,7 @@ export const bedrockClients: ClientKind = {
         resolve({
           name,
           kicked,
+          waitToSee: seeing.waitToSee,
           messages: texts.text,
           waitForMessage: waiting.waitForMessage,
           colourOf: (text) => {

@@ -176,6 +176,28 @@ export function describeHostConformance({ host, edition, clients, xuid, opOnlyCo
       expect(linesMatching(/fixture saw join of Alice/)).toHaveLength(1);
     });
 
+    it('admits five players joining at the same instant: every one spawns and sees the four others', {
+      timeout: 90_000,
+    }, async () => {
+      const names = ['Five1', 'Five2', 'Five3', 'Five4', 'Five5'];
+      const joined = await Promise.allSettled(names.map((name) => clients.join(server.port, name, 45_000)));
+      const five = joined.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+      connected.push(...five);
+      expect(
+        joined.filter((outcome) => outcome.status === 'rejected').map((outcome) => String(outcome.reason)),
+      ).toEqual([]);
+      await Promise.all(
+        five.map((each) =>
+          each.waitToSee(
+            names.filter((name) => name !== each.name),
+            30_000,
+          ),
+        ),
+      );
+      expect(linesMatching(/Write error|Disconnecting client because error/)).toEqual([]);
+      for (const each of five) await each.quit();
+    });
+
     it('runs plugin commands and list from the console', async () => {
       const from = server.lines.length;
       server.send('greet Console');
