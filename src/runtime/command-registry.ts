@@ -100,6 +100,17 @@ export class CommandRegistry {
     return this.run(command, sender, label, args);
   }
 
+  /** The labels (names and aliases, without `plugin:` forms) of the commands `sender` may run, sorted. */
+  labels(sender: CommandSender): string[] {
+    const labels: string[] = [];
+    for (const [label, command] of this.byLabel) {
+      if (label.includes(':')) continue;
+      if (command.spec.permission && !sender.hasPermission(command.spec.permission)) continue;
+      labels.push(label);
+    }
+    return labels.sort();
+  }
+
   /** Tab completion of a partially typed command's arguments. */
   complete(sender: CommandSender, line: string): string[] {
     const { label, args } = parseCommandLine(line);

@@ -27,7 +27,7 @@ import type { PluginEvents } from './runtime-events.js';
 export interface HostRuntime {
   readonly serverDir: string;
   readonly events: PluginEvents;
-  readonly commands: Pick<CommandRegistry, 'dispatch' | 'has' | 'complete' | 'ownerOf' | 'specOf'>;
+  readonly commands: Pick<CommandRegistry, 'dispatch' | 'has' | 'complete' | 'labels' | 'ownerOf' | 'specOf'>;
   readonly permissions: PermissionService;
   readonly console: CommandSender;
   readonly players: Players;

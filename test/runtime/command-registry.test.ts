@@ -108,6 +108,12 @@ describe('command dispatch', () => {
     expect(registry.complete(sender(false), 'punish ')).toEqual([]);
   });
 
+  it('lists the labels a sender may run, without namespaced forms', () => {
+    const { registry } = setup();
+    expect(registry.labels(sender(true))).toEqual(['open', 'p', 'pun', 'punish', 'unbound']);
+    expect(registry.labels(sender(false))).toEqual(['open', 'unbound']);
+  });
+
   it('keeps the first plugin on a label clash; the second stays reachable by namespace', async () => {
     const { registry, logger } = setup();
     registry.declare({ ...descriptor, name: 'Other', commands: { p: { aliases: [] } } });

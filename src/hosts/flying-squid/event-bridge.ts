@@ -59,7 +59,7 @@ export function bridgeEvents(
       await originalLogin();
     };
 
-    bridgeTabCompletion(serv, runtime, players, player);
+    bridgeTabCompletion(serv, runtime, players, player, logger);
 
     let joined = false;
     player.once('spawned', () => {

@@ -46,6 +46,8 @@ export interface FsCommandParams {
   /** Only flying-squid ops (`player.op`) may run it. */
   op?: boolean;
   parse?: (args: string, ctx: { player?: FsPlayer }) => unknown;
+  /** flying-squid's completion type of each argument (`player`, `item`, ...). */
+  tab?: string[];
   action: (parsed: unknown, ctx: { player?: FsPlayer }) => unknown;
 }
 
@@ -57,10 +59,14 @@ export interface FsServer extends EventEmitter {
     add(params: FsCommandParams): unknown;
     /** Every label (names and aliases) -> its command. */
     hash: Record<string, { params: FsCommandParams }>;
+    /** Every command by its name (no aliases). */
+    uniqueHash: Record<string, { params: FsCommandParams }>;
     /** Runs a command line; `op` is whether the sender may run op-only commands. Returns text for the sender. */
     use(line: string, ctx?: { player?: FsPlayer }, op?: boolean): Promise<string | undefined>;
   };
   supportFeature(feature: string): boolean;
+  /** flying-squid's completion types; reassigned by each joining player's setup. */
+  tabComplete?: { types: Record<string, ((block: unknown) => string[] | undefined) | undefined> };
   registry: { entitiesByName: Record<string, { id: number } | undefined> };
   /** Sends the tab list when `player` joins (flying-squid reassigns it for each joining player). */
   _sendPlayerList(player: FsPlayer): void;
