@@ -64,6 +64,8 @@ export function bridgeEvents(
     let joined = false;
     player.once('spawned', () => {
       joined = true;
+      // The UUID is how Bailiff and the service know the player: show it to the owner.
+      logger.info(`${player._client.username} joined (uuid ${player._client.uuid})`);
       runtime.events.join(players.adapt(player));
     });
     player.once('disconnected', () => {

@@ -76,6 +76,13 @@ export function describeHostConformance({ host, edition, clients, xuid, opOnlyCo
       await server.waitForLine(/\[Gatekeeper\] fixture saw join of Alice/);
     });
 
+    it("shows the console each joining player's UUID", async () => {
+      const uuid = /fixture saw prelogin of Alice \(([0-9a-f-]{36})\)/.exec(
+        await server.waitForLine(/fixture saw prelogin of Alice/),
+      )![1]!;
+      await server.waitForLine(new RegExp(`Alice joined \\(uuid ${uuid}[,)]`));
+    });
+
     it(`tells plugins the XUID (${xuid}) at pre-login and on the player, never showing it to the player`, async () => {
       const value = (line: string) => line.slice(line.lastIndexOf(': ') + 2);
       const atPreLogin = value(await server.waitForLine(/fixture saw xuid of Alice at prelogin: /));
