@@ -11,19 +11,21 @@ import { showJoiningPlayersToEachOther } from './player-visibility.js';
 import { addPrivateMessageCommands } from './private-messages.js';
 import { flyingSquidOptions, type ServerSettings } from './server-settings.js';
 import { routeStopCommand } from './stop-command.js';
+import { assertTcpPortFree } from './tcp-port.js';
 
 /**
  * The flying-squid host (Java edition): creates the server (it starts listening at once), bridges
  * its events to the runtime, adds `/tell` and `/r`, hands the commands plugins declare to them and
  * gives server.yml ops flying-squid's op rights.
  */
-export const createFlyingSquidHost: HostFactory<ServerSettings> = ({
+export const createFlyingSquidHost: HostFactory<ServerSettings> = async ({
   runtime,
   settings,
   logger,
   ready,
   requestStop,
 }) => {
+  await assertTcpPortFree(settings.host, settings.port);
   const serv = createQuietServer(flyingSquidOptions(settings, runtime.serverDir), logger);
   const listening = once(serv, 'listening') as Promise<[number]>;
   const failed = once(serv, 'error').then(([error]) => Promise.reject(error as Error));

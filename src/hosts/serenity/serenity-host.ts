@@ -3,6 +3,7 @@ import { MINECRAFT_VERSION } from '@serenityjs/protocol';
 import { errorText } from '../../runtime/event-bus.js';
 import type { GameHost, HostFactory } from '../../runtime/host.js';
 import type { ServerSettings } from '../flying-squid/server-settings.js';
+import { explainBindError } from '../port-in-use.js';
 import { readBedrockConsole } from './console-input.js';
 import { createSerenity } from './create-serenity.js';
 import { bridgeSerenityEvents } from './event-bridge.js';
@@ -59,7 +60,11 @@ export const createSerenityHost: HostFactory<ServerSettings> = async ({
     edition: 'bedrock',
     version: MINECRAFT_VERSION,
     listen: async () => {
-      await startWithoutBusyLoop(serenity);
+      try {
+        await startWithoutBusyLoop(serenity);
+      } catch (error) {
+        throw explainBindError(error, settings.host, port, 'UDP');
+      }
       return port;
     },
     readConsole: (input, onStop) => readBedrockConsole(input, { serenity, runtime, logger, onStop }),
