@@ -21,6 +21,11 @@ export interface StartGameServerOptions {
    * that signal (the caller's) is left to decide. @default true
    */
   handleSignals?: boolean;
+  /**
+   * Called when the console's `stop` (or an op's in-game `/stop`) asks to stop; the caller then
+   * stops the server. @default stop as on SIGTERM
+   */
+  onStopRequested?: () => void;
   /** Replaces the host chosen by the settings' `edition` (tests, benches). */
   host?: HostFactory<ServerSettings>;
 }
@@ -100,7 +105,8 @@ export async function startGameServer(options: StartGameServerOptions): Promise<
   };
   // Console `stop` goes through the same path as Ctrl-C when someone listens for signals.
   const onConsoleStop = () => {
-    if (process.listenerCount('SIGTERM') > 0) process.kill(process.pid, 'SIGTERM');
+    if (options.onStopRequested) options.onStopRequested();
+    else if (process.listenerCount('SIGTERM') > 0) process.kill(process.pid, 'SIGTERM');
     else stopAndExit();
   };
 

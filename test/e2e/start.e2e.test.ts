@@ -72,4 +72,18 @@ describe('bailiff start with the embedded service', { timeout: 60_000 }, () => {
     expect(game!.output()).toMatch(/^stopped$/m);
     expect(occurrences(game!.output(), stored.apiKey)).toBe(1);
   });
+
+  it('starts the embedded service on the port of the last run again', async () => {
+    game = await startGameServerProcess(dir, { BAILIFF_API_URL: '', BAILIFF_API_KEY: '' });
+    expect(game.output()).toContain(`embedded moderation service on ${stored.url} `);
+    expect(JSON.parse(readFileSync(join(dataFolder, 'embedded-service.json'), 'utf8')).url).toBe(stored.url);
+  });
+
+  it("stops on the console's stop with exit code 0, without claiming a signal", async () => {
+    const exited = game!.exited();
+    game!.console('stop');
+    expect(await exited).toBe(0);
+    expect(game!.output()).toMatch(/^stopped$/m);
+    expect(game!.output()).not.toMatch(/SIG(TERM|INT): stopping/);
+  });
 });

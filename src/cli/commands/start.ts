@@ -1,21 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
-import { readEmbeddedService, writeEmbeddedService } from '../../../plugin/config/embedded-service.js';
 import { ENV_API_URL } from '../../../plugin/config/env-overrides.js';
 import { ensureServerSettingsFile } from '../../hosts/flying-squid/server-settings.js';
 import { startGameServer } from '../../hosts/game-server.js';
 import type { Logger } from '../../ports/logger.js';
 import { createStreamLogger, logLevelFromEnv } from '../../runtime/loggers.js';
-import { startService } from '../../service/index.js';
 import type { CliCommand, CliContext } from '../command.js';
 import { UsageError } from '../command.js';
+import { startEmbeddedService } from '../embedded-service.js';
 
 const USAGE = 'usage: bailiff start [--dir SERVER_DIR] [--host HOST] [--port PORT]';
-const DEMO_NETWORK = 'demo';
 const PLUGIN_NAME = 'Bailiff';
 const LISTENING = 'game server listening on';
 
@@ -53,38 +50,6 @@ function needsEmbeddedService(dataFolder: string, env: NodeJS.ProcessEnv): boole
   return typeof baseUrl !== 'string' || baseUrl.trim() === '';
 }
 
-/** Starts the reference service in-process with a demo network; reuses the key and token of earlier runs. */
-async function startEmbeddedService(dataFolder: string, stdout: NodeJS.WritableStream) {
-  const previous = readEmbeddedService(dataFolder);
-  const apiKey = previous?.apiKey ?? `bailiff-demo-${randomBytes(18).toString('base64url')}`;
-  const adminToken = previous?.adminToken ?? randomBytes(24).toString('base64url');
-  const platform = previous?.platform ?? 'minecraft';
-  const service = await startService({
-    host: '127.0.0.1',
-    port: 0,
-    dbPath: join(dataFolder, 'embedded-service.db'),
-    platform,
-    adminToken,
-    seed: {
-      networks: [
-        { name: DEMO_NETWORK, servers: [{ name: 'local', apiKey }], players: [], tickets: [], punishments: [] },
-      ],
-    },
-  });
-  writeEmbeddedService(dataFolder, { url: service.url, apiKey, adminToken, network: DEMO_NETWORK, platform });
-  // The one place the key is shown: it is the server owner's own demo key, never logged.
-  stdout.write(
-    [
-      `embedded moderation service on ${service.url} (network "${DEMO_NETWORK}")`,
-      `  API key:     ${apiKey}`,
-      `  admin token: ${adminToken}`,
-      `  (stored in ${join(dataFolder, 'embedded-service.json')})`,
-      '',
-    ].join('\n'),
-  );
-  return service;
-}
-
 function parseStartArgs(context: CliContext) {
   let values: { dir?: string; host?: string; port?: string; help?: boolean };
   try {
@@ -111,16 +76,21 @@ function parseStartArgs(context: CliContext) {
   return { dir: resolve(context.cwd, values.dir ?? 'server'), host: values.host, port, help: values.help ?? false };
 }
 
-function waitForShutdownSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolveSignal) => {
-    const onSignal = (signal: NodeJS.Signals) => {
+/** Resolves with the signal (Ctrl-C, SIGTERM), or with `console` when the console's `stop` asks to stop. */
+function shutdownRequest(): { requested: Promise<NodeJS.Signals | 'console'>; fromConsole: () => void } {
+  let fromConsole!: () => void;
+  const requested = new Promise<NodeJS.Signals | 'console'>((resolveRequest) => {
+    const onSignal = (signal: NodeJS.Signals) => done(signal);
+    const done = (request: NodeJS.Signals | 'console') => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      resolveSignal(signal);
+      resolveRequest(request);
     };
+    fromConsole = () => done('console');
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
+  return { requested, fromConsole };
 }
 
 /**
@@ -144,6 +114,7 @@ export const command: CliCommand = async (context) => {
   const service = needsEmbeddedService(dataFolder, context.env)
     ? await startEmbeddedService(dataFolder, context.stdout)
     : undefined;
+  const shutdown = shutdownRequest();
   let game: Awaited<ReturnType<typeof startGameServer>>;
   try {
     game = await startGameServer({
@@ -151,6 +122,7 @@ export const command: CliCommand = async (context) => {
       pluginFolders: [packageRoot()],
       // Signals are handled below, so the embedded service is closed too.
       handleSignals: false,
+      onStopRequested: shutdown.fromConsole,
       logger: hostLogger(context.env),
       settings: {
         ...(options.host === undefined ? {} : { host: options.host }),
@@ -158,13 +130,15 @@ export const command: CliCommand = async (context) => {
       },
     });
   } catch (error) {
+    shutdown.fromConsole(); // only releases the signal listeners: nothing is running
     await service?.close();
     throw error;
   }
   context.stdout.write(`${LISTENING} ${game.host}:${game.port}\n`);
 
-  const signal = await waitForShutdownSignal();
-  context.stdout.write(`${signal}: stopping\n`);
+  const request = await shutdown.requested;
+  // The console's own `stop` needs no echo; the game server logs that it is stopping.
+  if (request !== 'console') context.stdout.write(`${request}: stopping\n`);
   await game.stop();
   await service?.close();
   context.stdout.write('stopped\n');

@@ -44,6 +44,8 @@ export interface RunningGameServer {
   console(line: string): void;
   /** Sends `signal` (SIGKILL after 8 s) and resolves to the exit code; null when it was already gone. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Resolves to the exit code once the process exits by itself (SIGKILL after `timeoutMs`). */
+  exited(timeoutMs?: number): Promise<number | null>;
 }
 
 /** `bailiff start --dir DIR` (built) as a child process; resolves once it prints the listening line. */
@@ -64,9 +66,18 @@ export async function startGameServerProcess(
     output += chunk.toString();
   });
   let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
+  const exitCode = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      exited = true;
+      resolve(code);
+    }),
+  );
+  const exitedByItself = async (timeoutMs = 20_000): Promise<number | null> => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const code = await exitCode;
+    clearTimeout(timer);
+    return code;
+  };
   const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
     if (exited) return null;
     const exit = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
@@ -89,7 +100,7 @@ export async function startGameServerProcess(
     const typeCommand = (line: string) => {
       child.stdin!.write(`${line}\n`);
     };
-    return { port, pid: child.pid!, output: () => output, console: typeCommand, stop };
+    return { port, pid: child.pid!, output: () => output, console: typeCommand, stop, exited: exitedByItself };
   } catch (error) {
     await stop();
     throw error;
