@@ -62,6 +62,7 @@ export function createModerationClient(options: ModerationClientOptions): Modera
     playerLogin: (body, callOptions) => call(ENDPOINTS.playerLogin, { body }, callOptions),
     pardonPunishment: (punishmentId, body, callOptions) =>
       call(ENDPOINTS.pardonPunishment, { params: { punishmentId }, body }, callOptions),
+    lookupPlayer: (query, callOptions) => call(ENDPOINTS.lookupPlayer, { query }, callOptions),
     streamEndpoint: () => ({
       url: `${config.baseUrl.replace(/^http/, 'ws')}/v1/${config.platform}/${STREAM_PATH}`,
       headers: { 'X-API-Key': config.apiKey },

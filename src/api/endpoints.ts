@@ -14,6 +14,8 @@ import {
   migrationUploadResponse,
   pardonBody,
   playerLoginBody,
+  playerLookupQuery,
+  playerLookupResponse,
   playerTicketsResponse,
   previewQuery,
   previewResponse,
@@ -49,7 +51,7 @@ function endpoint<Result>(spec: EndpointSpec<Result>): EndpointSpec<Result> {
   return spec;
 }
 
-/** The 12 endpoints of the contract and the reference service's extensions (`players/login`, `player/login`, pardon). */
+/** The 12 endpoints of the contract and the reference service's extensions (`players/login`, `player/login`, pardon, `players/lookup`). */
 export const ENDPOINTS = {
   previewPunishment: endpoint({
     name: 'previewPunishment',
@@ -156,6 +158,13 @@ export const ENDPOINTS = {
     params: { punishmentId: punishmentIdParam },
     body: pardonBody,
     response: successMessageResponse,
+  }),
+  lookupPlayer: endpoint({
+    name: 'lookupPlayer',
+    method: 'GET',
+    path: 'players/lookup',
+    query: playerLookupQuery,
+    response: playerLookupResponse,
   }),
 } as const;
 

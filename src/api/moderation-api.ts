@@ -12,6 +12,8 @@ import type {
   MigrationUploadResponse,
   PardonBody,
   PlayerLoginBody,
+  PlayerLookupQuery,
+  PlayerLookupResponse,
   PlayerTicketsResponse,
   PreviewQuery,
   PreviewResponse,
@@ -72,6 +74,11 @@ export interface ModerationApi {
    * without it answers 404 (an `http` ApiError), as it does for an unknown punishment.
    */
   pardonPunishment(punishmentId: string, body: PardonBody, options?: CallOptions): Promise<SuccessMessageResponse>;
+  /**
+   * Extension: GET players/lookup, the player the service knows by this name (`player` null when
+   * none). A service without it answers 404 (an `http` ApiError).
+   */
+  lookupPlayer(query: PlayerLookupQuery, options?: CallOptions): Promise<PlayerLookupResponse>;
   /** Extension: where the WebSocket stream lives and the headers to open it with (includes the key: never log them). */
   streamEndpoint(): { url: string; headers: Record<string, string> };
 }

@@ -204,6 +204,18 @@ export const playerLoginBody = z.strictObject({
 });
 export type PlayerLoginBody = z.infer<typeof playerLoginBody>;
 
+/** Extension: `GET /players/lookup?name=...`, a player the service knows by name (any case). */
+export const playerLookupQuery = z.strictObject({
+  name: z.string().min(1, 'must not be empty').max(32, 'must be at most 32 characters'),
+});
+export type PlayerLookupQuery = z.infer<typeof playerLookupQuery>;
+
+/** `player` is null when the service knows no player of that name. */
+export const playerLookupResponse = z.looseObject({
+  player: z.looseObject({ uuid, name: z.string() }).nullable(),
+});
+export type PlayerLookupResponse = z.infer<typeof playerLookupResponse>;
+
 /**
  * Extension: `POST /player/login`, the login check. `skinHash` and `ipInfo` are sent by the hosted
  * panel's own plugin; the reference service accepts and ignores them.

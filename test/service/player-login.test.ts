@@ -126,3 +126,27 @@ describe('login check extension (POST /player/login)', () => {
     expect((await errorOf(limited.response)).status).toBe(429);
   });
 });
+
+describe('player lookup extension (GET /players/lookup)', () => {
+  const lookup = async (service: TestService, name: string, key?: string) => {
+    const response = await service.call('GET', `/players/lookup?name=${encodeURIComponent(name)}`, undefined, key);
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+
+  it("answers the player a name belongs to (any case), the latest to log in under it, else null; never another network's", async () => {
+    t = await startTestService();
+    expect(await lookup(t, 'NOTCH')).toEqual({ status: 200, body: { player: { uuid: NOTCH, name: 'Notch' } } });
+    await login(t, { minecraftUuid: NEWCOMER, username: 'notch' });
+    expect((await lookup(t, 'Notch')).body).toEqual({ player: { uuid: NEWCOMER, name: 'notch' } });
+    expect(await lookup(t, 'Nobody')).toEqual({ status: 200, body: { player: null } });
+    expect((await lookup(t, 'Notch', KEY_B)).body).toEqual({ player: null });
+    expect((await lookup(t, 'Notch', 'wrong-key')).status).toBe(401);
+  });
+
+  it('names the bad field', async () => {
+    t = await startTestService();
+    const response = await t.call('GET', '/players/lookup');
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toContain('name');
+  });
+});

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type LoginCheckResponse, loginCheckBody, playerLoginBody } from '../../api/schemas.js';
+import { type LoginCheckResponse, loginCheckBody, playerLoginBody, playerLookupQuery } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { RATE_LIMITED } from '../http/rate-limit.js';
@@ -11,7 +11,8 @@ import type { PendingNotificationRow } from '../store/notifications.js';
 /**
  * The login check (extension): registers the player, records the name, address and server seen,
  * and answers every active punishment of the player, however old, with their unread notices.
- * `players/login {uuid, name}` is the older form of the same call and takes the same path.
+ * `players/login {uuid, name}` is the older form of the same call and takes the same path;
+ * `players/lookup?name=` answers the player a name belongs to.
  */
 export function registerPlayerLogin(app: FastifyInstance, context: ServiceContext): void {
   const { stores, clock } = context;
@@ -43,6 +44,13 @@ export function registerPlayerLogin(app: FastifyInstance, context: ServiceContex
         .filter((row) => isDateMs(row.created_at))
         .map((row) => describeNotification(context, row)),
     };
+  });
+
+  // The player a name belongs to, so a server can punish someone before their first join there.
+  app.get('/players/lookup', async (request) => {
+    const caller = callerOf(request);
+    const { name } = parseOrThrow(playerLookupQuery, request.query);
+    return { player: stores.players.findByName(caller.networkId, name) ?? null };
   });
 
   app.post('/players/login', async (request) => {

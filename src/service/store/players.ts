@@ -23,6 +23,7 @@ export class PlayerStore {
   private readonly upsert;
   private readonly loginUpsert;
   private readonly byUuid;
+  private readonly byName;
 
   constructor(db: Db) {
     this.nameOf = db.prepare<[number, string], { name: string }>(
@@ -47,10 +48,19 @@ export class PlayerStore {
          last_ip = coalesce(excluded.last_ip, last_ip), last_server = excluded.last_server,
          last_login_at = excluded.last_login_at`,
     );
+    this.byName = db.prepare<[number, string], { uuid: string; name: string }>(
+      `SELECT uuid, name FROM service_players WHERE network_id = ? AND name = ? COLLATE NOCASE
+       ORDER BY last_login_at IS NULL, last_login_at DESC LIMIT 1`,
+    );
     this.byUuid = db.prepare<[number, string], PlayerRecord>(
       `SELECT uuid, name, last_ip AS lastIp, last_server AS lastServer, last_login_at AS lastLoginAt
        FROM service_players WHERE network_id = ? AND uuid = ?`,
     );
+  }
+
+  /** The player of that name (any case); when several held it, the one who logged in last. */
+  findByName(networkId: number, name: string): { uuid: string; name: string } | undefined {
+    return this.byName.get(networkId, name);
   }
 
   find(networkId: number, uuid: string): PlayerRecord | undefined {

@@ -263,6 +263,19 @@ export function endpointCases(migrationFilePath: string, migrationFileSize: numb
       // Not in the contract: a service without the extension answers 404, as for an unknown punishment.
       errorStatuses: [400, 401, 404],
     },
+    {
+      name: 'lookupPlayer',
+      method: 'GET',
+      path: 'players/lookup',
+      query: { name: 'notch' },
+      call: (api) => api.lookupPlayer({ name: 'notch' }),
+      okBody: { player: { uuid: PLAYER_UUID, name: 'Notch' } },
+      requiredField: ['player', 'uuid'],
+      badCall: (api) => api.lookupPlayer({ name: '' }),
+      badPath: 'name',
+      // Not in the contract: a service without the extension answers 404.
+      errorStatuses: [400, 401, 404],
+    },
   ];
 }
 
