@@ -10,6 +10,7 @@ import { isLocalId } from './cache/local-creations.js';
 import type { KnownPlayer, LiftRequest, PunishmentRecords } from './commands/deps.js';
 import type { EnforcementContext } from './enforcement/enforcement-context.js';
 import { creationKey, type InFlightCreations } from './enforcement/in-flight-creations.js';
+import { runsLongerText } from './enforcement/runs-longer.js';
 import {
   ANNOUNCE_SYNCED_WITHIN_MS,
   announcementOf,
@@ -38,9 +39,22 @@ export function createModeration(options: ModerationOptions) {
   const { cache } = context;
   const isTimed = (punishment: CachedPunishment) => cache.policy.kindOf(punishment).indexedAs !== undefined;
 
+  /** A running punishment of the same kind that ends after this one (it is what the player lives with). */
+  const runningLonger = (punishment: CachedPunishment): CachedPunishment | undefined => {
+    const indexed = cache.policy.kindOf(punishment).indexedAs;
+    if (!indexed) return undefined;
+    const now = context.clock.now();
+    const uuid = punishment.targetUuid.toLowerCase();
+    const last = (indexed === 'ban' ? cache.activeBan(uuid, now) : cache.activeMute(uuid, now))?.punishment;
+    return last && last.id !== punishment.id ? last : undefined;
+  };
+
   const announce = (punishment: CachedPunishment) => {
     const kind = cache.policy.kindOf(punishment);
-    tellStaff(audience, announcementOf(context.messages(), kind.messages.broadcast, punishment, isTimed(punishment)));
+    const messages = context.messages();
+    const line = announcementOf(messages, kind.messages.broadcast, punishment, isTimed(punishment));
+    const longer = runningLonger(punishment);
+    tellStaff(audience, longer ? `${line}${runsLongerText(messages, longer, context.clock.now())}` : line);
   };
 
   const applyCreated = (punishment: Punishment, silent = false): void => {
@@ -61,6 +75,7 @@ export function createModeration(options: ModerationOptions) {
         ),
     activeBans: (now) => cache.activeBans(now).map((entry) => entry.punishment),
     actionOf: (punishment) => cache.policy.kindOf(punishment).action,
+    actionOfType: (typeOrdinal) => cache.policy.actionOf(typeOrdinal),
   };
 
   return {
@@ -86,7 +101,8 @@ export function createModeration(options: ModerationOptions) {
       }
       if (!request.silent) {
         const key = cache.policy.kindOf(row).action === 'mute' ? 'broadcast.unmute' : 'broadcast.unban';
-        tellStaff(audience, announcementOf(context.messages(), key, row, false, request.issuerName));
+        const lift = { issuer: request.issuerName, reason: request.reason };
+        tellStaff(audience, announcementOf(context.messages(), key, row, false, lift));
       }
     },
     isOnline: (player: KnownPlayer) => context.players.byUuid(player.uuid) !== undefined,

@@ -2,7 +2,7 @@ import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/open-db.js';
 import type { EnforcementPolicy } from '../enforcement/policy.js';
 import { ActiveIndex, type EnforcedKind } from './active-index.js';
-import { type CachedPunishment, expiresAt } from './cached-punishment.js';
+import { type CachedPunishment, expiresAt, remainingMs } from './cached-punishment.js';
 import { LocalPardons } from './local-creations.js';
 import { CACHE_COMPONENT, CACHE_MIGRATIONS } from './migrations.js';
 import { PlayerStore } from './player-store.js';
@@ -111,12 +111,21 @@ export class PunishmentCache {
     return this.#policy.isEnforced(punishment.status) ? this.#policy.kindOf(punishment).indexedAs : undefined;
   }
 
+  /**
+   * The player's running punishment of `kind` that ends last (a permanent one before any other;
+   * one not started yet counts its whole duration from now), the newest on a tie: what the
+   * player is told and staff are shown, since it is the one that decides when they are free.
+   */
   #running(kind: EnforcedKind, uuid: string, now: number): IndexEntry | undefined {
+    let found: { entry: IndexEntry; leftMs: number } | undefined;
     for (const row of this.store.forTarget(uuid)) {
       if (this.#enforcedKind(row) !== kind) continue;
       const end = expiresAt(row);
-      if (now < end) return { id: row.id, expiresAt: end, punishment: row };
+      if (now >= end) continue;
+      const leftMs = remainingMs(row, now);
+      // Rows come oldest first, so `>=` keeps the newest of equals.
+      if (!found || leftMs >= found.leftMs) found = { entry: { id: row.id, expiresAt: end, punishment: row }, leftMs };
     }
-    return undefined;
+    return found?.entry;
   }
 }

@@ -1,5 +1,6 @@
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
+import { reasonText } from '../messages/reason.js';
 import { remainingText } from './check.js';
 import type { CommandDeps } from './deps.js';
 import { pageOf } from './paging.js';
@@ -28,7 +29,7 @@ function banlist(deps: CommandDeps, { sender, args, label }: CommandInvocation):
         player: ban.targetName,
         issuer: ban.issuerName || '-',
         remaining: remainingText(deps.messages, ban, now),
-        reason: ban.reason || '-',
+        reason: reasonText(deps.messages, ban.reason),
         id: ban.id,
       }),
     );

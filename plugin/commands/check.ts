@@ -3,6 +3,7 @@ import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import type { CachedPunishment } from '../cache/cached-punishment.js';
 import { remainingMs } from '../cache/cached-punishment.js';
 import { formatDuration } from '../messages/duration.js';
+import { reasonText } from '../messages/reason.js';
 import type { Completions } from './completion.js';
 import type { CommandDeps, MessageRenderer } from './deps.js';
 import { resolveTarget } from './resolve-arguments.js';
@@ -31,7 +32,7 @@ function check(deps: CommandDeps, { sender, args }: CommandInvocation): void {
   const line = (key: string, punishment: CachedPunishment) =>
     render(key, {
       issuer: punishment.issuerName || '-',
-      reason: punishment.reason || '-',
+      reason: reasonText(deps.messages, punishment.reason),
       id: punishment.id,
       remaining: remainingText(deps.messages, punishment, now),
     });

@@ -89,6 +89,8 @@ export interface PunishmentRecords {
   activeBans(now: number): CachedPunishment[];
   /** What a punishment does here (its kind). */
   actionOf(punishment: CachedPunishment): PunishmentAction;
+  /** What an active punishment of this type does here (config.yml `enforcement.ordinalActions`). */
+  actionOfType(typeOrdinal: number): PunishmentAction;
 }
 
 export interface MessageRenderer {

@@ -4,6 +4,7 @@ import { PERMANENT_MS } from '../cache/cached-punishment.js';
 import { typeTitle } from '../config/ordinal-defaults.js';
 import { titleOf } from '../kinds/warning-status.js';
 import { formatDuration } from '../messages/duration.js';
+import { reasonText } from '../messages/reason.js';
 import type { Completions } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { formatTimestamp } from './format.js';
@@ -49,7 +50,7 @@ function history(deps: CommandDeps, { sender, args, label }: CommandInvocation):
         length,
         issuer: punishment.issuerName || '-',
         status: punishment.status,
-        reason: punishment.reason || '-',
+        reason: reasonText(deps.messages, punishment.reason),
         id: punishment.id,
       }),
     );

@@ -41,15 +41,33 @@ async function lift(deps: CommandDeps, lifted: Lifted, { sender, args }: Command
     sender.sendMessage(render(TEXTS[lifted].none, { player: target.name }));
     return;
   }
+  const outcome = await pardonRunning(deps, sender, running, { issuerName: sender.name, reason, silent });
+  if (outcome === 'stop') return;
+  sender.sendMessage(
+    render(outcome === 'queued' ? 'commands.lift.queued' : TEXTS[lifted].done, { player: target.name }),
+  );
+}
+
+/**
+ * Pardons each punishment at the service and lifts it here at once (announced unless silent).
+ * `queued`: the service was unreachable for at least one, its pardon waits in the outbox.
+ * `stop`: the service refused (told to the sender); the ones after it are left as they were.
+ */
+export async function pardonRunning(
+  deps: CommandDeps,
+  sender: CommandSender,
+  running: readonly CachedPunishment[],
+  request: { issuerName: string; reason: string; silent: boolean },
+): Promise<'done' | 'queued' | 'stop'> {
   let queued = false;
   for (const punishment of running) {
-    const request = { punishmentId: punishment.id, issuerName: sender.name, reason, silent };
-    const outcome = await pardonAtService(deps, sender, punishment, request);
-    if (outcome === 'stop') return;
+    const lift = { punishmentId: punishment.id, ...request };
+    const outcome = await pardonAtService(deps, sender, punishment, lift);
+    if (outcome === 'stop') return 'stop';
     if (outcome === 'queued') queued = true;
-    deps.liftLocally(request);
+    deps.liftLocally(lift);
   }
-  sender.sendMessage(render(queued ? 'commands.lift.queued' : TEXTS[lifted].done, { player: target.name }));
+  return queued ? 'queued' : 'done';
 }
 
 async function pardonAtService(

@@ -7,7 +7,8 @@ import type { Completions } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { refuseExempt } from './exemption.js';
 import { issuePunishment } from './issue-punishment.js';
-import { type DurationRule, parseModerationArgs, SILENT_FLAG } from './moderation-args.js';
+import { makeWayFor } from './make-way.js';
+import { type DurationRule, MODERATION_FLAGS, parseModerationArgs } from './moderation-args.js';
 import { resolveTarget } from './resolve-arguments.js';
 
 /** The type ordinals of service-semantics.md the standard commands issue. */
@@ -62,7 +63,9 @@ export function moderationCommand(
       if (args.length === 1) return completions?.players(prefix) ?? [];
       if (args.length === 2 && spec.duration !== 'none')
         return DURATION_HINTS.filter((hint) => hint.startsWith(prefix));
-      return prefix.startsWith('-') ? [SILENT_FLAG] : [];
+      // Only bans and mutes (which read a duration) replace a running one.
+      const flags = spec.duration === 'none' ? [MODERATION_FLAGS.silent] : Object.values(MODERATION_FLAGS);
+      return prefix.startsWith('-') ? flags.filter((flag) => flag.startsWith(prefix)) : [];
     },
   };
 }
@@ -74,13 +77,15 @@ async function moderate(deps: CommandDeps, spec: ModerationCommand, { sender, ar
     sender.sendMessage(render('commands.bad-duration', { duration: parsed.badDuration, problem: parsed.problem }));
     return;
   }
-  const { player, silent, reason } = parsed.args;
+  const { player, silent, replace, reason } = parsed.args;
   const target = resolveTarget(deps, sender, player);
   if (!target || refuseExempt(deps, sender, target)) return;
   if (spec.online && !deps.isOnline(target)) {
     sender.sendMessage(render('commands.moderation.not-online', { player: target.name }));
     return;
   }
+  const kind = deps.records.actionOfType(spec.ordinal);
+  if (spec.status === undefined && !(await makeWayFor(deps, sender, target, kind, { replace, silent }))) return;
   const durationMs = spec.duration === 'none' ? 0 : (parsed.args.durationMs ?? PERMANENT_MS);
   const body: DynamicCreateBody = {
     targetUuid: target.uuid,

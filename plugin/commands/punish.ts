@@ -9,13 +9,14 @@ import { refuseExempt } from './exemption.js';
 import { reportFailure } from './failures.js';
 import { formatOutcome } from './format.js';
 import { issuePunishment } from './issue-punishment.js';
-import { SILENT_FLAG } from './moderation-args.js';
+import { makeWayFor } from './make-way.js';
+import { takeFlags } from './moderation-args.js';
 import { resolveTarget, resolveTypeArgument } from './resolve-arguments.js';
 
 const SEVERITIES = severitySchema.options;
 
 /**
- * `/punish <player> <type> [lenient|regular|aggravated] [-s] [reason...]`: shows the preview's
+ * `/punish <player> <type> [lenient|regular|aggravated] [-s] [-r] [reason...]`: shows the preview's
  * outcome, creates the punishment with dynamic create and applies it at once. When the service
  * cannot be reached the creation is queued in the outbox. The third word is the severity only
  * when it is one; otherwise the reason starts there (and the severity is regular).
@@ -39,8 +40,9 @@ function asSeverity(word: string | undefined): Severity | undefined {
 }
 
 async function punish(deps: CommandDeps, { sender, args: raw }: CommandInvocation): Promise<void> {
-  const silent = raw.some((word) => word.toLowerCase() === SILENT_FLAG);
-  const [playerArg, typeArg, third, ...more] = raw.filter((word) => word.toLowerCase() !== SILENT_FLAG);
+  const { flags, words } = takeFlags(raw);
+  const { silent } = flags;
+  const [playerArg, typeArg, third, ...more] = words;
   if (playerArg === undefined || typeArg === undefined) throw new CommandUsageError();
   const given = asSeverity(third);
   const severity = given ?? 'regular';
@@ -49,6 +51,7 @@ async function punish(deps: CommandDeps, { sender, args: raw }: CommandInvocatio
   if (!target || refuseExempt(deps, sender, target)) return;
   const type = await resolveTypeArgument(deps, sender, typeArg);
   if (!type) return;
+  if (!(await makeWayFor(deps, sender, target, deps.records.actionOfType(type.ordinal), flags))) return;
 
   let preview: PreviewResponse | undefined;
   try {

@@ -3,6 +3,7 @@ import { typeTitle } from '../config/ordinal-defaults.js';
 import { titleOf } from '../kinds/warning-status.js';
 import { formatDuration } from '../messages/duration.js';
 import type { Messages, Placeholders } from '../messages/messages.js';
+import { reasonText } from '../messages/reason.js';
 
 /** The placeholders every punishment message can use. */
 export function punishmentPlaceholders(
@@ -16,7 +17,7 @@ export function punishmentPlaceholders(
   return {
     id: punishment.id,
     type: titleOf(punishment, typeTitle),
-    reason: punishment.reason || '-',
+    reason: reasonText(messages, punishment.reason),
     issuer: punishment.issuerName || '-',
     player: punishment.targetName,
     remaining: permanent

@@ -3,6 +3,7 @@ import type { CachedPunishment } from '../cache/cached-punishment.js';
 import { PERMANENT_MS } from '../cache/cached-punishment.js';
 import { formatDuration } from '../messages/duration.js';
 import type { Messages } from '../messages/messages.js';
+import { reasonText } from '../messages/reason.js';
 
 /** Players holding it see every punishment announced. */
 export const NOTIFY_PERMISSION = 'bailiff.notify';
@@ -30,18 +31,21 @@ function lengthOf(messages: Messages, punishment: CachedPunishment, timed: boole
   return messages.render('broadcast.for', { duration: formatDuration(punishment.durationMs) });
 }
 
-/** The staff line of a punishment ("Admin banned Steve for 7d: griefing") from `key`. */
+/**
+ * The staff line of a punishment ("Admin banned Steve for 7d: griefing") from `key`. A lift
+ * (`broadcast.unban`) names who lifted it and why in `lift`.
+ */
 export function announcementOf(
   messages: Messages,
   key: string,
   punishment: CachedPunishment,
   timed: boolean,
-  issuer = punishment.issuerName,
+  lift?: { issuer: string; reason: string },
 ): string {
   return messages.render(key, {
-    issuer: issuer || '-',
+    issuer: (lift ? lift.issuer : punishment.issuerName) || '-',
     player: punishment.targetName,
-    reason: punishment.reason || '-',
+    reason: reasonText(messages, lift ? lift.reason : punishment.reason),
     length: lengthOf(messages, punishment, timed),
     id: punishment.id,
   });

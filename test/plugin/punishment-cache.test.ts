@@ -66,14 +66,17 @@ describe('PunishmentCache', () => {
     expect(cache.get('p-1')?.status).toBe('pardoned');
   });
 
-  it('keeps a player banned while any of several bans runs, and names the one running', () => {
+  it('keeps a player banned while any of several bans runs, and names the one that ends last', () => {
     const started = new Date(NOW - 60_000).toISOString();
     const { cache } = cacheWith(
       servicePunishment({ id: 'short', duration: 120_000, started, createdAt: '2026-01-01T00:00:00.000Z' }),
       servicePunishment({ id: 'long', duration: 600_000, started, createdAt: '2026-01-01T00:01:00.000Z' }),
+      servicePunishment({ id: 'newer-short', duration: 60_000, started: null, createdAt: '2026-01-01T00:02:00.000Z' }),
     );
-    expect(cache.activeBan(ALICE, NOW)?.id).toBe('short');
+    expect(cache.activeBan(ALICE, NOW)).toMatchObject({ id: 'long', expiresAt: NOW - 60_000 + 600_000 });
+    expect(cache.activeBans(NOW).map((entry) => entry.id)).toEqual(['long']);
     expect(cache.activeBan(ALICE, NOW + 120_000)).toMatchObject({ id: 'long', expiresAt: NOW - 60_000 + 600_000 });
+    cache.db.prepare("DELETE FROM cache_punishments WHERE id = 'newer-short'").run();
 
     const pardoned = fromServicePunishment(servicePunishment({ id: 'long', status: 'pardoned', started }));
     cache.save(pardoned, NOW);

@@ -27,7 +27,7 @@ describe('tab completion', () => {
     expect(complete(commands.punish, ['Steve', 'cheating', 'regular', 'x'])).toEqual([]);
   });
 
-  it('offers players, then durations where one is read, then -s to the moderation commands', () => {
+  it('offers players, then durations where one is read, then -s (and -r for bans and mutes) to the moderation commands', () => {
     deps = testDeps();
     const commands = buildCommands(deps, () => ['Steve', 'Alex']);
     for (const name of ['ban', 'tempban', 'mute', 'tempmute', 'kick', 'warn', 'unban', 'unmute', 'check', 'history']) {
@@ -37,6 +37,7 @@ describe('tab completion', () => {
     expect(complete(commands.tempmute, ['Steve', ''])).toEqual(['30m', '1h', '12h', '1d', '7d', '2w', '1mo', 'perm']);
     expect(complete(commands.kick, ['Steve', '1'])).toEqual([]);
     expect(complete(commands.warn, ['Steve', '-'])).toEqual(['-s']);
+    expect(complete(commands.ban, ['Steve', '7d', '-'])).toEqual(['-s', '-r']);
   });
 
   it("offers other players' names to /tickets only with bailiff.tickets.others", () => {

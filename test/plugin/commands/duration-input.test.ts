@@ -47,15 +47,15 @@ describe('parseDurationInput', () => {
   });
 });
 
-describe('parseModerationArgs: <player> [duration] [-s] [reason...]', () => {
+describe('parseModerationArgs: <player> [duration] [-s] [-r] [reason...]', () => {
   it('reads an optional duration only when the word looks like one', () => {
     expect(parseModerationArgs(['Bob', '7d', 'grief', 'ing'], 'optional')).toEqual({
       ok: true,
-      args: { player: 'Bob', durationMs: 7 * DAY, silent: false, reason: 'grief ing' },
+      args: { player: 'Bob', durationMs: 7 * DAY, silent: false, replace: false, reason: 'grief ing' },
     });
     expect(parseModerationArgs(['Bob', 'griefing'], 'optional')).toEqual({
       ok: true,
-      args: { player: 'Bob', durationMs: undefined, silent: false, reason: 'griefing' },
+      args: { player: 'Bob', durationMs: undefined, silent: false, replace: false, reason: 'griefing' },
     });
   });
 
@@ -67,9 +67,16 @@ describe('parseModerationArgs: <player> [duration] [-s] [reason...]', () => {
     ]) {
       expect(parseModerationArgs(args, 'optional')).toEqual({
         ok: true,
-        args: { player: 'Bob', durationMs: HOUR, silent: true, reason: 'x' },
+        args: { player: 'Bob', durationMs: HOUR, silent: true, replace: false, reason: 'x' },
       });
     }
+  });
+
+  it('finds -r (replace) anywhere, with -s', () => {
+    expect(parseModerationArgs(['Bob', '-R', '2d', '-s', 'again'], 'optional')).toEqual({
+      ok: true,
+      args: { player: 'Bob', durationMs: 2 * DAY, silent: true, replace: true, reason: 'again' },
+    });
   });
 
   it('names a bad duration, and needs one when required', () => {
@@ -82,7 +89,7 @@ describe('parseModerationArgs: <player> [duration] [-s] [reason...]', () => {
   it('never reads a duration for kicks and warnings', () => {
     expect(parseModerationArgs(['Bob', '7d', 'late'], 'none')).toEqual({
       ok: true,
-      args: { player: 'Bob', durationMs: undefined, silent: false, reason: '7d late' },
+      args: { player: 'Bob', durationMs: undefined, silent: false, replace: false, reason: '7d late' },
     });
   });
 });

@@ -47,7 +47,7 @@ describe('/unban and /unmute', () => {
     expect(deps.cache.get('m-1')?.status).toBe('pardoned');
     expect(plain(sender.messages)).toEqual(['Unmuted Steve.']);
     expect(plain(steve.messages).at(-1)).toBe('Your mute (m-1) has been lifted. You can chat again.');
-    expect(plain(deps.staffLines)).toEqual(['[Bailiff] Mod unmuted Steve.']);
+    expect(plain(deps.staffLines)).toEqual(['[Bailiff] Mod unmuted Steve: appeal ok']);
   });
 
   it('service unreachable: lifted here, the pardon queued in the outbox', async () => {

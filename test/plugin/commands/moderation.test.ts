@@ -45,11 +45,14 @@ describe('/ban, /tempban, /mute, /tempmute, /kick, /warn', () => {
   it('/ban with a duration and /tempban; /tempban without one is a clear error', async () => {
     deps = serviceUp();
     await run('ban', ['Steve', '1d12h', 'x']);
-    const sender = await run('tempban', ['Steve', '7d']);
+    const sender = await run('tempban', ['Alex', '7d']);
     expect(created().map((body) => (body as { duration: number }).duration)).toEqual([DAY + DAY / 2, 7 * DAY]);
-    expect(plain(sender.messages)).toEqual(['Banned Steve for 7d. Punishment ID: p-2']);
-    expect(plain(deps.staffLines)[0]).toBe('[Bailiff] Mod banned Steve for 1d 12h: x');
-    const bad = await run('tempban', ['Steve', 'griefing']);
+    expect(plain(sender.messages)).toEqual(['Banned Alex for 7d. Punishment ID: p-2']);
+    expect(plain(deps.staffLines)).toEqual([
+      '[Bailiff] Mod banned Steve for 1d 12h: x',
+      '[Bailiff] Mod banned Alex for 7d: no reason given',
+    ]);
+    const bad = await run('tempban', ['Alex', 'griefing']);
     expect(plain(bad.messages)).toEqual([
       'Bad duration griefing: use a number and a unit (s, m, h, d, w, mo, y), like 30m, 7d or 1d12h.',
     ]);
@@ -59,7 +62,7 @@ describe('/ban, /tempban, /mute, /tempmute, /kick, /warn', () => {
   it('/mute and /tempmute issue a Manual Mute the chat guard reads at once', async () => {
     deps = serviceUp();
     await run('mute', ['Steve', 'spam']);
-    await run('tempmute', ['Steve', '30m', 'more', 'spam']);
+    await run('tempmute', ['Alex', '30m', 'more', 'spam']);
     expect(
       created().map((body) => [(body as { typeOrdinal: number }).typeOrdinal, (body as { duration: number }).duration]),
     ).toEqual([
@@ -174,5 +177,86 @@ describe('/ban, /tempban, /mute, /tempmute, /kick, /warn', () => {
     expect(plain(sender.messages)).toEqual(['The moderation service refused (mute, 404): player not found']);
     expect(deps.outboxRows()).toEqual([]);
     expect(deps.cache.count()).toBe(0);
+  });
+});
+
+describe('one running ban and one running mute per player', () => {
+  const pardonOk = async () => ({ success: true, message: 'pardoned' });
+
+  it('refuses a second ban, naming the running one (id, time left); nothing is created', async () => {
+    deps = serviceUp();
+    await run('ban', ['Steve', '1h', 'x']);
+    const second = await run('ban', ['Steve', '2d', 'again']);
+    expect(plain(second.messages)).toEqual([
+      'Steve is already banned (ID p-1, time left: 1h). Add -r to replace that ban.',
+    ]);
+    const mute = await run('mute', ['Steve', 'spam']);
+    expect(plain(mute.messages)).toEqual(['Muted Steve permanently. Punishment ID: p-2']);
+    const again = await run('tempmute', ['Steve', '1h', 'more']);
+    expect(plain(again.messages)).toEqual([
+      'Steve is already muted (ID p-2, time left: permanent). Add -r to replace that mute.',
+    ]);
+    expect(created()).toHaveLength(2);
+  });
+
+  it('-r pardons the running ban at the service, lifts it here, then creates the new one', async () => {
+    deps = serviceUp({ api: { pardonPunishment: pardonOk } });
+    await run('ban', ['Steve', '1h', 'x']);
+    const sender = await run('ban', ['Steve', '2d', '-r', 'again']);
+    expect(deps.client.calls.map((call) => call.method)).toEqual([
+      'createPunishmentDynamic',
+      'pardonPunishment',
+      'createPunishmentDynamic',
+    ]);
+    expect(deps.client.calls[1]?.args).toEqual(['p-1', { issuerName: 'Mod', reason: 'replaced by a new ban' }]);
+    expect(plain(sender.messages)).toEqual([
+      'The running ban of Steve (p-1) is pardoned to replace it.',
+      'Banned Steve for 2d. Punishment ID: p-2',
+    ]);
+    expect(deps.cache.get('p-1')?.status).toBe('pardoned');
+    expect(deps.cache.activeBan(STEVE.uuid, NOW)?.id).toBe('p-2');
+    expect(plain(deps.staffLines)).toEqual([
+      '[Bailiff] Mod banned Steve for 1h: x',
+      '[Bailiff] Mod unbanned Steve: replaced by a new ban',
+      '[Bailiff] Mod banned Steve for 2d: again',
+    ]);
+  });
+
+  it('-r creates nothing when the service takes no pardons (404)', async () => {
+    deps = serviceUp({
+      api: {
+        pardonPunishment: () =>
+          Promise.reject(apiError('http', 'pardonPunishment', { status: 404, serviceMessage: 'no' })),
+      },
+    });
+    await run('mute', ['Steve', '1h', 'x']);
+    const sender = await run('mute', ['Steve', '-r', '2d']);
+    expect(plain(sender.messages)).toEqual([
+      'This moderation service does not take pardons from the server: lift it in the moderation panel. Nothing was changed.',
+    ]);
+    expect(created()).toHaveLength(1);
+    expect(deps.cache.activeMute(STEVE.uuid, NOW)?.id).toBe('p-1');
+  });
+
+  it('announces a ban that ends before a running one with the one that ends last', async () => {
+    deps = serviceUp();
+    await run('ban', ['Steve', 'x']);
+    const shorter = {
+      id: 'panel-1',
+      targetUuid: STEVE.uuid,
+      targetName: 'Steve',
+      issuerName: 'Panel',
+      typeOrdinal: 2,
+      reason: 'y',
+      duration: 3_600_000,
+      createdAt: new Date(NOW).toISOString(),
+      status: 'active',
+      started: null,
+    };
+    deps.applyCreated(shorter);
+    expect(plain(deps.staffLines).at(-1)).toBe(
+      '[Bailiff] Panel banned Steve for 1h: y (but p-1 runs longer: permanent)',
+    );
+    expect(deps.cache.activeBan(STEVE.uuid, NOW)?.id).toBe('p-1');
   });
 });

@@ -129,9 +129,30 @@ describe('/punish', () => {
     deps = serviceUp();
     await run(['Steve', 'cheating', 'aggravated', 'flying']);
     expect(plain(deps.staffLines)).toEqual(['[Bailiff] Mod banned Steve permanently: flying']);
-    await run(['Steve', '-s', 'cheating', 'flying']);
+    await run(['Alex', '-s', 'cheating', 'flying']);
     expect(deps.staffLines).toHaveLength(1);
     expect(deps.applied).toHaveLength(2);
+  });
+
+  it('refuses a ban type while a ban runs, naming it; -r pardons it first; a mute type is not held back by a ban', async () => {
+    deps = testDeps({
+      api: {
+        previewPunishment: async () => PREVIEW,
+        createPunishmentDynamic: async () => ({ punishmentId: `p-${deps.client.calls.length}`, message: 'created' }),
+        pardonPunishment: async () => ({ success: true, message: 'pardoned' }),
+      },
+    });
+    await run(['Steve', 'cheating', 'flying']);
+    const refused = await run(['Steve', 'cheating', 'again']);
+    expect(plain(refused.messages)).toEqual([
+      'Steve is already banned (ID p-2, time left: 60d). Add -r to replace that ban.',
+    ]);
+    const muted = await run(['Steve', 'chat-abuse', 'spam']);
+    expect(plain(muted.messages).at(-1)).toBe('Punished Steve (Chat Abuse). Punishment ID: p-4');
+    const replaced = await run(['Steve', 'cheating', '-r', 'again']);
+    expect(plain(replaced.messages).slice(0, 1)).toEqual(['The running ban of Steve (p-2) is pardoned to replace it.']);
+    expect(deps.cache.get('p-2')?.status).toBe('pardoned');
+    expect(deps.cache.activeBan(STEVE.uuid, NOW)?.id).toBe('p-7');
   });
 
   it('refuses to punish an exempt player from in game, not from the console', async () => {
