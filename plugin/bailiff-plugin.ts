@@ -27,6 +27,7 @@ import { PendingNotices } from './enforcement/pending-notices.js';
 import { createPolicy } from './enforcement/policy.js';
 import { onPreLogin } from './enforcement/pre-login.js';
 import { trackRegistrationSupport } from './enforcement/registration-support.js';
+import { createIdentify } from './identity/identify.js';
 import { BUNDLED_MESSAGES, loadBundledMessages } from './messages/load.js';
 import { createMessages, type Messages } from './messages/messages.js';
 import { messagesSchema } from './messages/schema.js';
@@ -139,11 +140,22 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     ignoreCancelled: true,
   });
 
+  const players = playerDirectory(context.players, cache.players);
   const deps: CommandDeps = {
     client,
     outbox,
     messages: { render: (key, placeholders) => messages.render(key, placeholders) },
-    players: playerDirectory(context.players, cache.players),
+    players,
+    identify: createIdentify({
+      server: context.server,
+      players,
+      client,
+      profileLookupUrl: () => config.players.profileLookupUrl,
+      fetch: globalThis.fetch,
+      clock,
+      timers: systemTimers,
+      logger,
+    }),
     punishmentTypes: cachedPunishmentTypes(client, clock),
     applyCreated: moderation.applyCreated,
     queueCreation: moderation.queueCreation,

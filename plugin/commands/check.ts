@@ -6,7 +6,7 @@ import { formatDuration } from '../messages/duration.js';
 import { reasonText } from '../messages/reason.js';
 import type { Completions } from './completion.js';
 import type { CommandDeps, MessageRenderer } from './deps.js';
-import { resolveTarget } from './resolve-arguments.js';
+import { resolveAnyTarget } from './resolve-arguments.js';
 
 /** Time left for people: `6d 23h` or `permanent`. */
 export function remainingText(messages: MessageRenderer, punishment: CachedPunishment, now: number): string {
@@ -22,10 +22,10 @@ export function checkCommand(deps: CommandDeps, completions?: Completions): Comm
   };
 }
 
-function check(deps: CommandDeps, { sender, args }: CommandInvocation): void {
+async function check(deps: CommandDeps, { sender, args }: CommandInvocation): Promise<void> {
   const [playerArg] = args;
   if (playerArg === undefined || args.length > 1) throw new CommandUsageError();
-  const target = resolveTarget(deps, sender, playerArg);
+  const target = (await resolveAnyTarget(deps, sender, playerArg))?.player;
   if (!target) return;
   const now = deps.clock.now();
   const render = deps.messages.render.bind(deps.messages);

@@ -8,6 +8,7 @@ import type { CachedPunishment } from '../cache/cached-punishment.js';
 import type { PunishmentAction } from '../config/ordinal-defaults.js';
 import type { InFlightCreations } from '../enforcement/in-flight-creations.js';
 import type { LoginCheckState } from '../enforcement/login-check-support.js';
+import type { Identified } from '../identity/resolve-player.js';
 import type { SaturationReport } from '../sync/saturation.js';
 
 /**
@@ -24,6 +25,11 @@ export interface CommandDeps {
   messages: MessageRenderer;
   /** Online players first, then the table of players the server has seen. */
   players: PlayerDirectory;
+  /**
+   * Who a player argument means, also a player who never joined this server (by UUID, the
+   * service, the offline UUID or a profile lookup: plugin/identity/resolve-player.ts).
+   */
+  identify(input: string): Promise<Identified>;
   /** The punishment type catalogue (may be cached by the core; a failure is thrown as an ApiError). */
   punishmentTypes(): Promise<PunishmentType[]>;
   /**

@@ -9,7 +9,7 @@ import type { Completions } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { formatTimestamp } from './format.js';
 import { pageOf } from './paging.js';
-import { resolveTarget } from './resolve-arguments.js';
+import { resolveAnyTarget } from './resolve-arguments.js';
 
 export const HISTORY_PAGE_SIZE = 5;
 
@@ -21,10 +21,10 @@ export function historyCommand(deps: CommandDeps, completions?: Completions): Co
   };
 }
 
-function history(deps: CommandDeps, { sender, args, label }: CommandInvocation): void {
+async function history(deps: CommandDeps, { sender, args, label }: CommandInvocation): Promise<void> {
   const [playerArg, pageArg] = args;
   if (playerArg === undefined || args.length > 2) throw new CommandUsageError();
-  const target = resolveTarget(deps, sender, playerArg);
+  const target = (await resolveAnyTarget(deps, sender, playerArg))?.player;
   if (!target) return;
   const render = deps.messages.render.bind(deps.messages);
   const all = deps.records.history(target.uuid);

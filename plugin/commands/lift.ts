@@ -7,7 +7,7 @@ import type { Completions } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
 import { parseModerationArgs } from './moderation-args.js';
-import { resolveTarget } from './resolve-arguments.js';
+import { resolveAnyTarget } from './resolve-arguments.js';
 
 type Lifted = 'ban' | 'mute';
 
@@ -33,7 +33,7 @@ async function lift(deps: CommandDeps, lifted: Lifted, { sender, args }: Command
   const parsed = parseModerationArgs(args, 'none');
   if (!parsed.ok) return; // no duration is read, so never reached
   const { player, silent, reason } = parsed.args;
-  const target = resolveTarget(deps, sender, player);
+  const target = (await resolveAnyTarget(deps, sender, player))?.player;
   if (!target) return;
   const render = deps.messages.render.bind(deps.messages);
   const running = deps.records.running(target.uuid, lifted, deps.clock.now());

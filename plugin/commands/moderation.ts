@@ -1,6 +1,7 @@
 import type { DynamicCreateBody } from '../../src/api/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { PERMANENT_MS } from '../cache/cached-punishment.js';
+import { registerPreEmptive } from '../identity/register-pre-emptive.js';
 import { WARNING_STATUS } from '../kinds/index.js';
 import { formatDuration } from '../messages/duration.js';
 import type { Completions } from './completion.js';
@@ -9,7 +10,7 @@ import { refuseExempt } from './exemption.js';
 import { issuePunishment } from './issue-punishment.js';
 import { makeWayFor } from './make-way.js';
 import { type DurationRule, MODERATION_FLAGS, parseModerationArgs } from './moderation-args.js';
-import { resolveTarget } from './resolve-arguments.js';
+import { resolveAnyTarget } from './resolve-arguments.js';
 
 /** The type ordinals of service-semantics.md the standard commands issue. */
 export const KICK_ORDINAL = 0;
@@ -78,14 +79,16 @@ async function moderate(deps: CommandDeps, spec: ModerationCommand, { sender, ar
     return;
   }
   const { player, silent, replace, reason } = parsed.args;
-  const target = resolveTarget(deps, sender, player);
-  if (!target || refuseExempt(deps, sender, target)) return;
+  const resolved = await resolveAnyTarget(deps, sender, player);
+  if (!resolved || refuseExempt(deps, sender, resolved.player)) return;
+  const target = resolved.player;
   if (spec.online && !deps.isOnline(target)) {
     sender.sendMessage(render('commands.moderation.not-online', { player: target.name }));
     return;
   }
   const kind = deps.records.actionOfType(spec.ordinal);
   if (spec.status === undefined && !(await makeWayFor(deps, sender, target, kind, { replace, silent }))) return;
+  await registerPreEmptive(deps, resolved);
   const durationMs = spec.duration === 'none' ? 0 : (parsed.args.durationMs ?? PERMANENT_MS);
   const body: DynamicCreateBody = {
     targetUuid: target.uuid,

@@ -3,6 +3,7 @@ import type { DynamicCreateBody, PreviewResponse, Severity } from '../../src/api
 import { severity as severitySchema } from '../../src/api/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
+import { registerPreEmptive } from '../identity/register-pre-emptive.js';
 import { type Completions, startsWith } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { refuseExempt } from './exemption.js';
@@ -11,7 +12,7 @@ import { formatOutcome } from './format.js';
 import { issuePunishment } from './issue-punishment.js';
 import { makeWayFor } from './make-way.js';
 import { takeFlags } from './moderation-args.js';
-import { resolveTarget, resolveTypeArgument } from './resolve-arguments.js';
+import { resolveAnyTarget, resolveTypeArgument } from './resolve-arguments.js';
 
 const SEVERITIES = severitySchema.options;
 
@@ -47,11 +48,14 @@ async function punish(deps: CommandDeps, { sender, args: raw }: CommandInvocatio
   const given = asSeverity(third);
   const severity = given ?? 'regular';
   const reasonWords = given === undefined && third !== undefined ? [third, ...more] : more;
-  const target = resolveTarget(deps, sender, playerArg);
-  if (!target || refuseExempt(deps, sender, target)) return;
+  const resolved = await resolveAnyTarget(deps, sender, playerArg);
+  if (!resolved || refuseExempt(deps, sender, resolved.player)) return;
+  const target = resolved.player;
   const type = await resolveTypeArgument(deps, sender, typeArg);
   if (!type) return;
   if (!(await makeWayFor(deps, sender, target, deps.records.actionOfType(type.ordinal), flags))) return;
+  // Before the preview too: the service answers 404 to a preview of a player it does not know.
+  await registerPreEmptive(deps, resolved);
 
   let preview: PreviewResponse | undefined;
   try {

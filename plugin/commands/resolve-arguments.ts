@@ -1,5 +1,6 @@
 import type { PunishmentType } from '../../src/api/schemas.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
+import type { UuidSource } from '../identity/resolve-player.js';
 import type { CommandDeps, KnownPlayer } from './deps.js';
 import { describeFailure } from './failures.js';
 import { findType, listTypes, parseOrdinal } from './punishment-types.js';
@@ -9,6 +10,36 @@ export function resolveTarget(deps: CommandDeps, sender: CommandSender, input: s
   const player = deps.players.resolve(input);
   if (!player) sender.sendMessage(deps.messages.render('commands.unknown-player', { player: input }));
   return player;
+}
+
+/** A player a command acts on; `preEmptive` when they never joined this server, with where their UUID came from. */
+export interface Target {
+  player: KnownPlayer;
+  preEmptive: boolean;
+  source: UuidSource;
+}
+
+/**
+ * A player by name or UUID, also one who never joined this server (pre-emptive punishments): the
+ * sender is told which UUID such a player gets and where it comes from, or why none was found.
+ */
+export async function resolveAnyTarget(
+  deps: CommandDeps,
+  sender: CommandSender,
+  input: string,
+): Promise<Target | undefined> {
+  const render = deps.messages.render.bind(deps.messages);
+  const found = await deps.identify(input);
+  if ('refusal' in found) {
+    sender.sendMessage(render(found.refusal, { player: input, ...found.placeholders }));
+    return undefined;
+  }
+  if (found.source === 'known') return { player: found.player, preEmptive: false, source: 'known' };
+  const source = render(`commands.uuid-source.${found.source}`);
+  sender.sendMessage(
+    render('commands.identify.pre-emptive', { player: found.player.name, uuid: found.player.uuid, source }),
+  );
+  return { player: found.player, preEmptive: true, source: found.source };
 }
 
 /** What a command needs of a type; `title` is `#<ordinal>` when the catalogue could not be read. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MOJANG_PROFILE_URL } from '../identity/profile-lookup.js';
 import { DEFAULT_ORDINAL_ACTIONS, LEGACY_ACTION_NAMES, PUNISHMENT_ACTIONS } from './ordinal-defaults.js';
 
 const positiveMs = z.number().int('must be an integer number of milliseconds').positive('must be > 0');
@@ -70,6 +71,20 @@ const muteSection = z.strictObject({
     .transform((names) => names.map((name) => name.toLowerCase().replace(/^\//, ''))),
 });
 
+const playersSection = z.strictObject({
+  /**
+   * Online-mode Java servers look up the UUID of a name no player of this server has used here
+   * (pre-emptive punishments); `{name}` is replaced. Empty: never look up. @default Mojang's
+   */
+  profileLookupUrl: z
+    .string()
+    .refine(
+      (value) => value === '' || (/^https?:\/\//.test(value) && value.includes('{name}') && URL.canParse(value)),
+      'an http(s) URL holding {name}, or an empty string',
+    )
+    .default(MOJANG_PROFILE_URL),
+});
+
 const outboxSection = z.strictObject({
   /** @default 4 */
   concurrency: z.number().int().min(1).optional(),
@@ -87,8 +102,9 @@ export const bailiffConfigSchema = z.strictObject({
   sync: syncSection.prefault({}),
   enforcement: enforcementSection.prefault({}),
   mute: muteSection.prefault({}),
-  /** Shown in the ban message. @default 'https://example.com/appeal' */
-  appealUrl: z.string().default('https://example.com/appeal'),
+  players: playersSection.prefault({}),
+  /** Shown in ban and mute messages; empty leaves the appeal line out. @default '' */
+  appealUrl: z.string().default(''),
   outbox: outboxSection.prefault({}),
 });
 

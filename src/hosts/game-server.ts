@@ -62,6 +62,7 @@ export async function startGameServer(options: StartGameServerOptions): Promise<
     ops: settings.ops,
     grants: readPermissionsFile(options.serverDir),
     preLogin: { timeoutMs: settings.preLoginTimeoutMs },
+    server: { edition: settings.edition, onlineMode: settings.onlineMode },
   });
   await runtime.load(options.pluginFolders ?? []);
 

@@ -202,6 +202,14 @@ export interface Permissions {
 
 // ---------------------------------------------------------------- the plugin
 
+/** The game server a plugin runs in. */
+export interface ServerInfo {
+  /** `java` (flying-squid) or `bedrock` (SerenityJS). */
+  readonly edition: 'java' | 'bedrock';
+  /** Whether players are authenticated (Mojang / Xbox Live); false: any name may join, with an offline UUID. */
+  readonly onlineMode: boolean;
+}
+
 export interface PluginContext<TConfig = unknown> {
   readonly descriptor: PluginDescriptor;
   readonly pluginFolder: string;
@@ -218,6 +226,7 @@ export interface PluginContext<TConfig = unknown> {
   readonly players: Players;
   readonly console: CommandSender;
   readonly clock: Clock;
+  readonly server: ServerInfo;
 }
 
 export interface PluginDefinition<TConfig = unknown> {

@@ -7,7 +7,14 @@ import { openConfigFile } from './config-file.js';
 import type { EventBus } from './event-bus.js';
 import { prefixLogger } from './loggers.js';
 import type { PermissionService } from './permissions.js';
-import type { CommandSender, Players, PluginContext, PluginDefinition, PluginDescriptor } from './plugin-api.js';
+import type {
+  CommandSender,
+  Players,
+  PluginContext,
+  PluginDefinition,
+  PluginDescriptor,
+  ServerInfo,
+} from './plugin-api.js';
 import { createScheduler, type PluginScheduler } from './scheduler.js';
 
 /** What the runtime shares with every plugin context. */
@@ -21,6 +28,7 @@ export interface SharedServices {
   permissions: PermissionService;
   players: Players;
   console: CommandSender;
+  server: ServerInfo;
 }
 
 export interface BuiltContext {
@@ -66,6 +74,7 @@ export function buildPluginContext(
     players: shared.players,
     console: shared.console,
     clock: shared.clock,
+    server: shared.server,
   };
   return { context, scheduler };
 }

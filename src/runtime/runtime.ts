@@ -9,7 +9,7 @@ import { FileValidationError } from './errors.js';
 import { EventBus, errorText } from './event-bus.js';
 import { loadPlugins } from './load-plugins.js';
 import { type PermissionGrants, PermissionService } from './permissions.js';
-import type { CommandSender, Players } from './plugin-api.js';
+import type { CommandSender, Players, ServerInfo } from './plugin-api.js';
 import { buildPluginContext } from './plugin-context.js';
 import type { PluginRecord, PluginState } from './plugin-record.js';
 import { dispatchPreLogin, type PreLoginOptions, type PreLoginOutcome } from './pre-login.js';
@@ -34,6 +34,8 @@ export interface RuntimeOptions {
   grants?: PermissionGrants;
   /** @default { timeoutMs: 5000, timeoutMessage: 'The server took too long to check your login. Please try again.' } */
   preLogin?: Partial<PreLoginOptions>;
+  /** What plugins are told of the game server. @default { edition: 'java', onlineMode: true } */
+  server?: ServerInfo;
 }
 
 const noPlayers: Players = { online: () => [], byUuid: () => undefined, byName: () => undefined };
@@ -51,6 +53,7 @@ export class PluginRuntime {
   private readonly clock: Clock;
   private readonly timers: Timers;
   private readonly preLogin: PreLoginOptions;
+  private readonly server: ServerInfo;
   private playersView: Players;
 
   constructor(options: RuntimeOptions) {
@@ -59,6 +62,7 @@ export class PluginRuntime {
     this.clock = options.clock ?? systemClock;
     this.timers = options.timers ?? systemTimers;
     this.playersView = options.players ?? noPlayers;
+    this.server = options.server ?? { edition: 'java', onlineMode: true };
     this.bus = new EventBus(this.logger);
     this.commands = new CommandRegistry(this.logger);
     this.permissions = new PermissionService({ ops: options.ops, grants: options.grants });
@@ -138,6 +142,7 @@ export class PluginRuntime {
             byName: (n) => this.players.byName(n),
           },
           console: this.console,
+          server: this.server,
         },
         descriptor,
         record.folder,

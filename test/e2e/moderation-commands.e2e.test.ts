@@ -8,7 +8,19 @@ import { type RunningGameServer, startGameServerProcess, writeTestServerFolder }
 import { API_KEY, adminApi, startTestService } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
 
-const PLAYERS = ['StaffBot', 'Watcher', 'Plain', 'Target', 'Chatty', 'Kicked', 'Warned', 'Temp', 'Shielded', 'Bob'];
+const PLAYERS = [
+  'StaffBot',
+  'Watcher',
+  'Plain',
+  'Target',
+  'Chatty',
+  'Kicked',
+  'Warned',
+  'Temp',
+  'Shielded',
+  'Bob',
+  'Twice',
+];
 
 /**
  * The standard moderation commands with real bots against the reference service (stream on):
@@ -157,7 +169,7 @@ describe('moderation commands end to end (bailiff start, reference service)', { 
     const [ban] = (await servicePunishments()).filter((punishment) => punishment.targetName === 'Target');
     bot('StaffBot').bot.chat('/pardon Target');
     await sees(bot('StaffBot'), 'Unbanned Target.');
-    await sees(bot('Watcher'), '[Bailiff] StaffBot unbanned Target.');
+    await sees(bot('Watcher'), '[Bailiff] StaffBot unbanned Target: no reason given');
     expect((await admin.punishment(ban!.id)).punishment.status).toBe('pardoned');
     await join_('Target');
   });
@@ -178,6 +190,22 @@ describe('moderation commands end to end (bailiff start, reference service)', { 
       500,
     );
     bots.set('Temp', back);
+  });
+
+  it('a second ban is refused naming the running one; -r pardons it and bans anew; the screen shows the new one', async () => {
+    game!.console('tempban Twice 1h first');
+    await consoleSays('Banned Twice for 1h. Punishment ID:');
+    const first = /Banned Twice for 1h\. Punishment ID: (\S+)/.exec(game!.output())![1]!;
+    game!.console('ban Twice 2d again');
+    await consoleSays(`Twice is already banned (ID ${first}, time left: 1h). Add -r to replace that ban.`);
+    game!.console('ban Twice 2d -r again');
+    await consoleSays(`The running ban of Twice (${first}) is pardoned to replace it.`);
+    await consoleSays('Banned Twice for 2d. Punishment ID:');
+    const refused = await joinBot(game!.port, 'Twice');
+    if (refused.joined) throw new Error('Twice was let in while banned');
+    expect(refused.reason).toContain('Reason: again');
+    expect(refused.reason).toContain('Expires: 2d');
+    expect((await admin.punishment(first)).punishment.status).toBe('pardoned');
   });
 
   it('an exempt player is protected from in-game commands', async () => {

@@ -119,6 +119,27 @@ describe('plugin runtime lifecycle (real files, dynamic import)', () => {
     expect(logger.text()).toContain("[Dependent] not enabled: its dependency 'Broken' is not enabled");
   });
 
+  it("tells plugins the server's edition and online mode (java, online by default)", async () => {
+    globalThis.__runtimeTest = [];
+    const probe = writePlugin(
+      dir,
+      'probe',
+      'name: Probe\nversion: "1"\nmain: main.js\n',
+      `export default { name: 'Probe', onEnable(ctx) {
+        globalThis.__runtimeTest.push(ctx.server.edition + ' online=' + ctx.server.onlineMode); } };`,
+    );
+    const bedrock = new PluginRuntime({
+      serverDir: join(dir.path, 'server'),
+      server: { edition: 'bedrock', onlineMode: false },
+    });
+    await bedrock.load([probe]);
+    await bedrock.enableAll();
+    const plain = new PluginRuntime({ serverDir: join(dir.path, 'server') });
+    await plain.load([probe]);
+    await plain.enableAll();
+    expect(globalThis.__runtimeTest).toEqual(['bedrock online=false', 'java online=true']);
+  });
+
   it('refuses bad descriptors, name mismatches, duplicate names, missing dependencies and invalid config', async () => {
     const badYaml = writePlugin(dir, 'bad-yaml', 'name: Bad\nmain: main.js\n', 'export default {}');
     const mismatch = writePlugin(

@@ -108,14 +108,14 @@ describe('/check, /history, /banlist', () => {
       true,
     );
     const sender = mod();
-    checkCommand(deps).execute({ sender, label: 'check', args: ['steve'] });
+    await checkCommand(deps).execute({ sender, label: 'check', args: ['steve'] });
     expect(plain(sender.messages)).toEqual([
       'Steve:',
       '  Banned by Admin (permanent): griefing (ID p-1)',
       '  Muted by Admin (1h): spam (ID m-1)',
     ]);
     const clean = mod();
-    checkCommand(deps).execute({ sender: clean, label: 'check', args: ['Alex'] });
+    await checkCommand(deps).execute({ sender: clean, label: 'check', args: ['Alex'] });
     expect(plain(clean.messages)).toEqual(['Alex:', '  No active ban or mute known to this server.']);
   });
 
@@ -134,7 +134,7 @@ describe('/check, /history, /banlist', () => {
       );
     }
     const first = mod();
-    historyCommand(deps).execute({ sender: first, label: 'history', args: ['Steve'] });
+    await historyCommand(deps).execute({ sender: first, label: 'history', args: ['Steve'] });
     expect(plain(first.messages)[0]).toBe('History of Steve (7), page 1/2:');
     expect(
       plain(first.messages)
@@ -143,12 +143,12 @@ describe('/check, /history, /banlist', () => {
     ).toEqual(['r7', 'r6', 'r5', 'r4', 'r3']);
     expect(plain(first.messages).at(-1)).toBe('More: /history Steve 2');
     const second = mod();
-    historyCommand(deps).execute({ sender: second, label: 'history', args: ['Steve', '2'] });
+    await historyCommand(deps).execute({ sender: second, label: 'history', args: ['Steve', '2'] });
     expect(plain(second.messages)).toHaveLength(3);
     expect(plain(second.messages)[1]).toBe('2026-11-22 02:00 UTC Kick (kick) by Admin [active]: r2');
-    expect(() => historyCommand(deps).execute({ sender: mod(), label: 'history', args: ['Steve', 'x'] })).toThrow(
-      CommandUsageError,
-    );
+    await expect(
+      historyCommand(deps).execute({ sender: mod(), label: 'history', args: ['Steve', 'x'] }),
+    ).rejects.toThrow(CommandUsageError);
   });
 
   it('/banlist lists running bans only', async () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { moderationCommand } from '../../../plugin/commands/moderation.js';
 import { applyPunishment } from '../../../plugin/sync/apply-punishment.js';
+import { offlineUuid } from '../../../src/minecraft/offline-uuid.js';
 import { fakePlayer } from '../helpers/fakes.js';
 import { NOW, plain, STEVE, type TestDeps, testDeps } from './helpers/command-deps.js';
 import { apiError, unreachable } from './helpers/fake-api.js';
@@ -258,5 +259,62 @@ describe('one running ban and one running mute per player', () => {
       '[Bailiff] Panel banned Steve for 1h: y (but p-1 runs longer: permanent)',
     );
     expect(deps.cache.activeBan(STEVE.uuid, NOW)?.id).toBe('p-1');
+  });
+});
+
+describe('punishing a player who never joined this server', () => {
+  const registered = async () => ({ success: true });
+
+  it('offline mode: the offline UUID of the name, told to staff, registered at the service before the creation', async () => {
+    deps = serviceUp({ server: { edition: 'java', onlineMode: false }, api: { registerPlayer: registered } });
+    const uuid = offlineUuid('Griefer');
+    const sender = await run('ban', ['Griefer', 'x']);
+    expect(plain(sender.messages)).toEqual([
+      `Griefer has not joined this server: UUID ${uuid} (the offline-mode UUID of that name).`,
+      'Banned Griefer permanently. Punishment ID: p-1',
+    ]);
+    expect(deps.client.calls.map((call) => [call.method, call.args[0]])).toEqual([
+      ['registerPlayer', { uuid, name: 'Griefer' }],
+      ['createPunishmentDynamic', { targetUuid: uuid, typeOrdinal: 2, issuerName: 'Mod', duration: -1, reason: 'x' }],
+    ]);
+    expect(deps.cache.activeBan(uuid, NOW)?.punishment.targetName).toBe('Griefer');
+  });
+
+  it('by UUID on any server; with the service unreachable the registration is queued ahead of the creation', async () => {
+    const uuid = 'fc55e503-0b2c-4b1e-8e6e-2d1c0b0a0908';
+    deps = testDeps({
+      api: {
+        registerPlayer: unreachable('registerPlayer'),
+        createPunishmentDynamic: unreachable('createPunishmentDynamic'),
+      },
+    });
+    await run('mute', [uuid.replace(/-/g, ''), '1d', 'spam']);
+    expect(deps.outboxRows().map((row) => [row.operation, row.orderingKey, row.payload])).toEqual([
+      ['registerPlayer', `player:${uuid}`, { uuid, name: 'fc55e5030b2c4b1e' }],
+      [
+        'createPunishmentDynamic',
+        `player:${uuid}`,
+        { targetUuid: uuid, typeOrdinal: 1, issuerName: 'Mod', duration: 86_400_000, reason: 'spam' },
+      ],
+    ]);
+    expect(deps.cache.activeMute(uuid, NOW)?.punishment.targetName).toBe(uuid);
+  });
+
+  it('online mode: the profile lookup names the account; an unknown name creates nothing', async () => {
+    const notch = { uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf6', name: 'Notch' };
+    deps = serviceUp({
+      api: { registerPlayer: registered },
+      fromProfiles: async (name) => (name.toLowerCase() === 'notch' ? notch : undefined),
+    });
+    const sender = await run('ban', ['notch', 'x']);
+    expect(plain(sender.messages)[0]).toBe(
+      `Notch has not joined this server: UUID ${notch.uuid} (from the profile lookup).`,
+    );
+    expect(created()).toEqual([
+      { targetUuid: notch.uuid, typeOrdinal: 2, issuerName: 'Mod', duration: -1, reason: 'x' },
+    ]);
+    const ghost = await run('ban', ['Ghost', 'x']);
+    expect(plain(ghost.messages)).toEqual(['No Minecraft account is named Ghost.']);
+    expect(created()).toHaveLength(1);
   });
 });

@@ -96,7 +96,9 @@ describe('/punish', () => {
   it('refuses an unknown player before calling the service', async () => {
     deps = serviceUp();
     const sender = await run(['Herobrine', 'cheating']);
-    expect(plain(sender.messages)).toEqual(['Unknown player Herobrine: not online and never seen on this server.']);
+    expect(plain(sender.messages)).toEqual([
+      'Unknown player Herobrine: never seen on this server, and players.profileLookupUrl is empty: give their UUID.',
+    ]);
     expect(deps.client.calls).toEqual([]);
   });
 

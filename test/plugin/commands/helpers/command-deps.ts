@@ -5,6 +5,7 @@ import type { CommandDeps, KnownPlayer, StatusSnapshot } from '../../../../plugi
 import { bailiffConfigSchema } from '../../../../plugin/config/schema.js';
 import { InFlightCreations } from '../../../../plugin/enforcement/in-flight-creations.js';
 import { createPolicy } from '../../../../plugin/enforcement/policy.js';
+import { type IdentitySources, identifyPlayer } from '../../../../plugin/identity/resolve-player.js';
 import { createMessages } from '../../../../plugin/messages/messages.js';
 import { messagesSchema } from '../../../../plugin/messages/schema.js';
 import { createModeration } from '../../../../plugin/moderation.js';
@@ -12,7 +13,7 @@ import type { ModerationApi } from '../../../../src/api/moderation-api.js';
 import type { Punishment, PunishmentType } from '../../../../src/api/schemas.js';
 import { type Db, openDb } from '../../../../src/db/open-db.js';
 import { createOutbox } from '../../../../src/outbox/index.js';
-import type { Player } from '../../../../src/runtime/plugin-api.js';
+import type { Player, ServerInfo } from '../../../../src/runtime/plugin-api.js';
 import { type FakeApi, fakeApi } from './fake-api.js';
 
 export const STEVE: KnownPlayer = { uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5', name: 'Steve' };
@@ -51,6 +52,12 @@ export interface TestDepsOptions {
   exempt?: string[];
   /** Online players the applied punishments reach (by UUID). */
   online?: Player[];
+  /** The game server. @default java, online mode */
+  server?: ServerInfo;
+  /** The moderation service's player lookup. @default knows nobody */
+  fromService?: IdentitySources['fromService'];
+  /** The profile lookup of an online-mode Java server. @default none configured */
+  fromProfiles?: IdentitySources['fromProfiles'];
 }
 
 /**
@@ -97,6 +104,10 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     permissions: { has: (sender, node) => node === 'bailiff.exempt' && exempt.has(sender.name.toLowerCase()) },
     inFlight,
   });
+  const players = {
+    resolve: (input: string) =>
+      known.find((player) => player.uuid === input.toLowerCase() || player.name.toLowerCase() === input.toLowerCase()),
+  };
   return {
     client,
     db,
@@ -105,12 +116,14 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     staffLines,
     outbox,
     messages,
-    players: {
-      resolve: (input) =>
-        known.find(
-          (player) => player.uuid === input.toLowerCase() || player.name.toLowerCase() === input.toLowerCase(),
-        ),
-    },
+    players,
+    identify: (input) =>
+      identifyPlayer(input, {
+        server: options.server ?? { edition: 'java', onlineMode: true },
+        known: players.resolve,
+        fromService: options.fromService ?? (async () => undefined),
+        ...(options.fromProfiles ? { fromProfiles: options.fromProfiles } : {}),
+      }),
     punishmentTypes: options.types ?? (async () => TYPES),
     applyCreated: (punishment, silent) => {
       applied.push(punishment);
