@@ -72,7 +72,13 @@ describe('profile lookup by name (Mojang-style), against a local stub', () => {
 
     answer = false;
     let fire: (() => void) | undefined;
-    const timers: Timers = { setTimeout: (callback) => ((fire = callback), 1), clearTimeout: () => {} };
+    const timers: Timers = {
+      setTimeout: (callback) => {
+        fire = callback;
+        return 1;
+      },
+      clearTimeout: () => {},
+    };
     const pending = lookUpProfile('Steve', options(urlTemplate, timers));
     await new Promise<void>((resolve) => stub!.once('request', () => resolve()));
     fire!();
