@@ -28,7 +28,7 @@ export interface FileIssue {
 
 function describeIssues(file: string, issues: readonly FileIssue[]): string {
   const lines = issues.map((issue) => {
-    if (issue.line !== undefined) return `  line ${issue.line}: ${issue.expected}`;
+    if (issue.line !== undefined) return `  line ${issue.line}: expected ${issue.expected}, found ${issue.received}`;
     return `  ${issue.key || '(document)'}: expected ${issue.expected}, received ${issue.received}`;
   });
   return `${file}:\n${lines.join('\n')}`;

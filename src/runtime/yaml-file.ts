@@ -3,6 +3,7 @@ import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { type FileIssue, FileValidationError, type RuntimeErrorCode } from './errors.js';
 import { knownKeysAt, nearestKey } from './nearest-key.js';
+import { yamlSyntaxIssue } from './yaml-syntax.js';
 
 /** Short description of a value for error messages: its type, and the value when it is small. */
 export function describeValue(value: unknown): string {
@@ -78,13 +79,7 @@ export function issuesFromZod(error: z.ZodError, input: unknown, schema?: z.ZodT
 export function parseYamlText(text: string, file: string, what: string, code: RuntimeErrorCode): unknown {
   const document = parseDocument(text, { prettyErrors: false });
   const firstError = document.errors[0];
-  if (firstError) {
-    const offset = firstError.pos[0] ?? 0;
-    const line = text.slice(0, offset).split('\n').length;
-    throw new FileValidationError(code, what, file, [
-      { key: '', expected: `valid YAML (${firstError.message.split('\n')[0]})`, received: 'a syntax error', line },
-    ]);
-  }
+  if (firstError) throw new FileValidationError(code, what, file, [yamlSyntaxIssue(text, firstError)]);
   return document.toJS() ?? {};
 }
 

@@ -76,7 +76,7 @@ permissions:
   it('reports a YAML syntax error with the file and line', () => {
     const error = failure('name: Demo\nversion: "1"\nmain: [unclosed\n');
     expect(error.issues[0]?.line).toBeGreaterThanOrEqual(3);
-    expect(error.message).toMatch(/plugin\.yml:\n {2}line \d+: valid YAML/);
+    expect(error.message).toMatch(/plugin\.yml:\n {2}line \d+: expected /);
   });
 
   it('refuses a name with spaces', () => {
