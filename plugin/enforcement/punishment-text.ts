@@ -37,5 +37,9 @@ export function renderFor(
   appealUrl: string,
   extra: Placeholders = {},
 ): string {
-  return messages.render(key, { ...punishmentPlaceholders(punishment, now, messages, appealUrl), ...extra });
+  return messages.render(
+    key,
+    { ...punishmentPlaceholders(punishment, now, messages, appealUrl), ...extra },
+    { optional: ['appealUrl'] },
+  );
 }

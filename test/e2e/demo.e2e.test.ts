@@ -38,6 +38,8 @@ describe('npm run demo (bailiff demo: a real server, three bots, the embedded se
     expect(output).toContain("Carol received Bob's chat or whisper: no");
     expect(output).toContain('Alice is back in: yes');
     expect(output).toContain('demo finished');
+    // The bundled config.yml has no appeal URL: the screens carry no dangling "Appeal at" line.
+    expect(output).not.toContain('Appeal at');
     expect(code).toBe(0);
   });
 });

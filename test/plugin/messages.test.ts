@@ -1,9 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fromServicePunishment } from '../../plugin/cache/cached-punishment.js';
+import { renderFor } from '../../plugin/enforcement/punishment-text.js';
 import { formatDuration } from '../../plugin/messages/duration.js';
 import { loadBundledMessages } from '../../plugin/messages/load.js';
 import { createMessages } from '../../plugin/messages/messages.js';
+import { withoutClauseOf } from '../../plugin/messages/optional-placeholder.js';
 import { messagesSchema } from '../../plugin/messages/schema.js';
+import { servicePunishment } from './helpers/fakes.js';
 
 describe('messages.yml', () => {
   it('flattens a nested mapping to dotted keys', () => {
@@ -49,6 +53,30 @@ describe('messages.yml', () => {
     ]) {
       expect(bundled[key], key).toBeTypeOf('string');
     }
+  });
+});
+
+describe('an empty appeal URL leaves out what shows it', () => {
+  const bundled = createMessages(loadBundledMessages(join(import.meta.dirname, '..', '..')));
+  const punishment = fromServicePunishment(servicePunishment({ id: 'p-9', reason: '', duration: -1, typeOrdinal: 2 }));
+  const render = (key: string, appealUrl: string) =>
+    renderFor(bundled, key, punishment, Date.parse('2026-01-01T00:00:00Z'), appealUrl);
+
+  it('drops the ban screen\'s appeal line, keeps it with a URL; an empty reason reads "no reason given"', () => {
+    expect(render('ban.screen', '')).toBe(
+      '&c&lYou are banned from this server.\n&7Reason: &fno reason given\n&7Expires: &fpermanent\n&7Issued by: &fMod\n&7Punishment ID: &fp-9',
+    );
+    expect(render('ban.screen', 'https://appeal.example')).toMatch(/\n&7Appeal at: &fhttps:\/\/appeal\.example$/);
+  });
+
+  it('cuts the appeal sentence out of a one-line notice, and nothing else', () => {
+    expect(render('notice.mute', '')).toBe(
+      '&cYou have been muted by Mod: &fno reason given&c. Expires: &fpermanent&c. (ID p-9)',
+    );
+    expect(withoutClauseOf('&7Ends {remaining}. &7Appeal: &f{appealUrl} &7(thanks)', 'appealUrl')).toBe(
+      '&7Ends {remaining}. &7(thanks)',
+    );
+    expect(withoutClauseOf('no placeholder here', 'appealUrl')).toBe('no placeholder here');
   });
 });
 
