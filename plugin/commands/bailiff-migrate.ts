@@ -12,6 +12,7 @@ import {
 } from '../../src/migration/index.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import type { CommandDeps } from './deps.js';
+import { logForOwner } from './staff-log.js';
 
 export { MIGRATION_SOURCES };
 export type MigrationSource = MigrationSourceKind;
@@ -72,7 +73,7 @@ export function migrationSubcommand(deps: CommandDeps) {
     } catch (error) {
       // MigrationError messages are written for the server owner and never carry the key.
       sender.sendMessage(render('commands.migrate.failed', { message: errorMessage(error) }));
-      deps.logger.warn('in-game migration failed', { source, error: errorMessage(error) });
+      logForOwner(deps.logger, sender, 'warn', 'in-game migration failed', { source, error: errorMessage(error) });
     } finally {
       running = false;
       // The file only carried the upload; `bailiff migrate --dry-run` is the way to keep one.

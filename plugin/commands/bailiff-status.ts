@@ -2,6 +2,7 @@ import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import type { CommandDeps, ReloadOutcome } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatAgo } from './format.js';
+import { logForOwner } from './staff-log.js';
 import { describeSources } from './sync-sources.js';
 
 /** `/bailiff status`: service reachability, last sync, stream state, cache size, outbox counts. */
@@ -51,7 +52,7 @@ export async function reload(deps: CommandDeps, sender: CommandSender): Promise<
     for (const detail of details) {
       sender.sendMessage(deps.messages.render('commands.bailiff.reload-issue', { issue: detail.trim() }));
     }
-    deps.logger.warn('reload failed', { sender: sender.name, message: [first, ...details].join('\n') });
+    logForOwner(deps.logger, sender, 'warn', 'reload failed', { message: [first, ...details].join('\n') });
     return;
   }
   // Rendered after the reload so the sender sees the new messages.yml at once.

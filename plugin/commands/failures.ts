@@ -1,6 +1,7 @@
 import { describeIssues, isApiError, isTransient } from '../../src/api/errors.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import type { CommandDeps } from './deps.js';
+import { logForOwner } from './staff-log.js';
 
 /**
  * Tells the sender why a call to the service failed, in one line from messages.yml, never a
@@ -8,10 +9,15 @@ import type { CommandDeps } from './deps.js';
  */
 export function reportFailure(sender: CommandSender, deps: CommandDeps, error: unknown, action: string): void {
   sender.sendMessage(describeFailure(deps, error, action));
-  deps.logger.warn(`command ${action} failed`, {
-    sender: sender.name,
-    error: isApiError(error) ? error.toJSON() : String(error),
-  });
+  const fields = { sender: sender.name, error: isApiError(error) ? error.toJSON() : String(error) };
+  // "Details are in the server log": those details must be logged even when the console asked.
+  if (refersToLog(error)) deps.logger.warn(`command ${action} failed`, fields);
+  else logForOwner(deps.logger, sender, 'warn', `command ${action} failed`, fields);
+}
+
+/** Whether {@link describeFailure}'s line sends the reader to the log for the details. */
+function refersToLog(error: unknown): boolean {
+  return !isApiError(error) || (!isTransient(error) && error.kind !== 'http' && error.kind !== 'invalid_request');
 }
 
 /** The rendered line for {@link reportFailure}. */

@@ -4,6 +4,7 @@ import type { UuidSource } from '../identity/resolve-player.js';
 import type { CommandDeps, KnownPlayer } from './deps.js';
 import { describeFailure } from './failures.js';
 import { findType, listTypes, parseOrdinal } from './punishment-types.js';
+import { logForOwner } from './staff-log.js';
 
 /** A player by name or UUID (online, then seen before); tells the sender when unknown. */
 export function resolveTarget(deps: CommandDeps, sender: CommandSender, input: string): KnownPlayer | undefined {
@@ -67,7 +68,7 @@ export async function resolveTypeArgument(
     if (ordinal !== undefined) return { ordinal, title: `#${ordinal}` };
     sender.sendMessage(describeFailure(deps, error, 'types'));
     sender.sendMessage(messages.render('commands.types-unavailable'));
-    deps.logger.warn('punishment types unavailable for a command', { sender: sender.name });
+    logForOwner(deps.logger, sender, 'warn', 'punishment types unavailable for a command', { sender: sender.name });
     return undefined;
   }
   const type = findType(input, types);
