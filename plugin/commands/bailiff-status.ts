@@ -17,7 +17,9 @@ export function showStatus(deps: CommandDeps, sender: CommandSender): void {
       state: render(status.serviceReachable ? 'commands.bailiff.reachable' : 'commands.bailiff.unreachable'),
     }),
   );
-  sender.sendMessage(render('commands.bailiff.status-sync', { lastSync, stream: status.streamState }));
+  // While the stream is connected nothing is polled: the time of its last update is not staleness.
+  const syncKey = status.streamState === 'connected' ? 'commands.bailiff.status-sync-live' : 'commands.bailiff.status-sync';
+  sender.sendMessage(render(syncKey, { lastSync, stream: status.streamState }));
   sender.sendMessage(render('commands.bailiff.status-cache', { count: status.cachedPunishments }));
   sender.sendMessage(
     render('commands.bailiff.status-outbox', { pending: status.outboxPending, dead: status.outboxDead }),

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bailiffCommand } from '../../../plugin/commands/bailiff.js';
 import { ConfigError } from '../../../src/runtime/errors.js';
 import { CommandUsageError } from '../../../src/runtime/plugin-api.js';
-import { plain, type TestDeps, type TestDepsOptions, testDeps } from './helpers/command-deps.js';
+import { NOW, plain, type TestDeps, type TestDepsOptions, testDeps } from './helpers/command-deps.js';
 import { unreachable } from './helpers/fake-api.js';
 import { fakeSender } from './helpers/fake-sender.js';
 
@@ -38,8 +38,14 @@ describe('/bailiff', () => {
   });
 
   it('status says never before the first sync', async () => {
-    const sender = await run(['STATUS'], { status: { lastSyncAt: undefined } });
-    expect(plain(sender.messages)).toContain('Last sync: never, stream: connected');
+    const sender = await run(['STATUS'], { status: { lastSyncAt: undefined, streamState: 'connecting' } });
+    expect(plain(sender.messages)).toContain('Last sync: never, stream: connecting');
+  });
+
+  it('status reads as live while the stream is connected, however long ago the last update came', async () => {
+    const sender = await run(['status'], { status: { streamState: 'connected', lastSyncAt: NOW - 87_000 } });
+    expect(plain(sender.messages)).toContain('Sync: live, stream connected (last update received 1m 27s ago)');
+    expect(plain(sender.messages).some((line) => line.startsWith('Last sync'))).toBe(false);
   });
 
   it('sync polls once and tells how many punishments changed', async () => {
