@@ -22,6 +22,10 @@ function banlist(deps: CommandDeps, { sender, args, label }: CommandInvocation):
     return;
   }
   const { items, page, pages } = pageOf(bans, args[0], BANLIST_PAGE_SIZE);
+  if (page > pages) {
+    sender.sendMessage(render('commands.banlist.no-page', { page, pages }));
+    return;
+  }
   sender.sendMessage(render('commands.banlist.header', { count: bans.length, page, pages }));
   for (const ban of items) {
     sender.sendMessage(

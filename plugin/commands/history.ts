@@ -33,6 +33,10 @@ async function history(deps: CommandDeps, { sender, args, label }: CommandInvoca
     return;
   }
   const { items, page, pages } = pageOf(all, pageArg, HISTORY_PAGE_SIZE);
+  if (page > pages) {
+    sender.sendMessage(render('commands.history.no-page', { player: target.name, page, pages }));
+    return;
+  }
   sender.sendMessage(render('commands.history.header', { player: target.name, count: all.length, page, pages }));
   for (const punishment of items) {
     const action = deps.records.actionOf(punishment);

@@ -139,7 +139,8 @@ export class CommandRegistry {
       await command.handler.execute({ sender, label, args });
     } catch (error) {
       if (isUsageError(error)) {
-        sender.sendMessage(`&c${error.message}`);
+        // "wrong arguments" says nothing the usage line does not: a bare usage error shows the usage alone.
+        if ((error as { explained?: boolean }).explained !== false) sender.sendMessage(`&c${error.message}`);
         sender.sendMessage(commandMessages.usage(command.spec.usage ?? `/${command.name}`));
         return;
       }

@@ -151,9 +151,12 @@ export interface CommandInvocation {
 /** Thrown by a command handler to show the sender the problem and the command's usage. */
 export class CommandUsageError extends Error {
   readonly code = 'BAILIFF_COMMAND_USAGE';
+  /** Whether a message was given: without one, the sender is shown the command's usage alone. */
+  readonly explained: boolean;
   constructor(message?: string) {
     super(message ?? 'wrong arguments');
     this.name = 'CommandUsageError';
+    this.explained = message !== undefined;
   }
 }
 

@@ -149,7 +149,7 @@ describe('moderation commands end to end (bailiff start, reference service)', { 
     bot('StaffBot').bot.chat('/history Warned 2');
     await sees(bot('StaffBot'), 'History of Warned (6), page 2/2:');
     const lines = bot('StaffBot').seen.filter((line) => /Warning \(warn\) by CONSOLE/.test(line));
-    expect(lines.map((line) => line.split(': ').at(-1))).toEqual([
+    expect(lines.map((line) => /: (reason-\d) \(ID \S+\)$/.exec(line)?.[1])).toEqual([
       'reason-6',
       'reason-5',
       'reason-4',

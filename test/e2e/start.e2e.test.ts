@@ -66,6 +66,12 @@ describe('bailiff start with the embedded service', { timeout: 60_000 }, () => {
     expect(status).toContain('Service: reachable');
   });
 
+  it('/history and /check without a player show their usage, and nothing vaguer', async () => {
+    const history = await consoleCommand('history', 'Usage: /history <player> [page]');
+    const check = await consoleCommand('check', 'Usage: /check <player>');
+    expect(`${history}${check}`).not.toContain('wrong arguments');
+  });
+
   it('stops cleanly on Ctrl-C with exit code 0', async () => {
     expect(await game!.stop('SIGINT')).toBe(0);
     expect(game!.output()).toContain('SIGINT: stopping');

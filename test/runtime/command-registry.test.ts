@@ -79,6 +79,19 @@ describe('command dispatch', () => {
     expect(alice.told).toEqual(['&cname a player', '&7Usage: /punish <player>']);
   });
 
+  it('shows the usage alone for a usage error without its own message (never "wrong arguments")', async () => {
+    const { registry } = setup();
+    registry.declare({ ...descriptor, name: 'Bare', commands: { bare: { aliases: [], usage: '/bare <player>' } } });
+    registry.register('Bare', 'bare', {
+      execute: () => {
+        throw new CommandUsageError();
+      },
+    });
+    const alice = sender(true);
+    await registry.dispatch(alice, 'bare');
+    expect(alice.told).toEqual(['&7Usage: /bare <player>']);
+  });
+
   it('tells the sender about an internal error and logs the plugin and cause', async () => {
     const { registry, logger } = setup();
     const alice = sender(true);

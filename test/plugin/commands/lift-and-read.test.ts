@@ -119,7 +119,7 @@ describe('/check, /history, /banlist', () => {
     expect(plain(clean.messages)).toEqual(['Alex:', '  No active ban or mute known to this server.']);
   });
 
-  it('/history pages every stored punishment, newest first', async () => {
+  it('/history pages every stored punishment, newest first, each line with its id; past the last page says so', async () => {
     deps = testDeps();
     for (let index = 1; index <= 7; index += 1) {
       deps.applyCreated(
@@ -140,12 +140,15 @@ describe('/check, /history, /banlist', () => {
       plain(first.messages)
         .slice(1, 6)
         .map((line) => line.split(': ').at(-1)),
-    ).toEqual(['r7', 'r6', 'r5', 'r4', 'r3']);
+    ).toEqual(['r7 (ID k-7)', 'r6 (ID k-6)', 'r5 (ID k-5)', 'r4 (ID k-4)', 'r3 (ID k-3)']);
     expect(plain(first.messages).at(-1)).toBe('More: /history Steve 2');
     const second = mod();
     await historyCommand(deps).execute({ sender: second, label: 'history', args: ['Steve', '2'] });
     expect(plain(second.messages)).toHaveLength(3);
-    expect(plain(second.messages)[1]).toBe('2026-11-22 02:00 UTC Kick (kick) by Admin [active]: r2');
+    expect(plain(second.messages)[1]).toBe('2026-11-22 02:00 UTC Kick (kick) by Admin [active]: r2 (ID k-2)');
+    const third = mod();
+    await historyCommand(deps).execute({ sender: third, label: 'history', args: ['Steve', '3'] });
+    expect(plain(third.messages)).toEqual(['There is no page 3: the history of Steve has 2.']);
     await expect(
       historyCommand(deps).execute({ sender: mod(), label: 'history', args: ['Steve', 'x'] }),
     ).rejects.toThrow(CommandUsageError);
@@ -159,5 +162,8 @@ describe('/check, /history, /banlist', () => {
     const sender = mod();
     banlistCommand(deps).execute({ sender, label: 'banlist', args: [] });
     expect(plain(sender.messages)).toEqual(['Active bans (1), page 1/1:', 'Steve by Admin (permanent): griefing']);
+    const beyond = mod();
+    banlistCommand(deps).execute({ sender: beyond, label: 'banlist', args: ['2'] });
+    expect(plain(beyond.messages)).toEqual(['There is no page 2: the list of bans has 1.']);
   });
 });
