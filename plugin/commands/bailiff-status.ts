@@ -18,7 +18,8 @@ export function showStatus(deps: CommandDeps, sender: CommandSender): void {
     }),
   );
   // While the stream is connected nothing is polled: the time of its last update is not staleness.
-  const syncKey = status.streamState === 'connected' ? 'commands.bailiff.status-sync-live' : 'commands.bailiff.status-sync';
+  const syncKey =
+    status.streamState === 'connected' ? 'commands.bailiff.status-sync-live' : 'commands.bailiff.status-sync';
   sender.sendMessage(render(syncKey, { lastSync, stream: status.streamState }));
   sender.sendMessage(render('commands.bailiff.status-cache', { count: status.cachedPunishments }));
   sender.sendMessage(
