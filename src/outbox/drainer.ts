@@ -214,7 +214,11 @@ export class Drainer {
     }
     const startedAt = clock.now();
     try {
-      const response = await dispatchCall(client, parsed.call, creation ? { idempotencyKey: row.idempotencyKey } : undefined);
+      const response = await dispatchCall(
+        client,
+        parsed.call,
+        creation ? { idempotencyKey: row.idempotencyKey } : undefined,
+      );
       return { kind: 'sent', row, response, createdId: createdIdOf(response) };
     } catch (error) {
       const settlement = this.onFailure(row, error);
