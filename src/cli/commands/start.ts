@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { readEmbeddedService, writeEmbeddedService } from '../../../plugin/config/embedded-service.js';
 import { ENV_API_URL } from '../../../plugin/config/env-overrides.js';
-import { ensureServerSettingsFile } from '../../hosts/flying-squid/server-settings.js';
 import { startGameServer } from '../../hosts/game-server.js';
+import { ensureServerSettingsFile } from '../../hosts/server-settings.js';
 import type { Logger } from '../../ports/logger.js';
 import { createStreamLogger, logLevelFromEnv } from '../../runtime/loggers.js';
 import { startService } from '../../service/index.js';
@@ -133,7 +133,7 @@ export const command: CliCommand = async (context) => {
     context.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const dataFolder = join(options.dir, 'plugins', PLUGIN_NAME);
+  const dataFolder = join(options.dir, 'plugin-data', PLUGIN_NAME);
   mkdirSync(dataFolder, { recursive: true });
   if (ensureServerSettingsFile(options.dir)) {
     context.stdout.write(
