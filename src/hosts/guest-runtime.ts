@@ -74,6 +74,6 @@ export function createGuestRuntime(options: {
 
 /** The SDK and module hooks shipped next to a guest bundle (see src/build/). */
 export function bundledSdk(bundleDir: string): SdkLocation {
-  const url = (file: string) => new URL(file, `file://${resolve(bundleDir)}/`).href;
+  const url = (file: string) => pathToFileURL(join(bundleDir, file)).href;
   return { sdkUrl: url('sdk.mjs'), hooksUrl: url('module-hooks.mjs') };
 }
