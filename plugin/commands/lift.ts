@@ -62,7 +62,7 @@ async function pardonAtService(
   if (isLocalId(punishment.id)) return 'sent';
   const body = { issuerName: request.issuerName, ...(request.reason === '' ? {} : { reason: request.reason }) };
   try {
-    await deps.client.pardonPunishment(punishment.id, body);
+    await deps.client.pardonPunishment({ punishmentId: punishment.id, body });
     return 'sent';
   } catch (error) {
     if (isTransient(error)) {

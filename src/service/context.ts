@@ -4,6 +4,7 @@ import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
 import type { ModerationRules } from './rules/catalogue.js';
 import { EnforcementStore } from './store/enforcement.js';
+import { IdempotencyKeyStore } from './store/idempotency-keys.js';
 import { MigrationStore } from './store/migrations.js';
 import { NetworkStore } from './store/networks.js';
 import { NotificationStore } from './store/notifications.js';
@@ -23,6 +24,7 @@ export interface ServiceStores {
   pardons: PardonStore;
   tickets: TicketStore;
   migrations: MigrationStore;
+  idempotencyKeys: IdempotencyKeyStore;
 }
 
 /** Everything a route needs, built once per running service. */
@@ -50,6 +52,7 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
       logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
     ),
     migrations: new MigrationStore(db),
+    idempotencyKeys: new IdempotencyKeyStore(db),
   };
 }
 

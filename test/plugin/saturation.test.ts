@@ -31,7 +31,8 @@ function harness(options: { backfillOnStart?: boolean } = {}) {
   const { logger, lines } = recordingLogger();
   const sync = createSync({
     client: {
-      recentPunishments: async (query = {}) => {
+      recentPunishments: async (payload) => {
+        const query = payload ?? {};
         queries.push(query);
         const since = clock.now() - (query.hours ?? 48) * HOUR_MS;
         const inWindow = created.filter((item) => Date.parse(item.createdAt) >= since);
