@@ -31,6 +31,9 @@ export async function resolveApiSettings(
     return { baseUrl: connection.baseUrl, apiKey: connection.apiKey, platform: connection.platform };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(error instanceof ApiConnectionError ? `${message} (or use --dry-run)` : message);
+    const hint = message.startsWith('no moderation service')
+      ? ' (or give --api-url and --api-key, or use --dry-run)'
+      : ' (or use --dry-run)';
+    throw new UsageError(error instanceof ApiConnectionError ? `${message}${hint}` : message);
   }
 }
