@@ -129,6 +129,7 @@ describe('contract proxy in front of the reference service', () => {
       ['body', 3000],
     ]);
     expect(limited.log.windows.every((window) => window.key === 'key#1')).toBe(true);
+    expect(limited.log.requests.every((entry) => entry.connection >= 1)).toBe(true);
   });
 
   it('a drop before forwarding never reaches the service; a drop after it loses an answer the service acted on', async () => {

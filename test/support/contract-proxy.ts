@@ -63,6 +63,8 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
   const log: ProxyLog = { requests: [], windows: [] };
   const labelKey = keyLabeller();
   const tunnels = new Set<Socket>();
+  const connections = new WeakMap<object, number>();
+  let connectionCount = 0;
   let plan = options.plan ?? passAll;
   let idempotency = options.idempotencyKey ?? 'pass';
 
@@ -82,6 +84,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
       key: labelKey(header(request, 'x-api-key')),
       idempotencyKey: header(request, 'idempotency-key'),
       body: '',
+      connection: connections.get(request.socket) ?? 0,
       upgrade,
       fault: { kind: 'pass' },
     };
@@ -187,6 +190,10 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     handle(request, response).catch(() => request.socket.destroy());
   });
   server.on('upgrade', upgrade);
+  server.on('connection', (socket) => {
+    connectionCount += 1;
+    connections.set(socket, connectionCount);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

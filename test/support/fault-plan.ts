@@ -56,16 +56,43 @@ export const CONTRACT_FAULT_DECK: readonly FaultCard[] = [
 ];
 
 /**
- * Deals the cards of `deck` in a seeded shuffled order, one per request, reshuffling when the
- * deck is used up: every fault of the deck happens once in each round of `deck.length`
- * requests. A 429 waits 1 to 3 s, drawn from the same seed.
+ * Creations get a deck of their own, denser in faults, so that a run of a dozen staff commands
+ * sees a lost answer (drop after the service created it) and the other faults of a creation.
  */
-export function seededDeckPlan(options: { seed: number; deck?: readonly FaultCard[] }): FaultPlan {
+export const CREATION_FAULT_DECK: readonly FaultCard[] = [
+  { kind: 'drop-after' },
+  { kind: 'drop-before' },
+  { kind: 'rate-limit', channel: 'retry-after' },
+  { kind: 'rate-limit', channel: 'x-rate-limit' },
+  { kind: 'rate-limit', channel: 'body' },
+  { kind: 'server-error', status: 503 },
+  ...Array.from({ length: 6 }, () => ({ kind: 'pass' }) as const),
+];
+
+export interface SeededDeckOptions {
+  seed: number;
+  /** @default CONTRACT_FAULT_DECK */
+  deck?: readonly FaultCard[];
+  /** Endpoints dealt from their own deck instead. @default { createPunishmentDynamic: CREATION_FAULT_DECK } */
+  decksByEndpoint?: Readonly<Record<string, readonly FaultCard[]>>;
+}
+
+/**
+ * Deals the cards of a deck in a seeded shuffled order, one per request, reshuffling when the
+ * deck is used up: every fault of a deck happens once in each round of its length. A 429
+ * waits 1 to 3 s, drawn from the same seed.
+ */
+export function seededDeckPlan(options: SeededDeckOptions): FaultPlan {
   const random = seededRandom(options.seed);
-  const deck = options.deck ?? CONTRACT_FAULT_DECK;
-  let pile: FaultCard[] = [];
-  return () => {
-    if (pile.length === 0) pile = shuffled(deck, random);
+  const decks = options.decksByEndpoint ?? { createPunishmentDynamic: CREATION_FAULT_DECK };
+  const piles = new Map<readonly FaultCard[], FaultCard[]>();
+  return ({ endpoint }) => {
+    const deck = decks[endpoint] ?? options.deck ?? CONTRACT_FAULT_DECK;
+    let pile = piles.get(deck);
+    if (!pile || pile.length === 0) {
+      pile = shuffled(deck, random);
+      piles.set(deck, pile);
+    }
     const card = pile.pop()!;
     if (card.kind !== 'rate-limit') return card;
     return { ...card, waitSeconds: 1 + Math.floor(random() * 3) };

@@ -18,7 +18,9 @@ export interface ProxiedRequestEntry {
   /** The `Idempotency-Key` header as the client sent it (before any stripping). */
   idempotencyKey?: string;
   body: string;
-  /** Whether the proxy was a WebSocket upgrade. */
+  /** Which client connection it came on, numbered from 1 in order of opening. */
+  connection: number;
+  /** Whether it was a WebSocket upgrade. */
   upgrade: boolean;
   fault: LoggedFault;
   /** What the service answered, when the request reached it. */

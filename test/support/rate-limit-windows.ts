@@ -2,13 +2,17 @@ import { callerOf } from './contract-profile.js';
 import type { ProxiedRequestEntry, ProxyLog, RateLimitWindow } from './proxy-log.js';
 
 /**
- * How the window check forgives what a client cannot avoid:
- * - `inFlightMs`: a request arriving this soon after a 429 was sent may have left the client
- *   before the 429 reached it (two calls in flight at once; the proxy shares its event loop
- *   with the test's bots, so its arrival stamp can lag by a few ms). Counted apart as
- *   "crossing", never as inside.
- * - `clockMs`: timers and clocks round to the millisecond, and a timer may fire up to a
- *   millisecond before the wall clock says its time has come.
+ * What the window check forgives, and only that:
+ * - `clockMs`: the end of a window. Timers and clocks round to the millisecond, and a timer may
+ *   fire up to a millisecond before the wall clock says its time has come.
+ * - `inFlightMs`: the start of a window, for unrelated requests on other connections. Such a
+ *   request arriving this soon after the 429 was sent may have left the client before the 429
+ *   reached it (calls in flight at once: the outbox sends several together; the proxy's arrival
+ *   stamp lags when its event loop, shared with the test's bots, is busy). Reported apart as
+ *   "crossing". A request is never forgiven when it is causally after the 429: sent on the
+ *   connection that carried the 429 (HTTP/1.1: the next request waits for the answer), or a
+ *   repeat of the very request that got the 429 (same method, path, query and body, or the same
+ *   `Idempotency-Key`): a client only repeats a call after it has seen it fail.
  * Both are small against the 1-3 s windows: a caller that ignores a window (poller, outbox,
  * staff command) sends at a time unrelated to when the 429 was sent and is counted.
  */
@@ -26,16 +30,38 @@ export interface WindowViolation {
   afterMs: number;
 }
 
-/** Each request with the first window of its own key (not its own 429) for which `isIn` holds. */
-function matching(log: ProxyLog, isIn: (afterMs: number, window: RateLimitWindow) => boolean): WindowViolation[] {
+type Placement = 'inside' | 'crossing' | 'outside';
+
+function isRepeat(request: ProxiedRequestEntry, limited: ProxiedRequestEntry | undefined): boolean {
+  if (!limited) return false;
+  if (request.idempotencyKey !== undefined && request.idempotencyKey === limited.idempotencyKey) return true;
+  return (
+    request.method === limited.method &&
+    request.path === limited.path &&
+    request.query === limited.query &&
+    request.body === limited.body
+  );
+}
+
+function placement(
+  request: ProxiedRequestEntry,
+  window: RateLimitWindow,
+  log: ProxyLog,
+  tolerance: WindowTolerance,
+): Placement {
+  if (window.key !== request.key || window.requestIndex === request.index) return 'outside';
+  const afterMs = request.arrivedAtMs - window.opensAtMs;
+  if (afterMs <= 0 || afterMs >= window.closesAtMs - window.opensAtMs - tolerance.clockMs) return 'outside';
+  if (afterMs > tolerance.inFlightMs) return 'inside';
+  const limited = log.requests[window.requestIndex];
+  const causallyAfter = request.connection === limited?.connection || isRepeat(request, limited);
+  return causallyAfter ? 'inside' : 'crossing';
+}
+
+function placed(log: ProxyLog, tolerance: WindowTolerance, wanted: Placement): WindowViolation[] {
   const found: WindowViolation[] = [];
   for (const request of log.requests) {
-    const window = log.windows.find(
-      (candidate) =>
-        candidate.key === request.key &&
-        candidate.requestIndex !== request.index &&
-        isIn(request.arrivedAtMs - candidate.opensAtMs, candidate),
-    );
+    const window = log.windows.find((candidate) => placement(request, candidate, log, tolerance) === wanted);
     if (window) found.push({ request, window, afterMs: request.arrivedAtMs - window.opensAtMs });
   }
   return found;
@@ -46,19 +72,16 @@ export function requestsInsideWindows(
   log: ProxyLog,
   tolerance: WindowTolerance = DEFAULT_WINDOW_TOLERANCE,
 ): WindowViolation[] {
-  return matching(
-    log,
-    (afterMs, window) =>
-      afterMs > tolerance.inFlightMs && afterMs < window.closesAtMs - window.opensAtMs - tolerance.clockMs,
-  );
+  return placed(log, tolerance, 'inside');
 }
 
-/** Requests that arrived within `inFlightMs` after a 429 of their key: in flight when it was sent. */
+/** Unrelated requests on other connections that arrived within `inFlightMs` of a 429 of their key. */
 export function requestsCrossingWindows(
   log: ProxyLog,
   tolerance: WindowTolerance = DEFAULT_WINDOW_TOLERANCE,
 ): WindowViolation[] {
-  return matching(log, (afterMs) => afterMs > 0 && afterMs <= tolerance.inFlightMs);
+  const inside = new Set(requestsInsideWindows(log, tolerance).map((found) => found.request.index));
+  return placed(log, tolerance, 'crossing').filter((found) => !inside.has(found.request.index));
 }
 
 /** `poller: GET recentPunishments` -> count, for reports and failure messages. */
@@ -71,10 +94,11 @@ export function violationsByCaller(violations: readonly WindowViolation[]): Reco
   return counts;
 }
 
-/** One line per violation: what arrived, how long after which 429, in which channel. */
-export function describeViolations(violations: readonly WindowViolation[]): string[] {
+/** One line per violation: what arrived, how long after which 429 (of which endpoint, in which channel). */
+export function describeViolations(log: ProxyLog, violations: readonly WindowViolation[]): string[] {
   return violations.map(({ request, window, afterMs }) => {
-    const wait = `${window.waitSeconds} s ${window.channel}`;
-    return `#${request.index} ${request.method} ${request.endpoint} ${Math.round(afterMs)} ms after the 429 (${wait}) of #${window.requestIndex}`;
+    const limited = log.requests[window.requestIndex]?.endpoint ?? 'the service';
+    const wait = `${window.waitSeconds} s in ${window.channel}`;
+    return `#${request.index} ${request.method} ${request.endpoint}: ${Math.round(afterMs)} ms after the 429 (${wait}) of #${window.requestIndex} ${limited}`;
   });
 }
