@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { routeOf } from './contract-profile.js';
 import { type FaultPlan, passAll } from './fault-plan.js';
@@ -62,7 +62,12 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
   const platform = options.platform ?? 'minecraft';
   const log: ProxyLog = { requests: [], windows: [] };
   const labelKey = keyLabeller();
-  const tunnels = new Set<Socket>();
+  // Upgraded sockets, both sides: server.close() would wait for them, closeAllConnections() does not end them.
+  const upgraded = new Set<Duplex>();
+  const track = (socket: Duplex) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+  };
   const connections = new WeakMap<object, number>();
   let connectionCount = 0;
   let plan = options.plan ?? passAll;
@@ -160,6 +165,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
 
   function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const entry = arrive(request, true);
+    track(socket);
     socket.on('error', () => {});
     const fault = entry.fault;
     if (fault.kind === 'drop-before') return void socket.destroy();
@@ -175,10 +181,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
       head,
       upstream: options.upstream(),
       dropAfterAnswer: fault.kind === 'drop-after',
-      track: (tunnel) => {
-        tunnels.add(tunnel);
-        tunnel.once('close', () => tunnels.delete(tunnel));
-      },
+      track,
       onSettled: (outcome) => {
         Object.assign(entry, outcome);
         if (fault.kind !== 'drop-after' && outcome.upstreamStatus !== undefined) entry.status = outcome.upstreamStatus;
@@ -189,7 +192,13 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
   const server = createServer((request, response) => {
     handle(request, response).catch(() => request.socket.destroy());
   });
-  server.on('upgrade', upgrade);
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    try {
+      upgrade(request, socket, head);
+    } catch {
+      socket.destroy();
+    }
+  });
   server.on('connection', (socket) => {
     connectionCount += 1;
     connections.set(socket, connectionCount);
@@ -206,7 +215,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
       idempotency = mode;
     },
     async close() {
-      for (const tunnel of tunnels) tunnel.destroy();
+      for (const socket of upgraded) socket.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 export interface TunnelOutcome {
@@ -20,7 +20,7 @@ export function tunnelUpgrade(options: {
   head: Buffer;
   upstream: string;
   dropAfterAnswer: boolean;
-  track: (socket: Socket) => void;
+  track: (socket: Duplex) => void;
   onSettled: (outcome: TunnelOutcome) => void;
 }): void {
   const { request, socket } = options;
