@@ -18,6 +18,9 @@ const FIVE_POLLS_MS = 5 * POLL_INTERVAL_MS + 500;
 const WRONG_KEY = 'not-the-key-of-any-server-0123';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Warnings and errors about the key: a 401, or the words "API key" (any spelling of the setting). */
+const keyErrorLines = (output: string) =>
+  output.split('\n').filter((line) => /\b(WARN|ERROR)\b/.test(line) && /\b401\b|api[ _.-]?key/i.test(line));
 
 /**
  * Issue 16, what `/bailiff status` and the log say about the service's gate: a long 429 (the
@@ -73,14 +76,11 @@ describe('the gate to the service, as the server owner sees it', { timeout: 90_0
     const service = await startTestService({ dbPath: join(dir, 'wrong-key.db'), players: ['Visitor'] });
     stops.push(() => service.close());
     const game = await startGame('wrong-key', service.url, WRONG_KEY);
-    await waitFor('the first refusal to be logged', () => /\b401\b/.test(game.output()));
+    await waitFor('the refused key to be logged', () => keyErrorLines(game.output()).length > 0);
     bots.push(await mustJoin(game.port, 'Visitor'));
     await sleep(FIVE_POLLS_MS);
 
-    const logged = game.output();
-    const keyErrors = logged
-      .split('\n')
-      .filter((line) => /\b(WARN|ERROR)\b/.test(line) && /\b401\b|api[ _.-]?key/i.test(line));
+    const keyErrors = keyErrorLines(game.output());
     const status = await consoleStatus(game);
     expect({ statusSaysKeyRejected: status.includes('API key rejected'), keyErrorLines: keyErrors.length }).toEqual({
       statusSaysKeyRejected: true,
