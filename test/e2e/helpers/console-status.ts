@@ -2,14 +2,17 @@ import type { OutboxCounts } from './bailiff-cli.js';
 import type { RunningGameServer } from './game-server.js';
 import { waitFor } from './wait.js';
 
-/** Types `bailiff status` on the console and resolves with what it printed (up to the sources line). */
+/** Types `bailiff status` on the console and resolves with what it printed. */
 export async function consoleStatus(game: RunningGameServer): Promise<string> {
   const from = game.output().length;
   game.console('bailiff status');
-  return waitFor('the status lines', () => {
+  await waitFor('the status lines', () => {
     const printed = game.output().slice(from);
-    return printed.includes('Outbox:') && printed.includes('Learning punishments from:') ? printed : undefined;
+    return printed.includes('Outbox:') && printed.includes('Learning punishments from:');
   });
+  // The lines are printed together; one more moment lets the pipe deliver any that follow the sources line.
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  return game.output().slice(from);
 }
 
 /** The `Outbox: N pending, M dead` line of a status. */
