@@ -66,17 +66,29 @@ export function keyLabeller(): (key: string | undefined) => string {
   };
 }
 
-/** Counts of the log's requests by fault kind (429s by channel), for reports. */
+/** `429 retry-after`, `500`, `drop-after`, `pass`, `not-offered`: a fault as reports name it. */
+export function faultLabel(fault: LoggedFault): string {
+  if (fault.kind === 'rate-limit') return `429 ${fault.channel}`;
+  if (fault.kind === 'server-error') return String(fault.status);
+  return fault.kind;
+}
+
+/** Every fault the contract profile injects, by {@link faultLabel}. */
+export const INJECTED_FAULT_LABELS = [
+  '429 retry-after',
+  '429 x-rate-limit',
+  '429 body',
+  '500',
+  '503',
+  'drop-before',
+  'drop-after',
+] as const;
+
+/** Counts of the log's requests by {@link faultLabel}, for reports. */
 export function faultCounts(log: ProxyLog): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const entry of log.requests) {
-    const fault = entry.fault;
-    const name =
-      fault.kind === 'rate-limit'
-        ? `429 ${fault.channel}`
-        : fault.kind === 'server-error'
-          ? String(fault.status)
-          : fault.kind;
+    const name = faultLabel(entry.fault);
     counts[name] = (counts[name] ?? 0) + 1;
   }
   return counts;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_FAULT_DECK, CREATION_FAULT_DECK, seededDeckPlan } from './fault-plan.js';
-import type { ProxiedRequestEntry, ProxyLog, RateLimitWindow } from './proxy-log.js';
+import {
+  faultLabel,
+  INJECTED_FAULT_LABELS,
+  type ProxiedRequestEntry,
+  type ProxyLog,
+  type RateLimitWindow,
+} from './proxy-log.js';
 import { requestsCrossingWindows, requestsInsideWindows, violationsByCaller } from './rate-limit-windows.js';
 
 const OPENS = 1_000_000;
@@ -93,17 +99,8 @@ describe('seeded deck plan', () => {
     expect(deal(7, 56)).toEqual(deal(7, 56));
     expect(deal(7, 56)).not.toEqual(deal(8, 56));
     const round = deal(7, CONTRACT_FAULT_DECK.length);
-    const kinds = round.map((fault) => (fault.kind === 'rate-limit' ? `429 ${fault.channel}` : fault.kind));
-    for (const kind of [
-      '429 retry-after',
-      '429 x-rate-limit',
-      '429 body',
-      'server-error',
-      'drop-before',
-      'drop-after',
-    ]) {
-      expect(kinds).toContain(kind);
-    }
+    const dealt = round.map(faultLabel);
+    for (const label of INJECTED_FAULT_LABELS) expect(dealt).toContain(label);
     for (const fault of round) {
       if (fault.kind === 'rate-limit') expect([1, 2, 3]).toContain(fault.waitSeconds);
     }
