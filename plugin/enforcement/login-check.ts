@@ -1,4 +1,4 @@
-import { isApiError } from '../../src/api/errors.js';
+import { isApiError, isAuthFailure } from '../../src/api/errors.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
 import { type LoginCheckBody, loginCheckBody, type Punishment } from '../../src/api/schemas.js';
 import type { Timers } from '../../src/ports/timers.js';
@@ -82,12 +82,16 @@ async function askService(deps: LoginCheckDeps, event: PreLoginEvent): Promise<C
       context.logger.info('the service does not offer the login check (404): joins are decided by the cache alone');
       return 'unsupported';
     }
-    context.logger.warn('login check failed', {
+    const fields = {
       player: event.name,
       kind: isApiError(error) ? error.kind : 'unexpected',
       code: isApiError(error) ? error.code : undefined,
       error: error instanceof Error ? error.message : String(error),
-    });
+    };
+    // Held by the gate, or a 401: the gate's closing (and a rejected key, loudly) was said once already.
+    if ((isApiError(error) && error.gated !== undefined) || isAuthFailure(error)) {
+      context.logger.debug('login check not asked: the gate to the service is closed', fields);
+    } else context.logger.warn('login check failed', fields);
     return 'unavailable';
   }
   for (const punishment of answer.activePunishments) {

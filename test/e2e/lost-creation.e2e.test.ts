@@ -116,7 +116,7 @@ describe('a staff command whose creation answer is lost', { timeout: 120_000 }, 
   it('after a clean stop the outbox is empty, with no dead letter', async () => {
     for (const bot of bots.values()) await bot.quit().catch(() => {});
     expect(await game.stop()).toBe(0);
-    const outbox = await outboxAfterStop(join(serverDir, 'plugins', 'Bailiff', 'bailiff.db'));
+    const outbox = await outboxAfterStop(join(serverDir, 'plugin-data', 'Bailiff', 'bailiff.db'));
     expect(outbox.counts, outbox.text).toEqual({ pending: 0, inFlight: 0, dead: 0 });
   });
 });

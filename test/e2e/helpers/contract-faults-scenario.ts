@@ -84,7 +84,7 @@ export async function runContractFaults(options: ContractFaultsOptions): Promise
       creationsPerCommand: countCreations(rows),
       unacknowledged,
       status: { drained: status.drained, text: status.status },
-      outbox: await outboxAfterStop(join(serverDir, 'plugins', 'Bailiff', 'bailiff.db')),
+      outbox: await outboxAfterStop(join(serverDir, 'plugin-data', 'Bailiff', 'bailiff.db')),
       stopCode,
       output: game.output(),
     };
