@@ -62,6 +62,8 @@ export function createModerationClient(options: ModerationClientOptions): Modera
     playerLogin: (body, callOptions) => call(ENDPOINTS.playerLogin, { body }, callOptions),
     pardonPunishment: (punishmentId, body, callOptions) =>
       call(ENDPOINTS.pardonPunishment, { params: { punishmentId }, body }, callOptions),
+    linkedAccounts: (playerUuid, query, callOptions) =>
+      call(ENDPOINTS.linkedAccounts, { params: { uuid: playerUuid }, query }, callOptions),
     streamEndpoint: () => ({
       url: `${config.baseUrl.replace(/^http/, 'ws')}/v1/${config.platform}/${STREAM_PATH}`,
       headers: { 'X-API-Key': config.apiKey },

@@ -8,6 +8,8 @@ import {
   createPunishmentBody,
   dynamicCreateBody,
   dynamicCreateResponse,
+  linkedAccountsQuery,
+  linkedAccountsResponse,
   loginCheckBody,
   loginCheckResponse,
   migrationProgressBody,
@@ -49,7 +51,7 @@ function endpoint<Result>(spec: EndpointSpec<Result>): EndpointSpec<Result> {
   return spec;
 }
 
-/** The 12 endpoints of the contract and the reference service's extensions (`players/login`, `player/login`, pardon). */
+/** The 12 endpoints of the contract and the reference service's extensions (`players/login`, `player/login`, pardon, linked accounts). */
 export const ENDPOINTS = {
   previewPunishment: endpoint({
     name: 'previewPunishment',
@@ -156,6 +158,14 @@ export const ENDPOINTS = {
     params: { punishmentId: punishmentIdParam },
     body: pardonBody,
     response: successMessageResponse,
+  }),
+  linkedAccounts: endpoint({
+    name: 'linkedAccounts',
+    method: 'GET',
+    path: 'players/:uuid/linked',
+    params: { uuid },
+    query: linkedAccountsQuery,
+    response: linkedAccountsResponse,
   }),
 } as const;
 

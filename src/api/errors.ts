@@ -17,6 +17,7 @@ export type EndpointName =
   | 'registerPlayer'
   | 'playerLogin'
   | 'pardonPunishment'
+  | 'linkedAccounts'
   | 'stream';
 
 /**

@@ -6,6 +6,8 @@ import type {
   CreatePunishmentBody,
   DynamicCreateBody,
   DynamicCreateResponse,
+  LinkedAccountsQuery,
+  LinkedAccountsResponse,
   LoginCheckBody,
   LoginCheckResponse,
   MigrationProgressBody,
@@ -72,6 +74,12 @@ export interface ModerationApi {
    * without it answers 404 (an `http` ApiError), as it does for an unknown punishment.
    */
   pardonPunishment(punishmentId: string, body: PardonBody, options?: CallOptions): Promise<SuccessMessageResponse>;
+  /**
+   * Extension: GET players/{uuid}/linked, the accounts linked to a player by shared addresses, with
+   * their active punishments; paged. A service without it answers 404 (an `http` ApiError); a player
+   * it never saw has no linked accounts (200, empty).
+   */
+  linkedAccounts(playerUuid: string, query?: LinkedAccountsQuery, options?: CallOptions): Promise<LinkedAccountsResponse>;
   /** Extension: where the WebSocket stream lives and the headers to open it with (includes the key: never log them). */
   streamEndpoint(): { url: string; headers: Record<string, string> };
 }

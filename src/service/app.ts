@@ -9,6 +9,7 @@ import { answerClientError, frameworkErrorHandler, refuseTunnels, requireHostHea
 import { registerRateLimit } from './http/rate-limit.js';
 import type { ImportJobs } from './migration/import-job.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerLinkedAccounts } from './routes/linked-accounts.js';
 import { registerMigrationRoutes } from './routes/migration.js';
 import { registerNotificationsAndPlayers } from './routes/notifications-and-players.js';
 import { registerPardonRoute } from './routes/pardons.js';
@@ -58,6 +59,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
       registerNotificationsAndPlayers(scope, context);
       registerPlayerLogin(scope, context);
       registerPardonRoute(scope, context);
+      registerLinkedAccounts(scope, context);
       registerTicketReads(scope, context);
       registerMigrationRoutes(scope, context, settings);
     },

@@ -22,6 +22,7 @@ import {
   type ServiceOptions,
   shortRandomId,
 } from './options.js';
+import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
 import { DEFAULT_RULES } from './rules/catalogue.js';
 import { applySeed } from './seed/apply-seed.js';
 import { loadSeed, parseSeed } from './seed/load-seed.js';
@@ -49,6 +50,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       clock: options.clock ?? systemClock,
       ids: options.ids ?? shortRandomId,
       rules: options.rules ?? DEFAULT_RULES,
+      evasion: {
+        sharedIpThreshold: options.sharedIpThreshold ?? DEFAULT_SHARED_IP_THRESHOLD,
+        linkExpiryMs: (options.linkExpiryDays ?? DEFAULT_LINK_EXPIRY_DAYS) * DAY_MS,
+      },
       logger: options.logger ?? silentLogger,
     });
     if (seed) applySeed(context, seed);
