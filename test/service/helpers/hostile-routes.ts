@@ -80,6 +80,13 @@ export const HOSTILE_ROUTES: readonly HostileRoute[] = [
     auth: 'key',
     body: { uuid: '4566e69f-c907-48ee-8d71-d7ba5aa00d20', name: 'Newcomer' },
   },
+  {
+    method: 'GET',
+    path: '/v1/minecraft/players/{id}/linked',
+    auth: 'key',
+    ids: [NOTCH],
+    query: { page: '1', pageSize: '10' },
+  },
   { method: 'GET', path: '/v1/minecraft/tickets/{id}', auth: 'key', ids: [ALPHA_TICKET] },
   { method: 'GET', path: '/v1/minecraft/tickets/player/{id}', auth: 'key', ids: [NOTCH] },
   { method: 'POST', path: '/v1/minecraft/migration/upload', auth: 'key', multipart: true },
