@@ -2,7 +2,7 @@ import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import type { CommandDeps, ReloadOutcome } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatAgo } from './format.js';
-import { describeSources } from './sync-sources.js';
+import { describeEvasion, describeSources } from './sync-sources.js';
 
 /** `/bailiff status`: service reachability, last sync, stream state, cache size, outbox counts. */
 export function showStatus(deps: CommandDeps, sender: CommandSender): void {
@@ -22,6 +22,7 @@ export function showStatus(deps: CommandDeps, sender: CommandSender): void {
     render('commands.bailiff.status-outbox', { pending: status.outboxPending, dead: status.outboxDead }),
   );
   for (const line of describeSources(deps, status)) sender.sendMessage(line);
+  for (const line of describeEvasion(deps, status)) sender.sendMessage(line);
 }
 
 /** `/bailiff sync`: one poll of `recent` now. */

@@ -76,5 +76,6 @@ function asPunishment(deps: CommandDeps, issue: Issue, id: string): Punishment {
     createdAt: new Date(deps.clock.now()).toISOString(),
     status: body.status ?? 'active',
     started: null,
+    ...(body.data === undefined ? {} : { data: body.data }),
   };
 }

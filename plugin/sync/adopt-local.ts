@@ -1,5 +1,5 @@
 import { queueNoticeAck, queuePunishmentAck } from '../acks/acknowledgements.js';
-import type { CachedPunishment } from '../cache/cached-punishment.js';
+import { type CachedPunishment, evasionFieldsOf } from '../cache/cached-punishment.js';
 import { isLocalId } from '../cache/local-creations.js';
 import type { EnforcementContext } from '../enforcement/enforcement-context.js';
 import { queuePardon } from './queue-pardon.js';
@@ -32,6 +32,7 @@ export function adoptLocal(context: EnforcementContext, local: CachedPunishment,
   const policy = context.cache.policy;
   const liftedHere = !policy.isEnforced(local.status);
   const adopted: CachedPunishment = {
+    ...evasionFieldsOf(local),
     ...incoming,
     status: liftedHere ? local.status : incoming.status,
     startedAt: local.startedAt ?? incoming.startedAt,

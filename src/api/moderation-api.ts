@@ -79,7 +79,11 @@ export interface ModerationApi {
    * their active punishments; paged. A service without it answers 404 (an `http` ApiError); a player
    * it never saw has no linked accounts (200, empty).
    */
-  linkedAccounts(playerUuid: string, query?: LinkedAccountsQuery, options?: CallOptions): Promise<LinkedAccountsResponse>;
+  linkedAccounts(
+    playerUuid: string,
+    query?: LinkedAccountsQuery,
+    options?: CallOptions,
+  ): Promise<LinkedAccountsResponse>;
   /** Extension: where the WebSocket stream lives and the headers to open it with (includes the key: never log them). */
   streamEndpoint(): { url: string; headers: Record<string, string> };
 }

@@ -223,7 +223,12 @@ export type LoginCheckBody = z.infer<typeof loginCheckBody>;
 /** Extension: `GET /players/{uuid}/linked`, paged. */
 export const MAX_LINKED_PAGE_SIZE = 100;
 export const linkedAccountsQuery = z.strictObject({
-  page: z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000').optional(),
+  page: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(1_000_000, 'must be at most 1000000')
+    .optional(),
   pageSize: z
     .number()
     .int('must be an integer')

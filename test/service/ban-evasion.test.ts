@@ -77,9 +77,7 @@ describe('alt-blocking bans and Linked Bans (login check)', () => {
       status: 'active',
       data: { linkedBanId: parent },
     });
-    expect((await login(t, ALT, 'Alty', '203.0.113.7')).map((punishment) => punishment.id)).toEqual([
-      answered[0]!.id,
-    ]);
+    expect((await login(t, ALT, 'Alty', '203.0.113.7')).map((punishment) => punishment.id)).toEqual([answered[0]!.id]);
   });
 
   it('issues nothing for a ban that is not alt-blocking, nor through an address above the threshold', async () => {
@@ -162,8 +160,14 @@ describe('IP bans (data.ipAddress)', () => {
   });
 
   it.each([
-    [{ ipAddress: 'localhost' }, 'data.ipAddress: must be an IPv4 or IPv6 address, or a CIDR range like 203.0.113.0/24'],
-    [{ ipAddress: '10.0.0.0/33' }, 'data.ipAddress: must be an IPv4 or IPv6 address, or a CIDR range like 203.0.113.0/24'],
+    [
+      { ipAddress: 'localhost' },
+      'data.ipAddress: must be an IPv4 or IPv6 address, or a CIDR range like 203.0.113.0/24',
+    ],
+    [
+      { ipAddress: '10.0.0.0/33' },
+      'data.ipAddress: must be an IPv4 or IPv6 address, or a CIDR range like 203.0.113.0/24',
+    ],
     [{ altBlocking: 'yes' }, 'data.altBlocking: must be a boolean'],
   ])('refuses bad evasion data %j with a 400 naming the field, storing nothing', async (data, message) => {
     t = await startTestService();

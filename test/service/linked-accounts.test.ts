@@ -158,7 +158,9 @@ describe('linked accounts extension (GET /players/{uuid}/linked)', () => {
     const view = await t.admin('GET', `/networks/alpha/players/${NOTCH}`);
     expect(await view.json()).toMatchObject({
       addresses: [{ ipAddress: '203.0.113.7', firstSeenAt: iso(START_MS), lastSeenAt: iso(START_MS) }],
-      linked: [{ uuid: ALT_1, name: 'AltOne', sharedIps: [{ ipAddress: '203.0.113.7', lastSeenAt: iso(START_MS + 1000) }] }],
+      linked: [
+        { uuid: ALT_1, name: 'AltOne', sharedIps: [{ ipAddress: '203.0.113.7', lastSeenAt: iso(START_MS + 1000) }] },
+      ],
     });
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../api/evasion-data.js';
 import {
   acknowledgePunishmentBody,
   addEvidenceBody,
@@ -7,7 +8,6 @@ import {
   type DynamicCreateBody,
   dynamicCreateBody,
 } from '../../api/schemas.js';
-import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../api/evasion-data.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
