@@ -1,14 +1,22 @@
-import { type IpRange, ipv4Text, ipv4ToInt, maskOf, parseIpAddress, widenTo } from '../../src/ip/ip-range.js';
+import { addressWords, type IpRange, ipv4Text, ipv4ToInt, maskOf, rangeOf } from '../../src/ip/ip-range.js';
 import { RunningUntil } from './running-until.js';
 
 // Signed masks: keys are int32 so V8 keeps them as small integers, not heap numbers.
 const V4_MASKS = Array.from({ length: 33 }, (_, prefix) => maskOf(prefix) | 0);
+const MAPPED_V4 = /^::ffff:/i;
+
+/** An IPv6 address's words with the bits past `prefix` cleared, as a key. */
+function v6Key(words: readonly number[], prefix: number): string {
+  let key = '';
+  for (let at = 0; at < 4; at += 1) key += `${(words[at]! & maskOf(prefix - at * 32)) >>> 0}:`;
+  return key;
+}
 
 /**
  * Until when each banned address and CIDR range is banned, in memory, for the join decision. One
  * table per prefix length in use; a lookup probes only those, most specific first. An IPv4 address
  * is parsed without allocating and each probe is one Map read, so an unbanned join costs a few
- * tens of nanoseconds. IPv6 takes a slower path (canonical text per probe).
+ * tens of nanoseconds. IPv6 is parsed only while an IPv6 address or range is banned.
  */
 export class IpIndex {
   readonly #v4 = new Map<number, RunningUntil<number>>();
@@ -34,7 +42,7 @@ export class IpIndex {
   replace(range: IpRange, untilMs: number | undefined): void {
     if (range.version === 4) {
       if (update(this.#v4, range.prefix, range.words[0]! | 0, untilMs)) this.#v4Prefixes = longestFirst(this.#v4);
-    } else if (update(this.#v6, range.prefix, range.text, untilMs)) {
+    } else if (update(this.#v6, range.prefix, v6Key(range.words, range.prefix), untilMs)) {
       this.#v6Prefixes = longestFirst(this.#v6);
     }
   }
@@ -43,12 +51,15 @@ export class IpIndex {
   match(ip: string, now: number): string | undefined {
     const v4 = ipv4ToInt(ip);
     if (!Number.isNaN(v4)) return this.#matchV4(v4, now);
-    const address = ip.includes(':') ? parseIpAddress(ip) : undefined;
+    // Only an IPv4-mapped address can match an IPv4 ban: without IPv6 bans, nothing else is parsed.
+    if (this.#v6Prefixes.length === 0 && !MAPPED_V4.test(ip)) return undefined;
+    const address = ip.includes(':') ? addressWords(ip) : undefined;
     if (!address) return undefined;
     if (address.version === 4) return this.#matchV4(address.words[0]! | 0, now);
     for (const prefix of this.#v6Prefixes) {
-      const key = widenTo(address, prefix).text;
-      if (this.#v6.get(prefix)!.isRunning(key, now)) return key;
+      if (this.#v6.get(prefix)!.isRunning(v6Key(address.words, prefix), now)) {
+        return rangeOf(6, address.words, prefix).text;
+      }
     }
     return undefined;
   }
@@ -72,7 +83,7 @@ export class IpIndex {
 
   #untilMs(range: IpRange): number | undefined {
     if (range.version === 4) return this.#v4.get(range.prefix)?.untilMs(range.words[0]! | 0);
-    return this.#v6.get(range.prefix)?.untilMs(range.text);
+    return this.#v6.get(range.prefix)?.untilMs(v6Key(range.words, range.prefix));
   }
 }
 

@@ -91,7 +91,8 @@ function isIpv4Mapped(words: readonly number[]): boolean {
   return words[0] === 0 && words[1] === 0 && words[2] === 0xffff;
 }
 
-function build(version: 4 | 6, rawWords: number[], prefix: number): IpRange {
+/** The range of `prefix` bits holding `rawWords` (host bits cleared), with its canonical text. */
+export function rangeOf(version: 4 | 6, rawWords: readonly number[], prefix: number): IpRange {
   const words = rawWords.map((word, at) => (word & maskOf(prefix - at * 32)) >>> 0);
   const address = version === 4 ? ipv4Text(words[0]!) : ipv6Text(words);
   const full = version === 4 ? 32 : 128;
@@ -110,14 +111,25 @@ export function parseIpRange(input: string): IpRange | undefined {
   if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) return undefined;
   if (isIPv4(address)) {
     const prefix = prefixText === undefined ? 32 : Number(prefixText);
-    return prefix <= 32 ? build(4, ipv4Words(address), prefix) : undefined;
+    return prefix <= 32 ? rangeOf(4, ipv4Words(address), prefix) : undefined;
   }
   if (!isIPv6(address) || address.includes('%')) return undefined;
   const prefix = prefixText === undefined ? 128 : Number(prefixText);
   if (prefix > 128) return undefined;
   const words = ipv6Words(address.toLowerCase());
-  if (isIpv4Mapped(words) && prefix >= 96) return build(4, [words[3]!], prefix - 96);
-  return build(6, words, prefix);
+  if (isIpv4Mapped(words) && prefix >= 96) return rangeOf(4, [words[3]!], prefix - 96);
+  return rangeOf(6, words, prefix);
+}
+
+/**
+ * The words of an address (no `/prefix`) without its canonical text: the join decision's IPv6 path.
+ * An IPv4-mapped IPv6 address is IPv4.
+ */
+export function addressWords(input: string): { version: 4 | 6; words: number[] } | undefined {
+  if (isIPv4(input)) return { version: 4, words: ipv4Words(input) };
+  if (!isIPv6(input) || input.includes('%')) return undefined;
+  const words = ipv6Words(input.toLowerCase());
+  return isIpv4Mapped(words) ? { version: 4, words: [words[3]!] } : { version: 6, words };
 }
 
 /** An address alone (no `/prefix`), canonical; undefined for anything else. */
@@ -131,11 +143,6 @@ export function parseIpAddress(input: string): IpRange | undefined {
 export function rangeContains(range: IpRange, address: IpRange): boolean {
   if (range.version !== address.version || address.prefix < range.prefix) return false;
   return range.words.every((word, at) => (address.words[at]! & maskOf(range.prefix - at * 32)) >>> 0 === word);
-}
-
-/** `range` with `prefix` (never more specific than it is), canonical. */
-export function widenTo(range: IpRange, prefix: number): IpRange {
-  return build(range.version, [...range.words], Math.min(prefix, range.prefix));
 }
 
 /**

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ipv4ToInt, parseIpAddress, parseIpRange, rangeContains, widenTo } from '../../src/ip/ip-range.js';
+import {
+  addressWords,
+  ipv4ToInt,
+  parseIpAddress,
+  parseIpRange,
+  rangeContains,
+  rangeOf,
+} from '../../src/ip/ip-range.js';
 
 describe('parseIpRange', () => {
   it.each([
@@ -41,7 +48,7 @@ describe('parseIpRange', () => {
   });
 });
 
-describe('rangeContains and widenTo', () => {
+describe('rangeContains, rangeOf, addressWords', () => {
   const range = (text: string) => parseIpRange(text)!;
   it('holds the addresses of its prefix only, of its own version', () => {
     expect(rangeContains(range('198.51.100.0/24'), range('198.51.100.255'))).toBe(true);
@@ -53,9 +60,12 @@ describe('rangeContains and widenTo', () => {
     expect(rangeContains(range('198.51.100.7'), range('198.51.100.0/24'))).toBe(false);
   });
 
-  it('widens an address to a prefix, never narrows', () => {
-    expect(widenTo(range('2001:db8:1:2::5'), 48).text).toBe('2001:db8:1::/48');
-    expect(widenTo(range('10.0.0.0/8'), 16).text).toBe('10.0.0.0/8');
+  it('builds the range of a prefix around words, and reads words without the canonical text', () => {
+    expect(rangeOf(6, range('2001:db8:1:2::5').words, 48).text).toBe('2001:db8:1::/48');
+    expect(rangeOf(4, range('10.1.2.3').words, 8).text).toBe('10.0.0.0/8');
+    expect(addressWords('::ffff:10.1.2.3')).toEqual({ version: 4, words: [0x0a010203] });
+    expect(addressWords('2001:db8::1')).toEqual({ version: 6, words: [0x20010db8, 0, 0, 1] });
+    expect(addressWords('10.0.0.0/8')).toBeUndefined();
   });
 });
 
