@@ -1,4 +1,4 @@
-import type { DynamicCreateBody, Punishment } from '../src/api/schemas.js';
+import type { Punishment } from '../src/api/schemas.js';
 import type { Permissions } from '../src/runtime/plugin-api.js';
 import {
   type CachedPunishment,
@@ -85,13 +85,6 @@ export function createModeration(options: ModerationOptions) {
   return {
     records,
     applyCreated,
-    queueCreation(body: DynamicCreateBody, local: Punishment | undefined, idempotencyKey: string, silent = false) {
-      context.outbox.enqueue(
-        { operation: 'createPunishmentDynamic', payload: body },
-        { idempotencyKey, orderingKey: `player:${body.targetUuid.toLowerCase()}` },
-      );
-      if (local) applyCreated(local, silent);
-    },
     /** Lifts a cached punishment here at once; a local one remembers the pardon for the service's copy. */
     liftLocally(request: LiftRequest): void {
       const row = cache.get(request.punishmentId);

@@ -2,6 +2,7 @@ import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import type { CommandDeps, ReloadOutcome } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatAgo } from './format.js';
+import { describeExtensions, describeService } from './service-state.js';
 import { describeEvasion, describeSources } from './sync-sources.js';
 
 /** `/bailiff status`: service reachability, last sync, stream state, cache size, outbox counts. */
@@ -11,11 +12,9 @@ export function showStatus(deps: CommandDeps, sender: CommandSender): void {
   const lastSync =
     status.lastSyncAt === undefined ? render('commands.bailiff.never') : formatAgo(status.lastSyncAt, deps.clock.now());
   sender.sendMessage(render('commands.bailiff.status-header'));
-  sender.sendMessage(
-    render('commands.bailiff.status-service', {
-      state: render(status.serviceReachable ? 'commands.bailiff.reachable' : 'commands.bailiff.unreachable'),
-    }),
-  );
+  sender.sendMessage(render('commands.bailiff.status-service', { state: describeService(deps, status) }));
+  const extensions = describeExtensions(deps, status);
+  if (extensions !== undefined) sender.sendMessage(extensions);
   sender.sendMessage(render('commands.bailiff.status-sync', { lastSync, stream: status.streamState }));
   sender.sendMessage(render('commands.bailiff.status-cache', { count: status.cachedPunishments }));
   sender.sendMessage(

@@ -1,5 +1,8 @@
+import type { ExtensionName } from '../../src/api/endpoints.js';
+import type { GateReason } from '../../src/api/errors.js';
+import type { ExtensionState } from '../../src/api/extension-support.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
-import type { DynamicCreateBody, Punishment, PunishmentType } from '../../src/api/schemas.js';
+import type { Punishment, PunishmentType } from '../../src/api/schemas.js';
 import type { Outbox } from '../../src/outbox/index.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
@@ -18,7 +21,7 @@ import type { SaturationReport } from '../sync/saturation.js';
 export interface CommandDeps {
   /** The API client, used for reads (types, preview, tickets) and for direct writes. */
   client: ModerationApi;
-  /** The durable outbox, started; writes that fail with a transient error are queued here instead. */
+  /** The durable outbox, started: creations go through it (`sendNow`); writes that fail with a transient error wait there. */
   outbox: CommandOutbox;
   /** Renders messages.yml keys (`commands.*`); `&` codes are kept, the sender renders them. */
   messages: MessageRenderer;
@@ -32,11 +35,6 @@ export interface CommandDeps {
    * with that id, so the later sync of the same id changes nothing.
    */
   applyCreated(punishment: Punishment, silent?: boolean): void;
-  /**
-   * Queues a creation in the outbox (the service is unreachable). With `local` (the same
-   * punishment under a local id, when its duration is known) it is applied and announced at once.
-   */
-  queueCreation(body: DynamicCreateBody, local: Punishment | undefined, idempotencyKey: string, silent?: boolean): void;
   /** Lifts a cached ban or mute here at once (status pardoned) and announces it unless silent. */
   liftLocally(request: LiftRequest): void;
   /** Whether the player is online now. */
@@ -146,6 +144,14 @@ export type StreamState = 'connected' | 'connecting' | 'disconnected' | 'disable
 export interface StatusSnapshot {
   /** False after the last call to the service failed with a network error, timeout or 5xx. */
   serviceReachable: boolean;
+  /** Set while the rate-limit gate holds every call: a 429's wait, or a rejected key. */
+  held?: { reason: GateReason; untilMs: number; endpoint: string };
+  /** The service rejected the API key and has not accepted it since. */
+  keyRejected?: boolean;
+  /** Where the API key came from (`api.key in config.yml`, `BAILIFF_API_KEY`, ...), never the key. */
+  keySource?: string;
+  /** What is known of each route beyond the published contract. */
+  extensions?: Partial<Record<ExtensionName, ExtensionState>>;
   /** Epoch ms of the last successful sync; undefined before the first. */
   lastSyncAt: number | undefined;
   streamState: StreamState;

@@ -78,9 +78,14 @@ async function pardonAtService(
 ): Promise<'sent' | 'queued' | 'stop'> {
   // The service has not created it yet: the pardon follows its creation (sync/adopt-local.ts).
   if (isLocalId(punishment.id)) return 'sent';
+  // Known not to have the pardon route (a remembered 404): no call, the panel pardons.
+  if (deps.client.extensions.isMissing('pardonPunishment', deps.clock.now())) {
+    sender.sendMessage(deps.messages.render('commands.lift.unsupported'));
+    return 'stop';
+  }
   const body = { issuerName: request.issuerName, ...(request.reason === '' ? {} : { reason: request.reason }) };
   try {
-    await deps.client.pardonPunishment(punishment.id, body);
+    await deps.client.pardonPunishment({ punishmentId: punishment.id, body });
     return 'sent';
   } catch (error) {
     if (isTransient(error)) {

@@ -15,6 +15,13 @@ const apiSection = z.strictObject({
   platform: z.string().min(1).default('minecraft'),
   /** Time limit of one call. @default 5000 */
   timeoutMs: positiveMs.default(5000),
+  /** Calls to the service started per minute at most, by every caller together. @default 600 */
+  requestsPerMinute: z.number().int().min(1, 'must be at least 1').default(600),
+  /**
+   * After a route beyond the published contract (login check, stream, pardon, registration)
+   * answered 404, how long before it is asked again. @default 600000
+   */
+  reprobeAfterMs: positiveMs.default(600_000),
 });
 
 const syncSection = z.strictObject({
@@ -39,8 +46,8 @@ const loginCheckSection = z.strictObject({
   timeoutMs: positiveMs.default(300),
   /** What happens to a player the cache does not ban when the check cannot answer in time. @default 'admit' */
   onUnavailable: z.enum(['admit', 'refuse']).default('admit'),
-  /** After a 404, how long before the service is asked again. @default 600000 */
-  reprobeAfterMs: positiveMs.default(600_000),
+  /** Older name of `api.reprobeAfterMs`, still read when given. */
+  reprobeAfterMs: positiveMs.optional(),
 });
 
 const ordinalKey = z.string().regex(/^\d+$/, 'a type ordinal (0, 1, 2, ...)');
@@ -89,7 +96,7 @@ const evasionSection = z.strictObject({
 const outboxSection = z.strictObject({
   /** @default 4 */
   concurrency: z.number().int().min(1).optional(),
-  /** @default 600 */
+  /** Writes per minute at most, within `api.requestsPerMinute`. @default 600 */
   requestsPerMinute: z.number().int().min(1).optional(),
   /** @default 1000 */
   baseDelayMs: z.number().int().min(0).optional(),

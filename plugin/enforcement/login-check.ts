@@ -80,8 +80,8 @@ async function askService(deps: LoginCheckDeps, event: PreLoginEvent): Promise<C
   try {
     answer = await deps.client.playerLogin(requestFor(uuid, event.name, event.ip));
   } catch (error) {
+    // The client has recorded the 404 as "not offered"; the support asks again after api.reprobeAfterMs.
     if (isApiError(error) && error.kind === 'http' && error.status === 404) {
-      deps.support.markUnsupported(context.clock.now());
       context.logger.info('the service does not offer the login check (404): joins are decided by the cache alone');
       return 'unsupported';
     }
@@ -93,7 +93,6 @@ async function askService(deps: LoginCheckDeps, event: PreLoginEvent): Promise<C
     });
     return 'unavailable';
   }
-  deps.support.markSupported();
   for (const punishment of answer.activePunishments) {
     // An answer about another player is not this join's business, unless it bans their address.
     if (punishment.targetUuid.toLowerCase() !== uuid && !bansAddress(punishment, event.ip)) continue;

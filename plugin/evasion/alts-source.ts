@@ -9,11 +9,8 @@ import type { AltAccount, AltsPage, KnownPlayer } from '../commands/deps.js';
 import type { IpRecord } from './ip-record.js';
 import { type LinkSettings, localLinkedAccounts } from './local-links.js';
 
-/** After the service answered 404 (no linked accounts route), how long before it is asked again. */
-export const REPROBE_AFTER_MS = 10 * 60_000;
-
 export interface AltsSourceDeps {
-  client: Pick<ModerationApi, 'linkedAccounts'>;
+  client: Pick<ModerationApi, 'linkedAccounts' | 'extensions'>;
   record: IpRecord;
   cache: PunishmentCache;
   settings: () => LinkSettings;
@@ -23,12 +20,10 @@ export interface AltsSourceDeps {
 
 /**
  * `/alts` reads the service's linked accounts (every server's logins) when it offers the route, and
- * this server's own record of addresses otherwise: after a 404 (remembered for
- * {@link REPROBE_AFTER_MS}) or while the service cannot answer. Any other refusal is thrown.
+ * this server's own record of addresses otherwise: while a 404 is remembered (the client's record of
+ * extensions) or while the service cannot answer. Any other refusal is thrown.
  */
 export function altsSource(deps: AltsSourceDeps) {
-  let notOfferedUntil: number | undefined;
-
   const fromService = (account: LinkedAccount): AltAccount => {
     const policy = deps.cache.policy;
     const now = deps.clock.now();
@@ -66,16 +61,14 @@ export function altsSource(deps: AltsSourceDeps) {
 
   return {
     async linkedAccounts(player: KnownPlayer, page: number, pageSize: number): Promise<AltsPage> {
-      const now = deps.clock.now();
-      if (notOfferedUntil !== undefined && now < notOfferedUntil)
+      if (deps.client.extensions.isMissing('linkedAccounts', deps.clock.now())) {
         return fromRecord(player, page, pageSize, 'not-offered');
+      }
       try {
-        const answer = await deps.client.linkedAccounts(player.uuid, { page, pageSize });
-        notOfferedUntil = undefined;
+        const answer = await deps.client.linkedAccounts({ uuid: player.uuid, query: { page, pageSize } });
         return { source: 'service', accounts: answer.accounts.map(fromService), total: answer.total };
       } catch (error) {
         if (isApiError(error) && error.kind === 'http' && error.status === 404) {
-          notOfferedUntil = now + REPROBE_AFTER_MS;
           deps.logger.info("the service does not offer linked accounts (404): /alts uses this server's record");
           return fromRecord(player, page, pageSize, 'not-offered');
         }

@@ -21,7 +21,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface EvasionOptions {
   db: Db;
   cache: PunishmentCache;
-  client: Pick<ModerationApi, 'linkedAccounts'>;
+  client: Pick<ModerationApi, 'linkedAccounts' | 'extensions'>;
   enforcement: EnforcementContext;
   players: Pick<Players, 'byUuid'>;
   permissions: Pick<Permissions, 'has'>;

@@ -6,6 +6,7 @@ import type { EvasionSettings } from './evasion/evasion-settings.js';
 import type { ModerationRules } from './rules/catalogue.js';
 import { EnforcementStore } from './store/enforcement.js';
 import { EvasionPunishmentStore } from './store/evasion-punishments.js';
+import { IdempotencyKeyStore } from './store/idempotency-keys.js';
 import { MigrationStore } from './store/migrations.js';
 import { NetworkStore } from './store/networks.js';
 import { NotificationStore } from './store/notifications.js';
@@ -28,6 +29,7 @@ export interface ServiceStores {
   pardons: PardonStore;
   tickets: TicketStore;
   migrations: MigrationStore;
+  idempotencyKeys: IdempotencyKeyStore;
 }
 
 /** Everything a route needs, built once per running service. */
@@ -59,6 +61,7 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
       logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
     ),
     migrations: new MigrationStore(db),
+    idempotencyKeys: new IdempotencyKeyStore(db),
   };
 }
 

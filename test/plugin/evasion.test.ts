@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ALTS_BYPASS_PERMISSION, alertStaffOfAlts, NOTIFY_ALTS_PERMISSION } from '../../plugin/evasion/alt-alert.js';
 import { refuseAltOfBanned } from '../../plugin/evasion/alt-refusal.js';
-import { altsSource, REPROBE_AFTER_MS } from '../../plugin/evasion/alts-source.js';
+import { altsSource } from '../../plugin/evasion/alts-source.js';
 import { IpRecord } from '../../plugin/evasion/ip-record.js';
 import { localLinkedAccounts } from '../../plugin/evasion/local-links.js';
 import { OnlineAddresses } from '../../plugin/evasion/online-addresses.js';
 import { recordLoginAddress } from '../../plugin/evasion/record-login.js';
 import { applyPunishment } from '../../plugin/sync/apply-punishment.js';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError, isApiError } from '../../src/api/errors.js';
+import { ExtensionSupport } from '../../src/api/extension-support.js';
 import type { LinkedAccountsResponse } from '../../src/api/schemas.js';
 import { PreLoginEventImpl } from '../../src/runtime/pre-login.js';
 import { ALICE, BOB, fakePlayer, servicePunishment } from './helpers/fakes.js';
@@ -189,14 +190,23 @@ describe('evasion.refuseAltsOfBanned', () => {
 });
 
 describe('/alts source', () => {
+  const REPROBE_AFTER_MS = 600_000;
+  /** A client that records calls and, as the real one does, remembers a 404 in its extension record. */
   function sourceHarness(linkedAccounts: () => Promise<LinkedAccountsResponse>) {
     const h = evasionHarness();
     const calls: unknown[] = [];
+    const extensions = new ExtensionSupport({ reprobeAfterMs: REPROBE_AFTER_MS });
     const source = altsSource({
       client: {
-        linkedAccounts: (...args) => {
+        extensions,
+        linkedAccounts: async (...args) => {
           calls.push(args);
-          return linkedAccounts();
+          try {
+            return await linkedAccounts();
+          } catch (error) {
+            if (isApiError(error) && error.status === 404) extensions.markMissing('linkedAccounts', h.clock.now());
+            throw error;
+          }
         },
       },
       record: h.record,
@@ -242,7 +252,7 @@ describe('/alts source', () => {
         },
       ],
     });
-    expect(h.calls).toEqual([[ALICE, { page: 1, pageSize: 10 }]]);
+    expect(h.calls).toEqual([[{ uuid: ALICE, query: { page: 1, pageSize: 10 } }]]);
   });
 
   it("falls back to this server's record on a 404 (remembered until the reprobe) and while unreachable", async () => {

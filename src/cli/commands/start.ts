@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { parse } from 'yaml';
 import { readEmbeddedService, writeEmbeddedService } from '../../../plugin/config/embedded-service.js';
-import { ENV_API_URL } from '../../../plugin/config/env-overrides.js';
+import { readApiSection } from '../../../plugin/config/read-api-section.js';
+import { ApiConnectionError, configuredService } from '../../../plugin/config/service-connection.js';
 import { ensureServerSettingsFile } from '../../hosts/flying-squid/server-settings.js';
 import { startGameServer } from '../../hosts/game-server.js';
 import type { Logger } from '../../ports/logger.js';
@@ -43,14 +43,24 @@ function packageRoot(): string {
   throw new Error('plugin.yml was not found above the start command');
 }
 
-/** True when neither BAILIFF_API_URL nor the data folder's config.yml names a service. */
+/**
+ * True when neither the environment nor the data folder's config.yml names a service. A key
+ * without a URL (or a URL without a key) stops the start with the resolver's message.
+ */
 function needsEmbeddedService(dataFolder: string, env: NodeJS.ProcessEnv): boolean {
-  if (env[ENV_API_URL]?.trim()) return false;
-  const configFile = join(dataFolder, 'config.yml');
-  if (!existsSync(configFile)) return true;
-  const config = parse(readFileSync(configFile, 'utf8')) as { api?: { baseUrl?: unknown } } | null;
-  const baseUrl = config?.api?.baseUrl;
-  return typeof baseUrl !== 'string' || baseUrl.trim() === '';
+  let config: Record<string, unknown>;
+  try {
+    config = readApiSection(join(dataFolder, 'config.yml'));
+  } catch {
+    // The plugin reports a config.yml that is not YAML, with its line, when it loads.
+    config = {};
+  }
+  try {
+    return configuredService({ env, config }) === undefined;
+  } catch (error) {
+    if (error instanceof ApiConnectionError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** Starts the reference service in-process with a demo network; reuses the key and token of earlier runs. */

@@ -158,6 +158,21 @@ export const SERVICE_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
+    name: 'idempotency keys of creations (extension)',
+    up: `
+      CREATE TABLE service_idempotency_keys (
+        network_id INTEGER NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        punishment_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (network_id, idempotency_key)
+      ) WITHOUT ROWID;
+      CREATE INDEX service_idempotency_keys_age ON service_idempotency_keys (created_at);
+    `,
+  },
+  {
+    version: 5,
     name: 'ban evasion (extension): addresses seen per player, IP bans and linked bans by data',
     up: `
       CREATE TABLE service_player_ips (

@@ -177,7 +177,9 @@ describe('/unban-ip', () => {
 
     const sender = await unbanIp(['Steve', 'appeal']);
     expect(plain(sender.messages)).toEqual(['Lifted 2 IP ban(s) of the address of Steve (203.0.113.7).']);
-    const pardoned = deps.client.calls.filter((call) => call.method === 'pardonPunishment').map((call) => call.args[0]);
+    const pardoned = deps.client.calls
+      .filter((call) => call.method === 'pardonPunishment')
+      .map((call) => (call.args[0] as { punishmentId: string }).punishmentId);
     expect(pardoned.sort()).toEqual(['p-1', 'p-2']);
     expect(deps.cache.activeIpBan('203.0.113.7', NOW)).toBeUndefined();
     expect(deps.cache.activeIpBan('192.0.2.9', NOW)?.id).toBe('p-3');

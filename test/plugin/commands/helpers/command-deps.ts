@@ -36,7 +36,7 @@ export interface TestDeps extends CommandDeps {
   applied: Punishment[];
   /** Lines announced to staff (the console's copy). */
   staffLines: string[];
-  /** Rows of the real outbox table. */
+  /** Rows of the real outbox table still waiting (delivered ones left out). */
   outboxRows(): Array<{ operation: string; payload: unknown; idempotencyKey: string; orderingKey: string | null }>;
 }
 
@@ -116,7 +116,6 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
       applied.push(punishment);
       moderation.applyCreated(punishment, silent);
     },
-    queueCreation: moderation.queueCreation,
     liftLocally: moderation.liftLocally,
     isExempt: moderation.isExempt,
     isOnline: moderation.isOnline,
@@ -145,7 +144,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     outboxRows: () =>
       db
         .prepare<[], { operation: string; payload: string; idempotency_key: string; ordering_key: string | null }>(
-          'SELECT operation, payload, idempotency_key, ordering_key FROM outbox ORDER BY id',
+          "SELECT operation, payload, idempotency_key, ordering_key FROM outbox WHERE status != 'sent' ORDER BY id",
         )
         .all()
         .map((row) => ({
