@@ -58,7 +58,7 @@ export interface CommandDeps {
   reload(): Promise<ReloadOutcome> | ReloadOutcome;
   /** The server folder (holds banned-players.json, plugins/Essentials/userdata) for `/bailiff migrate`. */
   serverFolder: string;
-  /** Where `/bailiff migrate` writes its file while uploading it (`plugins/Bailiff/migrations/`). */
+  /** Where `/bailiff migrate` writes its file while uploading it (`plugin-data/Bailiff/migrations/`). */
   migrationsFolder: string;
   clock: Clock;
   /** Idempotency keys of queued writes and names of migration runs. */

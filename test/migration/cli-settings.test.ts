@@ -24,7 +24,7 @@ describe('parseMigrateArgs', () => {
         outFile: '/work/m.json',
         apiUrl: undefined,
         apiKey: undefined,
-        dbPath: '/work/server/plugins/Bailiff/bailiff.db',
+        dbPath: '/work/server/plugin-data/Bailiff/bailiff.db',
       },
     );
   });
@@ -40,7 +40,7 @@ describe('parseMigrateArgs', () => {
 });
 
 describe('resolveApiSettings', () => {
-  const pluginFolder = () => join(dir, 'server', 'plugins', 'Bailiff');
+  const pluginFolder = () => join(dir, 'server', 'plugin-data', 'Bailiff');
   const writeConfig = async (yaml: string) => {
     await mkdir(pluginFolder(), { recursive: true });
     await writeFile(join(pluginFolder(), 'config.yml'), yaml);

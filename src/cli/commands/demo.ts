@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { readEmbeddedService } from '../../../plugin/config/embedded-service.js';
 import { createModerationClient } from '../../api/client.js';
-import { LOOPBACK_TEST_SETTINGS } from '../../hosts/flying-squid/server-settings.js';
+import { LOOPBACK_TEST_SETTINGS } from '../../hosts/server-settings.js';
 import { componentText } from '../../minecraft/chat-text.js';
 import { offlineUuid } from '../../minecraft/offline-uuid.js';
 import type { CliCommand } from '../command.js';
@@ -28,7 +28,7 @@ export const command: CliCommand = async ({ stdout }) => {
   const say = (line: string) => stdout.write(`${line}\n`);
   const { default: mineflayer } = await import('mineflayer');
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-demo-'));
-  mkdirSync(join(dir, 'plugins', 'Bailiff'), { recursive: true });
+  mkdirSync(join(dir, 'plugin-data', 'Bailiff'), { recursive: true });
   writeFileSync(join(dir, 'server.yml'), stringify(LOOPBACK_TEST_SETTINGS));
   let server: ChildProcess | undefined;
   const bots: Array<{ quit(): void }> = [];
@@ -66,7 +66,7 @@ export const command: CliCommand = async ({ stdout }) => {
     const port = Number(
       await until('the game server', () => /^game server listening on [\d.]+:(\d+)$/m.exec(output)?.[1]),
     );
-    const embedded = readEmbeddedService(join(dir, 'plugins', 'Bailiff'))!;
+    const embedded = readEmbeddedService(join(dir, 'plugin-data', 'Bailiff'))!;
     say(`game server on 127.0.0.1:${port}, moderation service on ${embedded.url}`);
     const client = createModerationClient({ baseUrl: embedded.url, apiKey: embedded.apiKey });
     const admin = (path: string, body: unknown) =>

@@ -6,13 +6,15 @@ import { parseArgs } from 'node:util';
 import { readEmbeddedService, writeEmbeddedService } from '../../../plugin/config/embedded-service.js';
 import { readApiSection } from '../../../plugin/config/read-api-section.js';
 import { ApiConnectionError, configuredService } from '../../../plugin/config/service-connection.js';
-import { ensureServerSettingsFile } from '../../hosts/flying-squid/server-settings.js';
 import { startGameServer } from '../../hosts/game-server.js';
+import { ensureServerSettingsFile } from '../../hosts/server-settings.js';
 import type { Logger } from '../../ports/logger.js';
+import { prepareDataFolder } from '../../runtime/data-folder.js';
 import { createStreamLogger, logLevelFromEnv } from '../../runtime/loggers.js';
 import { startService } from '../../service/index.js';
 import type { CliCommand, CliContext } from '../command.js';
 import { UsageError } from '../command.js';
+import { installPluginFolder } from '../install-plugin-folder.js';
 
 const USAGE = 'usage: bailiff start [--dir SERVER_DIR] [--host HOST] [--port PORT]';
 const DEMO_NETWORK = 'demo';
@@ -33,7 +35,7 @@ function hostLogger(env: NodeJS.ProcessEnv): Logger {
   };
 }
 
-/** The repository root (holds plugin.yml), from src/ or dist/src/. */
+/** The package root (holds plugin.yml), from src/ or dist/src/. */
 function packageRoot(): string {
   let directory = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 6; depth += 1) {
@@ -143,8 +145,12 @@ export const command: CliCommand = async (context) => {
     context.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const dataFolder = join(options.dir, 'plugins', PLUGIN_NAME);
-  mkdirSync(dataFolder, { recursive: true });
+  mkdirSync(options.dir, { recursive: true });
+  // Before installing the plugin folder: an older version kept its data where the code now goes.
+  const dataFolder = prepareDataFolder(options.dir, PLUGIN_NAME, hostLogger(context.env));
+  if (installPluginFolder(join(packageRoot(), 'dist', 'plugins', PLUGIN_NAME), options.dir)) {
+    context.stdout.write(`installed Bailiff in ${join(options.dir, 'plugins', PLUGIN_NAME)}\n`);
+  }
   if (ensureServerSettingsFile(options.dir)) {
     context.stdout.write(
       `created ${join(options.dir, 'server.yml')}: edition, host, port, version, online mode, ops\n`,
@@ -158,7 +164,6 @@ export const command: CliCommand = async (context) => {
   try {
     game = await startGameServer({
       serverDir: options.dir,
-      pluginFolders: [packageRoot()],
       // Signals are handled below, so the embedded service is closed too.
       handleSignals: false,
       logger: hostLogger(context.env),

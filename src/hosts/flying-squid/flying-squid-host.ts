@@ -1,14 +1,15 @@
 import { once } from 'node:events';
 import type { GameHost, HostFactory } from '../../runtime/host.js';
+import type { ServerSettings } from '../server-settings.js';
 import { renderFlyingSquidMessages } from './chat-components.js';
 import { takeOverHostCommands } from './command-takeover.js';
-import { readConsoleCommands } from './console-input.js';
+import { flyingSquidConsole } from './console-input.js';
 import { closeServer, createQuietServer } from './create-server.js';
 import { bridgeEvents } from './event-bridge.js';
+import { flyingSquidOptions } from './flying-squid-options.js';
 import { shareOpRights } from './op-rights.js';
 import { PlayerDirectory } from './player-adapter.js';
 import { addPrivateMessageCommands } from './private-messages.js';
-import { flyingSquidOptions, type ServerSettings } from './server-settings.js';
 import { routeStopCommand } from './stop-command.js';
 
 /**
@@ -16,13 +17,7 @@ import { routeStopCommand } from './stop-command.js';
  * its events to the runtime, adds `/tell` and `/r`, hands the commands plugins declare to them and
  * gives server.yml ops flying-squid's op rights.
  */
-export const createFlyingSquidHost: HostFactory<ServerSettings> = ({
-  runtime,
-  settings,
-  logger,
-  ready,
-  requestStop,
-}) => {
+export const createFlyingSquidHost: HostFactory<ServerSettings> = ({ runtime, settings, logger, requestStop }) => {
   const serv = createQuietServer(flyingSquidOptions(settings, runtime.serverDir), logger);
   const listening = once(serv, 'listening') as Promise<[number]>;
   const failed = once(serv, 'error').then(([error]) => Promise.reject(error as Error));
@@ -30,7 +25,7 @@ export const createFlyingSquidHost: HostFactory<ServerSettings> = ({
   failed.catch(() => {});
   const players = new PlayerDirectory(serv, runtime.permissions);
   runtime.setPlayers(players);
-  bridgeEvents(serv, runtime, players, logger, ready);
+  bridgeEvents(serv, runtime, players, logger);
   addPrivateMessageCommands(serv, players, logger);
   // Before the takeover, so a plugin declaring `stop` still takes it over.
   routeStopCommand(serv, requestStop);
@@ -44,7 +39,7 @@ export const createFlyingSquidHost: HostFactory<ServerSettings> = ({
     edition: 'java',
     version: settings.version,
     listen: async () => (await Promise.race([listening, failed]))[0],
-    readConsole: (input, onStop) => readConsoleCommands(input, { serv, runtime, logger, onStop }),
+    console: flyingSquidConsole(serv, runtime),
     close: () => {
       closing ??= closeServer(serv, logger);
       return closing;

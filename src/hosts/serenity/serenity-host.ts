@@ -2,8 +2,8 @@ import { ServerState } from '@serenityjs/core';
 import { MINECRAFT_VERSION } from '@serenityjs/protocol';
 import { errorText } from '../../runtime/event-bus.js';
 import type { GameHost, HostFactory } from '../../runtime/host.js';
-import type { ServerSettings } from '../flying-squid/server-settings.js';
-import { readBedrockConsole } from './console-input.js';
+import type { ServerSettings } from '../server-settings.js';
+import { serenityConsole } from './console-input.js';
 import { createSerenity } from './create-serenity.js';
 import { bridgeSerenityEvents } from './event-bridge.js';
 import { installNodeShims } from './node-shims.js';
@@ -21,13 +21,7 @@ const CLOSE_LIMIT_MS = 3000;
  * logs in ours, offline logins of current clients accepted in offline mode, no busy loop;
  * server.yml ops are SerenityJS operators, and its `/stop` stops through the one shutdown path.
  */
-export const createSerenityHost: HostFactory<ServerSettings> = async ({
-  runtime,
-  settings,
-  logger,
-  ready,
-  requestStop,
-}) => {
+export const createSerenityHost: HostFactory<ServerSettings> = async ({ runtime, settings, logger, requestStop }) => {
   installNodeShims();
   routeSerenityLogs(logger);
   if (settings.worldFolder !== null) {
@@ -39,7 +33,7 @@ export const createSerenityHost: HostFactory<ServerSettings> = async ({
   routeStopCommand(serenity, requestStop);
   const players = new BedrockPlayerDirectory(runtime.permissions);
   runtime.setPlayers(players);
-  bridgeSerenityEvents(serenity, runtime, players, logger, ready);
+  bridgeSerenityEvents(serenity, runtime, players, logger);
 
   let closing: Promise<void> | undefined;
   const close = async () => {
@@ -62,7 +56,7 @@ export const createSerenityHost: HostFactory<ServerSettings> = async ({
       await startWithoutBusyLoop(serenity);
       return port;
     },
-    readConsole: (input, onStop) => readBedrockConsole(input, { serenity, runtime, logger, onStop }),
+    console: serenityConsole(serenity, runtime, logger),
     close: () => {
       closing ??= close();
       return closing;

@@ -49,7 +49,7 @@ function writeVanillaBans(): void {
   );
 }
 
-const migrationsFolder = () => join(serverFolder, 'plugins', 'Bailiff', 'migrations');
+const migrationsFolder = () => join(serverFolder, 'plugin-data', 'Bailiff', 'migrations');
 
 /** Deps whose started outbox delivers progress calls to the fake API. */
 function migrationDeps(

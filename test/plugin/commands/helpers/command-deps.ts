@@ -137,7 +137,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     syncNow: async () => ({ applied: 0 }),
     reload: () => ({}),
     serverFolder: '/nonexistent/server',
-    migrationsFolder: '/nonexistent/server/plugins/Bailiff/migrations',
+    migrationsFolder: '/nonexistent/server/plugin-data/Bailiff/migrations',
     clock,
     ids,
     logger,
