@@ -30,6 +30,7 @@ import { LoginCheckSupport } from './enforcement/login-check-support.js';
 import { PendingNotices } from './enforcement/pending-notices.js';
 import { createPolicy } from './enforcement/policy.js';
 import { onPreLogin } from './enforcement/pre-login.js';
+import { enableEvasion } from './evasion/evasion.js';
 import { BUNDLED_MESSAGES, loadBundledMessages } from './messages/load.js';
 import { createMessages, type Messages } from './messages/messages.js';
 import { messagesSchema } from './messages/schema.js';
@@ -125,12 +126,8 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     timers: systemTimers,
   };
   const inFlight = new InFlightCreations();
-  const moderation = createModeration({
-    enforcement,
-    audience: { online: () => context.players.online(), console: context.console },
-    permissions: context.permissions,
-    inFlight,
-  });
+  const audience = { online: () => context.players.online(), console: context.console };
+  const moderation = createModeration({ enforcement, audience, permissions: context.permissions, inFlight });
 
   const newSync = () =>
     createSync({
@@ -151,8 +148,23 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     });
   let sync = newSync();
 
-  context.events.on('player:prelogin', (event) => onPreLogin(enforcement, event), { priority: 'high' });
+  // The cache decides first (lowest runs first); the login check asks only about players it does not ban.
+  context.events.on('player:prelogin', (event) => onPreLogin(enforcement, event), { priority: 'lowest' });
   context.events.on('player:prelogin', (event) => checkAtLogin(loginCheck, event), { ignoreCancelled: true });
+  const evasion = enableEvasion({
+    db,
+    cache,
+    client,
+    enforcement,
+    players: context.players,
+    permissions: context.permissions,
+    events: context.events,
+    scheduler: context.scheduler,
+    audience,
+    settings: () => config.evasion,
+    clock,
+    logger,
+  });
   context.events.on('player:join', ({ player }) => {
     try {
       onJoined(enforcement, player, !extensions.isMissing('registerPlayer', clock.now()));
@@ -178,6 +190,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     isOnline: moderation.isOnline,
     inFlight,
     records: moderation.records,
+    evasion: evasion.lookups,
     status: () => {
       const stats = outbox.stats();
       const now = clock.now();
@@ -192,6 +205,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
           stream: extensions.state('stream'),
           pardonPunishment: extensions.state('pardonPunishment'),
           registerPlayer: extensions.state('registerPlayer'),
+          linkedAccounts: extensions.state('linkedAccounts'),
         },
         lastSyncAt: sync.status.lastSyncAt,
         streamState: sync.status.streamState,
@@ -202,6 +216,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
         saturation: sync.status.saturation,
         pollIntervalMs: config.sync.pollIntervalMs,
         catchUpPollIntervalMs: config.sync.minPollIntervalMs,
+        evasion: evasion.status(),
       };
     },
     syncNow: () => sync.syncNow(),

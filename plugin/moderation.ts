@@ -40,7 +40,10 @@ export function createModeration(options: ModerationOptions) {
 
   const announce = (punishment: CachedPunishment) => {
     const kind = cache.policy.kindOf(punishment);
-    tellStaff(audience, announcementOf(context.messages(), kind.messages.broadcast, punishment, isTimed(punishment)));
+    // An IP ban is announced without its address.
+    const key =
+      kind.action === 'ban' && punishment.ipAddress !== undefined ? 'broadcast.ip-ban' : kind.messages.broadcast;
+    tellStaff(audience, announcementOf(context.messages(), key, punishment, isTimed(punishment)));
   };
 
   const applyCreated = (punishment: Punishment, silent = false): void => {
@@ -60,6 +63,22 @@ export function createModeration(options: ModerationOptions) {
             cache.policy.isEnforced(row.status) && cache.policy.kindOf(row).action === action && now < expiresAt(row),
         ),
     activeBans: (now) => cache.activeBans(now).map((entry) => entry.punishment),
+    runningIpBans: ({ ipAddress, targetUuid }, now) => {
+      const rows = [
+        ...(ipAddress === undefined ? [] : cache.store.forAddress(ipAddress)),
+        ...(targetUuid === undefined ? [] : cache.store.forTarget(targetUuid.toLowerCase())),
+      ];
+      const unique = new Map(rows.map((row) => [row.id, row]));
+      return [...unique.values()]
+        .filter(
+          (row) =>
+            row.ipAddress !== undefined &&
+            cache.policy.isEnforced(row.status) &&
+            cache.policy.kindOf(row).action === 'ban' &&
+            now < expiresAt(row),
+        )
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    },
     actionOf: (punishment) => cache.policy.kindOf(punishment).action,
   };
 
@@ -78,7 +97,13 @@ export function createModeration(options: ModerationOptions) {
         applyPunishment(context, { ...toServicePunishment(row), status: PARDONED_STATUS });
       }
       if (!request.silent) {
-        const key = cache.policy.kindOf(row).action === 'mute' ? 'broadcast.unmute' : 'broadcast.unban';
+        const action = cache.policy.kindOf(row).action;
+        const key =
+          action === 'mute'
+            ? 'broadcast.unmute'
+            : row.ipAddress !== undefined
+              ? 'broadcast.ip-unban'
+              : 'broadcast.unban';
         tellStaff(audience, announcementOf(context.messages(), key, row, false, request.issuerName));
       }
     },

@@ -3,7 +3,7 @@ import type { CommandDeps, ReloadOutcome } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatAgo } from './format.js';
 import { describeExtensions, describeService } from './service-state.js';
-import { describeSources } from './sync-sources.js';
+import { describeEvasion, describeSources } from './sync-sources.js';
 
 /** `/bailiff status`: service reachability, last sync, stream state, cache size, outbox counts. */
 export function showStatus(deps: CommandDeps, sender: CommandSender): void {
@@ -21,6 +21,7 @@ export function showStatus(deps: CommandDeps, sender: CommandSender): void {
     render('commands.bailiff.status-outbox', { pending: status.outboxPending, dead: status.outboxDead }),
   );
   for (const line of describeSources(deps, status)) sender.sendMessage(line);
+  for (const line of describeEvasion(deps, status)) sender.sendMessage(line);
 }
 
 /** `/bailiff sync`: one poll of `recent` now. */

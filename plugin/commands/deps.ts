@@ -45,6 +45,8 @@ export interface CommandDeps {
   inFlight: InFlightCreations;
   /** What this server knows of punishments, from its cache (for /check, /history, /banlist, /unban). */
   records: PunishmentRecords;
+  /** Addresses this server saw and linked accounts (for /ban-ip, /unban-ip, /alts). */
+  evasion: EvasionLookups;
   /** A snapshot for `/bailiff status`. */
   status(): StatusSnapshot;
   /** Polls `recent` once now and applies what changed. */
@@ -85,8 +87,36 @@ export interface PunishmentRecords {
   running(uuid: string, action: PunishmentAction, now: number): CachedPunishment[];
   /** Every running ban, newest first. */
   activeBans(now: number): CachedPunishment[];
+  /** Running IP bans of exactly this address or range (canonical), or targeting this player; newest first. */
+  runningIpBans(of: { ipAddress?: string; targetUuid?: string }, now: number): CachedPunishment[];
   /** What a punishment does here (its kind). */
   actionOf(punishment: CachedPunishment): PunishmentAction;
+}
+
+export interface EvasionLookups {
+  /** The address (canonical) a player last joined this server from; undefined when none is known. */
+  lastAddressOf(uuid: string): string | undefined;
+  /** Accounts linked to a player: from the service when it offers the route, else from this server's record. */
+  linkedAccounts(player: KnownPlayer, page: number, pageSize: number): Promise<AltsPage>;
+}
+
+export interface AltAccount {
+  uuid: string;
+  name: string;
+  /** Shared addresses, with when this account was last seen on each; most recent first. */
+  sharedIps: ReadonlyArray<{ ip: string; lastSeenAt: number }>;
+  banned: boolean;
+  muted: boolean;
+}
+
+export interface AltsPage {
+  /** Where the links come from: the service's linked accounts, or this server's record of addresses. */
+  source: 'service' | 'local';
+  /** Why the service was not asked or did not answer, when `source` is local. */
+  fallback?: 'not-offered' | 'unreachable';
+  accounts: AltAccount[];
+  /** Linked accounts in all pages. */
+  total: number;
 }
 
 export interface MessageRenderer {
@@ -136,6 +166,8 @@ export interface StatusSnapshot {
   /** The regular poll interval, and the faster one used while pages overflow. */
   pollIntervalMs?: number;
   catchUpPollIntervalMs?: number;
+  /** This server's record of addresses and its IP bans; absent when not reported. */
+  evasion?: { addresses: number; keepDays: number; ipBans: number };
 }
 
 export interface SyncNowResult {

@@ -92,5 +92,6 @@ function asPunishment(deps: CommandDeps, issue: Issue, body: DynamicCreateBody, 
     createdAt: new Date(deps.clock.now()).toISOString(),
     status: body.status ?? 'active',
     started: null,
+    ...(body.data === undefined ? {} : { data: body.data }),
   };
 }

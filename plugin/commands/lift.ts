@@ -41,15 +41,33 @@ async function lift(deps: CommandDeps, lifted: Lifted, { sender, args }: Command
     sender.sendMessage(render(TEXTS[lifted].none, { player: target.name }));
     return;
   }
+  const outcome = await liftAll(deps, sender, running, { reason, silent });
+  if (outcome === 'stopped') return;
+  sender.sendMessage(
+    render(outcome === 'queued' ? 'commands.lift.queued' : TEXTS[lifted].done, { player: target.name }),
+  );
+}
+
+/**
+ * Pardons each punishment at the service and lifts it here at once; a pardon the service cannot
+ * take now is queued. `stopped`: the service refused (the sender was told why) and what was left
+ * stays as it was.
+ */
+export async function liftAll(
+  deps: CommandDeps,
+  sender: CommandSender,
+  punishments: readonly CachedPunishment[],
+  options: { reason: string; silent: boolean },
+): Promise<'lifted' | 'queued' | 'stopped'> {
   let queued = false;
-  for (const punishment of running) {
-    const request = { punishmentId: punishment.id, issuerName: sender.name, reason, silent };
+  for (const punishment of punishments) {
+    const request = { punishmentId: punishment.id, issuerName: sender.name, ...options };
     const outcome = await pardonAtService(deps, sender, punishment, request);
-    if (outcome === 'stop') return;
+    if (outcome === 'stop') return 'stopped';
     if (outcome === 'queued') queued = true;
     deps.liftLocally(request);
   }
-  sender.sendMessage(render(queued ? 'commands.lift.queued' : TEXTS[lifted].done, { player: target.name }));
+  return queued ? 'queued' : 'lifted';
 }
 
 async function pardonAtService(

@@ -3,6 +3,8 @@ import { looksLikeDuration, parseDurationInput } from './duration-input.js';
 
 /** `-s` anywhere in the arguments makes the punishment silent (no staff broadcast). */
 export const SILENT_FLAG = '-s';
+/** `-ab` on `/ban` and `/tempban`: alt-blocking (accounts linked to the player get a Linked Ban). */
+export const ALT_BLOCKING_FLAG = '-ab';
 
 /** Whether the command reads a duration after the player: `/ban`, `/tempban`, `/kick`. */
 export type DurationRule = 'optional' | 'required' | 'none';
@@ -12,6 +14,8 @@ export interface ModerationArgs {
   /** Milliseconds (-1 permanent); undefined when none was given. */
   durationMs: number | undefined;
   silent: boolean;
+  /** Every flag found (lower case), `-s` included. */
+  flags: ReadonlySet<string>;
   reason: string;
 }
 
@@ -20,14 +24,21 @@ export type ParsedModerationArgs =
   | { ok: false; badDuration: string; problem: string };
 
 /**
- * The arguments every moderation command shares: `<player> [duration] [-s] [reason...]`.
- * With `optional`, the word after the player is a duration when it looks like one (starts with
- * a digit, or `perm`), else the reason starts there. Throws {@link CommandUsageError} when the
- * player (or a required duration) is missing.
+ * The arguments every moderation command shares: `<player> [duration] [-s] [reason...]`, plus the
+ * command's own `flags` (like `-ab`), each found anywhere and case-insensitive. With `optional`,
+ * the word after the player is a duration when it looks like one (starts with a digit, or `perm`),
+ * else the reason starts there. Throws {@link CommandUsageError} when the player (or a required
+ * duration) is missing.
  */
-export function parseModerationArgs(raw: readonly string[], rule: DurationRule): ParsedModerationArgs {
-  const silent = raw.some((word) => word.toLowerCase() === SILENT_FLAG);
-  const [player, ...rest] = raw.filter((word) => word.toLowerCase() !== SILENT_FLAG);
+export function parseModerationArgs(
+  raw: readonly string[],
+  rule: DurationRule,
+  flags: readonly string[] = [],
+): ParsedModerationArgs {
+  const known = new Set([SILENT_FLAG, ...flags]);
+  const found = new Set(raw.map((word) => word.toLowerCase()).filter((word) => known.has(word)));
+  const silent = found.has(SILENT_FLAG);
+  const [player, ...rest] = raw.filter((word) => !known.has(word.toLowerCase()));
   if (player === undefined) throw new CommandUsageError('missing player');
   let durationMs: number | undefined;
   const first = rest[0];
@@ -39,5 +50,5 @@ export function parseModerationArgs(raw: readonly string[], rule: DurationRule):
     durationMs = parsed.ms;
     rest.shift();
   }
-  return { ok: true, args: { player, durationMs, silent, reason: rest.join(' ').trim() } };
+  return { ok: true, args: { player, durationMs, silent, flags: found, reason: rest.join(' ').trim() } };
 }

@@ -7,7 +7,7 @@ import type { Completions } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { refuseExempt } from './exemption.js';
 import { issuePunishment } from './issue-punishment.js';
-import { type DurationRule, parseModerationArgs, SILENT_FLAG } from './moderation-args.js';
+import { ALT_BLOCKING_FLAG, type DurationRule, parseModerationArgs, SILENT_FLAG } from './moderation-args.js';
 import { resolveTarget } from './resolve-arguments.js';
 
 /** The type ordinals of service-semantics.md the standard commands issue. */
@@ -26,12 +26,26 @@ interface ModerationCommand {
   done: string;
   /** Word for the queued message and failure lines. */
   action: string;
+  /** Takes `-ab` (alt-blocking: `data.altBlocking`). */
+  altBlocking?: boolean;
 }
 
 /** `/ban`, `/tempban`, `/mute`, `/tempmute`, `/kick`, `/warn`: one table, one parser, one issue path. */
 export const MODERATION_COMMANDS = {
-  ban: { ordinal: MANUAL_BAN_ORDINAL, duration: 'optional', done: 'commands.moderation.banned', action: 'ban' },
-  tempban: { ordinal: MANUAL_BAN_ORDINAL, duration: 'required', done: 'commands.moderation.banned', action: 'ban' },
+  ban: {
+    ordinal: MANUAL_BAN_ORDINAL,
+    duration: 'optional',
+    done: 'commands.moderation.banned',
+    action: 'ban',
+    altBlocking: true,
+  },
+  tempban: {
+    ordinal: MANUAL_BAN_ORDINAL,
+    duration: 'required',
+    done: 'commands.moderation.banned',
+    action: 'ban',
+    altBlocking: true,
+  },
   mute: { ordinal: MANUAL_MUTE_ORDINAL, duration: 'optional', done: 'commands.moderation.muted', action: 'mute' },
   tempmute: { ordinal: MANUAL_MUTE_ORDINAL, duration: 'required', done: 'commands.moderation.muted', action: 'mute' },
   kick: { ordinal: KICK_ORDINAL, duration: 'none', online: true, done: 'commands.moderation.kicked', action: 'kick' },
@@ -55,6 +69,7 @@ export function moderationCommand(
   completions?: Completions,
 ): CommandHandler {
   const spec: ModerationCommand = MODERATION_COMMANDS[name];
+  const flags = spec.altBlocking ? [SILENT_FLAG, ALT_BLOCKING_FLAG] : [SILENT_FLAG];
   return {
     execute: (invocation) => moderate(deps, spec, invocation),
     tabComplete: ({ args }) => {
@@ -62,19 +77,20 @@ export function moderationCommand(
       if (args.length === 1) return completions?.players(prefix) ?? [];
       if (args.length === 2 && spec.duration !== 'none')
         return DURATION_HINTS.filter((hint) => hint.startsWith(prefix));
-      return prefix.startsWith('-') ? [SILENT_FLAG] : [];
+      return prefix.startsWith('-') ? flags.filter((flag) => flag.startsWith(prefix.toLowerCase())) : [];
     },
   };
 }
 
 async function moderate(deps: CommandDeps, spec: ModerationCommand, { sender, args }: CommandInvocation) {
   const render = deps.messages.render.bind(deps.messages);
-  const parsed = parseModerationArgs(args, spec.duration);
+  const parsed = parseModerationArgs(args, spec.duration, spec.altBlocking ? [ALT_BLOCKING_FLAG] : []);
   if (!parsed.ok) {
     sender.sendMessage(render('commands.bad-duration', { duration: parsed.badDuration, problem: parsed.problem }));
     return;
   }
-  const { player, silent, reason } = parsed.args;
+  const { player, silent, reason, flags } = parsed.args;
+  const altBlocking = flags.has(ALT_BLOCKING_FLAG);
   const target = resolveTarget(deps, sender, player);
   if (!target || refuseExempt(deps, sender, target)) return;
   if (spec.online && !deps.isOnline(target)) {
@@ -89,6 +105,7 @@ async function moderate(deps: CommandDeps, spec: ModerationCommand, { sender, ar
     duration: durationMs,
     ...(reason === '' ? {} : { reason }),
     ...(spec.status === undefined ? {} : { status: spec.status }),
+    ...(altBlocking ? { data: { altBlocking: true } } : {}),
   };
   const length =
     spec.duration === 'none'
@@ -96,13 +113,14 @@ async function moderate(deps: CommandDeps, spec: ModerationCommand, { sender, ar
       : durationMs === PERMANENT_MS
         ? render('broadcast.permanently')
         : render('broadcast.for', { duration: formatDuration(durationMs) });
+  const told = altBlocking ? `${length} ${render('commands.moderation.alt-blocking')}` : length;
   await issuePunishment(deps, sender, {
     body,
     target,
     durationMs,
     silent,
     messages: { created: spec.done, queued: 'commands.moderation.queued' },
-    placeholders: { player: target.name, length, action: spec.action },
+    placeholders: { player: target.name, length: told, action: spec.action },
     action: spec.action,
   });
 }

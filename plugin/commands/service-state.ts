@@ -20,6 +20,7 @@ const TITLES: Record<ExtensionName, string> = {
   stream: 'stream',
   pardonPunishment: 'pardon',
   registerPlayer: 'registration',
+  linkedAccounts: 'linked accounts',
 };
 
 /** The status line of what the service offers beyond the published contract; undefined when not reported. */

@@ -77,6 +77,22 @@ const muteSection = z.strictObject({
     .transform((names) => names.map((name) => name.toLowerCase().replace(/^\//, ''))),
 });
 
+const evasionSection = z.strictObject({
+  /** Tell holders of bailiff.notify.alts when a player joins who shares an address with a banned or muted account. @default true */
+  alerts: z.boolean().default(true),
+  /** Refuse, from this server's record, players who share an address with a banned account. @default false */
+  refuseAltsOfBanned: z.boolean().default(false),
+  /** An address seen with more accounts than this links none of them (households, schools, proxies). @default 5 */
+  sharedIpThreshold: z.number().int('must be an integer').min(1, 'must be at least 1').default(5),
+  /** How long the addresses players joined from are kept, in days (then pruned). @default 90 */
+  keepIpsDays: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(3650, 'must be at most 3650')
+    .default(90),
+});
+
 const outboxSection = z.strictObject({
   /** @default 4 */
   concurrency: z.number().int().min(1).optional(),
@@ -97,6 +113,7 @@ export const bailiffConfigSchema = z.strictObject({
   /** Shown in the ban message. @default 'https://example.com/appeal' */
   appealUrl: z.string().default('https://example.com/appeal'),
   outbox: outboxSection.prefault({}),
+  evasion: evasionSection.prefault({}),
 });
 
 export type BailiffConfig = z.infer<typeof bailiffConfigSchema>;

@@ -1,5 +1,5 @@
 import { queueNoticeAck, queuePunishmentAck } from '../acks/acknowledgements.js';
-import type { CachedPunishment } from '../cache/cached-punishment.js';
+import { type CachedPunishment, evasionFieldsOf } from '../cache/cached-punishment.js';
 import { isLocalId } from '../cache/local-creations.js';
 import type { EnforcementContext } from '../enforcement/enforcement-context.js';
 import { queuePardon } from './queue-pardon.js';
@@ -33,6 +33,7 @@ export function adoptLocal(context: EnforcementContext, local: CachedPunishment,
   const adopted = context.db.transaction(() => {
     const pardon = context.cache.localPardons.take(local.id);
     const next: CachedPunishment = {
+      ...evasionFieldsOf(local),
       ...incoming,
       status: pardon ? local.status : incoming.status,
       startedAt: local.startedAt ?? incoming.startedAt,

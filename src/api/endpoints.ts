@@ -9,6 +9,8 @@ import {
   type DynamicCreateBody,
   dynamicCreateBody,
   dynamicCreateResponse,
+  linkedAccountsQuery,
+  linkedAccountsResponse,
   loginCheckBody,
   loginCheckResponse,
   migrationProgressBody,
@@ -190,6 +192,15 @@ const DEFINITIONS = {
     extension: true,
     queueable: true,
   },
+  linkedAccounts: {
+    method: 'GET',
+    path: 'players/:uuid/linked',
+    params: { uuid },
+    query: linkedAccountsQuery,
+    response: linkedAccountsResponse,
+    extension: true,
+    queueable: false,
+  },
 } as const satisfies Record<string, EndpointDefinition>;
 
 function fingerprint(body: Omit<DynamicCreateBody, 'issuerName'> & { issuerName?: string }): CreationFingerprint {
@@ -222,12 +233,15 @@ type ParamsPart<Spec> = Spec extends { params: infer Params extends Record<strin
 
 /**
  * What a caller hands over for one call, shaped by the endpoint: the body alone, the query
- * alone, or the path parameters with the body under `body`. A queued call stores exactly this.
+ * alone, or the path parameters with the body under `body` (or the query under `query`). A
+ * queued call stores exactly this.
  */
 export type PayloadOf<Spec> = Spec extends { multipart: true }
   ? { filePath: string }
   : Spec extends { params: object }
-    ? ParamsPart<Spec> & (Spec extends { body: infer Body extends z.ZodType } ? { body: z.input<Body> } : unknown)
+    ? ParamsPart<Spec> &
+        (Spec extends { body: infer Body extends z.ZodType } ? { body: z.input<Body> } : unknown) &
+        (Spec extends { query: infer Query extends z.ZodType } ? { query?: z.input<Query> } : unknown)
     : Spec extends { body: infer Body extends z.ZodType }
       ? z.input<Body>
       : Spec extends { query: infer Query extends z.ZodType }
@@ -255,7 +269,13 @@ export const QUEUEABLE_OPERATIONS = OPERATION_NAMES.filter((name): name is Queue
 /** The schema of an operation's payload (see {@link PayloadOf}); re-validates queued calls read back. */
 export function payloadSchema(spec: EndpointSpec): z.ZodType {
   if ('multipart' in spec) return z.strictObject({ filePath: z.string().min(1) });
-  if ('params' in spec) return z.strictObject({ ...spec.params, ...('body' in spec ? { body: spec.body } : {}) });
+  if ('params' in spec) {
+    return z.strictObject({
+      ...spec.params,
+      ...('body' in spec ? { body: spec.body } : {}),
+      ...('query' in spec ? { query: spec.query.optional() } : {}),
+    });
+  }
   if ('body' in spec) return spec.body;
   if ('query' in spec) return spec.query.optional();
   return z.undefined();

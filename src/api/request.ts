@@ -15,7 +15,7 @@ interface EndpointInput {
 function partsOf(spec: EndpointSpec, payload: unknown): EndpointInput {
   const record = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
   if ('multipart' in spec) return { filePath: record.filePath };
-  if ('params' in spec) return { params: record, body: record.body };
+  if ('params' in spec) return { params: record, body: record.body, query: record.query };
   if ('body' in spec) return { body: payload };
   if ('query' in spec) return { query: payload };
   return {};

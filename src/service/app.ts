@@ -10,6 +10,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import type { ImportJobs } from './migration/import-job.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
+import { linkedAccountHandlers } from './routes/linked-accounts.js';
 import { migrationHandlers } from './routes/migration.js';
 import { notificationHandlers } from './routes/notifications-and-players.js';
 import { pardonHandlers } from './routes/pardons.js';
@@ -60,6 +61,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
         ...notificationHandlers(context),
         ...playerLoginHandlers(context),
         ...pardonHandlers(context),
+        ...linkedAccountHandlers(context),
         ...ticketHandlers(context),
         ...migrationHandlers(context, settings),
       });

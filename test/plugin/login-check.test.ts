@@ -205,6 +205,19 @@ describe('login check at pre-login', () => {
     expect(h.cache.count()).toBe(0);
   });
 
+  it("stores another player's IP ban when it covers the joining address, and refuses with the IP-ban screen", async () => {
+    const h = harness();
+    const { event, pending } = h.preLogin(ALICE, 'Alice', '198.51.100.20');
+    const ofRange = servicePunishment({ id: 'range', targetUuid: BOB, data: { ipAddress: '198.51.100.0/24' } });
+    const elsewhere = servicePunishment({ id: 'elsewhere', targetUuid: BOB, data: { ipAddress: '192.0.2.1' } });
+    h.answers[0]!.resolve(answer({ activePunishments: [ofRange, elsewhere] }));
+    await pending;
+    expect(event.denied).toBe(true);
+    expect(event.denyMessage).toContain('(IP ban)');
+    expect(h.cache.get('range')?.ipAddress).toBe('198.51.100.0/24');
+    expect(h.cache.get('elsewhere')).toBeUndefined();
+  });
+
   it('stores mutes for the join, and shows pending notices at join, acknowledged through the outbox', async () => {
     const h = harness();
     const { event, pending } = h.preLogin();

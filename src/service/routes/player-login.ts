@@ -1,5 +1,8 @@
 import { type LoginCheckResponse, loginCheckBody, playerLoginBody } from '../../api/schemas.js';
+import { parseIpAddress } from '../../ip/ip-range.js';
 import type { ServiceContext } from '../context.js';
+import { ipBansMatching } from '../evasion/ip-bans.js';
+import { issueLinkedBans } from '../evasion/linked-bans.js';
 import { callerOf } from '../http/auth.js';
 import { parseOrThrow } from '../http/validate.js';
 import { findTypeRule } from '../rules/catalogue.js';
@@ -8,9 +11,11 @@ import type { PendingNotificationRow } from '../store/notifications.js';
 import type { EndpointHandlers } from './endpoint-handlers.js';
 
 /**
- * The login check (extension): registers the player, records the name, address and server seen,
- * and answers every active punishment of the player, however old, with their unread notices.
- * `players/login {uuid, name}` is the older form of the same call and takes the same path.
+ * The login check (extension): registers the player, records the name, address and server seen
+ * (and the address in the player's address history, which links accounts), issues the Linked Bans
+ * of linked accounts' alt-blocking bans, and answers every active punishment of the player, however
+ * old, plus the IP bans of the address, with their unread notices. `players/login {uuid, name}` is
+ * the older form of the same call and takes the same path.
  */
 export function playerLoginHandlers(context: ServiceContext): Pick<EndpointHandlers, 'playerLogin' | 'registerPlayer'> {
   const { stores, clock } = context;
@@ -22,16 +27,24 @@ export function playerLoginHandlers(context: ServiceContext): Pick<EndpointHandl
         const body = parseOrThrow(loginCheckBody, request.body);
         const uuid = body.minecraftUuid.toLowerCase();
         const at = clock.now();
-        const { punishments, notifications } = context.db.transaction(() => {
+        const address = body.ipAddress === undefined ? undefined : parseIpAddress(body.ipAddress);
+        context.db.transaction(() => {
           stores.players.recordLogin(caller.networkId, {
             uuid,
             name: body.username,
-            ip: body.ipAddress,
+            ip: address?.text,
             server: body.serverName ?? caller.serverName,
             at,
           });
+          if (address) stores.playerIps.record(caller.networkId, uuid, address.text, at);
+        })();
+        issueLinkedBans(context, caller.networkId, { uuid, name: body.username }, at);
+        const { punishments, notifications } = context.db.transaction(() => {
+          const own = stores.punishments.activeFor(caller.networkId, uuid);
+          const ownIds = new Set(own.map((row) => row.id));
+          const ofAddress = address ? ipBansMatching(stores, caller.networkId, address) : [];
           return {
-            punishments: stores.punishments.activeFor(caller.networkId, uuid),
+            punishments: [...own, ...ofAddress.filter((row) => !ownIds.has(row.id))],
             notifications: stores.notifications.pendingFor(caller.networkId, uuid),
           };
         })();

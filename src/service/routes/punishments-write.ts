@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../api/evasion-data.js';
 import {
   acknowledgePunishmentBody,
   addEvidenceBody,
@@ -26,6 +27,12 @@ const idParams = z.object({ punishmentId: storedId });
 
 type CreateRequest = Omit<DynamicCreateBody, 'issuerName'> & { issuerName?: string };
 
+/** An IP ban may name no account: it then targets the nil UUID (extension, see evasion-data.ts). */
+function addressOnlyName(body: CreateRequest): string | undefined {
+  const isAddressOnly = body.targetUuid.toLowerCase() === ADDRESS_ONLY_TARGET && body.data?.ipAddress !== undefined;
+  return isAddressOnly ? ADDRESS_ONLY_TARGET_NAME : undefined;
+}
+
 /** Create, dynamic create, evidence and acknowledgement: endpoints 4-7. Creations honour `Idempotency-Key`. */
 export function punishmentWriteHandlers(
   context: ServiceContext,
@@ -34,7 +41,7 @@ export function punishmentWriteHandlers(
   const createOnce = idempotentCreations(context);
 
   function create(networkId: number, body: CreateRequest): string {
-    const targetName = stores.players.findName(networkId, body.targetUuid);
+    const targetName = stores.players.findName(networkId, body.targetUuid) ?? addressOnlyName(body);
     if (targetName === undefined) throw notFound(`target player ${body.targetUuid} not found`);
     const nowMs = clock.now();
     // Without a duration the type's table decides, at the player's current offence level.

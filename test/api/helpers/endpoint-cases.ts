@@ -245,6 +245,30 @@ function endpointSamples(
       // Not in the contract: a service without the extension answers 404, as for an unknown punishment.
       errorStatuses: [400, 401, 404],
     },
+    linkedAccounts: {
+      payload: { uuid: PLAYER_UUID, query: { page: 2, pageSize: 10 } },
+      path: `players/${PLAYER_UUID}/linked`,
+      query: { page: '2', pageSize: '10' },
+      okBody: {
+        success: true,
+        page: 2,
+        pageSize: 10,
+        total: 11,
+        accounts: [
+          {
+            uuid: '853c80ef-3c37-49fd-aa49-938b674adae6',
+            name: 'jeb_',
+            sharedIps: [{ ipAddress: '203.0.113.9', lastSeenAt: NOW_ISO }],
+            activePunishments: [{ ...punishment, data: { altBlocking: true } }],
+          },
+        ],
+      },
+      requiredField: ['accounts', 0, 'sharedIps', 0, 'lastSeenAt'],
+      badPayload: { uuid: PLAYER_UUID, query: { pageSize: 101 } },
+      badPath: 'pageSize',
+      // Not in the contract: a service without the extension answers 404.
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
   };
 }
 

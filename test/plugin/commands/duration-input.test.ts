@@ -51,11 +51,11 @@ describe('parseModerationArgs: <player> [duration] [-s] [reason...]', () => {
   it('reads an optional duration only when the word looks like one', () => {
     expect(parseModerationArgs(['Bob', '7d', 'grief', 'ing'], 'optional')).toEqual({
       ok: true,
-      args: { player: 'Bob', durationMs: 7 * DAY, silent: false, reason: 'grief ing' },
+      args: { player: 'Bob', durationMs: 7 * DAY, silent: false, flags: new Set(), reason: 'grief ing' },
     });
     expect(parseModerationArgs(['Bob', 'griefing'], 'optional')).toEqual({
       ok: true,
-      args: { player: 'Bob', durationMs: undefined, silent: false, reason: 'griefing' },
+      args: { player: 'Bob', durationMs: undefined, silent: false, flags: new Set(), reason: 'griefing' },
     });
   });
 
@@ -67,7 +67,7 @@ describe('parseModerationArgs: <player> [duration] [-s] [reason...]', () => {
     ]) {
       expect(parseModerationArgs(args, 'optional')).toEqual({
         ok: true,
-        args: { player: 'Bob', durationMs: HOUR, silent: true, reason: 'x' },
+        args: { player: 'Bob', durationMs: HOUR, silent: true, flags: new Set(['-s']), reason: 'x' },
       });
     }
   });
@@ -82,7 +82,18 @@ describe('parseModerationArgs: <player> [duration] [-s] [reason...]', () => {
   it('never reads a duration for kicks and warnings', () => {
     expect(parseModerationArgs(['Bob', '7d', 'late'], 'none')).toEqual({
       ok: true,
-      args: { player: 'Bob', durationMs: undefined, silent: false, reason: '7d late' },
+      args: { player: 'Bob', durationMs: undefined, silent: false, flags: new Set(), reason: '7d late' },
+    });
+  });
+
+  it("finds the command's own flags anywhere, any case, and leaves unknown ones in the reason", () => {
+    expect(parseModerationArgs(['Bob', '-AB', '7d', 'alt', '-x', '-s'], 'optional', ['-ab'])).toEqual({
+      ok: true,
+      args: { player: 'Bob', durationMs: 7 * DAY, silent: true, flags: new Set(['-ab', '-s']), reason: 'alt -x' },
+    });
+    expect(parseModerationArgs(['Bob', '-ab'], 'optional')).toMatchObject({
+      ok: true,
+      args: { flags: new Set(), reason: '-ab' },
     });
   });
 });

@@ -43,6 +43,7 @@ const OPERATION_SAMPLES: { readonly [Name in OperationName]: OperationSample } =
     body: { minecraftUuid: '4566e69f-c907-48ee-8d71-d7ba5aa00d21', username: 'Checked', ipAddress: '127.0.0.1' },
   },
   registerPlayer: { body: { uuid: '4566e69f-c907-48ee-8d71-d7ba5aa00d20', name: 'Newcomer' } },
+  linkedAccounts: { ids: [NOTCH], query: { page: '1', pageSize: '10' } },
   getTicket: { ids: [ALPHA_TICKET] },
   getPlayerTickets: { ids: [NOTCH] },
   uploadMigration: { multipart: true },

@@ -121,6 +121,10 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     isOnline: moderation.isOnline,
     inFlight,
     records: moderation.records,
+    evasion: {
+      lastAddressOf: () => undefined,
+      linkedAccounts: async () => ({ source: 'local', accounts: [], total: 0 }),
+    },
     status: () => ({
       serviceReachable: true,
       lastSyncAt: NOW - 12_000,
