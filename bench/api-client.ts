@@ -78,7 +78,7 @@ export async function run(): Promise<BenchResult[]> {
       peakRss = Math.max(peakRss, process.memoryUsage.rss());
     }, 5);
     const started = performance.now();
-    const uploaded = await api.uploadMigration(filePath, { timeoutMs: 120_000 });
+    const uploaded = await api.uploadMigration({ filePath }, { timeoutMs: 120_000 });
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     if (uploaded.fileSize < UPLOAD_BYTES) throw new Error(`server saw ${uploaded.fileSize} bytes`);

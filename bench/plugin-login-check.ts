@@ -138,7 +138,7 @@ export async function run(): Promise<BenchResult[]> {
       context,
       client,
       settings: () => settings,
-      support: new LoginCheckSupport(() => settings),
+      support: new LoginCheckSupport(() => settings, client.extensions),
       notices: new PendingNotices(context),
       apply: (punishment) => applyPunishment(context, punishment),
       timers: systemTimers,

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { LOOPBACK_TEST_SETTINGS } from '../src/hosts/flying-squid/server-settings.js';
+import { LOOPBACK_TEST_SETTINGS } from '../src/hosts/server-settings.js';
 import type { BenchResult } from './result.js';
 import { fillCacheDatabase } from './support/cache-fixture.js';
 
@@ -26,7 +26,7 @@ function rssMb(pid: number): number {
 
 function serverFolder(root: string, name: string, cachedPunishments: number): string {
   const dir = join(root, name);
-  const dataFolder = join(dir, 'plugins', 'Bailiff');
+  const dataFolder = join(dir, 'plugin-data', 'Bailiff');
   mkdirSync(dataFolder, { recursive: true });
   writeFileSync(join(dir, 'server.yml'), stringify(LOOPBACK_TEST_SETTINGS));
   // Polling only: the embedded service does not know these punishments, and a stream snapshot would lift them.

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { createModerationClient } from '../src/api/client.js';
+import { ExtensionSupport } from '../src/api/extension-support.js';
 import type { ModerationApi } from '../src/api/moderation-api.js';
+import { RateLimitGate } from '../src/api/rate-limit-gate.js';
 import { type Db, openDb } from '../src/db/open-db.js';
 import { startWalCheckpointer } from '../src/db/wal-checkpointer.js';
 import { createOutbox } from '../src/outbox/index.js';
@@ -13,10 +15,12 @@ import { PunishmentCache } from './cache/punishment-cache.js';
 import { cachedPunishmentTypes, playerDirectory } from './command-deps.js';
 import type { CommandDeps } from './commands/deps.js';
 import { registerCommands } from './commands/index.js';
-import { resolveApiConnection } from './config/api-connection.js';
-import { applyEnvOverrides } from './config/env-overrides.js';
+import { readEmbeddedService } from './config/embedded-service.js';
 import { readReloadedSettings } from './config/reload-settings.js';
 import type { BailiffConfig } from './config/schema.js';
+import { describeSource, resolveServiceConnection } from './config/service-connection.js';
+import { sqliteExtensionStore } from './connection/extension-store.js';
+import { logKeyRejections } from './connection/key-rejection-log.js';
 import { onChat, onCommand } from './enforcement/chat-guard.js';
 import type { EnforcementContext } from './enforcement/enforcement-context.js';
 import { InFlightCreations } from './enforcement/in-flight-creations.js';
@@ -26,12 +30,13 @@ import { LoginCheckSupport } from './enforcement/login-check-support.js';
 import { PendingNotices } from './enforcement/pending-notices.js';
 import { createPolicy } from './enforcement/policy.js';
 import { onPreLogin } from './enforcement/pre-login.js';
-import { trackRegistrationSupport } from './enforcement/registration-support.js';
+import { enableEvasion } from './evasion/evasion.js';
 import { createIdentify } from './identity/identify.js';
 import { BUNDLED_MESSAGES, loadBundledMessages } from './messages/load.js';
 import { createMessages, type Messages } from './messages/messages.js';
 import { messagesSchema } from './messages/schema.js';
 import { createModeration } from './moderation.js';
+import { adoptDelivered } from './sync/adopt-delivered.js';
 import { applyPunishment } from './sync/apply-punishment.js';
 import { liftMissingFromSnapshot } from './sync/lift-missing.js';
 import { createSync, type Sync } from './sync/sync-service.js';
@@ -53,14 +58,29 @@ export const MIGRATIONS_FOLDER = 'migrations';
 /** Opens the database, client, outbox, cache and sync; hooks the events; registers the commands. */
 export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffInstance {
   const { logger, clock } = context;
-  let config = applyEnvOverrides(context.config.get());
-  const connection = resolveApiConnection(config, context.dataFolder);
+  let config = context.config.get();
+  const connection = resolveServiceConnection({
+    env: process.env,
+    config: config.api,
+    embedded: () => readEmbeddedService(context.dataFolder),
+  });
+  const keySource = describeSource(connection.keyFrom, 'key');
+  const db = openDb(join(context.dataFolder, DATABASE_FILE));
+  // One gate and one record of extensions for every caller of this service and key.
+  const gate = new RateLimitGate({ requestsPerMinute: config.api.requestsPerMinute });
+  logKeyRejections(gate, logger, keySource);
+  const extensions = new ExtensionSupport({
+    reprobeAfterMs: config.enforcement.loginCheck.reprobeAfterMs ?? config.api.reprobeAfterMs,
+    store: sqliteExtensionStore(db),
+  });
   const client = createModerationClient({
     baseUrl: connection.baseUrl,
     apiKey: connection.apiKey,
     platform: connection.platform,
     timeoutMs: config.api.timeoutMs,
     clock,
+    gate,
+    extensions,
   });
   const messagesFile = context.loadConfigFile({
     file: 'messages.yml',
@@ -71,7 +91,6 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
   let messages: Messages = createMessages(messagesFile.get(), bundledMessages);
   let blockedCommands: ReadonlySet<string> = new Set(config.mute.blockedCommands);
 
-  const db = openDb(join(context.dataFolder, DATABASE_FILE));
   const checkpointer = startWalCheckpointer(db, { logger });
   const cache = new PunishmentCache(db, createPolicy(config.enforcement));
   const loaded = cache.load();
@@ -88,23 +107,28 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     logger,
   };
 
-  const registration = trackRegistrationSupport(outbox.events);
+  outbox.events.on('outbox:sent', (delivered) => {
+    try {
+      adoptDelivered(enforcement, delivered);
+    } catch (error) {
+      // Sync adopts it by its content when the service's copy arrives.
+      logger.error('could not adopt a delivered creation', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  });
   const loginCheck: LoginCheckDeps = {
     context: enforcement,
     client,
     settings: () => config.enforcement.loginCheck,
-    support: new LoginCheckSupport(() => config.enforcement.loginCheck),
+    support: new LoginCheckSupport(() => config.enforcement.loginCheck, extensions),
     notices: new PendingNotices(enforcement),
     apply: (punishment) => applyPunishment(enforcement, punishment),
     timers: systemTimers,
   };
   const inFlight = new InFlightCreations();
-  const moderation = createModeration({
-    enforcement,
-    audience: { online: () => context.players.online(), console: context.console },
-    permissions: context.permissions,
-    inFlight,
-  });
+  const audience = { online: () => context.players.online(), console: context.console };
+  const moderation = createModeration({ enforcement, audience, permissions: context.permissions, inFlight });
 
   const newSync = () =>
     createSync({
@@ -125,11 +149,26 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     });
   let sync = newSync();
 
-  context.events.on('player:prelogin', (event) => onPreLogin(enforcement, event), { priority: 'high' });
+  // The cache decides first (lowest runs first); the login check asks only about players it does not ban.
+  context.events.on('player:prelogin', (event) => onPreLogin(enforcement, event), { priority: 'lowest' });
   context.events.on('player:prelogin', (event) => checkAtLogin(loginCheck, event), { ignoreCancelled: true });
+  const evasion = enableEvasion({
+    db,
+    cache,
+    client,
+    enforcement,
+    players: context.players,
+    permissions: context.permissions,
+    events: context.events,
+    scheduler: context.scheduler,
+    audience,
+    settings: () => config.evasion,
+    clock,
+    logger,
+  });
   context.events.on('player:join', ({ player }) => {
     try {
-      onJoined(enforcement, player, registration.enabled);
+      onJoined(enforcement, player, !extensions.isMissing('registerPlayer', clock.now()));
     } catch (error) {
       logger.error('join bookkeeping failed', { error: error instanceof Error ? error.message : String(error) });
     }
@@ -158,25 +197,38 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     }),
     punishmentTypes: cachedPunishmentTypes(client, clock),
     applyCreated: moderation.applyCreated,
-    queueCreation: moderation.queueCreation,
     liftLocally: moderation.liftLocally,
     isExempt: moderation.isExempt,
     isOnline: moderation.isOnline,
     inFlight,
     records: moderation.records,
+    evasion: evasion.lookups,
     status: () => {
       const stats = outbox.stats();
+      const now = clock.now();
+      const closure = gate.closure(now);
       return {
         serviceReachable: sync.status.serviceReachable,
+        ...(closure ? { held: { reason: closure.reason, untilMs: closure.untilMs, endpoint: closure.endpoint } } : {}),
+        keyRejected: gate.isKeyRejected,
+        keySource,
+        extensions: {
+          playerLogin: extensions.state('playerLogin'),
+          stream: extensions.state('stream'),
+          pardonPunishment: extensions.state('pardonPunishment'),
+          registerPlayer: extensions.state('registerPlayer'),
+          linkedAccounts: extensions.state('linkedAccounts'),
+        },
         lastSyncAt: sync.status.lastSyncAt,
         streamState: sync.status.streamState,
         cachedPunishments: cache.count(),
         outboxPending: stats.pending + stats.inFlight,
         outboxDead: stats.dead,
-        loginCheck: loginCheck.support.state(clock.now()),
+        loginCheck: loginCheck.support.state(now),
         saturation: sync.status.saturation,
         pollIntervalMs: config.sync.pollIntervalMs,
         catchUpPollIntervalMs: config.sync.minPollIntervalMs,
+        evasion: evasion.status(),
       };
     },
     syncNow: () => sync.syncNow(),
@@ -204,7 +256,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
   sync.start();
   logger.info('Bailiff enabled', {
     service: connection.baseUrl,
-    source: connection.source,
+    source: describeSource(connection.urlFrom, 'url'),
     cachedPunishments: cache.count(),
     enforced: loaded,
     stream: config.sync.stream,

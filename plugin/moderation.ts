@@ -1,4 +1,4 @@
-import type { DynamicCreateBody, Punishment } from '../src/api/schemas.js';
+import type { Punishment } from '../src/api/schemas.js';
 import type { Permissions } from '../src/runtime/plugin-api.js';
 import {
   type CachedPunishment,
@@ -42,7 +42,8 @@ export function createModeration(options: ModerationOptions) {
   /** A running punishment of the same kind that ends after this one (it is what the player lives with). */
   const runningLonger = (punishment: CachedPunishment): CachedPunishment | undefined => {
     const indexed = cache.policy.kindOf(punishment).indexedAs;
-    if (!indexed) return undefined;
+    // An IP ban holds an address, not the player: another ban of theirs says nothing about it.
+    if (!indexed || punishment.ipAddress !== undefined) return undefined;
     const now = context.clock.now();
     const uuid = punishment.targetUuid.toLowerCase();
     const last = (indexed === 'ban' ? cache.activeBan(uuid, now) : cache.activeMute(uuid, now))?.punishment;
@@ -52,7 +53,10 @@ export function createModeration(options: ModerationOptions) {
   const announce = (punishment: CachedPunishment) => {
     const kind = cache.policy.kindOf(punishment);
     const messages = context.messages();
-    const line = announcementOf(messages, kind.messages.broadcast, punishment, isTimed(punishment));
+    // An IP ban is announced without its address.
+    const key =
+      kind.action === 'ban' && punishment.ipAddress !== undefined ? 'broadcast.ip-ban' : kind.messages.broadcast;
+    const line = announcementOf(messages, key, punishment, isTimed(punishment));
     const longer = runningLonger(punishment);
     tellStaff(audience, longer ? `${line}${runsLongerText(messages, longer, context.clock.now())}` : line);
   };
@@ -74,6 +78,22 @@ export function createModeration(options: ModerationOptions) {
             cache.policy.isEnforced(row.status) && cache.policy.kindOf(row).action === action && now < expiresAt(row),
         ),
     activeBans: (now) => cache.activeBans(now).map((entry) => entry.punishment),
+    runningIpBans: ({ ipAddress, targetUuid }, now) => {
+      const rows = [
+        ...(ipAddress === undefined ? [] : cache.store.forAddress(ipAddress)),
+        ...(targetUuid === undefined ? [] : cache.store.forTarget(targetUuid.toLowerCase())),
+      ];
+      const unique = new Map(rows.map((row) => [row.id, row]));
+      return [...unique.values()]
+        .filter(
+          (row) =>
+            row.ipAddress !== undefined &&
+            cache.policy.isEnforced(row.status) &&
+            cache.policy.kindOf(row).action === 'ban' &&
+            now < expiresAt(row),
+        )
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    },
     actionOf: (punishment) => cache.policy.kindOf(punishment).action,
     actionOfType: (typeOrdinal) => cache.policy.actionOf(typeOrdinal),
   };
@@ -81,13 +101,6 @@ export function createModeration(options: ModerationOptions) {
   return {
     records,
     applyCreated,
-    queueCreation(body: DynamicCreateBody, local: Punishment | undefined, idempotencyKey: string, silent = false) {
-      context.outbox.enqueue(
-        { operation: 'createPunishmentDynamic', payload: body },
-        { idempotencyKey, orderingKey: `player:${body.targetUuid.toLowerCase()}` },
-      );
-      if (local) applyCreated(local, silent);
-    },
     /** Lifts a cached punishment here at once; a local one remembers the pardon for the service's copy. */
     liftLocally(request: LiftRequest): void {
       const row = cache.get(request.punishmentId);
@@ -100,7 +113,13 @@ export function createModeration(options: ModerationOptions) {
         applyPunishment(context, { ...toServicePunishment(row), status: PARDONED_STATUS });
       }
       if (!request.silent) {
-        const key = cache.policy.kindOf(row).action === 'mute' ? 'broadcast.unmute' : 'broadcast.unban';
+        const action = cache.policy.kindOf(row).action;
+        const key =
+          action === 'mute'
+            ? 'broadcast.unmute'
+            : row.ipAddress !== undefined
+              ? 'broadcast.ip-unban'
+              : 'broadcast.unban';
         const lift = { issuer: request.issuerName, reason: request.reason };
         tellStaff(audience, announcementOf(context.messages(), key, row, false, lift));
       }

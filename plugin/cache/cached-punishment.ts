@@ -1,3 +1,4 @@
+import { readEvasionFields } from '../../src/api/evasion-data.js';
 import type { Punishment } from '../../src/api/schemas.js';
 
 /** A punishment as the plugin keeps it: the service's fields plus local enforcement state. */
@@ -19,13 +20,23 @@ export interface CachedPunishment {
   acknowledged: boolean;
   /** The target has been shown the notice and the notification acknowledgement queued. */
   notified: boolean;
+  /** An IP ban's address or CIDR range, canonical (`data.ipAddress`); every account from it is refused. */
+  ipAddress?: string;
+  /** Created alt-blocking (`data.altBlocking`): the service gives linked accounts a Linked Ban. */
+  altBlocking?: boolean;
+  /** A Linked Ban's parent, the alt-blocking ban it was issued for (`data.linkedBanId`). */
+  linkedBanId?: string;
 }
 
 export const PERMANENT_MS = -1;
 
-/** The service's view of a punishment, with no local state yet. */
+/**
+ * The service's view of a punishment, with no local state yet. Evasion fields come from `data`,
+ * which a service offering only the contract never sends (an address bad there is ignored).
+ */
 export function fromServicePunishment(punishment: Punishment): CachedPunishment {
   const started = punishment.started ? Date.parse(punishment.started) : null;
+  const evasion = readEvasionFields(punishment.data);
   return {
     id: punishment.id,
     targetUuid: punishment.targetUuid.toLowerCase(),
@@ -39,11 +50,39 @@ export function fromServicePunishment(punishment: Punishment): CachedPunishment 
     startedAt: started,
     acknowledged: false,
     notified: false,
+    ...(evasion.ipAddress ? { ipAddress: evasion.ipAddress.text } : {}),
+    ...(evasion.altBlocking ? { altBlocking: true } : {}),
+    ...(evasion.linkedBanId ? { linkedBanId: evasion.linkedBanId } : {}),
+  };
+}
+
+/** The evasion fields as the service's `data`, or undefined when there are none. */
+export function evasionDataOf(punishment: CachedPunishment): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {
+    ...(punishment.ipAddress ? { ipAddress: punishment.ipAddress } : {}),
+    ...(punishment.altBlocking ? { altBlocking: true } : {}),
+    ...(punishment.linkedBanId ? { linkedBanId: punishment.linkedBanId } : {}),
+  };
+  return Object.keys(data).length > 0 ? data : undefined;
+}
+
+/**
+ * The evasion fields of a cached punishment alone: kept when the service's copy carries no `data`
+ * (a service offering only the contract never sends it).
+ */
+export function evasionFieldsOf(punishment: CachedPunishment | undefined): Partial<CachedPunishment> {
+  if (!punishment) return {};
+  const { ipAddress, altBlocking, linkedBanId } = punishment;
+  return {
+    ...(ipAddress === undefined ? {} : { ipAddress }),
+    ...(altBlocking === undefined ? {} : { altBlocking }),
+    ...(linkedBanId === undefined ? {} : { linkedBanId }),
   };
 }
 
 /** Back to the service's shape (to apply a local change through the same path as a synced one). */
 export function toServicePunishment(punishment: CachedPunishment): Punishment {
+  const data = evasionDataOf(punishment);
   return {
     id: punishment.id,
     targetUuid: punishment.targetUuid,
@@ -55,6 +94,7 @@ export function toServicePunishment(punishment: CachedPunishment): Punishment {
     createdAt: punishment.createdAt,
     status: punishment.status,
     started: punishment.startedAt === null ? null : new Date(punishment.startedAt).toISOString(),
+    ...(data ? { data } : {}),
   };
 }
 

@@ -13,6 +13,25 @@ export function isLocalId(id: string): boolean {
   return id.startsWith(LOCAL_ID_PREFIX);
 }
 
+const CREATION_KEY_PREFIX = 'punish:';
+
+/** The outbox key of a creation issued here; the service gets it as its `Idempotency-Key`. */
+export function creationIdempotencyKey(creationId: string): string {
+  return `${CREATION_KEY_PREFIX}${creationId}`;
+}
+
+/** The local id the creation's punishment is applied under while it waits in the outbox. */
+export function localIdOfCreation(creationId: string): string {
+  return `${LOCAL_ID_PREFIX}${creationId}`;
+}
+
+/** The local id of the punishment a creation with this outbox key was applied under, if it was one of ours. */
+export function localIdOfCreationKey(idempotencyKey: string): string | undefined {
+  return idempotencyKey.startsWith(CREATION_KEY_PREFIX)
+    ? localIdOfCreation(idempotencyKey.slice(CREATION_KEY_PREFIX.length))
+    : undefined;
+}
+
 const COMPONENT = 'local-creations';
 
 /** Its own migration component, so it never competes for the cache's version numbers. */

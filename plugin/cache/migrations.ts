@@ -34,4 +34,14 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX cache_players_name ON cache_players (name_lower, last_seen_at);
     `,
   },
+  {
+    version: 2,
+    name: 'ban evasion: the address of IP bans, alt-blocking bans, the parent of Linked Bans',
+    up: `
+      ALTER TABLE cache_punishments ADD COLUMN ip_address TEXT;
+      ALTER TABLE cache_punishments ADD COLUMN alt_blocking INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE cache_punishments ADD COLUMN linked_ban_id TEXT;
+      CREATE INDEX cache_punishments_ip_address ON cache_punishments (ip_address) WHERE ip_address IS NOT NULL;
+    `,
+  },
 ];

@@ -1,8 +1,10 @@
 import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/open-db.js';
+import { parseIpRange } from '../../src/ip/ip-range.js';
 import type { EnforcementPolicy } from '../enforcement/policy.js';
 import { ActiveIndex, type EnforcedKind } from './active-index.js';
 import { type CachedPunishment, expiresAt, remainingMs } from './cached-punishment.js';
+import { IpIndex } from './ip-index.js';
 import { LocalPardons } from './local-creations.js';
 import { CACHE_COMPONENT, CACHE_MIGRATIONS } from './migrations.js';
 import { PlayerStore } from './player-store.js';
@@ -16,8 +18,8 @@ export interface IndexEntry {
 }
 
 /**
- * The local cache: SQLite rows (the truth, surviving restarts) and the in-memory index of
- * enforced bans and mutes (what decisions read). Write rows with {@link save} inside the
+ * The local cache: SQLite rows (the truth, surviving restarts) and the in-memory indexes of
+ * enforced bans and mutes by player, and of IP bans by address (what decisions read). Write rows with {@link save} inside the
  * caller's transaction, then {@link reindex} them once it has committed, so a rolled-back
  * transaction never leaves the index ahead of the table.
  */
@@ -26,6 +28,7 @@ export class PunishmentCache {
   readonly players: PlayerStore;
   readonly localPardons: LocalPardons;
   readonly #index = new ActiveIndex();
+  readonly #ipIndex = new IpIndex();
   #policy: EnforcementPolicy;
 
   constructor(
@@ -47,9 +50,13 @@ export class PunishmentCache {
   load(policy: EnforcementPolicy = this.#policy): number {
     this.#policy = policy;
     this.#index.clear();
+    this.#ipIndex.clear();
     this.store.forEachIndexFields((fields) => {
       const kind = this.#enforcedKind(fields);
-      if (kind) this.#index.extend(kind, fields.targetUuid, expiresAt(fields));
+      if (!kind) return;
+      this.#index.extend(kind, fields.targetUuid, expiresAt(fields));
+      const range = kind === 'ban' && fields.ipAddress !== undefined ? parseIpRange(fields.ipAddress) : undefined;
+      if (range) this.#ipIndex.extend(range, expiresAt(fields));
     });
     return this.#index.size;
   }
@@ -63,8 +70,12 @@ export class PunishmentCache {
     this.store.save(punishment, now);
   }
 
-  /** Brings the index in step with a committed row: the target's bans and mutes are read again. */
-  reindex(punishment: Pick<CachedPunishment, 'targetUuid'>): void {
+  /**
+   * Brings the indexes in step with a committed row: the target's bans and mutes are read again,
+   * and the IP bans of its address.
+   */
+  reindex(punishment: Pick<CachedPunishment, 'targetUuid' | 'ipAddress'>): void {
+    if (punishment.ipAddress !== undefined) this.#reindexAddress(punishment.ipAddress);
     const until: Record<EnforcedKind, number | undefined> = { ban: undefined, mute: undefined };
     for (const row of this.store.forTarget(punishment.targetUuid)) {
       const kind = this.#enforcedKind(row);
@@ -72,6 +83,21 @@ export class PunishmentCache {
     }
     this.#index.replace('ban', punishment.targetUuid, until.ban);
     this.#index.replace('mute', punishment.targetUuid, until.mute);
+  }
+
+  /**
+   * The IP ban running at `now` for an address (the most specific address or range holding it).
+   * Addresses with none are answered from memory alone.
+   */
+  activeIpBan(ip: string, now: number): IndexEntry | undefined {
+    const banned = this.#ipIndex.match(ip, now);
+    if (banned === undefined) return undefined;
+    return this.#endingLast(this.store.forAddress(banned), 'ban', now);
+  }
+
+  /** Addresses and ranges with an enforced IP ban. */
+  get indexedAddressCount(): number {
+    return this.#ipIndex.size;
   }
 
   /** The player's ban running at `now`. Players with none are answered from memory alone. */
@@ -111,14 +137,18 @@ export class PunishmentCache {
     return this.#policy.isEnforced(punishment.status) ? this.#policy.kindOf(punishment).indexedAs : undefined;
   }
 
-  /**
-   * The player's running punishment of `kind` that ends last (a permanent one before any other;
-   * one not started yet counts its whole duration from now), the newest on a tie: what the
-   * player is told and staff are shown, since it is the one that decides when they are free.
-   */
   #running(kind: EnforcedKind, uuid: string, now: number): IndexEntry | undefined {
+    return this.#endingLast(this.store.forTarget(uuid), kind, now);
+  }
+
+  /**
+   * Of the rows, the punishment of `kind` running at `now` that ends last (a permanent one before
+   * any other; one not started yet counts its whole duration from now), the newest on a tie: what
+   * the player is told and staff are shown, since it is the one that decides when they are free.
+   */
+  #endingLast(rows: CachedPunishment[], kind: EnforcedKind, now: number): IndexEntry | undefined {
     let found: { entry: IndexEntry; leftMs: number } | undefined;
-    for (const row of this.store.forTarget(uuid)) {
+    for (const row of rows) {
       if (this.#enforcedKind(row) !== kind) continue;
       const end = expiresAt(row);
       if (now >= end) continue;
@@ -127,5 +157,15 @@ export class PunishmentCache {
       if (!found || leftMs >= found.leftMs) found = { entry: { id: row.id, expiresAt: end, punishment: row }, leftMs };
     }
     return found?.entry;
+  }
+
+  #reindexAddress(ipAddress: string): void {
+    const range = parseIpRange(ipAddress);
+    if (!range) return;
+    let until: number | undefined;
+    for (const row of this.store.forAddress(ipAddress)) {
+      if (this.#enforcedKind(row) === 'ban') until = Math.max(until ?? Number.NEGATIVE_INFINITY, expiresAt(row));
+    }
+    this.#ipIndex.replace(range, until);
   }
 }

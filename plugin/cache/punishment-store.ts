@@ -15,6 +15,9 @@ interface PunishmentRow {
   started_at: number | null;
   acknowledged: number;
   notified: number;
+  ip_address: string | null;
+  alt_blocking: number;
+  linked_ban_id: string | null;
 }
 
 function toPunishment(row: PunishmentRow): CachedPunishment {
@@ -31,22 +34,26 @@ function toPunishment(row: PunishmentRow): CachedPunishment {
     startedAt: row.started_at,
     acknowledged: row.acknowledged === 1,
     notified: row.notified === 1,
+    ...(row.ip_address === null ? {} : { ipAddress: row.ip_address }),
+    ...(row.alt_blocking === 1 ? { altBlocking: true } : {}),
+    ...(row.linked_ban_id === null ? {} : { linkedBanId: row.linked_ban_id }),
   };
 }
 
-/** The columns the active index is built from. */
+/** The columns the active indexes are built from. */
 export type IndexFields = Pick<
   CachedPunishment,
-  'id' | 'targetUuid' | 'typeOrdinal' | 'status' | 'durationMs' | 'startedAt'
+  'id' | 'targetUuid' | 'typeOrdinal' | 'status' | 'durationMs' | 'startedAt' | 'ipAddress'
 >;
 
-type IndexFieldsRow = [string, string, number, string, number, number | null];
+type IndexFieldsRow = [string, string, number, string, number, number | null, string | null];
 
 /** The `cache_punishments` table. Statements are prepared once; callers own the transactions. */
 export class PunishmentStore {
   readonly #upsert: Statement;
   readonly #byId: Statement<[string], PunishmentRow>;
   readonly #byTarget: Statement<[string], PunishmentRow>;
+  readonly #byAddress: Statement<[string], PunishmentRow>;
   readonly #indexFields: Statement<[], IndexFieldsRow>;
   readonly #storedBefore: Statement<[number], PunishmentRow>;
   readonly #count: Statement<[], { count: number }>;
@@ -55,20 +62,22 @@ export class PunishmentStore {
   constructor(db: Db) {
     this.#upsert = db.prepare(`
       INSERT INTO cache_punishments (id, target_uuid, target_name, type_ordinal, reason, issuer_name, duration_ms,
-        created_at, status, started_at, acknowledged, notified, updated_at)
+        created_at, status, started_at, acknowledged, notified, ip_address, alt_blocking, linked_ban_id, updated_at)
       VALUES (@id, @targetUuid, @targetName, @typeOrdinal, @reason, @issuerName, @durationMs,
-        @createdAt, @status, @startedAt, @acknowledged, @notified, @updatedAt)
+        @createdAt, @status, @startedAt, @acknowledged, @notified, @ipAddress, @altBlocking, @linkedBanId, @updatedAt)
       ON CONFLICT (id) DO UPDATE SET target_uuid = excluded.target_uuid, target_name = excluded.target_name,
         type_ordinal = excluded.type_ordinal, reason = excluded.reason, issuer_name = excluded.issuer_name,
         duration_ms = excluded.duration_ms, created_at = excluded.created_at, status = excluded.status,
         started_at = excluded.started_at, acknowledged = excluded.acknowledged, notified = excluded.notified,
+        ip_address = excluded.ip_address, alt_blocking = excluded.alt_blocking, linked_ban_id = excluded.linked_ban_id,
         updated_at = excluded.updated_at`);
     this.#byId = db.prepare('SELECT * FROM cache_punishments WHERE id = ?');
     this.#byTarget = db.prepare('SELECT * FROM cache_punishments WHERE target_uuid = ? ORDER BY created_at, rowid');
+    this.#byAddress = db.prepare('SELECT * FROM cache_punishments WHERE ip_address = ? ORDER BY created_at, rowid');
     // Positional columns: the start-up load reads 100,000 rows, and the fewer objects it makes the less memory it leaves.
     this.#indexFields = db
       .prepare<[], IndexFieldsRow>(
-        'SELECT id, target_uuid, type_ordinal, status, duration_ms, started_at FROM cache_punishments',
+        'SELECT id, target_uuid, type_ordinal, status, duration_ms, started_at, ip_address FROM cache_punishments',
       )
       .raw();
     this.#storedBefore = db.prepare('SELECT * FROM cache_punishments WHERE updated_at < ?');
@@ -81,6 +90,9 @@ export class PunishmentStore {
       ...punishment,
       acknowledged: punishment.acknowledged ? 1 : 0,
       notified: punishment.notified ? 1 : 0,
+      ipAddress: punishment.ipAddress ?? null,
+      altBlocking: punishment.altBlocking ? 1 : 0,
+      linkedBanId: punishment.linkedBanId ?? null,
       updatedAt,
     });
   }
@@ -94,16 +106,22 @@ export class PunishmentStore {
     return this.#byTarget.all(uuid.toLowerCase()).map(toPunishment);
   }
 
+  /** The IP bans of one address or range (canonical text), oldest first. */
+  forAddress(ipAddress: string): CachedPunishment[] {
+    return this.#byAddress.all(ipAddress).map(toPunishment);
+  }
+
   /** What the in-memory index needs of every row, streamed; the callback's argument is reused. */
   forEachIndexFields(visit: (fields: IndexFields) => void): void {
     const fields: IndexFields = { id: '', targetUuid: '', typeOrdinal: 0, status: '', durationMs: 0, startedAt: null };
-    for (const [id, targetUuid, typeOrdinal, status, durationMs, startedAt] of this.#indexFields.iterate()) {
+    for (const [id, targetUuid, typeOrdinal, status, durationMs, startedAt, ipAddress] of this.#indexFields.iterate()) {
       fields.id = id;
       fields.targetUuid = targetUuid;
       fields.typeOrdinal = typeOrdinal;
       fields.status = status;
       fields.durationMs = durationMs;
       fields.startedAt = startedAt;
+      fields.ipAddress = ipAddress ?? undefined;
       visit(fields);
     }
   }

@@ -2,8 +2,9 @@ import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import type { CommandDeps, ReloadOutcome } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatAgo } from './format.js';
+import { describeExtensions, describeService } from './service-state.js';
 import { logForOwner } from './staff-log.js';
-import { describeSources } from './sync-sources.js';
+import { describeEvasion, describeSources } from './sync-sources.js';
 
 /** `/bailiff status`: service reachability, last sync, stream state, cache size, outbox counts. */
 export function showStatus(deps: CommandDeps, sender: CommandSender): void {
@@ -12,11 +13,9 @@ export function showStatus(deps: CommandDeps, sender: CommandSender): void {
   const lastSync =
     status.lastSyncAt === undefined ? render('commands.bailiff.never') : formatAgo(status.lastSyncAt, deps.clock.now());
   sender.sendMessage(render('commands.bailiff.status-header'));
-  sender.sendMessage(
-    render('commands.bailiff.status-service', {
-      state: render(status.serviceReachable ? 'commands.bailiff.reachable' : 'commands.bailiff.unreachable'),
-    }),
-  );
+  sender.sendMessage(render('commands.bailiff.status-service', { state: describeService(deps, status) }));
+  const extensions = describeExtensions(deps, status);
+  if (extensions !== undefined) sender.sendMessage(extensions);
   // While the stream is connected nothing is polled: the time of its last update is not staleness.
   const syncKey =
     status.streamState === 'connected' ? 'commands.bailiff.status-sync-live' : 'commands.bailiff.status-sync';
@@ -26,6 +25,7 @@ export function showStatus(deps: CommandDeps, sender: CommandSender): void {
     render('commands.bailiff.status-outbox', { pending: status.outboxPending, dead: status.outboxDead }),
   );
   for (const line of describeSources(deps, status)) sender.sendMessage(line);
+  for (const line of describeEvasion(deps, status)) sender.sendMessage(line);
 }
 
 /** `/bailiff sync`: one poll of `recent` now. */

@@ -1,5 +1,8 @@
+import type { ExtensionName } from '../../src/api/endpoints.js';
+import type { GateReason } from '../../src/api/errors.js';
+import type { ExtensionState } from '../../src/api/extension-support.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
-import type { DynamicCreateBody, Punishment, PunishmentType } from '../../src/api/schemas.js';
+import type { Punishment, PunishmentType } from '../../src/api/schemas.js';
 import type { Outbox } from '../../src/outbox/index.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
@@ -19,7 +22,7 @@ import type { SaturationReport } from '../sync/saturation.js';
 export interface CommandDeps {
   /** The API client, used for reads (types, preview, tickets) and for direct writes. */
   client: ModerationApi;
-  /** The durable outbox, started; writes that fail with a transient error are queued here instead. */
+  /** The durable outbox, started: creations go through it (`sendNow`); writes that fail with a transient error wait there. */
   outbox: CommandOutbox;
   /** Renders messages.yml keys (`commands.*`); `&` codes are kept, the sender renders them. */
   messages: MessageRenderer;
@@ -38,11 +41,6 @@ export interface CommandDeps {
    * with that id, so the later sync of the same id changes nothing.
    */
   applyCreated(punishment: Punishment, silent?: boolean): void;
-  /**
-   * Queues a creation in the outbox (the service is unreachable). With `local` (the same
-   * punishment under a local id, when its duration is known) it is applied and announced at once.
-   */
-  queueCreation(body: DynamicCreateBody, local: Punishment | undefined, idempotencyKey: string, silent?: boolean): void;
   /** Lifts a cached ban or mute here at once (status pardoned) and announces it unless silent. */
   liftLocally(request: LiftRequest): void;
   /** Whether the player is online now. */
@@ -53,6 +51,8 @@ export interface CommandDeps {
   inFlight: InFlightCreations;
   /** What this server knows of punishments, from its cache (for /check, /history, /banlist, /unban). */
   records: PunishmentRecords;
+  /** Addresses this server saw and linked accounts (for /ban-ip, /unban-ip, /alts). */
+  evasion: EvasionLookups;
   /** A snapshot for `/bailiff status`. */
   status(): StatusSnapshot;
   /** Polls `recent` once now and applies what changed. */
@@ -64,7 +64,7 @@ export interface CommandDeps {
   reload(): Promise<ReloadOutcome> | ReloadOutcome;
   /** The server folder (holds banned-players.json, plugins/Essentials/userdata) for `/bailiff migrate`. */
   serverFolder: string;
-  /** Where `/bailiff migrate` writes its file while uploading it (`plugins/Bailiff/migrations/`). */
+  /** Where `/bailiff migrate` writes its file while uploading it (`plugin-data/Bailiff/migrations/`). */
   migrationsFolder: string;
   clock: Clock;
   /** Idempotency keys of queued writes and names of migration runs. */
@@ -93,10 +93,38 @@ export interface PunishmentRecords {
   running(uuid: string, action: PunishmentAction, now: number): CachedPunishment[];
   /** Every running ban, newest first. */
   activeBans(now: number): CachedPunishment[];
+  /** Running IP bans of exactly this address or range (canonical), or targeting this player; newest first. */
+  runningIpBans(of: { ipAddress?: string; targetUuid?: string }, now: number): CachedPunishment[];
   /** What a punishment does here (its kind). */
   actionOf(punishment: CachedPunishment): PunishmentAction;
   /** What an active punishment of this type does here (config.yml `enforcement.ordinalActions`). */
   actionOfType(typeOrdinal: number): PunishmentAction;
+}
+
+export interface EvasionLookups {
+  /** The address (canonical) a player last joined this server from; undefined when none is known. */
+  lastAddressOf(uuid: string): string | undefined;
+  /** Accounts linked to a player: from the service when it offers the route, else from this server's record. */
+  linkedAccounts(player: KnownPlayer, page: number, pageSize: number): Promise<AltsPage>;
+}
+
+export interface AltAccount {
+  uuid: string;
+  name: string;
+  /** Shared addresses, with when this account was last seen on each; most recent first. */
+  sharedIps: ReadonlyArray<{ ip: string; lastSeenAt: number }>;
+  banned: boolean;
+  muted: boolean;
+}
+
+export interface AltsPage {
+  /** Where the links come from: the service's linked accounts, or this server's record of addresses. */
+  source: 'service' | 'local';
+  /** Why the service was not asked or did not answer, when `source` is local. */
+  fallback?: 'not-offered' | 'unreachable';
+  accounts: AltAccount[];
+  /** Linked accounts in all pages. */
+  total: number;
 }
 
 export interface MessageRenderer {
@@ -124,6 +152,14 @@ export type StreamState = 'connected' | 'connecting' | 'disconnected' | 'disable
 export interface StatusSnapshot {
   /** False after the last call to the service failed with a network error, timeout or 5xx. */
   serviceReachable: boolean;
+  /** Set while the rate-limit gate holds every call: a 429's wait, or a rejected key. */
+  held?: { reason: GateReason; untilMs: number; endpoint: string };
+  /** The service rejected the API key and has not accepted it since. */
+  keyRejected?: boolean;
+  /** Where the API key came from (`api.key in config.yml`, `BAILIFF_API_KEY`, ...), never the key. */
+  keySource?: string;
+  /** What is known of each route beyond the published contract. */
+  extensions?: Partial<Record<ExtensionName, ExtensionState>>;
   /** Epoch ms of the last successful sync; undefined before the first. */
   lastSyncAt: number | undefined;
   streamState: StreamState;
@@ -138,6 +174,8 @@ export interface StatusSnapshot {
   /** The regular poll interval, and the faster one used while pages overflow. */
   pollIntervalMs?: number;
   catchUpPollIntervalMs?: number;
+  /** This server's record of addresses and its IP bans; absent when not reported. */
+  evasion?: { addresses: number; keepDays: number; ipBans: number };
 }
 
 export interface SyncNowResult {

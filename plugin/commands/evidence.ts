@@ -21,7 +21,7 @@ async function addEvidence(deps: CommandDeps, { sender, args }: CommandInvocatio
   }
   const body: AddEvidenceBody = { issuerName: sender.name, evidenceUrl: url };
   try {
-    await deps.client.addEvidence(punishmentId, body);
+    await deps.client.addEvidence({ punishmentId, body });
   } catch (error) {
     if (!isTransient(error)) return reportFailure(sender, deps, error, 'evidence');
     deps.outbox.enqueue(

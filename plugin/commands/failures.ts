@@ -1,4 +1,4 @@
-import { describeIssues, isApiError, isTransient } from '../../src/api/errors.js';
+import { describeIssues, isApiError, isAuthFailure, isRateLimited, isTransient } from '../../src/api/errors.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import type { CommandDeps } from './deps.js';
 import { logForOwner } from './staff-log.js';
@@ -24,6 +24,11 @@ function refersToLog(error: unknown): boolean {
 export function describeFailure(deps: CommandDeps, error: unknown, action: string): string {
   const { messages } = deps;
   if (!isApiError(error)) return messages.render('commands.error.internal', { action });
+  if (isAuthFailure(error)) return messages.render('commands.error.key-rejected', { action });
+  if (isRateLimited(error)) {
+    const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 30_000) / 1000));
+    return messages.render('commands.error.rate-limited', { action, seconds });
+  }
   if (isTransient(error)) return messages.render('commands.error.unreachable', { action });
   switch (error.kind) {
     case 'http':

@@ -1,4 +1,5 @@
 import type { CommandHandler, PluginContext } from '../../src/runtime/plugin-api.js';
+import { altsCommand } from './alts.js';
 import { bailiffCommand } from './bailiff.js';
 import { banlistCommand } from './banlist.js';
 import { checkCommand } from './check.js';
@@ -6,7 +7,7 @@ import { withCompletions } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { evidenceCommand } from './evidence.js';
 import { historyCommand } from './history.js';
-import { ipBanCommand } from './ip-bans.js';
+import { ipBanCommand, ipUnbanCommand } from './ip-bans.js';
 import { liftCommand } from './lift.js';
 import { moderationCommand } from './moderation.js';
 import { previewCommand } from './preview.js';
@@ -43,8 +44,10 @@ export function buildCommands(
     check: checkCommand(deps, completions),
     history: historyCommand(deps, completions),
     banlist: banlistCommand(deps),
-    'ban-ip': ipBanCommand(deps),
-    'pardon-ip': ipBanCommand(deps),
+    'ban-ip': ipBanCommand(deps, 'optional', completions),
+    tempipban: ipBanCommand(deps, 'required', completions),
+    'unban-ip': ipUnbanCommand(deps, completions),
+    alts: altsCommand(deps, completions),
   };
 }
 

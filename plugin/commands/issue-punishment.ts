@@ -1,17 +1,17 @@
-import { isTransient } from '../../src/api/errors.js';
+import { isAuthFailure, isRateLimited } from '../../src/api/errors.js';
 import type { DynamicCreateBody, Punishment } from '../../src/api/schemas.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
-import { LOCAL_ID_PREFIX } from '../cache/local-creations.js';
+import { creationIdempotencyKey, localIdOfCreation } from '../cache/local-creations.js';
 import { creationKey } from '../enforcement/in-flight-creations.js';
 import type { CommandDeps, KnownPlayer } from './deps.js';
-import { reportFailure } from './failures.js';
+import { describeFailure, reportFailure } from './failures.js';
 
 export interface Issue {
   body: DynamicCreateBody;
   target: KnownPlayer;
   /**
-   * The duration it will have (ms, -1 permanent), when known: it is then applied here at once,
-   * also when its creation has to be queued. Unknown: the next sync brings it.
+   * The duration it will have (ms, -1 permanent), when known: it is then sent with the creation
+   * and applied here at once, also when the creation has to wait. Unknown: the next sync brings it.
    */
   durationMs: number | undefined;
   silent: boolean;
@@ -23,52 +23,68 @@ export interface Issue {
 }
 
 /**
- * The one way a command punishes: dynamic create at the service (so the id is known), applied
- * here at once and announced to staff unless silent. When the service is unreachable the
- * creation is queued in the outbox and the punishment applied under a local id until the
- * service's copy arrives. Any other refusal is told to the sender and changes nothing.
+ * The one way a command punishes: a dynamic create stored in the outbox and sent at once through
+ * it (so the id is known, and a lost answer is reconciled by the outbox, never sent twice),
+ * applied here at once and announced to staff unless silent. When it cannot go now (the service
+ * is unreachable, rate-limiting or rejecting the key) it waits in the outbox and is applied under
+ * a local id until the service's copy takes its place. A refusal is told and changes nothing.
  */
 export async function issuePunishment(deps: CommandDeps, sender: CommandSender, issue: Issue): Promise<void> {
-  const { body, placeholders } = issue;
+  const { placeholders } = issue;
   const render = deps.messages.render.bind(deps.messages);
+  const creationId = deps.ids();
+  // The duration applied here is the one sent, so the service's copy matches what this server enforces.
+  const body =
+    issue.durationMs === undefined || issue.body.duration !== undefined
+      ? issue.body
+      : { ...issue.body, duration: issue.durationMs };
   const sent = deps.inFlight.begin(creationKey(body));
   try {
-    let punishmentId: string;
-    try {
-      ({ punishmentId } = await deps.client.createPunishmentDynamic(body));
-    } catch (error) {
-      if (!isTransient(error)) return reportFailure(sender, deps, error, issue.action);
-      const local =
-        issue.durationMs === undefined ? undefined : asPunishment(deps, issue, `${LOCAL_ID_PREFIX}${deps.ids()}`);
-      // The queued creation carries the duration applied here, so the service's copy matches it.
-      const queued = local && body.duration === undefined ? { ...body, duration: local.duration } : body;
-      deps.queueCreation(queued, local, `punish:${deps.ids()}`, issue.silent);
+    const outcome = await deps.outbox.sendNow(
+      { operation: 'createPunishmentDynamic', payload: body },
+      { idempotencyKey: creationIdempotencyKey(creationId), orderingKey: `player:${body.targetUuid.toLowerCase()}` },
+    );
+    if (outcome.kind === 'refused') return reportFailure(sender, deps, outcome.error, issue.action);
+    const punishmentId = outcome.kind === 'sent' ? idIn(outcome.response) : undefined;
+    if (punishmentId === undefined) {
+      const why = outcome.kind === 'queued' ? outcome.error : undefined;
+      if (isRateLimited(why) || isAuthFailure(why)) sender.sendMessage(describeFailure(deps, why, issue.action));
       sender.sendMessage(render(issue.messages.queued, placeholders));
-      deps.logger.info('punishment queued while the service is unreachable', {
+      deps.logger.info('punishment queued: the service cannot take it now', {
         target: body.targetUuid,
         type: body.typeOrdinal,
       });
+      applyAtOnce(deps, issue, body, localIdOfCreation(creationId));
       return;
     }
     sender.sendMessage(render(issue.messages.created, { ...placeholders, id: punishmentId }));
-    if (issue.durationMs === undefined) return;
-    try {
-      deps.applyCreated(asPunishment(deps, issue, punishmentId), issue.silent);
-    } catch (error) {
-      // Created at the service all the same; the next sync applies it.
-      deps.logger.error('could not apply a created punishment at once', { id: punishmentId, error: String(error) });
-    }
+    applyAtOnce(deps, issue, body, punishmentId);
   } finally {
     sent();
   }
 }
 
-function asPunishment(deps: CommandDeps, issue: Issue, id: string): Punishment {
-  const { body, target } = issue;
+function applyAtOnce(deps: CommandDeps, issue: Issue, body: DynamicCreateBody, id: string): void {
+  if (issue.durationMs === undefined) return;
+  try {
+    deps.applyCreated(asPunishment(deps, issue, body, id), issue.silent);
+  } catch (error) {
+    // Stored at the service (or in the outbox) all the same; the next sync applies it.
+    deps.logger.error('could not apply a created punishment at once', { id, error: String(error) });
+  }
+}
+
+/** The id a dynamic create answered; undefined for an answer this client could not read. */
+function idIn(response: unknown): string | undefined {
+  const id = (response as { punishmentId?: unknown } | undefined)?.punishmentId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+function asPunishment(deps: CommandDeps, issue: Issue, body: DynamicCreateBody, id: string): Punishment {
   return {
     id,
-    targetUuid: target.uuid,
-    targetName: target.name,
+    targetUuid: issue.target.uuid,
+    targetName: issue.target.name,
     issuerName: body.issuerName,
     typeOrdinal: body.typeOrdinal,
     reason: body.reason ?? '',
@@ -76,5 +92,6 @@ function asPunishment(deps: CommandDeps, issue: Issue, id: string): Punishment {
     createdAt: new Date(deps.clock.now()).toISOString(),
     status: body.status ?? 'active',
     started: null,
+    ...(body.data === undefined ? {} : { data: body.data }),
   };
 }

@@ -41,33 +41,33 @@ async function lift(deps: CommandDeps, lifted: Lifted, { sender, args }: Command
     sender.sendMessage(render(TEXTS[lifted].none, { player: target.name }));
     return;
   }
-  const outcome = await pardonRunning(deps, sender, running, { issuerName: sender.name, reason, silent });
-  if (outcome === 'stop') return;
+  const outcome = await liftAll(deps, sender, running, { reason, silent });
+  if (outcome === 'stopped') return;
   sender.sendMessage(
     render(outcome === 'queued' ? 'commands.lift.queued' : TEXTS[lifted].done, { player: target.name }),
   );
 }
 
 /**
- * Pardons each punishment at the service and lifts it here at once (announced unless silent).
- * `queued`: the service was unreachable for at least one, its pardon waits in the outbox.
- * `stop`: the service refused (told to the sender); the ones after it are left as they were.
+ * Pardons each punishment at the service and lifts it here at once; a pardon the service cannot
+ * take now is queued. `stopped`: the service refused (the sender was told why) and what was left
+ * stays as it was.
  */
-export async function pardonRunning(
+export async function liftAll(
   deps: CommandDeps,
   sender: CommandSender,
-  running: readonly CachedPunishment[],
-  request: { issuerName: string; reason: string; silent: boolean },
-): Promise<'done' | 'queued' | 'stop'> {
+  punishments: readonly CachedPunishment[],
+  options: { reason: string; silent: boolean },
+): Promise<'lifted' | 'queued' | 'stopped'> {
   let queued = false;
-  for (const punishment of running) {
-    const lift = { punishmentId: punishment.id, ...request };
-    const outcome = await pardonAtService(deps, sender, punishment, lift);
-    if (outcome === 'stop') return 'stop';
+  for (const punishment of punishments) {
+    const request = { punishmentId: punishment.id, issuerName: sender.name, ...options };
+    const outcome = await pardonAtService(deps, sender, punishment, request);
+    if (outcome === 'stop') return 'stopped';
     if (outcome === 'queued') queued = true;
-    deps.liftLocally(lift);
+    deps.liftLocally(request);
   }
-  return queued ? 'queued' : 'done';
+  return queued ? 'queued' : 'lifted';
 }
 
 async function pardonAtService(
@@ -78,9 +78,14 @@ async function pardonAtService(
 ): Promise<'sent' | 'queued' | 'stop'> {
   // The service has not created it yet: the pardon follows its creation (sync/adopt-local.ts).
   if (isLocalId(punishment.id)) return 'sent';
+  // Known not to have the pardon route (a remembered 404): no call, the panel pardons.
+  if (deps.client.extensions.isMissing('pardonPunishment', deps.clock.now())) {
+    sender.sendMessage(deps.messages.render('commands.lift.unsupported'));
+    return 'stop';
+  }
   const body = { issuerName: request.issuerName, ...(request.reason === '' ? {} : { reason: request.reason }) };
   try {
-    await deps.client.pardonPunishment(punishment.id, body);
+    await deps.client.pardonPunishment({ punishmentId: punishment.id, body });
     return 'sent';
   } catch (error) {
     if (isTransient(error)) {

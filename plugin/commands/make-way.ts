@@ -3,8 +3,8 @@ import { type CachedPunishment, remainingMs } from '../cache/cached-punishment.j
 import type { PunishmentAction } from '../config/ordinal-defaults.js';
 import { remainingText } from './check.js';
 import type { CommandDeps, KnownPlayer } from './deps.js';
-import { pardonRunning } from './lift.js';
-import { MODERATION_FLAGS, type ModerationFlags } from './moderation-args.js';
+import { liftAll } from './lift.js';
+import { REPLACE_FLAG } from './moderation-args.js';
 
 const ALREADY = { ban: 'commands.moderation.already-banned', mute: 'commands.moderation.already-muted' } as const;
 
@@ -28,7 +28,7 @@ export async function makeWayFor(
   sender: CommandSender,
   target: KnownPlayer,
   action: PunishmentAction,
-  flags: Pick<ModerationFlags, 'replace' | 'silent'>,
+  flags: { replace: boolean; silent: boolean },
 ): Promise<boolean> {
   if (action !== 'ban' && action !== 'mute') return true;
   const now = deps.clock.now();
@@ -42,17 +42,16 @@ export async function makeWayFor(
         player: target.name,
         id: shown.id,
         remaining: remainingText(deps.messages, shown, now),
-        flag: MODERATION_FLAGS.replace,
+        flag: REPLACE_FLAG,
       }),
     );
     return false;
   }
-  const outcome = await pardonRunning(deps, sender, running, {
-    issuerName: sender.name,
+  const outcome = await liftAll(deps, sender, running, {
     reason: render('commands.moderation.replaced-reason', { action }),
     silent: flags.silent,
   });
-  if (outcome === 'stop') return false;
+  if (outcome === 'stopped') return false;
   sender.sendMessage(
     render('commands.moderation.replacing', {
       player: target.name,

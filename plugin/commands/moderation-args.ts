@@ -1,28 +1,23 @@
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import { looksLikeDuration, parseDurationInput } from './duration-input.js';
 
-/**
- * The flags moderation commands read anywhere among their arguments (any case), by what they
- * mean. A new flag is one entry here and one field in {@link ModerationFlags}.
- */
-export const MODERATION_FLAGS = {
-  /** Nobody is told but the staff member (no broadcast). */
-  silent: '-s',
-  /** A running ban or mute of the player is pardoned, then the new one created. */
-  replace: '-r',
-} as const;
-
-export type ModerationFlags = { [flag in keyof typeof MODERATION_FLAGS]: boolean };
-
-export const SILENT_FLAG = MODERATION_FLAGS.silent;
+/** `-s` anywhere in the arguments makes the punishment silent (no staff broadcast). */
+export const SILENT_FLAG = '-s';
+/** `-ab` on `/ban` and `/tempban`: alt-blocking (accounts linked to the player get a Linked Ban). */
+export const ALT_BLOCKING_FLAG = '-ab';
+/** `-r` on bans and mutes: a running one of the player's is pardoned, then the new one created. */
+export const REPLACE_FLAG = '-r';
 
 /** Whether the command reads a duration after the player: `/ban`, `/tempban`, `/kick`. */
 export type DurationRule = 'optional' | 'required' | 'none';
 
-export interface ModerationArgs extends ModerationFlags {
+export interface ModerationArgs {
   player: string;
   /** Milliseconds (-1 permanent); undefined when none was given. */
   durationMs: number | undefined;
+  silent: boolean;
+  /** Every flag found (lower case), `-s` included. */
+  flags: ReadonlySet<string>;
   reason: string;
 }
 
@@ -30,29 +25,22 @@ export type ParsedModerationArgs =
   | { ok: true; args: ModerationArgs }
   | { ok: false; badDuration: string; problem: string };
 
-/** Splits the flags of {@link MODERATION_FLAGS} (anywhere, any case) from the other words. */
-export function takeFlags(raw: readonly string[]): { flags: ModerationFlags; words: string[] } {
-  const names = Object.keys(MODERATION_FLAGS) as (keyof ModerationFlags)[];
-  const spellings = new Map<string, keyof ModerationFlags>(names.map((flag) => [MODERATION_FLAGS[flag], flag]));
-  const flags = Object.fromEntries(names.map((flag) => [flag, false])) as Record<keyof ModerationFlags, boolean>;
-  const words: string[] = [];
-  for (const word of raw) {
-    const flag = spellings.get(word.toLowerCase());
-    if (flag) flags[flag] = true;
-    else words.push(word);
-  }
-  return { flags, words };
-}
-
 /**
- * The arguments every moderation command shares: `<player> [duration] [flags] [reason...]`.
- * With `optional`, the word after the player is a duration when it looks like one (starts with
- * a digit, or `perm`), else the reason starts there. Throws {@link CommandUsageError} when the
- * player (or a required duration) is missing.
+ * The arguments every moderation command shares: `<player> [duration] [-s] [reason...]`, plus the
+ * command's own `flags` (like `-ab`), each found anywhere and case-insensitive. With `optional`,
+ * the word after the player is a duration when it looks like one (starts with a digit, or `perm`),
+ * else the reason starts there. Throws {@link CommandUsageError} when the player (or a required
+ * duration) is missing.
  */
-export function parseModerationArgs(raw: readonly string[], rule: DurationRule): ParsedModerationArgs {
-  const { flags, words } = takeFlags(raw);
-  const [player, ...rest] = words;
+export function parseModerationArgs(
+  raw: readonly string[],
+  rule: DurationRule,
+  flags: readonly string[] = [],
+): ParsedModerationArgs {
+  const known = new Set([SILENT_FLAG, ...flags]);
+  const found = new Set(raw.map((word) => word.toLowerCase()).filter((word) => known.has(word)));
+  const silent = found.has(SILENT_FLAG);
+  const [player, ...rest] = raw.filter((word) => !known.has(word.toLowerCase()));
   if (player === undefined) throw new CommandUsageError('missing player');
   let durationMs: number | undefined;
   const first = rest[0];
@@ -64,5 +52,5 @@ export function parseModerationArgs(raw: readonly string[], rule: DurationRule):
     durationMs = parsed.ms;
     rest.shift();
   }
-  return { ok: true, args: { player, durationMs, ...flags, reason: rest.join(' ').trim() } };
+  return { ok: true, args: { player, durationMs, silent, flags: found, reason: rest.join(' ').trim() } };
 }

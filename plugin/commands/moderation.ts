@@ -9,7 +9,13 @@ import type { CommandDeps } from './deps.js';
 import { refuseExempt } from './exemption.js';
 import { issuePunishment } from './issue-punishment.js';
 import { makeWayFor } from './make-way.js';
-import { type DurationRule, MODERATION_FLAGS, parseModerationArgs } from './moderation-args.js';
+import {
+  ALT_BLOCKING_FLAG,
+  type DurationRule,
+  parseModerationArgs,
+  REPLACE_FLAG,
+  SILENT_FLAG,
+} from './moderation-args.js';
 import { resolveAnyTarget } from './resolve-arguments.js';
 
 /** The type ordinals of service-semantics.md the standard commands issue. */
@@ -28,14 +34,44 @@ interface ModerationCommand {
   done: string;
   /** Word for the queued message and failure lines. */
   action: string;
+  /** Takes `-ab` (alt-blocking: `data.altBlocking`). */
+  altBlocking?: boolean;
+  /** Takes `-r`: bans and mutes replace a running one of the player's. */
+  replaces?: boolean;
 }
 
 /** `/ban`, `/tempban`, `/mute`, `/tempmute`, `/kick`, `/warn`: one table, one parser, one issue path. */
 export const MODERATION_COMMANDS = {
-  ban: { ordinal: MANUAL_BAN_ORDINAL, duration: 'optional', done: 'commands.moderation.banned', action: 'ban' },
-  tempban: { ordinal: MANUAL_BAN_ORDINAL, duration: 'required', done: 'commands.moderation.banned', action: 'ban' },
-  mute: { ordinal: MANUAL_MUTE_ORDINAL, duration: 'optional', done: 'commands.moderation.muted', action: 'mute' },
-  tempmute: { ordinal: MANUAL_MUTE_ORDINAL, duration: 'required', done: 'commands.moderation.muted', action: 'mute' },
+  ban: {
+    ordinal: MANUAL_BAN_ORDINAL,
+    duration: 'optional',
+    done: 'commands.moderation.banned',
+    action: 'ban',
+    altBlocking: true,
+    replaces: true,
+  },
+  tempban: {
+    ordinal: MANUAL_BAN_ORDINAL,
+    duration: 'required',
+    done: 'commands.moderation.banned',
+    action: 'ban',
+    altBlocking: true,
+    replaces: true,
+  },
+  mute: {
+    ordinal: MANUAL_MUTE_ORDINAL,
+    duration: 'optional',
+    done: 'commands.moderation.muted',
+    action: 'mute',
+    replaces: true,
+  },
+  tempmute: {
+    ordinal: MANUAL_MUTE_ORDINAL,
+    duration: 'required',
+    done: 'commands.moderation.muted',
+    action: 'mute',
+    replaces: true,
+  },
   kick: { ordinal: KICK_ORDINAL, duration: 'none', online: true, done: 'commands.moderation.kicked', action: 'kick' },
   // A warning is a Kick-type record with the status `warning` (see plugin/kinds/warn.ts and the README).
   warn: {
@@ -57,6 +93,7 @@ export function moderationCommand(
   completions?: Completions,
 ): CommandHandler {
   const spec: ModerationCommand = MODERATION_COMMANDS[name];
+  const flags = [SILENT_FLAG, ...commandFlags(spec)];
   return {
     execute: (invocation) => moderate(deps, spec, invocation),
     tabComplete: ({ args }) => {
@@ -64,21 +101,26 @@ export function moderationCommand(
       if (args.length === 1) return completions?.players(prefix) ?? [];
       if (args.length === 2 && spec.duration !== 'none')
         return DURATION_HINTS.filter((hint) => hint.startsWith(prefix));
-      // Only bans and mutes (which read a duration) replace a running one.
-      const flags = spec.duration === 'none' ? [MODERATION_FLAGS.silent] : Object.values(MODERATION_FLAGS);
-      return prefix.startsWith('-') ? flags.filter((flag) => flag.startsWith(prefix)) : [];
+      return prefix.startsWith('-') ? flags.filter((flag) => flag.startsWith(prefix.toLowerCase())) : [];
     },
   };
 }
 
+/** The flags a command reads besides `-s`. */
+function commandFlags(spec: ModerationCommand): string[] {
+  return [...(spec.altBlocking ? [ALT_BLOCKING_FLAG] : []), ...(spec.replaces ? [REPLACE_FLAG] : [])];
+}
+
 async function moderate(deps: CommandDeps, spec: ModerationCommand, { sender, args }: CommandInvocation) {
   const render = deps.messages.render.bind(deps.messages);
-  const parsed = parseModerationArgs(args, spec.duration);
+  const parsed = parseModerationArgs(args, spec.duration, commandFlags(spec));
   if (!parsed.ok) {
     sender.sendMessage(render('commands.bad-duration', { duration: parsed.badDuration, problem: parsed.problem }));
     return;
   }
-  const { player, silent, replace, reason } = parsed.args;
+  const { player, silent, reason, flags } = parsed.args;
+  const altBlocking = flags.has(ALT_BLOCKING_FLAG);
+  const replace = flags.has(REPLACE_FLAG);
   const resolved = await resolveAnyTarget(deps, sender, player);
   if (!resolved || refuseExempt(deps, sender, resolved.player)) return;
   const target = resolved.player;
@@ -97,6 +139,7 @@ async function moderate(deps: CommandDeps, spec: ModerationCommand, { sender, ar
     duration: durationMs,
     ...(reason === '' ? {} : { reason }),
     ...(spec.status === undefined ? {} : { status: spec.status }),
+    ...(altBlocking ? { data: { altBlocking: true } } : {}),
   };
   const length =
     spec.duration === 'none'
@@ -104,13 +147,14 @@ async function moderate(deps: CommandDeps, spec: ModerationCommand, { sender, ar
       : durationMs === PERMANENT_MS
         ? render('broadcast.permanently')
         : render('broadcast.for', { duration: formatDuration(durationMs) });
+  const told = altBlocking ? `${length} ${render('commands.moderation.alt-blocking')}` : length;
   await issuePunishment(deps, sender, {
     body,
     target,
     durationMs,
     silent,
     messages: { created: spec.done, queued: 'commands.moderation.queued' },
-    placeholders: { player: target.name, length, action: spec.action },
+    placeholders: { player: target.name, length: told, action: spec.action },
     action: spec.action,
   });
 }

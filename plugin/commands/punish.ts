@@ -11,7 +11,7 @@ import { reportFailure } from './failures.js';
 import { formatOutcome } from './format.js';
 import { issuePunishment } from './issue-punishment.js';
 import { makeWayFor } from './make-way.js';
-import { takeFlags } from './moderation-args.js';
+import { REPLACE_FLAG, SILENT_FLAG } from './moderation-args.js';
 import { resolveAnyTarget, resolveTypeArgument } from './resolve-arguments.js';
 
 const SEVERITIES = severitySchema.options;
@@ -41,9 +41,12 @@ function asSeverity(word: string | undefined): Severity | undefined {
 }
 
 async function punish(deps: CommandDeps, { sender, args: raw }: CommandInvocation): Promise<void> {
-  const { flags, words } = takeFlags(raw);
+  const has = (flag: string) => raw.some((word) => word.toLowerCase() === flag);
+  const flags = { silent: has(SILENT_FLAG), replace: has(REPLACE_FLAG) };
   const { silent } = flags;
-  const [playerArg, typeArg, third, ...more] = words;
+  const [playerArg, typeArg, third, ...more] = raw.filter(
+    (word) => ![SILENT_FLAG, REPLACE_FLAG].includes(word.toLowerCase()),
+  );
   if (playerArg === undefined || typeArg === undefined) throw new CommandUsageError();
   const given = asSeverity(third);
   const severity = given ?? 'regular';

@@ -35,3 +35,23 @@ export function describeSources(deps: Pick<CommandDeps, 'messages' | 'clock'>, s
   }
   return lines;
 }
+
+/**
+ * The ban evasion lines: what this server records, and, when neither the stream nor the login check
+ * is in use (a service offering only the contract), that IP bans issued here stay here.
+ */
+export function describeEvasion(deps: Pick<CommandDeps, 'messages'>, status: StatusSnapshot): string[] {
+  const evasion = status.evasion;
+  if (!evasion) return [];
+  const render = deps.messages.render.bind(deps.messages);
+  const lines = [
+    render('commands.bailiff.status-evasion', {
+      addresses: evasion.addresses,
+      days: evasion.keepDays,
+      ipBans: evasion.ipBans,
+    }),
+  ];
+  const carried = status.streamState === 'connected' || status.loginCheck?.state === 'in-use';
+  if (!carried) lines.push(render('commands.bailiff.status-ip-bans-local'));
+  return lines;
+}

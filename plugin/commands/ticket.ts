@@ -17,7 +17,7 @@ async function showTicket(deps: CommandDeps, { sender, args }: CommandInvocation
   if (id === undefined || args.length > 1) throw new CommandUsageError();
   let ticket: Ticket;
   try {
-    ({ ticket } = await deps.client.getTicket(id));
+    ({ ticket } = await deps.client.getTicket({ id }));
   } catch (error) {
     return reportFailure(sender, deps, error, 'ticket');
   }

@@ -44,7 +44,7 @@ async function listTickets(deps: CommandDeps, { sender, args }: CommandInvocatio
 
   let tickets: TicketSummary[];
   try {
-    ({ tickets } = await deps.client.getPlayerTickets(owner.uuid));
+    ({ tickets } = await deps.client.getPlayerTickets({ uuid: owner.uuid }));
   } catch (error) {
     return reportFailure(sender, deps, error, 'tickets');
   }

@@ -29,7 +29,15 @@ export function readEmbeddedService(dataFolder: string): EmbeddedService | undef
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const parsed = embeddedServiceSchema.safeParse(JSON.parse(text));
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new Error(
+      `${file} is not JSON (${error instanceof Error ? error.message : String(error)}): delete it and restart`,
+    );
+  }
+  const parsed = embeddedServiceSchema.safeParse(document);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`${file}: ${issue?.path.join('.') || '(document)'}: ${issue?.message}`);

@@ -16,6 +16,13 @@ const apiSection = z.strictObject({
   platform: z.string().min(1).default('minecraft'),
   /** Time limit of one call. @default 5000 */
   timeoutMs: positiveMs.default(5000),
+  /** Calls to the service started per minute at most, by every caller together. @default 600 */
+  requestsPerMinute: z.number().int().min(1, 'must be at least 1').default(600),
+  /**
+   * After a route beyond the published contract (login check, stream, pardon, registration)
+   * answered 404, how long before it is asked again. @default 600000
+   */
+  reprobeAfterMs: positiveMs.default(600_000),
 });
 
 const syncSection = z.strictObject({
@@ -40,8 +47,8 @@ const loginCheckSection = z.strictObject({
   timeoutMs: positiveMs.default(300),
   /** What happens to a player the cache does not ban when the check cannot answer in time. @default 'admit' */
   onUnavailable: z.enum(['admit', 'refuse']).default('admit'),
-  /** After a 404, how long before the service is asked again. @default 600000 */
-  reprobeAfterMs: positiveMs.default(600_000),
+  /** Older name of `api.reprobeAfterMs`, still read when given. */
+  reprobeAfterMs: positiveMs.optional(),
 });
 
 const ordinalKey = z.string().regex(/^\d+$/, 'a type ordinal (0, 1, 2, ...)');
@@ -85,10 +92,26 @@ const playersSection = z.strictObject({
     .default(MOJANG_PROFILE_URL),
 });
 
+const evasionSection = z.strictObject({
+  /** Tell holders of bailiff.notify.alts when a player joins who shares an address with a banned or muted account. @default true */
+  alerts: z.boolean().default(true),
+  /** Refuse, from this server's record, players who share an address with a banned account. @default false */
+  refuseAltsOfBanned: z.boolean().default(false),
+  /** An address seen with more accounts than this links none of them (households, schools, proxies). @default 5 */
+  sharedIpThreshold: z.number().int('must be an integer').min(1, 'must be at least 1').default(5),
+  /** How long the addresses players joined from are kept, in days (then pruned). @default 90 */
+  keepIpsDays: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(3650, 'must be at most 3650')
+    .default(90),
+});
+
 const outboxSection = z.strictObject({
   /** @default 4 */
   concurrency: z.number().int().min(1).optional(),
-  /** @default 600 */
+  /** Writes per minute at most, within `api.requestsPerMinute`. @default 600 */
   requestsPerMinute: z.number().int().min(1).optional(),
   /** @default 1000 */
   baseDelayMs: z.number().int().min(0).optional(),
@@ -106,6 +129,7 @@ export const bailiffConfigSchema = z.strictObject({
   /** Shown in ban and mute messages; empty leaves the appeal line out. @default '' */
   appealUrl: z.string().default(''),
   outbox: outboxSection.prefault({}),
+  evasion: evasionSection.prefault({}),
 });
 
 export type BailiffConfig = z.infer<typeof bailiffConfigSchema>;

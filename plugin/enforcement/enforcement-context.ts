@@ -4,6 +4,7 @@ import type { Logger } from '../../src/ports/logger.js';
 import type { Players } from '../../src/runtime/plugin-api.js';
 import type { OutboxWriter } from '../acks/acknowledgements.js';
 import type { PunishmentCache } from '../cache/punishment-cache.js';
+import type { OnlineAddresses } from '../evasion/online-addresses.js';
 import type { Messages } from '../messages/messages.js';
 
 /** What the enforcement steps (apply, pre-login, join, chat) share. */
@@ -19,4 +20,6 @@ export interface EnforcementContext {
   appealUrl(): string;
   clock: Clock;
   logger: Logger;
+  /** Online players by address, so a new IP ban reaches everyone on it; absent: its target only. */
+  addresses?: Pick<OnlineAddresses, 'onlineIn'>;
 }

@@ -1,3 +1,4 @@
+import type { ExtensionSupport } from '../../src/api/extension-support.js';
 import type { BailiffConfig } from '../config/schema.js';
 
 export type LoginCheckSettings = BailiffConfig['enforcement']['loginCheck'];
@@ -6,34 +7,26 @@ export type LoginCheckSettings = BailiffConfig['enforcement']['loginCheck'];
 export type LoginCheckState = { state: 'in-use' } | { state: 'off' } | { state: 'unsupported'; retryAt: number };
 
 /**
- * Whether the login check is worth asking. It is an extension: a service that answers 404 does
- * not offer it, and with `enabled: auto` it is asked again only after `reprobeAfterMs`, so joins
- * do not pay a round trip for nothing. Decided by the HTTP status, never a message.
+ * Whether the login check is worth asking. It is an extension: the client records a 404 from it
+ * as "not offered" (asked again after `api.reprobeAfterMs`), and with `enabled: auto` joins do not
+ * pay a round trip for nothing meanwhile; `enabled: true` always asks.
  */
 export class LoginCheckSupport {
-  private unsupportedUntil: number | undefined;
-
-  constructor(private readonly settings: () => LoginCheckSettings) {}
+  constructor(
+    private readonly settings: () => LoginCheckSettings,
+    private readonly extensions: Pick<ExtensionSupport, 'isMissing' | 'state'>,
+  ) {}
 
   shouldAsk(now: number): boolean {
     const { enabled } = this.settings();
     if (enabled === false) return false;
-    return enabled === true || this.unsupportedUntil === undefined || now >= this.unsupportedUntil;
-  }
-
-  markUnsupported(now: number): void {
-    this.unsupportedUntil = now + this.settings().reprobeAfterMs;
-  }
-
-  markSupported(): void {
-    this.unsupportedUntil = undefined;
+    return enabled === true || !this.extensions.isMissing('playerLogin', now);
   }
 
   state(now: number): LoginCheckState {
     if (this.settings().enabled === false) return { state: 'off' };
-    if (this.unsupportedUntil !== undefined && !this.shouldAsk(now)) {
-      return { state: 'unsupported', retryAt: this.unsupportedUntil };
-    }
+    const known = this.extensions.state('playerLogin');
+    if (known.state === 'missing' && !this.shouldAsk(now)) return { state: 'unsupported', retryAt: known.retryAt };
     return { state: 'in-use' };
   }
 }

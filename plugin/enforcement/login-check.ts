@@ -1,9 +1,12 @@
-import { isApiError } from '../../src/api/errors.js';
+import { isApiError, isAuthFailure } from '../../src/api/errors.js';
+import { readEvasionFields } from '../../src/api/evasion-data.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
 import { type LoginCheckBody, loginCheckBody, type Punishment } from '../../src/api/schemas.js';
+import { parseIpAddress, rangeContains } from '../../src/ip/ip-range.js';
 import type { Timers } from '../../src/ports/timers.js';
 import type { Player, PreLoginEvent } from '../../src/runtime/plugin-api.js';
 import type { ApplyOutcome } from '../sync/apply-punishment.js';
+import { banScreenKey } from './ban-screen.js';
 import type { EnforcementContext } from './enforcement-context.js';
 import { recordEnforced } from './first-enforcement.js';
 import type { LoginCheckSettings, LoginCheckSupport } from './login-check-support.js';
@@ -77,23 +80,26 @@ async function askService(deps: LoginCheckDeps, event: PreLoginEvent): Promise<C
   try {
     answer = await deps.client.playerLogin(requestFor(uuid, event.name, event.ip));
   } catch (error) {
+    // The client has recorded the 404 as "not offered"; the support asks again after api.reprobeAfterMs.
     if (isApiError(error) && error.kind === 'http' && error.status === 404) {
-      deps.support.markUnsupported(context.clock.now());
       context.logger.info('the service does not offer the login check (404): joins are decided by the cache alone');
       return 'unsupported';
     }
-    context.logger.warn('login check failed', {
+    const fields = {
       player: event.name,
       kind: isApiError(error) ? error.kind : 'unexpected',
       code: isApiError(error) ? error.code : undefined,
       error: error instanceof Error ? error.message : String(error),
-    });
+    };
+    // Held by the gate, or a 401: the gate's closing (and a rejected key, loudly) was said once already.
+    if ((isApiError(error) && error.gated !== undefined) || isAuthFailure(error)) {
+      context.logger.debug('login check not asked: the gate to the service is closed', fields);
+    } else context.logger.warn('login check failed', fields);
     return 'unavailable';
   }
-  deps.support.markSupported();
   for (const punishment of answer.activePunishments) {
-    // An answer about another player is not this join's business.
-    if (punishment.targetUuid.toLowerCase() !== uuid) continue;
+    // An answer about another player is not this join's business, unless it bans their address.
+    if (punishment.targetUuid.toLowerCase() !== uuid && !bansAddress(punishment, event.ip)) continue;
     try {
       deps.apply(punishment);
     } catch (error) {
@@ -115,6 +121,13 @@ async function askService(deps: LoginCheckDeps, event: PreLoginEvent): Promise<C
   return 'answered';
 }
 
+/** An IP ban (`data.ipAddress`) whose address or range holds the joining player's address. */
+function bansAddress(punishment: Punishment, ip: string | undefined): boolean {
+  const banned = readEvasionFields(punishment.data).ipAddress;
+  const address = ip === undefined ? undefined : parseIpAddress(ip);
+  return banned !== undefined && address !== undefined && rangeContains(banned, address);
+}
+
 function requestFor(uuid: string, username: string, ip: string | undefined): LoginCheckBody {
   const body: LoginCheckBody = { minecraftUuid: uuid, username };
   // An address the contract's schema would refuse is left out rather than failing the check.
@@ -132,7 +145,7 @@ export function onJoinedAfterCheck(deps: Pick<LoginCheckDeps, 'context' | 'notic
   const entry = context.cache.activeBan(player.uuid.toLowerCase(), now);
   if (entry) {
     const ban = recordEnforced(context, entry.punishment);
-    player.kick(renderFor(context.messages(), 'ban.screen', ban, now, context.appealUrl()));
+    player.kick(renderFor(context.messages(), banScreenKey(ban), ban, now, context.appealUrl()));
     return;
   }
   deps.notices.deliver(player);

@@ -1,15 +1,20 @@
 import type { PreLoginEvent } from '../../src/runtime/plugin-api.js';
+import { banScreenKey } from './ban-screen.js';
 import type { EnforcementContext } from './enforcement-context.js';
 import { recordEnforced } from './first-enforcement.js';
 import { renderFor } from './punishment-text.js';
 
 /**
- * Refuses a banned player. The decision is one in-memory lookup; only the first enforcement
- * of a ban writes (its start and acknowledgements), and nothing here touches the network.
+ * Refuses a banned player, and every player from a banned address or range. The decision is two
+ * in-memory lookups; only the first enforcement of a ban writes (its start and acknowledgements),
+ * and nothing here touches the network.
  */
 export function onPreLogin(context: EnforcementContext, event: PreLoginEvent): void {
   const now = context.clock.now();
-  const entry = context.cache.activeBan(event.uuid.toLowerCase(), now);
+  const { cache } = context;
+  const entry =
+    cache.activeBan(event.uuid.toLowerCase(), now) ??
+    (event.ip === undefined ? undefined : cache.activeIpBan(event.ip, now));
   if (!entry) return;
   let ban = entry.punishment;
   try {
@@ -21,5 +26,5 @@ export function onPreLogin(context: EnforcementContext, event: PreLoginEvent): v
       error: error instanceof Error ? error.message : String(error),
     });
   }
-  event.deny(renderFor(context.messages(), 'ban.screen', ban, now, context.appealUrl()));
+  event.deny(renderFor(context.messages(), banScreenKey(ban), ban, now, context.appealUrl()));
 }

@@ -13,7 +13,7 @@ const PROFILE_LOOKUP_TIMEOUT_MS = 5000;
 export interface IdentifyOptions {
   server: ServerInfo;
   players: PlayerDirectory;
-  client: Pick<ModerationApi, 'lookupPlayer'>;
+  client: Pick<ModerationApi, 'lookupPlayer' | 'extensions'>;
   /** config.yml `players.profileLookupUrl`, read at each use (a reload may change it). */
   profileLookupUrl(): string;
   fetch: typeof fetch;

@@ -1,15 +1,26 @@
+import type { Player } from '../../src/runtime/plugin-api.js';
 import { expiresAt } from '../cache/cached-punishment.js';
+import { banScreenKey } from '../enforcement/ban-screen.js';
 import type { Kind } from './kind.js';
 
-/** A ban: refused at login (pre-login reads the index), kicked at once when online. */
+/**
+ * A ban: refused at login (pre-login reads the indexes), kicked at once when online. An IP ban also
+ * kicks every online player on its address or range.
+ */
 export const banKind: Kind = {
   action: 'ban',
   indexedAs: 'ban',
   messages: { broadcast: 'broadcast.ban' },
   arrived(step) {
-    if (step.target && step.now < expiresAt(step.next)) {
-      step.enforce((player) => player.kick(step.text('ban.screen')));
+    if (step.now >= expiresAt(step.next)) return;
+    const reached = new Map<string, Player>();
+    if (step.target) reached.set(step.target.uuid.toLowerCase(), step.target);
+    const { ipAddress } = step.next;
+    for (const player of ipAddress ? (step.context.addresses?.onlineIn(ipAddress) ?? []) : []) {
+      reached.set(player.uuid.toLowerCase(), player);
     }
+    if (reached.size === 0) return;
+    step.enforce((player) => player.kick(step.text(banScreenKey(step.next))), [...reached.values()]);
   },
   // A banned player never gets as far as joining.
   atJoin: () => undefined,

@@ -19,8 +19,11 @@ export interface ArrivalStep {
   readonly now: number;
   /** A messages.yml key rendered for this punishment. */
   text(key: string): string;
-  /** Carries it out on the online target: started, acknowledged, notified, both acks queued. */
-  enforce(effect: (player: Player) => void): void;
+  /**
+   * Carries it out on the online target (or on `players`, e.g. everyone on a banned address):
+   * started, acknowledged, notified, both acks queued.
+   */
+  enforce(effect: (player: Player) => void, players?: readonly Player[]): void;
   /** Shows the target a notice (notified, notice ack queued) without acknowledging enforcement. */
   notify(line: string): void;
   /** An outbox write committed with the row. */

@@ -1,5 +1,5 @@
 import { queueNoticeAck, queuePunishmentAck } from '../acks/acknowledgements.js';
-import type { CachedPunishment } from '../cache/cached-punishment.js';
+import { type CachedPunishment, evasionFieldsOf } from '../cache/cached-punishment.js';
 import { isLocalId } from '../cache/local-creations.js';
 import type { EnforcementContext } from '../enforcement/enforcement-context.js';
 import { queuePardon } from './queue-pardon.js';
@@ -25,28 +25,29 @@ export function findLocalTwin(context: EnforcementContext, incoming: CachedPunis
  * The service's copy of a punishment applied here under a local id takes its place: what was
  * done locally (started, shown, lifted) is kept, and the acknowledgements (and the pardon, when
  * staff lifted it meanwhile) that waited for the service's id are queued, in one transaction.
- * Nothing is shown again.
+ * The local state wins over the copy's status unless staff lifted it here: nothing issued here is
+ * forgotten because the copy arrived late. Nothing is shown again.
  */
 export function adoptLocal(context: EnforcementContext, local: CachedPunishment, incoming: CachedPunishment): void {
   const now = context.clock.now();
-  const policy = context.cache.policy;
-  const liftedHere = !policy.isEnforced(local.status);
-  const adopted: CachedPunishment = {
-    ...incoming,
-    status: liftedHere ? local.status : incoming.status,
-    startedAt: local.startedAt ?? incoming.startedAt,
-    acknowledged: local.acknowledged,
-    notified: local.notified,
-  };
-  context.db.transaction(() => {
-    context.cache.store.delete(local.id);
-    context.cache.save(adopted, now);
-    if (adopted.acknowledged) {
-      queuePunishmentAck(context.outbox, adopted, { executedAt: adopted.startedAt ?? now, success: true });
-    }
-    if (adopted.notified) queueNoticeAck(context.outbox, adopted, now);
+  const adopted = context.db.transaction(() => {
     const pardon = context.cache.localPardons.take(local.id);
-    if (liftedHere && pardon) queuePardon(context.outbox, adopted, pardon);
+    const next: CachedPunishment = {
+      ...evasionFieldsOf(local),
+      ...incoming,
+      status: pardon ? local.status : incoming.status,
+      startedAt: local.startedAt ?? incoming.startedAt,
+      acknowledged: local.acknowledged,
+      notified: local.notified,
+    };
+    context.cache.store.delete(local.id);
+    context.cache.save(next, now);
+    if (next.acknowledged) {
+      queuePunishmentAck(context.outbox, next, { executedAt: next.startedAt ?? now, success: true });
+    }
+    if (next.notified) queueNoticeAck(context.outbox, next, now);
+    if (pardon) queuePardon(context.outbox, next, pardon);
+    return next;
   })();
   context.cache.reindex(adopted);
 }

@@ -1,7 +1,7 @@
 import type { Punishment } from '../../src/api/schemas.js';
 import type { Player } from '../../src/runtime/plugin-api.js';
 import { queueNoticeAck, queuePunishmentAck } from '../acks/acknowledgements.js';
-import { type CachedPunishment, fromServicePunishment } from '../cache/cached-punishment.js';
+import { type CachedPunishment, evasionFieldsOf, fromServicePunishment } from '../cache/cached-punishment.js';
 import type { EnforcementContext } from '../enforcement/enforcement-context.js';
 import { renderFor } from '../enforcement/punishment-text.js';
 import type { ArrivalStep } from '../kinds/index.js';
@@ -33,6 +33,7 @@ export function applyPunishment(context: EnforcementContext, incoming: Punishmen
   const isEnforced = policy.isEnforced(fromService.status);
   const wasEnforced = existing !== undefined && policy.isEnforced(existing.status);
   const next: CachedPunishment = {
+    ...evasionFieldsOf(existing),
     ...fromService,
     startedAt: existing?.startedAt ?? fromService.startedAt,
     acknowledged: existing?.acknowledged ?? false,
@@ -41,6 +42,7 @@ export function applyPunishment(context: EnforcementContext, incoming: Punishmen
   const target = context.players.byUuid(next.targetUuid);
   const queued: Array<() => void> = [];
   let effect: Effect | undefined;
+  let reached: readonly Player[] = target ? [target] : [];
   let lifted = false;
 
   if (isEnforced && !wasEnforced && !next.acknowledged) {
@@ -51,7 +53,8 @@ export function applyPunishment(context: EnforcementContext, incoming: Punishmen
       target,
       now,
       text: (key) => renderFor(context.messages(), key, next, now, context.appealUrl()),
-      enforce(show) {
+      enforce(show, players) {
+        if (players) reached = players;
         next.startedAt ??= now;
         next.acknowledged = true;
         next.notified = true;
@@ -78,9 +81,9 @@ export function applyPunishment(context: EnforcementContext, incoming: Punishmen
   cache.reindex(next);
 
   if (lifted) policy.kindOf(existing!).lifted(context, next, now);
-  if (effect && target) {
+  for (const player of effect ? reached : []) {
     try {
-      effect(target);
+      effect!(player);
     } catch (error) {
       context.logger.error('could not apply a punishment to an online player', {
         punishmentId: next.id,
@@ -97,6 +100,7 @@ function hasChanged(existing: CachedPunishment, incoming: CachedPunishment): boo
     existing.typeOrdinal !== incoming.typeOrdinal ||
     existing.durationMs !== incoming.durationMs ||
     existing.reason !== incoming.reason ||
-    (existing.startedAt === null && incoming.startedAt !== null)
+    (existing.startedAt === null && incoming.startedAt !== null) ||
+    (existing.ipAddress === undefined && incoming.ipAddress !== undefined)
   );
 }

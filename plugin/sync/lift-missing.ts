@@ -1,4 +1,5 @@
 import type { CachedPunishment } from '../cache/cached-punishment.js';
+import { isLocalId } from '../cache/local-creations.js';
 import type { EnforcementContext } from '../enforcement/enforcement-context.js';
 import { type Kind, WARNING_STATUS } from '../kinds/index.js';
 
@@ -14,6 +15,8 @@ export const LIFTED_STATUS = 'inactive';
  * enforced here but absent from it are lifted, in one transaction, then dropped from the index.
  * Rows stored at or after `storedBefore` (local ms, when the stream connection was opened) are
  * left alone: they may be newer than the snapshot, and the frames that follow it settle them.
+ * So are punishments issued here whose creation still waits in the outbox (a local id): the
+ * service has never seen them, so no snapshot can list them.
  *
  * @returns how many punishments were lifted
  */
@@ -27,7 +30,12 @@ export function liftMissingFromSnapshot(
   const lifted: Array<{ punishment: CachedPunishment; kind: Kind }> = [];
   for (const punishment of cache.store.iterateStoredBefore(storedBefore)) {
     // Warnings are never active, so never in a snapshot: there is nothing to lift.
-    if (activeIds.has(punishment.id) || !policy.isEnforced(punishment.status) || punishment.status === WARNING_STATUS)
+    if (
+      activeIds.has(punishment.id) ||
+      isLocalId(punishment.id) ||
+      !policy.isEnforced(punishment.status) ||
+      punishment.status === WARNING_STATUS
+    )
       continue;
     lifted.push({ punishment: { ...punishment, status: LIFTED_STATUS }, kind: policy.kindOf(punishment) });
   }

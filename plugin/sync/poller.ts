@@ -1,4 +1,4 @@
-import { isApiError } from '../../src/api/errors.js';
+import { isApiError, isAuthFailure } from '../../src/api/errors.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
 import type { Punishment } from '../../src/api/schemas.js';
 import type { Clock } from '../../src/ports/clock.js';
@@ -38,11 +38,19 @@ export async function pollRecent(options: PollerOptions): Promise<PollResult> {
   } catch (error) {
     const kind = isApiError(error) ? error.kind : 'unexpected';
     status.serviceReachable = !isUnreachable(error);
-    logger.warn(kind === 'invalid_response' ? 'recent answered a malformed response: nothing applied' : 'poll failed', {
+    const fields = {
       kind,
       code: isApiError(error) ? error.code : undefined,
       error: error instanceof Error ? error.message : String(error),
-    });
+    };
+    // Held by the gate (a 429 or a rejected key): the turn is skipped; the gate's closing was said once.
+    // A 401 itself is said once, loudly, by the plugin's key-rejection log.
+    if ((isApiError(error) && error.gated !== undefined) || isAuthFailure(error)) logger.debug('poll skipped', fields);
+    else
+      logger.warn(
+        kind === 'invalid_response' ? 'recent answered a malformed response: nothing applied' : 'poll failed',
+        fields,
+      );
     return { applied: 0, ok: false };
   }
   status.serviceReachable = true;

@@ -1,9 +1,22 @@
 import WebSocket from 'ws';
+import { fullJitterDelayMs } from '../../src/api/backoff.js';
+import type { ExtensionSupport } from '../../src/api/extension-support.js';
+import type { RateLimitGate } from '../../src/api/rate-limit-gate.js';
+import { parseRetryAfterMs } from '../../src/api/retry-after.js';
 import { type Punishment, streamFrame } from '../../src/api/schemas.js';
+import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Random } from '../../src/ports/random.js';
 import type { TimerHandle, Timers } from '../../src/ports/timers.js';
 import type { StreamState } from '../commands/deps.js';
+
+/** The answer to a refused upgrade, as `ws` hands it over (an `http.IncomingMessage`). */
+export interface UpgradeRefusal {
+  statusCode?: number;
+  headers?: Record<string, string | string[] | undefined>;
+  on?(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on?(event: 'end', listener: () => void): unknown;
+}
 
 /** The part of a `ws` WebSocket the stream client uses (so tests can pass a fake). */
 export interface StreamSocket {
@@ -11,7 +24,7 @@ export interface StreamSocket {
   on(event: 'message', listener: (data: WebSocket.RawData) => void): unknown;
   on(event: 'close', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
-  on(event: 'unexpected-response', listener: (request: unknown, response: { statusCode?: number }) => void): unknown;
+  on(event: 'unexpected-response', listener: (request: unknown, response: UpgradeRefusal) => void): unknown;
   terminate(): void;
 }
 
@@ -23,7 +36,12 @@ export interface StreamClientOptions {
   onStateChange: (state: StreamState) => void;
   timers: Timers;
   random: Random;
+  clock: Clock;
   logger: Logger;
+  /** The client's gate: no connection is opened while it is closed, and a 429 or 401 to the upgrade closes it. */
+  gate: RateLimitGate;
+  /** The client's extension record: a 404 to the upgrade is remembered there and asked again later. */
+  extensions: ExtensionSupport;
   /** First reconnection ceiling (full jitter). @default 500 */
   minDelayMs?: number;
   /** @default 30000 */
@@ -38,10 +56,15 @@ export interface StreamClient {
   readonly state: StreamState;
 }
 
+/** Bytes of a refused upgrade's body read for a `retryAfterSeconds`. */
+const REFUSAL_BODY_LIMIT = 4096;
+
 /**
- * The service's push stream: applies the snapshot and each pushed punishment as it arrives,
- * reconnects with capped exponential backoff and full jitter, and gives up for good when the
- * service answers the upgrade with 404 (it has no stream: polling alone keeps up).
+ * The service's push stream: applies the snapshot and each pushed punishment as it arrives and
+ * reconnects with the shared backoff (full jitter, capped). Every connection passes the client's
+ * rate-limit gate: none opens while it is closed, and a 429 or 401 to the upgrade closes it for
+ * every caller. A 404 means the service has no stream: polling alone keeps up, and the stream is
+ * asked again after the extension record's wait.
  */
 export function createStreamClient(options: StreamClientOptions): StreamClient {
   const minDelayMs = options.minDelayMs ?? 500;
@@ -60,12 +83,40 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     options.onStateChange(next);
   };
 
+  const openAt = (atMs: number) => {
+    retryTimer = options.timers.setTimeout(open, Math.max(0, atMs - options.clock.now()));
+  };
+
   const scheduleReconnect = () => {
-    if (stopped || state === 'unsupported') return;
+    if (stopped) return;
     setState('disconnected');
-    const ceiling = Math.min(maxDelayMs, minDelayMs * 2 ** Math.min(failures, 30));
     failures += 1;
-    retryTimer = options.timers.setTimeout(open, Math.floor(options.random() * ceiling));
+    const backoffMs = fullJitterDelayMs(failures, { baseDelayMs: minDelayMs, maxDelayMs }, options.random);
+    // Never before the gate opens, whichever caller closed it.
+    const closure = options.gate.closure(options.clock.now());
+    openAt(Math.max(options.clock.now() + backoffMs, closure?.untilMs ?? 0));
+  };
+
+  const refused = (response: UpgradeRefusal, body: string) => {
+    const now = options.clock.now();
+    const status = response.statusCode;
+    if (status === 404) {
+      options.extensions.markMissing('stream', now);
+      const retryAt = options.extensions.state('stream');
+      options.logger.info('the service offers no stream: polling only, the stream is asked again later');
+      setState('unsupported');
+      if (!stopped && retryAt.state === 'missing') openAt(retryAt.retryAt);
+      return;
+    }
+    if (status === 429) {
+      const headers = { get: (name: string) => headerText(response.headers?.[name]) };
+      options.gate.rateLimited('stream', now, parseRetryAfterMs(headers, parseBody(body), now));
+    } else if (status === 401) {
+      options.gate.keyRejected('stream', now);
+    } else {
+      options.logger.warn('stream upgrade refused', { status });
+    }
+    scheduleReconnect();
   };
 
   const handleMessage = (data: WebSocket.RawData) => {
@@ -85,6 +136,8 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     }
     if (frame.data.type === 'hello') {
       failures = 0;
+      options.gate.keyAccepted();
+      options.extensions.markOffered('stream');
       setState('connected');
     } else if (frame.data.type === 'snapshot') {
       options.onSnapshot(frame.data.punishments);
@@ -96,6 +149,24 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
   function open(): void {
     retryTimer = undefined;
     if (stopped) return;
+    const now = options.clock.now();
+    const missing = options.extensions.state('stream');
+    if (missing.state === 'missing' && options.extensions.isMissing('stream', now)) {
+      setState('unsupported');
+      openAt(missing.retryAt);
+      return;
+    }
+    const closure = options.gate.closure(now);
+    if (closure) {
+      setState('disconnected');
+      openAt(closure.untilMs);
+      return;
+    }
+    const budgetWaitMs = options.gate.reserve(now);
+    if (budgetWaitMs > 0) {
+      openAt(now + budgetWaitMs);
+      return;
+    }
     setState('connecting');
     const { url, headers } = options.endpoint();
     let current: StreamSocket;
@@ -113,14 +184,20 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     current.on('unexpected-response', (_request, response) => {
       if (socket !== current) return;
       socket = undefined;
-      current.terminate();
-      if (response.statusCode === 404) {
-        options.logger.info('the service offers no stream: polling only');
-        setState('unsupported');
+      if (response.statusCode !== 429 || !response.on) {
+        current.terminate();
+        refused(response, '');
         return;
       }
-      options.logger.warn('stream upgrade refused', { status: response.statusCode });
-      scheduleReconnect();
+      // Only a 429's body matters (its retryAfterSeconds): read a little of it, then close.
+      let body = '';
+      response.on('data', (chunk: Buffer) => {
+        if (body.length < REFUSAL_BODY_LIMIT) body += chunk.toString('utf8');
+      });
+      response.on('end', () => {
+        current.terminate();
+        refused(response, body);
+      });
     });
     current.on('error', (error) => {
       if (socket === current) options.logger.debug('stream error', { error: error.message });
@@ -151,4 +228,17 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
       if (state !== 'unsupported') setState('disconnected');
     },
   };
+}
+
+function headerText(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? (value[0] ?? null) : value;
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

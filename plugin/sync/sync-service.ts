@@ -14,7 +14,7 @@ import { createStreamClient, type StreamClient, type StreamClientOptions } from 
 import { createSyncStatus, type SyncStatus } from './sync-status.js';
 
 export interface SyncOptions {
-  client: Pick<ModerationApi, 'recentPunishments' | 'streamEndpoint'>;
+  client: Pick<ModerationApi, 'recentPunishments' | 'streamEndpoint' | 'gate' | 'extensions'>;
   scheduler: Scheduler;
   sync: BailiffConfig['sync'];
   apply: (punishment: Punishment) => ApplyOutcome;
@@ -140,6 +140,9 @@ export function createSync(options: SyncOptions): Sync {
           },
           timers: options.timers,
           random: options.random,
+          clock: options.clock,
+          gate: options.client.gate,
+          extensions: options.client.extensions,
           logger,
           minDelayMs: options.sync.reconnectMinDelayMs,
           maxDelayMs: options.sync.reconnectMaxDelayMs,

@@ -1,13 +1,14 @@
-import { ENDPOINTS, type EndpointSpec, STREAM_PATH } from './endpoints.js';
+import { ENDPOINTS, type EndpointSpec, type OperationName, STREAM_PATH } from './endpoints.js';
 import { ApiError, isApiError } from './errors.js';
 import { sendRequest } from './http.js';
-import type { CallOptions, ModerationApi } from './moderation-api.js';
-import { type ModerationClientOptions, resolveClientOptions } from './options.js';
+import type { CallOptions, ModerationApi, ModerationCalls } from './moderation-api.js';
+import { type ModerationClientOptions, type ResolvedClientOptions, resolveClientOptions } from './options.js';
+import { passGate, recordAnswer, recordFailure } from './pass-gate.js';
 import { redactApiError, redactCause } from './redact.js';
-import { type EndpointInput, prepareRequest } from './request.js';
+import { prepareRequest } from './request.js';
 import { interpretReply } from './response.js';
 
-function callTimeoutMs(spec: EndpointSpec<unknown>, options: CallOptions | undefined, fallbackMs: number): number {
+function callTimeoutMs(spec: EndpointSpec, options: CallOptions | undefined, fallbackMs: number): number {
   const timeoutMs = options?.timeoutMs ?? fallbackMs;
   if (typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0) return timeoutMs;
   const issues = [{ path: 'options.timeoutMs', message: `must be a number of milliseconds > 0, got ${timeoutMs}` }];
@@ -19,50 +20,48 @@ function callTimeoutMs(spec: EndpointSpec<unknown>, options: CallOptions | undef
   });
 }
 
+async function call(config: ResolvedClientOptions, spec: EndpointSpec, payload: unknown, options?: CallOptions) {
+  try {
+    const timeoutMs = callTimeoutMs(spec, options, config.timeoutMs);
+    const request = await prepareRequest(spec, payload, config, options?.idempotencyKey);
+    await passGate(spec.name, config);
+    const reply = await sendRequest(request, {
+      fetch: config.fetch,
+      timers: config.timers,
+      timeoutMs,
+      signal: options?.signal,
+    });
+    const now = config.clock.now();
+    let result: unknown;
+    try {
+      result = interpretReply(spec, reply, now);
+    } catch (error) {
+      throw recordFailure(spec, error, now, config);
+    }
+    recordAnswer(spec, config);
+    return result;
+  } catch (error) {
+    throw isApiError(error) ? redactApiError(error, config.apiKey) : redactCause(error, config.apiKey);
+  }
+}
+
 /**
- * A client for every endpoint of the moderation API. Requests are validated before they are
- * sent, responses after they arrive; every failure is an {@link ApiError} without the key.
- * Throws `ClientOptionsError` at once for a bad option.
+ * A client for every operation of the endpoint table. Requests are validated before they are
+ * sent, responses after they arrive; every request passes the rate-limit gate; every failure is
+ * an {@link ApiError} without the key. Throws `ClientOptionsError` at once for a bad option.
  */
 export function createModerationClient(options: ModerationClientOptions): ModerationApi {
   const config = resolveClientOptions(options);
-
-  async function call<Result>(spec: EndpointSpec<Result>, input: EndpointInput, callOptions?: CallOptions) {
-    try {
-      const timeoutMs = callTimeoutMs(spec, callOptions, config.timeoutMs);
-      const request = await prepareRequest(spec, input, config);
-      const reply = await sendRequest(request, {
-        fetch: config.fetch,
-        timers: config.timers,
-        timeoutMs,
-        signal: callOptions?.signal,
-      });
-      return interpretReply(spec, reply, config.clock.now());
-    } catch (error) {
-      throw isApiError(error) ? redactApiError(error, config.apiKey) : redactCause(error, config.apiKey);
-    }
-  }
-
+  const calls = Object.fromEntries(
+    (Object.keys(ENDPOINTS) as OperationName[]).map((name) => [
+      name,
+      (payload: unknown, callOptions?: CallOptions) => call(config, ENDPOINTS[name], payload, callOptions),
+    ]),
+  ) as unknown as ModerationCalls;
   return {
-    previewPunishment: (query, callOptions) => call(ENDPOINTS.previewPunishment, { query }, callOptions),
-    recentPunishments: (query, callOptions) => call(ENDPOINTS.recentPunishments, { query }, callOptions),
-    punishmentTypes: (callOptions) => call(ENDPOINTS.punishmentTypes, {}, callOptions),
-    createPunishment: (body, callOptions) => call(ENDPOINTS.createPunishment, { body }, callOptions),
-    createPunishmentDynamic: (body, callOptions) => call(ENDPOINTS.createPunishmentDynamic, { body }, callOptions),
-    addEvidence: (punishmentId, body, callOptions) =>
-      call(ENDPOINTS.addEvidence, { params: { punishmentId }, body }, callOptions),
-    acknowledgePunishment: (body, callOptions) => call(ENDPOINTS.acknowledgePunishment, { body }, callOptions),
-    acknowledgeNotifications: (body, callOptions) => call(ENDPOINTS.acknowledgeNotifications, { body }, callOptions),
-    getTicket: (id, callOptions) => call(ENDPOINTS.getTicket, { params: { id } }, callOptions),
-    getPlayerTickets: (playerUuid, callOptions) =>
-      call(ENDPOINTS.getPlayerTickets, { params: { uuid: playerUuid } }, callOptions),
-    uploadMigration: (filePath, callOptions) => call(ENDPOINTS.uploadMigration, { filePath }, callOptions),
-    migrationProgress: (body, callOptions) => call(ENDPOINTS.migrationProgress, { body }, callOptions),
-    registerPlayer: (body, callOptions) => call(ENDPOINTS.registerPlayer, { body }, callOptions),
-    playerLogin: (body, callOptions) => call(ENDPOINTS.playerLogin, { body }, callOptions),
-    pardonPunishment: (punishmentId, body, callOptions) =>
-      call(ENDPOINTS.pardonPunishment, { params: { punishmentId }, body }, callOptions),
-    lookupPlayer: (query, callOptions) => call(ENDPOINTS.lookupPlayer, { query }, callOptions),
+    ...calls,
+    gate: config.gate,
+    extensions: config.extensions,
     streamEndpoint: () => ({
       url: `${config.baseUrl.replace(/^http/, 'ws')}/v1/${config.platform}/${STREAM_PATH}`,
       headers: { 'X-API-Key': config.apiKey },

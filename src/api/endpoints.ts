@@ -1,13 +1,16 @@
-import type { z } from 'zod';
-import type { EndpointName } from './errors.js';
+import { z } from 'zod';
 import {
   acknowledgeNotificationsBody,
   acknowledgePunishmentBody,
   acknowledgePunishmentResponse,
   addEvidenceBody,
+  type CreatePunishmentBody,
   createPunishmentBody,
+  type DynamicCreateBody,
   dynamicCreateBody,
   dynamicCreateResponse,
+  linkedAccountsQuery,
+  linkedAccountsResponse,
   loginCheckBody,
   loginCheckResponse,
   migrationProgressBody,
@@ -32,141 +35,273 @@ import {
 
 export type HttpMethod = 'GET' | 'POST';
 
-/** One HTTP endpoint as data: where it lives and what goes in and out. */
-export interface EndpointSpec<Result> {
-  readonly name: EndpointName;
+/** What identifies a punishment a creation asked for, to find it in `recent` when the answer was lost. */
+export interface CreationFingerprint {
+  targetUuid: string;
+  typeOrdinal: number;
+  /** Undefined: the service chooses (its default issuer), so any issuer matches. */
+  issuerName: string | undefined;
+  reason: string;
+  /** Undefined: the service computes it, so any duration matches. */
+  durationMs: number | undefined;
+}
+
+/** One operation of the service as data: where it lives, what goes in and out, and how callers treat it. */
+interface EndpointDefinition {
   readonly method: HttpMethod;
-  /** Path under `/v1/{platform}/`; a `:name` segment is filled from the validated path parameter `name`. */
+  /** Path under `/v1/{platform}/`; a `:name` segment is filled from the path parameter `name`. */
   readonly path: string;
   readonly params?: Readonly<Record<string, z.ZodType<string>>>;
   readonly query?: z.ZodType<Record<string, unknown>>;
   readonly body?: z.ZodType;
-  /** The body is `multipart/form-data` with the file in field {@link MIGRATION_FILE_FIELD}. */
-  readonly multipart?: boolean;
+  /** The body is `multipart/form-data` with the file in field `migrationFile`. */
+  readonly multipart?: true;
   /** `null`: success is an empty body (a JSON body is tolerated and ignored). */
-  readonly response: z.ZodType<Result> | null;
+  readonly response: z.ZodType | null;
+  /** Beyond the published contract: a 404 means "not offered", remembered and asked again later, never a failure. */
+  readonly extension: boolean;
+  /** May be stored in the outbox and delivered later. */
+  readonly queueable: boolean;
+  /**
+   * Creates a punishment: sent with an `Idempotency-Key`, and an attempt whose outcome is unknown is
+   * looked for in `recent` by this fingerprint before it is sent again.
+   */
+  readonly creates?: (payload: never) => CreationFingerprint;
 }
 
-function endpoint<Result>(spec: EndpointSpec<Result>): EndpointSpec<Result> {
-  return spec;
-}
-
-/** The 12 endpoints of the contract and the reference service's extensions (`players/login`, `player/login`, pardon, `players/lookup`). */
-export const ENDPOINTS = {
-  previewPunishment: endpoint({
-    name: 'previewPunishment',
+/** The 12 endpoints of the contract and the reference service's extensions: the one source of every call. */
+const DEFINITIONS = {
+  previewPunishment: {
     method: 'GET',
     path: 'punishments/preview',
     query: previewQuery,
     response: previewResponse,
-  }),
-  recentPunishments: endpoint({
-    name: 'recentPunishments',
+    extension: false,
+    queueable: false,
+  },
+  recentPunishments: {
     method: 'GET',
     path: 'punishments/recent',
     query: recentQuery,
     response: recentResponse,
-  }),
-  punishmentTypes: endpoint({
-    name: 'punishmentTypes',
+    extension: false,
+    queueable: false,
+  },
+  punishmentTypes: {
     method: 'GET',
     path: 'punishments/types',
     response: typesResponse,
-  }),
-  createPunishment: endpoint<void>({
-    name: 'createPunishment',
+    extension: false,
+    queueable: false,
+  },
+  createPunishment: {
     method: 'POST',
     path: 'punishments/create',
     body: createPunishmentBody,
     response: null,
-  }),
-  createPunishmentDynamic: endpoint({
-    name: 'createPunishmentDynamic',
+    extension: false,
+    queueable: true,
+    creates: (body: CreatePunishmentBody) => fingerprint({ ...body, typeOrdinal: body.type_ordinal }),
+  },
+  createPunishmentDynamic: {
     method: 'POST',
     path: 'punishments/dynamic',
     body: dynamicCreateBody,
     response: dynamicCreateResponse,
-  }),
-  addEvidence: endpoint({
-    name: 'addEvidence',
+    extension: false,
+    queueable: true,
+    creates: (body: DynamicCreateBody) => fingerprint(body),
+  },
+  addEvidence: {
     method: 'POST',
     path: 'punishments/:punishmentId/evidence',
     params: { punishmentId: punishmentIdParam },
     body: addEvidenceBody,
     response: successMessageResponse,
-  }),
-  acknowledgePunishment: endpoint({
-    name: 'acknowledgePunishment',
+    extension: false,
+    queueable: true,
+  },
+  acknowledgePunishment: {
     method: 'POST',
     path: 'punishments/acknowledge',
     body: acknowledgePunishmentBody,
     response: acknowledgePunishmentResponse,
-  }),
-  acknowledgeNotifications: endpoint({
-    name: 'acknowledgeNotifications',
+    extension: false,
+    queueable: true,
+  },
+  acknowledgeNotifications: {
     method: 'POST',
     path: 'notifications/acknowledge',
     body: acknowledgeNotificationsBody,
     response: successMessageResponse,
-  }),
-  getTicket: endpoint({
-    name: 'getTicket',
+    extension: false,
+    queueable: true,
+  },
+  getTicket: {
     method: 'GET',
     path: 'tickets/:id',
     params: { id: ticketIdParam },
     response: ticketResponse,
-  }),
-  getPlayerTickets: endpoint({
-    name: 'getPlayerTickets',
+    extension: false,
+    queueable: false,
+  },
+  getPlayerTickets: {
     method: 'GET',
     path: 'tickets/player/:uuid',
     params: { uuid },
     response: playerTicketsResponse,
-  }),
-  uploadMigration: endpoint({
-    name: 'uploadMigration',
+    extension: false,
+    queueable: false,
+  },
+  uploadMigration: {
     method: 'POST',
     path: 'migration/upload',
     multipart: true,
     response: migrationUploadResponse,
-  }),
-  migrationProgress: endpoint({
-    name: 'migrationProgress',
+    extension: false,
+    queueable: false,
+  },
+  migrationProgress: {
     method: 'POST',
     path: 'migration/progress',
     body: migrationProgressBody,
     response: successResponse,
-  }),
-  registerPlayer: endpoint({
-    name: 'registerPlayer',
+    extension: false,
+    queueable: true,
+  },
+  registerPlayer: {
     method: 'POST',
     path: 'players/login',
     body: playerLoginBody,
     response: successResponse,
-  }),
-  playerLogin: endpoint({
-    name: 'playerLogin',
+    extension: true,
+    queueable: true,
+  },
+  playerLogin: {
     method: 'POST',
     path: 'player/login',
     body: loginCheckBody,
     response: loginCheckResponse,
-  }),
-  pardonPunishment: endpoint({
-    name: 'pardonPunishment',
+    extension: true,
+    queueable: false,
+  },
+  pardonPunishment: {
     method: 'POST',
     path: 'punishments/:punishmentId/pardon',
     params: { punishmentId: punishmentIdParam },
     body: pardonBody,
     response: successMessageResponse,
-  }),
-  lookupPlayer: endpoint({
-    name: 'lookupPlayer',
+    extension: true,
+    queueable: true,
+  },
+  linkedAccounts: {
+    method: 'GET',
+    path: 'players/:uuid/linked',
+    params: { uuid },
+    query: linkedAccountsQuery,
+    response: linkedAccountsResponse,
+    extension: true,
+    queueable: false,
+  },
+  lookupPlayer: {
     method: 'GET',
     path: 'players/lookup',
     query: playerLookupQuery,
     response: playerLookupResponse,
-  }),
-} as const;
+    extension: true,
+    queueable: false,
+  },
+} as const satisfies Record<string, EndpointDefinition>;
+
+function fingerprint(body: Omit<DynamicCreateBody, 'issuerName'> & { issuerName?: string }): CreationFingerprint {
+  return {
+    targetUuid: body.targetUuid.toLowerCase(),
+    typeOrdinal: body.typeOrdinal,
+    issuerName: body.issuerName,
+    reason: body.reason ?? '',
+    durationMs: body.duration,
+  };
+}
+
+type Definitions = typeof DEFINITIONS;
+
+/** Every operation of the service by name. */
+export type OperationName = keyof Definitions;
+
+export type EndpointSpec<Name extends OperationName = OperationName> = Definitions[Name] & { readonly name: Name };
+
+/** Each definition with its own name, so errors and logs can say which call failed. */
+export const ENDPOINTS = Object.fromEntries(
+  Object.entries(DEFINITIONS).map(([name, definition]) => [name, { ...definition, name }]),
+) as { readonly [Name in OperationName]: EndpointSpec<Name> };
+
+export const OPERATION_NAMES = Object.keys(DEFINITIONS) as OperationName[];
+
+type ParamsPart<Spec> = Spec extends { params: infer Params extends Record<string, z.ZodType> }
+  ? { -readonly [Key in keyof Params]: z.input<Params[Key]> }
+  : unknown;
+
+/**
+ * What a caller hands over for one call, shaped by the endpoint: the body alone, the query
+ * alone, or the path parameters with the body under `body` (or the query under `query`). A
+ * queued call stores exactly this.
+ */
+export type PayloadOf<Spec> = Spec extends { multipart: true }
+  ? { filePath: string }
+  : Spec extends { params: object }
+    ? ParamsPart<Spec> &
+        (Spec extends { body: infer Body extends z.ZodType } ? { body: z.input<Body> } : unknown) &
+        (Spec extends { query: infer Query extends z.ZodType } ? { query?: z.input<Query> } : unknown)
+    : Spec extends { body: infer Body extends z.ZodType }
+      ? z.input<Body>
+      : Spec extends { query: infer Query extends z.ZodType }
+        ? // biome-ignore lint/suspicious/noConfusingVoidType: void lets a caller leave the argument out
+          z.input<Query> | void
+        : // biome-ignore lint/suspicious/noConfusingVoidType: void lets a caller leave the argument out
+          void;
+
+export type ResultOf<Spec> = Spec extends { response: infer Response }
+  ? Response extends z.ZodType
+    ? z.output<Response>
+    : undefined
+  : never;
+
+export type Payload<Name extends OperationName> = PayloadOf<Definitions[Name]>;
+export type Result<Name extends OperationName> = ResultOf<Definitions[Name]>;
+
+/** Operations that may wait in the outbox. */
+export type QueueableName = {
+  [Name in OperationName]: Definitions[Name]['queueable'] extends true ? Name : never;
+}[OperationName];
+
+export const QUEUEABLE_OPERATIONS = OPERATION_NAMES.filter((name): name is QueueableName => ENDPOINTS[name].queueable);
+
+/** The schema of an operation's payload (see {@link PayloadOf}); re-validates queued calls read back. */
+export function payloadSchema(spec: EndpointSpec): z.ZodType {
+  if ('multipart' in spec) return z.strictObject({ filePath: z.string().min(1) });
+  if ('params' in spec) {
+    return z.strictObject({
+      ...spec.params,
+      ...('body' in spec ? { body: spec.body } : {}),
+      ...('query' in spec ? { query: spec.query.optional() } : {}),
+    });
+  }
+  if ('body' in spec) return spec.body;
+  if ('query' in spec) return spec.query.optional();
+  return z.undefined();
+}
+
+/** The creation fingerprint of a payload, for operations that create a punishment. */
+export function creationFingerprint(spec: EndpointSpec, payload: unknown): CreationFingerprint | undefined {
+  return 'creates' in spec ? (spec.creates as (payload: unknown) => CreationFingerprint)(payload) : undefined;
+}
 
 /** Path of the WebSocket stream extension under `/v1/{platform}/`. */
 export const STREAM_PATH = 'stream';
+
+/** The extensions a service may or may not offer, by the name status and the outbox use. */
+export type ExtensionName =
+  | {
+      [Name in OperationName]: Definitions[Name]['extension'] extends true ? Name : never;
+    }[OperationName]
+  | 'stream';

@@ -1,24 +1,11 @@
 import type { z } from 'zod';
+import type { OperationName } from './endpoints.js';
 
-/** The endpoints of the contract (1-12) and the reference service's extensions. */
-export type EndpointName =
-  | 'previewPunishment'
-  | 'recentPunishments'
-  | 'punishmentTypes'
-  | 'createPunishment'
-  | 'createPunishmentDynamic'
-  | 'addEvidence'
-  | 'acknowledgePunishment'
-  | 'acknowledgeNotifications'
-  | 'getTicket'
-  | 'getPlayerTickets'
-  | 'uploadMigration'
-  | 'migrationProgress'
-  | 'registerPlayer'
-  | 'playerLogin'
-  | 'pardonPunishment'
-  | 'lookupPlayer'
-  | 'stream';
+/** The operations of the endpoint table, and the stream (a WebSocket, not a call). */
+export type EndpointName = OperationName | 'stream';
+
+/** Why the rate-limit gate held a request back: a 429's wait, or a key the service rejected. */
+export type GateReason = 'rate-limited' | 'key-rejected';
 
 /**
  * What went wrong with a call, in one word:
@@ -59,6 +46,8 @@ export interface ApiErrorDetails {
   issues?: ApiIssue[];
   /** A short, truncated excerpt of the offending payload. */
   excerpt?: string;
+  /** Set when the request never left: the rate-limit gate was closed for this reason. */
+  gated?: GateReason;
   cause?: unknown;
 }
 
@@ -75,6 +64,7 @@ export class ApiError extends Error {
   readonly serviceMessage: string | undefined;
   readonly issues: ApiIssue[] | undefined;
   readonly excerpt: string | undefined;
+  readonly gated: GateReason | undefined;
 
   constructor(details: ApiErrorDetails) {
     super(details.message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -87,6 +77,7 @@ export class ApiError extends Error {
     this.serviceMessage = details.serviceMessage;
     this.issues = details.issues;
     this.excerpt = details.excerpt;
+    this.gated = details.gated;
   }
 
   toJSON(): Record<string, unknown> {
@@ -101,6 +92,7 @@ export class ApiError extends Error {
       serviceMessage: this.serviceMessage,
       issues: this.issues,
       excerpt: this.excerpt,
+      gated: this.gated,
     };
   }
 }
@@ -120,8 +112,30 @@ export function isTransient(error: unknown): boolean {
   return error.kind === 'http' && error.status !== undefined && error.status >= 500;
 }
 
+/** A 401, or a request the gate held back because the service rejected the key. */
 export function isAuthFailure(error: unknown): boolean {
-  return isApiError(error) && error.kind === 'http' && error.status === 401;
+  if (!isApiError(error)) return false;
+  return (error.kind === 'http' && error.status === 401) || error.gated === 'key-rejected';
+}
+
+/**
+ * A failure after which the service may have acted on the request: no answer (timeout, connection
+ * lost) or a 5xx. A gated request, a 429 and a refused connection never reached it.
+ */
+export function isOutcomeUnknown(error: unknown): boolean {
+  if (!isApiError(error) || error.gated !== undefined) return false;
+  if (error.kind === 'timeout') return true;
+  if (error.kind === 'network') return !isConnectionRefused(error);
+  return error.kind === 'http' && error.status !== undefined && error.status >= 500;
+}
+
+function isConnectionRefused(error: ApiError): boolean {
+  let cause: unknown = error.cause;
+  for (let depth = 0; depth < 4 && cause instanceof Error; depth += 1) {
+    if ((cause as NodeJS.ErrnoException).code === 'ECONNREFUSED') return true;
+    cause = cause.cause;
+  }
+  return false;
 }
 
 export function toIssues(error: z.ZodError): ApiIssue[] {

@@ -1,5 +1,7 @@
 import { type Clock, systemClock } from '../ports/clock.js';
 import { systemTimers, type Timers } from '../ports/timers.js';
+import { ExtensionSupport } from './extension-support.js';
+import { RateLimitGate } from './rate-limit-gate.js';
 
 /** A `fetch` as the client calls it; the global one by default. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -23,8 +25,15 @@ export interface ModerationClientOptions {
   fetch?: FetchFunction;
   /** Reads "now" to turn an HTTP-date `Retry-After` into a delay. @default systemClock */
   clock?: Clock;
-  /** Arms the per-call time limit. @default systemTimers */
+  /** Arms the per-call time limit and waits for the request budget. @default systemTimers */
   timers?: Timers;
+  /**
+   * The door every request passes: share one between every client of the same service and key.
+   * @default a gate of this client's own, without a request budget
+   */
+  gate?: RateLimitGate;
+  /** What is known of the routes beyond the contract; fed by every answer. @default in memory, asked again after 10 min */
+  extensions?: ExtensionSupport;
 }
 
 export const DEFAULT_PLATFORM = 'minecraft';
@@ -39,7 +48,11 @@ export interface ResolvedClientOptions {
   fetch: FetchFunction;
   clock: Clock;
   timers: Timers;
+  gate: RateLimitGate;
+  extensions: ExtensionSupport;
 }
+
+export const DEFAULT_REPROBE_AFTER_MS = 600_000;
 
 /** A bad option given to {@link createModerationClient}; names the option and what it received. */
 export class ClientOptionsError extends TypeError {
@@ -142,5 +155,7 @@ function checkOptions(options: ModerationClientOptions): ResolvedClientOptions {
     fetch: fetchFunction,
     clock: checkFunctions<Clock>('clock', options.clock ?? systemClock, ['now']),
     timers: checkFunctions<Timers>('timers', options.timers ?? systemTimers, ['setTimeout', 'clearTimeout']),
+    gate: options.gate ?? new RateLimitGate(),
+    extensions: options.extensions ?? new ExtensionSupport({ reprobeAfterMs: DEFAULT_REPROBE_AFTER_MS }),
   };
 }

@@ -54,6 +54,7 @@ export function redactApiError(error: ApiError, secret: string): ApiError {
     message: redactText(error.message, secret),
     status: error.status,
     retryAfterMs: error.retryAfterMs,
+    gated: error.gated,
     serviceMessage: redactText(error.serviceMessage, secret),
     issues: error.issues?.map((issue) => ({
       path: redactText(issue.path, secret),

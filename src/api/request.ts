@@ -3,13 +3,26 @@ import type { EndpointSpec, HttpMethod } from './endpoints.js';
 import { ApiError, type ApiIssue, describeIssues, type EndpointName, toIssues } from './errors.js';
 import { migrationForm } from './multipart.js';
 
-/** What a method hands over for one call; which parts are used depends on the endpoint. */
-export interface EndpointInput {
+/** A payload taken apart into the parts of a request; which parts are used depends on the endpoint. */
+interface EndpointInput {
   params?: Record<string, unknown>;
   query?: unknown;
   body?: unknown;
   filePath?: unknown;
 }
+
+/** Splits a payload (see `PayloadOf`) into path parameters, query, body and file. */
+function partsOf(spec: EndpointSpec, payload: unknown): EndpointInput {
+  const record = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
+  if ('multipart' in spec) return { filePath: record.filePath };
+  if ('params' in spec) return { params: record, body: record.body, query: record.query };
+  if ('body' in spec) return { body: payload };
+  if ('query' in spec) return { query: payload };
+  return {};
+}
+
+/** The draft's sf-string: printable ASCII without `"` and `\`, sent quoted. */
+const IDEMPOTENCY_KEY = /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,255}$/;
 
 /** A validated request, ready for fetch. */
 export interface PreparedRequest {
@@ -41,7 +54,7 @@ function prefixed(prefix: string, issues: ApiIssue[]): ApiIssue[] {
 }
 
 /** Validates every part first, so all problems are reported at once. */
-function validateParts<Result>(spec: EndpointSpec<Result>, input: EndpointInput) {
+function validateParts(spec: EndpointSpec, input: EndpointInput) {
   const issues: ApiIssue[] = [];
   const check = <T>(schema: z.ZodType<T>, value: unknown, prefix?: string): T | undefined => {
     const result = schema.safeParse(value);
@@ -51,12 +64,12 @@ function validateParts<Result>(spec: EndpointSpec<Result>, input: EndpointInput)
     return undefined;
   };
   const params: Record<string, string> = {};
-  for (const [name, schema] of Object.entries(spec.params ?? {})) {
-    params[name] = check(schema, input.params?.[name], name) ?? '';
+  for (const [name, schema] of Object.entries('params' in spec ? spec.params : {})) {
+    params[name] = check(schema as z.ZodType<string>, input.params?.[name], name) ?? '';
   }
-  const query = spec.query === undefined ? undefined : check(spec.query, input.query ?? {});
-  const body = spec.body === undefined ? undefined : check(spec.body, input.body);
-  if (spec.multipart && (typeof input.filePath !== 'string' || input.filePath === '')) {
+  const query = 'query' in spec ? check(spec.query as z.ZodType<object>, input.query ?? {}) : undefined;
+  const body = 'body' in spec ? check(spec.body as z.ZodType, input.body) : undefined;
+  if ('multipart' in spec && (typeof input.filePath !== 'string' || input.filePath === '')) {
     issues.push({ path: 'filePath', message: 'must be the path of a file' });
   }
   if (issues.length > 0) throw invalidRequest(spec.name, issues);
@@ -77,14 +90,25 @@ function buildUrl(target: RequestTarget, path: string, params: Record<string, st
 /**
  * Turns one method call into a request. Throws an `invalid_request` {@link ApiError}
  * naming every offending field when the input breaks the contract; nothing is sent then.
+ * `idempotencyKey` is sent only by operations that create a punishment.
  */
-export async function prepareRequest<Result>(
-  spec: EndpointSpec<Result>,
-  input: EndpointInput,
+export async function prepareRequest(
+  spec: EndpointSpec,
+  payload: unknown,
   target: RequestTarget,
+  idempotencyKey?: string,
 ): Promise<PreparedRequest> {
+  const input = partsOf(spec, payload);
   const { params, query, body } = validateParts(spec, input);
   const headers: Record<string, string> = { 'X-API-Key': target.apiKey, Accept: 'application/json' };
+  if (idempotencyKey !== undefined && 'creates' in spec) {
+    if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw invalidRequest(spec.name, [
+        { path: 'options.idempotencyKey', message: 'must be 1 to 255 printable ASCII characters without " or \\' },
+      ]);
+    }
+    headers['Idempotency-Key'] = `"${idempotencyKey}"`;
+  }
   const request: PreparedRequest = {
     endpoint: spec.name,
     method: spec.method,
@@ -95,7 +119,7 @@ export async function prepareRequest<Result>(
     headers['Content-Type'] = 'application/json';
     request.body = JSON.stringify(body);
   }
-  if (spec.multipart) {
+  if ('multipart' in spec) {
     const filePath = input.filePath as string;
     try {
       request.body = await migrationForm(filePath);

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { z } from 'zod';
 import type { EndpointSpec } from './endpoints.js';
 import { ApiError, describeIssues, excerptOf, toIssues } from './errors.js';
 import type { RawReply } from './http.js';
@@ -21,7 +22,7 @@ function statusLine(reply: RawReply): string {
   return `HTTP ${reply.status} ${phrase}`;
 }
 
-function failedStatus(spec: EndpointSpec<unknown>, reply: RawReply, nowMs: number): ApiError {
+function failedStatus(spec: EndpointSpec, reply: RawReply, nowMs: number): ApiError {
   const parsed = parseJson(reply.text);
   const body = parsed.ok ? errorBody.safeParse(parsed.value) : undefined;
   const serviceMessage = body?.success && body.data.message !== '' ? body.data.message : undefined;
@@ -41,7 +42,7 @@ function failedStatus(spec: EndpointSpec<unknown>, reply: RawReply, nowMs: numbe
   return new ApiError({ ...base, kind: 'http', message: `${spec.name}: ${statusLine(reply)}${suffix}` });
 }
 
-function invalidResponse(spec: EndpointSpec<unknown>, reply: RawReply, problem: string, issues?: ApiError['issues']) {
+function invalidResponse(spec: EndpointSpec, reply: RawReply, problem: string, issues?: ApiError['issues']) {
   return new ApiError({
     kind: 'invalid_response',
     endpoint: spec.name,
@@ -57,15 +58,15 @@ function invalidResponse(spec: EndpointSpec<unknown>, reply: RawReply, problem: 
  * fields kept). Throws `rate_limited` for 429, `http` for any other non-2xx status, and
  * `invalid_response` for malformed JSON or a body that breaks the contract.
  */
-export function interpretReply<Result>(spec: EndpointSpec<Result>, reply: RawReply, nowMs: number): Result {
+export function interpretReply(spec: EndpointSpec, reply: RawReply, nowMs: number): unknown {
   if (reply.status < 200 || reply.status > 299) throw failedStatus(spec, reply, nowMs);
-  const schema = spec.response;
+  const schema: z.ZodType | null = spec.response;
   if (schema === null) {
     // Success is an empty body; a service that answers with JSON anyway is fine too.
-    if (reply.text.trim() === '') return undefined as Result;
+    if (reply.text.trim() === '') return undefined;
     const parsed = parseJson(reply.text);
     if (!parsed.ok) throw invalidResponse(spec, reply, `malformed JSON: ${parsed.reason}`);
-    return undefined as Result;
+    return undefined;
   }
   const parsed = parseJson(reply.text);
   if (!parsed.ok) throw invalidResponse(spec, reply, `malformed JSON: ${parsed.reason}`);

@@ -53,6 +53,8 @@ export const punishment = z.looseObject({
   status: z.string(),
   /** Extension of the reference service: when the punishment was first enforced, null before. */
   started: isoTimestamp.nullable().optional(),
+  /** Extension of the reference service: the free-form data it was created with (see evasion-data.ts). */
+  data: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 export type Punishment = z.infer<typeof punishment>;
 
@@ -230,6 +232,24 @@ export const loginCheckBody = z.strictObject({
 });
 export type LoginCheckBody = z.infer<typeof loginCheckBody>;
 
+/** Extension: `GET /players/{uuid}/linked`, paged. */
+export const MAX_LINKED_PAGE_SIZE = 100;
+export const linkedAccountsQuery = z.strictObject({
+  page: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(1_000_000, 'must be at most 1000000')
+    .optional(),
+  pageSize: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(MAX_LINKED_PAGE_SIZE, `must be at most ${MAX_LINKED_PAGE_SIZE}`)
+    .optional(),
+});
+export type LinkedAccountsQuery = z.infer<typeof linkedAccountsQuery>;
+
 // ---------------------------------------------------------------- responses
 
 export const previewResponse = z.looseObject({
@@ -294,6 +314,25 @@ export const loginCheckResponse = z.looseObject({
   pendingNotifications: z.array(pendingNotification),
 });
 export type LoginCheckResponse = z.infer<typeof loginCheckResponse>;
+
+export const linkedAccount = z.looseObject({
+  uuid: z.string(),
+  name: z.string(),
+  /** Addresses both accounts used, with when this account was last seen on each. */
+  sharedIps: z.array(z.looseObject({ ipAddress: z.string(), lastSeenAt: isoTimestamp })),
+  activePunishments: z.array(punishment),
+});
+export type LinkedAccount = z.infer<typeof linkedAccount>;
+
+/** Answer of the linked accounts extension: one page, most recently seen first. */
+export const linkedAccountsResponse = z.looseObject({
+  success: z.boolean(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  accounts: z.array(linkedAccount),
+});
+export type LinkedAccountsResponse = z.infer<typeof linkedAccountsResponse>;
 
 /** Every non-2xx body of a conforming service (service-semantics.md); all fields optional when read. */
 export const errorBody = z.looseObject({

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../ports/logger.js';
 import type { Db } from './open-db.js';
@@ -38,6 +39,18 @@ export interface WalCheckpointer {
 }
 
 /**
+ * Where the worker finds better-sqlite3: next to this module, else where an import from here
+ * resolves it (a bundled plugin gets it through the runtime's module hooks).
+ */
+function driverLocation(): string {
+  try {
+    return createRequire(import.meta.url).resolve('better-sqlite3');
+  } catch {
+    return fileURLToPath(import.meta.resolve('better-sqlite3'));
+  }
+}
+
+/**
  * Moves WAL checkpoints off the connection's commits into a worker thread. With
  * `synchronous=NORMAL` a checkpoint is the only fsync, and SQLite would otherwise run it inside
  * whichever commit crosses the threshold: a few milliseconds on the join or enqueue path.
@@ -45,7 +58,7 @@ export interface WalCheckpointer {
  */
 export function startWalCheckpointer(db: Db, options: WalCheckpointerOptions = {}): WalCheckpointer {
   if (db.memory) return { stop: async () => {} };
-  const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
+  const driverPath = driverLocation();
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { path: db.name, driverPath, intervalMs: options.intervalMs ?? 1000 },

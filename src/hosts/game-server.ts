@@ -3,7 +3,7 @@ import type { ConsoleReader, Edition, GameHost, HostFactory } from '../runtime/h
 import { createStreamLogger, logLevelFromEnv } from '../runtime/loggers.js';
 import { readPermissionsFile } from '../runtime/permissions.js';
 import { PluginRuntime } from '../runtime/runtime.js';
-import { loadServerSettings, type ServerSettings } from './flying-squid/server-settings.js';
+import { loadServerSettings, type ServerSettings } from './server-settings.js';
 
 export interface StartGameServerOptions {
   /** Holds `server.yml`, `permissions.yml`, `plugins/` and the world. */
@@ -66,12 +66,9 @@ export async function startGameServer(options: StartGameServerOptions): Promise<
   });
   await runtime.load(options.pluginFolders ?? []);
 
-  let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => {
-    markReady = resolve;
-  });
   const createHost = options.host ?? (await hostForEdition(settings.edition));
-  const host: GameHost = await createHost({ runtime, settings, logger, ready, requestStop: () => onConsoleStop() });
+  // Players connecting before plugins are enabled wait in the runtime's admission.
+  const host: GameHost = await createHost({ runtime, settings, logger, requestStop: () => onConsoleStop() });
 
   let port: number;
   try {
@@ -82,7 +79,7 @@ export async function startGameServer(options: StartGameServerOptions): Promise<
     await host.close();
     throw error;
   }
-  markReady();
+  runtime.open();
 
   let lines: ConsoleReader | undefined;
   let stopping: Promise<void> | undefined;
@@ -112,7 +109,7 @@ export async function startGameServer(options: StartGameServerOptions): Promise<
   };
 
   const consoleInput = options.console === undefined ? process.stdin : options.console;
-  if (consoleInput) lines = host.readConsole(consoleInput, onConsoleStop);
+  if (consoleInput) lines = runtime.readConsole(consoleInput, host.console, onConsoleStop);
   if (options.handleSignals ?? true) {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);

@@ -1,3 +1,4 @@
+import { fullJitterDelayMs } from '../api/backoff.js';
 import { isRateLimited, isTransient } from '../api/errors.js';
 import type { ModerationApi } from '../api/moderation-api.js';
 import type { MigrationUploadResponse } from '../api/schemas.js';
@@ -6,8 +7,8 @@ import type { Timers } from '../ports/timers.js';
 import { MigrationError } from './errors.js';
 import { explainUploadError } from './explain.js';
 
-/** Backoff of the upload: full jitter on an exponential base, capped. */
-export const UPLOAD_BACKOFF = { baseMs: 1_000, capMs: 60_000, rateLimitedDefaultMs: 30_000 } as const;
+/** Backoff of the upload (full jitter, the shared formula), and the wait after a 429 that gave none. */
+export const UPLOAD_BACKOFF = { baseDelayMs: 1_000, maxDelayMs: 60_000, rateLimitedDefaultMs: 30_000 } as const;
 
 export interface UploadRetryOptions {
   client: ModerationApi;
@@ -27,11 +28,10 @@ function sleep(timers: Timers, delayMs: number): Promise<void> {
   return new Promise((resolve) => timers.setTimeout(resolve, delayMs));
 }
 
-/** How long to wait before attempt `attempt + 1`: the advertised time for a 429, else backoff. */
+/** How long to wait before attempt `attempt + 1`: the advertised time for a 429 (or the gate's), else backoff. */
 export function retryDelayMs(error: unknown, attempt: number, random: Random): number {
   if (isRateLimited(error)) return error.retryAfterMs ?? UPLOAD_BACKOFF.rateLimitedDefaultMs;
-  const ceiling = Math.min(UPLOAD_BACKOFF.capMs, UPLOAD_BACKOFF.baseMs * 2 ** (attempt - 1));
-  return Math.floor(random() * ceiling);
+  return fullJitterDelayMs(attempt, UPLOAD_BACKOFF, random);
 }
 
 /**
@@ -44,7 +44,7 @@ export async function uploadWithRetry(options: UploadRetryOptions): Promise<Migr
     options.onAttempt?.(attempt);
     try {
       // The file is re-opened and streamed from disk on every attempt.
-      return await options.client.uploadMigration(options.filePath, { timeoutMs: options.timeoutMs });
+      return await options.client.uploadMigration({ filePath: options.filePath }, { timeoutMs: options.timeoutMs });
     } catch (error) {
       const explanation = explainUploadError(error, options.fileSize);
       if (!isTransient(error) || attempt >= options.maxAttempts) {

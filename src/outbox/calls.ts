@@ -1,31 +1,14 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { ENDPOINTS, payloadSchema, QUEUEABLE_OPERATIONS } from '../api/endpoints.js';
 import { describeIssues, toIssues } from '../api/errors.js';
-import {
-  acknowledgeNotificationsBody,
-  acknowledgePunishmentBody,
-  addEvidenceBody,
-  createPunishmentBody,
-  dynamicCreateBody,
-  migrationProgressBody,
-  pardonBody,
-  playerLoginBody,
-  punishmentIdParam,
-} from '../api/schemas.js';
 import type { OutboxCall, OutboxOperation } from './types.js';
 
-/** The payload schema of each operation; also used to re-validate payloads read back from a row. */
-export const PAYLOAD_SCHEMAS = {
-  acknowledgePunishment: acknowledgePunishmentBody,
-  acknowledgeNotifications: acknowledgeNotificationsBody,
-  createPunishment: createPunishmentBody,
-  createPunishmentDynamic: dynamicCreateBody,
-  addEvidence: z.strictObject({ punishmentId: punishmentIdParam, body: addEvidenceBody }),
-  migrationProgress: migrationProgressBody,
-  registerPlayer: playerLoginBody,
-  pardonPunishment: z.strictObject({ punishmentId: punishmentIdParam, body: pardonBody }),
-} as const satisfies Record<OutboxOperation, z.ZodType>;
+/** The payload schema of each operation, derived from the endpoint table; also re-validates rows read back. */
+export const PAYLOAD_SCHEMAS = Object.fromEntries(
+  QUEUEABLE_OPERATIONS.map((operation) => [operation, payloadSchema(ENDPOINTS[operation])]),
+) as Record<OutboxOperation, z.ZodType>;
 
-export const OUTBOX_OPERATIONS = Object.keys(PAYLOAD_SCHEMAS) as OutboxOperation[];
+export const OUTBOX_OPERATIONS: readonly OutboxOperation[] = QUEUEABLE_OPERATIONS;
 
 export function isOutboxOperation(value: string): value is OutboxOperation {
   return Object.hasOwn(PAYLOAD_SCHEMAS, value);

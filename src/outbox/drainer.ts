@@ -1,5 +1,7 @@
 import type { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
+import { creationFingerprint, ENDPOINTS, type EndpointSpec, type ExtensionName } from '../api/endpoints.js';
+import { isAuthFailure, isOutcomeUnknown, isRateLimited } from '../api/errors.js';
 import type { ModerationApi } from '../api/moderation-api.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
@@ -9,6 +11,7 @@ import type { Timers } from '../ports/timers.js';
 import { parseStoredCall } from './calls.js';
 import { dispatchCall } from './dispatch.js';
 import type { OutboxEvents } from './events.js';
+import { findCreation } from './find-creation.js';
 import { rateLimitWindow } from './rate.js';
 import { describeFailure } from './retry-policy.js';
 import type { OutboxSettings } from './settings.js';
@@ -47,7 +50,6 @@ export class Drainer {
   private settled: Settlement[] = [];
   private pausedUntil: number | null = null;
   private pumpQueued = false;
-  private authAlarmRaised = false;
   private lastPruneAt = Number.NEGATIVE_INFINITY;
   /** Claim tokens of this drain with the number of their rows not yet settled. */
   private readonly liveTokens = new Map<string, number>();
@@ -144,6 +146,12 @@ export class Drainer {
       this.wakeTimer.at(this.pausedUntil!);
       return null;
     }
+    // Another caller of the same service met a 429 or a rejected key: nothing goes before it opens.
+    const closure = this.deps.client.gate.closure(now);
+    if (closure) {
+      this.wakeTimer.at(closure.untilMs);
+      return null;
+    }
     const free = this.deps.settings.concurrency - this.active;
     if (free < (this.active === 0 ? 1 : this.claimBatch)) return null;
     this.pruneSentRows(now);
@@ -168,49 +176,116 @@ export class Drainer {
     }
   }
 
-  private async attempt(row: ClaimedRow): Promise<Settlement> {
+  /**
+   * Sends a row a waiting caller claimed itself (see `Outbox.sendNow`) and writes its settlement at
+   * once; a refusal (dead) removes the row, since the caller reports it.
+   */
+  async deliverNow(row: ClaimedRow): Promise<Settlement> {
+    const settlement = await this.attempt(row, true);
+    const written = settlement.kind === 'dead' ? { ...settlement, kind: 'discard' as const } : settlement;
+    const now = this.deps.clock.now();
+    try {
+      if (this.deps.store.settleOne(written, now)) this.announce(written);
+    } catch (error) {
+      // The row stays in flight; its lease runs out and the drain takes it back (outcome unknown).
+      this.deps.logger.error('outbox: could not record a direct delivery', {
+        id: row.id,
+        error: describeFailure(error),
+      });
+    }
+    this.wake();
+    return settlement;
+  }
+
+  private async attempt(row: ClaimedRow, direct = false): Promise<Settlement> {
+    const { client, clock } = this.deps;
     // Claimed before a stop or a 429 pause, started after: hand it back untouched.
-    if (!this.running || this.isPaused(this.deps.clock.now())) return { kind: 'release', row };
+    if (!direct && (!this.running || this.isPaused(clock.now()))) return { kind: 'release', row };
     const parsed = parseStoredCall(row.operation, row.payload);
     if (!parsed.ok) return { kind: 'dead', row, attempts: row.attempts, reason: parsed.problem };
-    try {
-      return { kind: 'sent', row, response: await dispatchCall(this.deps.client, parsed.call) };
-    } catch (error) {
-      return this.onFailure(row, error);
+    const spec: EndpointSpec = ENDPOINTS[parsed.call.operation];
+    if (spec.extension && client.extensions.isMissing(spec.name as ExtensionName, clock.now())) {
+      return { kind: 'skipped', row, reason: 'not offered by the service (its 404 is remembered)' };
     }
+    const creation = creationFingerprint(spec, parsed.call.payload);
+    if (creation && row.outcomeUnknownSince !== null) {
+      const found = await this.findLostCreation(row, creation, row.outcomeUnknownSince);
+      if (found) return found;
+    }
+    const startedAt = clock.now();
+    try {
+      const response = await dispatchCall(
+        client,
+        parsed.call,
+        creation ? { idempotencyKey: row.idempotencyKey } : undefined,
+      );
+      return { kind: 'sent', row, response, createdId: createdIdOf(response) };
+    } catch (error) {
+      const settlement = this.onFailure(row, error);
+      if (creation && settlement.kind === 'retry' && isOutcomeUnknown(error))
+        settlement.outcomeUnknownSince = startedAt;
+      return settlement;
+    }
+  }
+
+  /**
+   * An earlier attempt of this creation may have reached the service: look in `recent` first, and
+   * settle the row as sent when the punishment is there. Undefined: send it (again).
+   */
+  private async findLostCreation(
+    row: ClaimedRow,
+    fingerprint: NonNullable<ReturnType<typeof creationFingerprint>>,
+    sinceMs: number,
+  ): Promise<Settlement | undefined> {
+    const { client, clock, logger, store } = this.deps;
+    let lookup: Awaited<ReturnType<typeof findCreation>>;
+    try {
+      lookup = await findCreation(client, { fingerprint, sinceMs, now: clock.now(), claimed: store.createdIds() });
+    } catch (error) {
+      // Not the row's own failure: a malformed or refused `recent` must never settle the creation.
+      const failure =
+        isRateLimited(error) || isAuthFailure(error)
+          ? error
+          : new Error(`could not look in recent for a creation whose answer was lost: ${describeFailure(error)}`);
+      return this.onFailure(row, failure);
+    }
+    if (lookup.found) {
+      const { id } = lookup.found;
+      logger.info('outbox: a creation whose answer was lost was found in recent; not sent again', {
+        id: row.id,
+        punishmentId: id,
+      });
+      const response =
+        row.operation === 'createPunishmentDynamic' ? { punishmentId: id, message: 'found in recent' } : undefined;
+      return { kind: 'sent', row, response, createdId: id, note: `answer lost; found in recent as ${id}` };
+    }
+    if (!lookup.conclusive) {
+      logger.warn('outbox: recent answered a full page that does not reach back to a lost creation; sending it again', {
+        id: row.id,
+      });
+    }
+    return undefined;
   }
 
   private onFailure(row: ClaimedRow, error: unknown): Settlement {
     const { settings, random, logger, clock } = this.deps;
     const outcome = settleFailure(row, error, { now: clock.now(), settings, random, logger });
-    if (outcome.authFailed) this.raiseAuthAlarm(row);
     // The pause starts at once, before the reschedule is written: no other row may start meanwhile.
     if (outcome.pauseUntil !== undefined) {
-      this.pause(outcome.pauseUntil, `rate limited on ${row.operation}: ${describeFailure(error)}`);
+      this.pause(outcome.pauseUntil, `${row.operation}: ${describeFailure(error)}`);
     }
     return outcome.settlement;
-  }
-
-  private raiseAuthAlarm(row: ClaimedRow): void {
-    if (this.authAlarmRaised) return;
-    this.authAlarmRaised = true;
-    this.deps.logger.error(
-      'outbox: the moderation service rejected the API key (401). Check the configured key; ' +
-        'rejected writes are kept as dead letters: requeue them with `bailiff outbox retry-dead`.',
-      { id: row.id, operation: row.operation },
-    );
-    this.guarded(() => this.deps.events.emit('outbox:auth-failed', { id: row.id, operation: row.operation }));
   }
 
   private pause(untilMs: number, reason: string): void {
     if (this.pausedUntil !== null && this.pausedUntil >= untilMs) return;
     this.pausedUntil = untilMs;
-    this.deps.logger.warn('outbox: paused after a 429', { untilMs, reason });
+    this.deps.logger.info('outbox: paused', { untilMs, reason });
     this.guarded(() => this.deps.events.emit('outbox:paused', { untilMs, reason }));
     this.wakeTimer.at(untilMs);
   }
 
-  private isPaused(now: number): boolean {
+  isPaused(now: number): boolean {
     if (this.pausedUntil === null) return false;
     if (now < this.pausedUntil) return true;
     this.pausedUntil = null;
@@ -226,4 +301,10 @@ export class Drainer {
       this.deps.logger.warn('outbox: could not prune delivered rows', { error: describeFailure(error) });
     }
   }
+}
+
+/** The id a creation's answer names (dynamic create), when it names one. */
+function createdIdOf(response: unknown): string | undefined {
+  const id = (response as { punishmentId?: unknown } | undefined)?.punishmentId;
+  return typeof id === 'string' ? id : undefined;
 }

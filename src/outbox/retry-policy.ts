@@ -1,13 +1,15 @@
+import { fullJitterDelayMs } from '../api/backoff.js';
+import { ENDPOINTS } from '../api/endpoints.js';
 import { type ApiError, isApiError, isAuthFailure, isRateLimited, isTransient } from '../api/errors.js';
 import type { Random } from '../ports/random.js';
-import { fullJitterDelayMs } from './backoff.js';
 import type { OutboxSettings } from './settings.js';
 
 /** What a failed delivery turns into. */
 export type Decision =
   | { action: 'sent'; rule: string }
+  | { action: 'skipped'; rule: string }
   | { action: 'retry'; rule: string; delayMs: number; attempts: number; pausesDrain: boolean }
-  | { action: 'dead'; rule: string; reason: string; authFailed: boolean };
+  | { action: 'dead'; rule: string; reason: string };
 
 export interface FailureContext {
   error: unknown;
@@ -23,29 +25,45 @@ export interface FailureContext {
 export interface RetryRule {
   name: string;
   when: (error: unknown) => boolean;
-  action: 'retry' | 'dead' | 'sent';
+  action: 'retry' | 'dead' | 'sent' | 'skipped';
   /** Whether this failure counts against `maxAttempts`. */
   spendsAttempt?: boolean;
-  /** Whether every other row waits too (a 429 limits the key, not the row). */
+  /** Whether every other row waits too (a 429 or a rejected key concerns the key, not the row). */
   pausesDrain?: boolean;
   /** Retry delay; `attempt` counts the attempts spent including this one. */
   delayMs?: (context: FailureContext & { attempt: number }) => number;
-  /** A 401: the key is wrong, say so loudly once. */
-  isAuthFailure?: boolean;
 }
 
 const backoff: RetryRule['delayMs'] = ({ attempt, settings, random }) => fullJitterDelayMs(attempt, settings, random);
+const advertisedWait: RetryRule['delayMs'] = ({ error, settings }) =>
+  (error as ApiError).retryAfterMs ?? settings.defaultRetryAfterMs;
+
+/** A 404 from a route beyond the contract: the service does not offer it. */
+function isMissingExtension(error: unknown): boolean {
+  if (!isApiError(error) || error.kind !== 'http' || error.status !== 404 || error.endpoint === 'stream') return false;
+  return ENDPOINTS[error.endpoint].extension;
+}
 
 export const RETRY_RULES: readonly RetryRule[] = [
+  // Also a request the rate-limit gate held back: it never left, so nothing is spent.
   {
     name: 'rate-limited',
     when: isRateLimited,
     action: 'retry',
     spendsAttempt: false,
     pausesDrain: true,
-    delayMs: ({ error, settings }) => (error as ApiError).retryAfterMs ?? settings.defaultRetryAfterMs,
+    delayMs: advertisedWait,
   },
-  { name: 'auth-failed', when: isAuthFailure, action: 'dead', isAuthFailure: true },
+  // The key is wrong for every row: wait for it to be fixed (the gate asks again with a growing wait), lose nothing.
+  {
+    name: 'key-rejected',
+    when: isAuthFailure,
+    action: 'retry',
+    spendsAttempt: false,
+    pausesDrain: true,
+    delayMs: advertisedWait,
+  },
+  { name: 'extension-missing', when: isMissingExtension, action: 'skipped' },
   { name: 'transient', when: isTransient, action: 'retry', spendsAttempt: true, delayMs: backoff },
   // A 2xx whose body we do not understand was still accepted: sending it again changes nothing.
   {
@@ -71,29 +89,16 @@ export function describeFailure(error: unknown): string {
 export function decide(context: FailureContext, rules: readonly RetryRule[] = RETRY_RULES): Decision {
   const rule = rules.find((candidate) => candidate.when(context.error)) ?? RETRY_RULES[RETRY_RULES.length - 1]!;
   const detail = describeFailure(context.error);
-  if (rule.action === 'sent') return { action: 'sent', rule: rule.name };
-  if (rule.action === 'dead') {
-    const prefix = rule.isAuthFailure ? 'API key rejected' : 'rejected by the service';
-    return { action: 'dead', rule: rule.name, reason: `${prefix}: ${detail}`, authFailed: rule.isAuthFailure === true };
-  }
+  if (rule.action === 'sent' || rule.action === 'skipped') return { action: rule.action, rule: rule.name };
+  if (rule.action === 'dead') return { action: 'dead', rule: rule.name, reason: `rejected by the service: ${detail}` };
   const attempts = context.attempts + (rule.spendsAttempt ? 1 : 0);
   const { maxAttempts, maxAgeMs } = context.settings;
   if (rule.spendsAttempt && maxAttempts !== null && attempts >= maxAttempts) {
-    return {
-      action: 'dead',
-      rule: rule.name,
-      reason: `gave up after ${attempts} attempts: ${detail}`,
-      authFailed: false,
-    };
+    return { action: 'dead', rule: rule.name, reason: `gave up after ${attempts} attempts: ${detail}` };
   }
   if (context.ageMs >= maxAgeMs) {
     const hours = Math.round(context.ageMs / 3_600_000);
-    return {
-      action: 'dead',
-      rule: rule.name,
-      reason: `gave up after ${hours} h of retries: ${detail}`,
-      authFailed: false,
-    };
+    return { action: 'dead', rule: rule.name, reason: `gave up after ${hours} h of retries: ${detail}` };
   }
   const delayMs = Math.max(0, rule.delayMs?.({ ...context, attempt: attempts }) ?? 0);
   return { action: 'retry', rule: rule.name, delayMs, attempts, pausesDrain: rule.pausesDrain === true };

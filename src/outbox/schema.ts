@@ -34,6 +34,18 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX outbox_ordering ON outbox (ordering_key, status, id) WHERE ordering_key IS NOT NULL;
     `,
   },
+  {
+    version: 2,
+    name: 'creations: outcome unknown since, punishment created',
+    up: `
+      -- set when an attempt of a creation may have reached the service (no answer, 5xx, lease lost):
+      -- the next attempt first looks for the punishment in recent
+      ALTER TABLE outbox ADD COLUMN outcome_unknown_since INTEGER;
+      -- the punishment a delivered creation made (or was found to have made)
+      ALTER TABLE outbox ADD COLUMN created_id TEXT;
+      CREATE INDEX outbox_created ON outbox (created_id) WHERE created_id IS NOT NULL;
+    `,
+  },
 ];
 
 /** Creates or upgrades the outbox table in a shared database file. */

@@ -10,7 +10,8 @@ import type { OutboxOperation } from './types.js';
 
 /** How a claimed row ends its turn; written in the drainer's next transaction, announced after commit. */
 export type Settlement =
-  | { kind: 'sent'; row: ClaimedRow; response: unknown }
+  /** Delivered; `createdId` is the punishment a creation made, `note` how it was settled when not plainly. */
+  | { kind: 'sent'; row: ClaimedRow; response: unknown; createdId?: string; note?: string }
   | {
       kind: 'retry';
       row: ClaimedRow;
@@ -19,10 +20,16 @@ export type Settlement =
       availableAt: number;
       error: unknown;
       summary: string;
+      /** This attempt of a creation may have reached the service: the next one looks in `recent` first. */
+      outcomeUnknownSince?: number;
     }
-  | { kind: 'dead'; row: ClaimedRow; attempts: number; reason: string; status?: number }
+  | { kind: 'dead'; row: ClaimedRow; attempts: number; reason: string; status?: number; error?: unknown }
+  /** An extension the service does not offer: finished without effect, never a dead letter. */
+  | { kind: 'skipped'; row: ClaimedRow; reason: string }
   /** Claimed but never started (stopped or paused meanwhile): back to pending, nothing spent. */
-  | { kind: 'release'; row: ClaimedRow };
+  | { kind: 'release'; row: ClaimedRow }
+  /** Sent at once for a waiting caller and refused: the caller is told, the row is removed. */
+  | { kind: 'discard'; row: ClaimedRow };
 
 /** Events and log lines of a settlement that was written. */
 export function announce(settlement: Settlement, events: EventEmitter<OutboxEvents>, logger: Logger): void {
@@ -30,7 +37,20 @@ export function announce(settlement: Settlement, events: EventEmitter<OutboxEven
   const operation = row.operation as OutboxOperation;
   switch (settlement.kind) {
     case 'sent':
-      events.emit('outbox:sent', { id: row.id, operation, response: settlement.response });
+      events.emit('outbox:sent', {
+        id: row.id,
+        operation,
+        idempotencyKey: row.idempotencyKey,
+        response: settlement.response,
+      });
+      return;
+    case 'skipped':
+      logger.info('outbox: the service does not offer this call; finished without sending', {
+        id: row.id,
+        operation: row.operation,
+        reason: settlement.reason,
+      });
+      events.emit('outbox:skipped', { id: row.id, operation, reason: settlement.reason });
       return;
     case 'retry':
       events.emit('outbox:retry', {
@@ -51,6 +71,7 @@ export function announce(settlement: Settlement, events: EventEmitter<OutboxEven
       });
       return;
     case 'release':
+    case 'discard':
       return;
   }
 }
@@ -58,10 +79,8 @@ export function announce(settlement: Settlement, events: EventEmitter<OutboxEven
 /** A failed call as a settlement, plus what the drain as a whole must do about it. */
 export interface FailureOutcome {
   settlement: Settlement;
-  /** A 429: nothing may start before this epoch ms. */
+  /** A 429 or a rejected key: nothing may start before this epoch ms. */
   pauseUntil?: number;
-  /** A 401: the key is wrong. */
-  authFailed?: boolean;
 }
 
 export function settleFailure(
@@ -79,7 +98,9 @@ export function settleFailure(
         operation: row.operation,
         error: summary,
       });
-      return { settlement: { kind: 'sent', row, response: undefined } };
+      return { settlement: { kind: 'sent', row, response: undefined, note: `answer not understood: ${summary}` } };
+    case 'skipped':
+      return { settlement: { kind: 'skipped', row, reason: `not offered by the service: ${summary}` } };
     case 'dead':
       return {
         settlement: {
@@ -88,8 +109,8 @@ export function settleFailure(
           attempts: row.attempts + 1,
           reason: decision.reason,
           status: httpStatus(error),
+          error,
         },
-        authFailed: decision.authFailed,
       };
     case 'retry': {
       const availableAt = now + decision.delayMs;

@@ -6,8 +6,11 @@ export interface ClaimedRow {
   id: number;
   operation: string;
   payload: string;
+  idempotencyKey: string;
   attempts: number;
   ageFrom: number;
+  /** Epoch ms since when an earlier attempt of this creation may have reached the service; null otherwise. */
+  outcomeUnknownSince: number | null;
   claimToken: string;
 }
 
@@ -43,31 +46,48 @@ export function createOutboxStore(db: Db) {
   const idByKey = db.prepare<{ idempotencyKey: string }, { id: number }>(
     'SELECT id FROM outbox WHERE idempotency_key = @idempotencyKey',
   );
+  const ROW_FIELDS = `o.id, o.operation, o.payload, o.idempotency_key AS idempotencyKey, o.attempts,
+    o.age_from AS ageFrom, o.outcome_unknown_since AS outcomeUnknownSince`;
   // A row waits while an earlier row with its ordering key is unfinished (dead counts as finished).
-  const selectDue = db.prepare<{ now: number; limit: number }, Omit<ClaimedRow, 'claimToken'>>(`
-    SELECT o.id, o.operation, o.payload, o.attempts, o.age_from AS ageFrom
-    FROM outbox AS o
-    WHERE o.status = 'pending' AND o.available_at <= @now
-      AND (o.ordering_key IS NULL OR NOT EXISTS (
+  const FIRST_OF_ITS_ORDER = `(o.ordering_key IS NULL OR NOT EXISTS (
         SELECT 1 FROM outbox AS e
-        WHERE e.ordering_key = o.ordering_key AND e.status IN ('pending', 'in_flight') AND e.id < o.id))
+        WHERE e.ordering_key = o.ordering_key AND e.status IN ('pending', 'in_flight') AND e.id < o.id))`;
+  const selectDue = db.prepare<{ now: number; limit: number }, Omit<ClaimedRow, 'claimToken'>>(`
+    SELECT ${ROW_FIELDS}
+    FROM outbox AS o
+    WHERE o.status = 'pending' AND o.available_at <= @now AND ${FIRST_OF_ITS_ORDER}
     ORDER BY o.available_at, o.id
     LIMIT @limit`);
+  const selectIfFirst = db.prepare<{ id: number }, Omit<ClaimedRow, 'claimToken'>>(`
+    SELECT ${ROW_FIELDS} FROM outbox AS o WHERE o.id = @id AND o.status = 'pending' AND ${FIRST_OF_ITS_ORDER}`);
   const markClaimed = db.prepare<{ id: number; claimToken: string; expiresAt: number }>(`
     UPDATE outbox SET status = 'in_flight', claim_token = @claimToken, expires_at = @expiresAt
     WHERE id = @id AND status = 'pending'`);
-  const markSent = db.prepare<{ id: number; claimToken: string; now: number }>(`
-    UPDATE outbox SET status = 'sent', finished_at = @now, claim_token = NULL, expires_at = NULL, last_error = NULL
+  const markSent = db.prepare<{
+    id: number;
+    claimToken: string;
+    now: number;
+    createdId: string | null;
+    note: string | null;
+  }>(`
+    UPDATE outbox SET status = 'sent', finished_at = @now, claim_token = NULL, expires_at = NULL, last_error = @note,
+      created_id = @createdId
     WHERE id = @id AND claim_token = @claimToken AND status = 'in_flight'`);
+  const discard = db.prepare<{ id: number; claimToken: string }>(
+    "DELETE FROM outbox WHERE id = @id AND claim_token = @claimToken AND status = 'in_flight'",
+  );
+  const createdIds = db.prepare<[], { id: string }>('SELECT created_id AS id FROM outbox WHERE created_id IS NOT NULL');
   const reschedule = db.prepare<{
     id: number;
     claimToken: string;
     attempts: number;
     availableAt: number;
     error: string;
+    outcomeUnknownSince: number | null;
   }>(`
     UPDATE outbox SET status = 'pending', attempts = @attempts, available_at = @availableAt, last_error = @error,
-      claim_token = NULL, expires_at = NULL
+      claim_token = NULL, expires_at = NULL,
+      outcome_unknown_since = coalesce(outcome_unknown_since, @outcomeUnknownSince)
     WHERE id = @id AND claim_token = @claimToken AND status = 'in_flight'`);
   const release = db.prepare<{ id: number; claimToken: string }>(`
     UPDATE outbox SET status = 'pending', claim_token = NULL, expires_at = NULL
@@ -76,11 +96,13 @@ export function createOutboxStore(db: Db) {
     UPDATE outbox SET status = 'dead', attempts = @attempts, dead_reason = @reason, finished_at = @now,
       claim_token = NULL, expires_at = NULL
     WHERE id = @id AND claim_token = @claimToken AND status = 'in_flight'`);
-  // A lease that ran out means the drain holding it died mid-call: that call counts as an attempt.
+  // A lease that ran out means the drain holding it died mid-call: that call counts as an attempt, and
+  // it may have reached the service (since its claim, the lease's start).
   // Rows claimed by this drain (`@liveTokens`, a JSON array) are never taken back from under it.
-  const reclaimExpired = db.prepare<{ now: number; liveTokens: string }>(`
+  const reclaimExpired = db.prepare<{ now: number; liveTokens: string; leaseMs: number }>(`
     UPDATE outbox SET status = 'pending', attempts = attempts + 1, available_at = @now,
-      last_error = 'lease expired: the drain stopped before the call finished', claim_token = NULL, expires_at = NULL
+      last_error = 'lease expired: the drain stopped before the call finished', claim_token = NULL, expires_at = NULL,
+      outcome_unknown_since = coalesce(outcome_unknown_since, expires_at - @leaseMs)
     WHERE status = 'in_flight' AND expires_at <= @now
       AND claim_token NOT IN (SELECT value FROM json_each(@liveTokens))`);
   const nextForeignExpiry = db.prepare<{ liveTokens: string }, { at: number | null }>(`
@@ -97,11 +119,19 @@ export function createOutboxStore(db: Db) {
     const { id, claimToken } = settlement.row;
     switch (settlement.kind) {
       case 'sent':
-        return markSent.run({ id, claimToken, now }).changes > 0;
+        return (
+          markSent.run({ id, claimToken, now, createdId: settlement.createdId ?? null, note: settlement.note ?? null })
+            .changes > 0
+        );
       case 'retry': {
         const { attempts, availableAt, summary: error } = settlement;
-        return reschedule.run({ id, claimToken, attempts, availableAt, error }).changes > 0;
+        const outcomeUnknownSince = settlement.outcomeUnknownSince ?? null;
+        return reschedule.run({ id, claimToken, attempts, availableAt, error, outcomeUnknownSince }).changes > 0;
       }
+      case 'skipped':
+        return markSent.run({ id, claimToken, now, createdId: null, note: settlement.reason }).changes > 0;
+      case 'discard':
+        return discard.run({ id, claimToken }).changes > 0;
       case 'dead':
         return (
           markDead.run({ id, claimToken, attempts: settlement.attempts, reason: settlement.reason, now }).changes > 0
@@ -116,7 +146,7 @@ export function createOutboxStore(db: Db) {
       const written = settlements.map((settlement) => settleOne(settlement, now));
       if (request === null) return { written, rows: [], reclaimed: 0 };
       const { limit, claimToken, leaseMs } = request;
-      const reclaimed = reclaimExpired.run({ now, liveTokens: JSON.stringify(request.liveTokens) }).changes;
+      const reclaimed = reclaimExpired.run({ now, liveTokens: JSON.stringify(request.liveTokens), leaseMs }).changes;
       const rows = selectDue.all({ now, limit });
       const expiresAt = now + leaseMs;
       for (const row of rows) markClaimed.run({ id: row.id, claimToken, expiresAt });
@@ -131,6 +161,19 @@ export function createOutboxStore(db: Db) {
       if (created) return { id: created.id, inserted: true };
       return { id: idByKey.get({ idempotencyKey: row.idempotencyKey })!.id, inserted: false };
     },
+    /**
+     * Claims one pending row when no earlier row of its ordering key is unfinished (for a caller
+     * sending it at once); undefined otherwise. Joins the caller's transaction if one is open.
+     */
+    claimOne(id: number, claimToken: string, expiresAt: number): ClaimedRow | undefined {
+      const row = selectIfFirst.get({ id });
+      if (!row || markClaimed.run({ id, claimToken, expiresAt }).changes === 0) return undefined;
+      return { ...row, claimToken };
+    },
+    /** Writes one settlement at once (outside the drain's batches); false when the claim was lost. */
+    settleOne: (settlement: Settlement, now: number) => settleOne(settlement, now),
+    /** Punishment ids delivered creations made: a lost answer is never matched to one of them. */
+    createdIds: (): Set<string> => new Set(createdIds.all().map((row) => row.id)),
     /**
      * One IMMEDIATE transaction: writes the settlements (each checks its claim token; `written`
      * is false where the claim was lost), then, when asked, takes back rows of other drains whose

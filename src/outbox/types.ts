@@ -1,15 +1,6 @@
 import type { EventEmitter } from 'eventemitter3';
+import type { Payload, QueueableName } from '../api/endpoints.js';
 import type { ModerationApi } from '../api/moderation-api.js';
-import type {
-  AcknowledgeNotificationsBody,
-  AcknowledgePunishmentBody,
-  AddEvidenceBody,
-  CreatePunishmentBody,
-  DynamicCreateBody,
-  MigrationProgressBody,
-  PardonBody,
-  PlayerLoginBody,
-} from '../api/schemas.js';
 import type { Db } from '../db/open-db.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
@@ -19,16 +10,8 @@ import type { Timers } from '../ports/timers.js';
 import type { OutboxEvents } from './events.js';
 import type { OutboxSettings } from './settings.js';
 
-/** One write to the service, as stored in a row: the client method and its argument. */
-export type OutboxCall =
-  | { operation: 'acknowledgePunishment'; payload: AcknowledgePunishmentBody }
-  | { operation: 'acknowledgeNotifications'; payload: AcknowledgeNotificationsBody }
-  | { operation: 'createPunishment'; payload: CreatePunishmentBody }
-  | { operation: 'createPunishmentDynamic'; payload: DynamicCreateBody }
-  | { operation: 'addEvidence'; payload: { punishmentId: string; body: AddEvidenceBody } }
-  | { operation: 'migrationProgress'; payload: MigrationProgressBody }
-  | { operation: 'registerPlayer'; payload: PlayerLoginBody }
-  | { operation: 'pardonPunishment'; payload: { punishmentId: string; body: PardonBody } };
+/** One write to the service, as stored in a row: a queueable operation of the endpoint table and its payload. */
+export type OutboxCall = { [Name in QueueableName]: { operation: Name; payload: Payload<Name> } }[QueueableName];
 
 export type OutboxOperation = OutboxCall['operation'];
 
@@ -65,6 +48,19 @@ export interface EnqueueResult {
   inserted: boolean;
 }
 
+/** What became of a call sent at once for a waiting caller. */
+export type SendNowOutcome =
+  /** The service answered 2xx (or the creation was found in `recent` after a lost answer). */
+  | { kind: 'sent'; id: number; response: unknown }
+  /**
+   * Not delivered now: it stays in the outbox and goes later. `error` says why when a call was tried
+   * or held back (the rate-limit gate's error while it is closed); undefined when earlier rows of its
+   * ordering key wait before it, or the drain is paused.
+   */
+  | { kind: 'queued'; id: number; error?: unknown }
+  /** Refused (a 4xx other than 429 and 401, or an extension the service lacks): removed, never sent. */
+  | { kind: 'refused'; error: unknown };
+
 export interface OutboxStats {
   pending: number;
   inFlight: number;
@@ -97,6 +93,13 @@ export interface Outbox {
    * match the operation's schema. The drainer is woken once the caller's code has returned.
    */
   enqueue(call: OutboxCall, options: EnqueueOptions): EnqueueResult;
+  /**
+   * Stores one call and, when it may go now (the gate is open, the drain is not paused and no
+   * earlier row of its ordering key is unfinished), sends it at once for a waiting caller, settled
+   * as the drainer would settle it: the direct call and the outbox share one row, so a lost answer
+   * is reconciled, never sent twice. An idempotency key already stored returns `queued` for that row.
+   */
+  sendNow(call: OutboxCall, options: EnqueueOptions): Promise<SendNowOutcome>;
   /**
    * Begins draining. Every claim first returns rows whose lease ran out (a crashed drain, or
    * another process) to pending, so a restart picks up where a crash left off.

@@ -215,8 +215,9 @@ export interface ServerInfo {
 
 export interface PluginContext<TConfig = unknown> {
   readonly descriptor: PluginDescriptor;
+  /** Where plugin.yml and the code are (read-only for the plugin: an update replaces it). */
   readonly pluginFolder: string;
-  /** `<server>/plugins/<name>/`, created before enable. */
+  /** `<server>/plugin-data/<name>/`, created before enable; apart from the code in {@link pluginFolder}. */
   readonly dataFolder: string;
   /** `config.yml` in the data folder, validated by the plugin's `configSchema`. */
   readonly config: ConfigFile<TConfig>;

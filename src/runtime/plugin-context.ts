@@ -4,6 +4,7 @@ import type { Logger } from '../ports/logger.js';
 import type { Timers } from '../ports/timers.js';
 import type { CommandRegistry } from './command-registry.js';
 import { openConfigFile } from './config-file.js';
+import { dataFolderOf } from './data-folder.js';
 import type { EventBus } from './event-bus.js';
 import { prefixLogger } from './loggers.js';
 import type { PermissionService } from './permissions.js';
@@ -47,7 +48,7 @@ export function buildPluginContext(
   definition: PluginDefinition<unknown>,
 ): BuiltContext {
   const name = descriptor.name;
-  const dataFolder = join(shared.serverDir, 'plugins', name);
+  const dataFolder = dataFolderOf(shared.serverDir, name);
   const logger = prefixLogger(shared.logger, name);
   const scheduler = createScheduler(shared.timers, logger);
   const config = openConfigFile({

@@ -1,24 +1,29 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { type Clock, systemClock } from '../ports/clock.js';
 import { type Logger, silentLogger } from '../ports/logger.js';
 import { systemTimers, type Timers } from '../ports/timers.js';
+import { admitPlayer, type JoinCandidate, type PendingConnection } from './admission.js';
 import { stripColourCodes } from './colour-codes.js';
 import { CommandRegistry } from './command-registry.js';
+import { type ConsoleReader, type HostConsole, handleConsoleLine, readConsoleLines } from './console-lines.js';
+import { prepareDataFolder } from './data-folder.js';
 import { FileValidationError } from './errors.js';
 import { EventBus, errorText } from './event-bus.js';
+import type { HostRuntime } from './host.js';
 import { loadPlugins } from './load-plugins.js';
 import { type PermissionGrants, PermissionService } from './permissions.js';
-import type { CommandSender, Players, ServerInfo } from './plugin-api.js';
+import { type CommandRoute, routePlayerCommand } from './player-commands.js';
+import type { CommandSender, Player, Players, ServerInfo } from './plugin-api.js';
 import { buildPluginContext } from './plugin-context.js';
 import type { PluginRecord, PluginState } from './plugin-record.js';
 import { dispatchPreLogin, type PreLoginOptions, type PreLoginOutcome } from './pre-login.js';
+import { packagedSdk, provideSdk, type SdkLocation } from './provide-sdk.js';
 import { createPluginEvents, type PluginEvents } from './runtime-events.js';
 
 export type { PluginRecord, PluginState } from './plugin-record.js';
 
 export interface RuntimeOptions {
-  /** The server's folder: `plugins/`, `permissions.yml` and the plugins' data folders live here. */
+  /** The server's folder: `plugins/` (code), `plugin-data/` (each plugin's data) and `permissions.yml` live here. */
   serverDir: string;
   /** @default silentLogger */
   logger?: Logger;
@@ -32,6 +37,11 @@ export interface RuntimeOptions {
   ops?: readonly string[];
   /** Grants from permissions.yml. @default {} */
   grants?: PermissionGrants;
+  /**
+   * Where `bailiff/plugin` is for the plugins (a bundle passes its own); null provides nothing.
+   * @default the SDK built next to the runtime, when built
+   */
+  sdk?: SdkLocation | null;
   /** @default { timeoutMs: 5000, timeoutMessage: 'The server took too long to check your login. Please try again.' } */
   preLogin?: Partial<PreLoginOptions>;
   /** What plugins are told of the game server. @default { edition: 'java', onlineMode: true } */
@@ -40,8 +50,8 @@ export interface RuntimeOptions {
 
 const noPlayers: Players = { online: () => [], byUuid: () => undefined, byName: () => undefined };
 
-/** Loads plugins, runs their lifecycle and dispatches the host's events to them. */
-export class PluginRuntime {
+/** Loads plugins, runs their lifecycle and dispatches the host's events to them. Implements {@link HostRuntime}. */
+export class PluginRuntime implements HostRuntime {
   readonly serverDir: string;
   readonly logger: Logger;
   readonly bus: EventBus;
@@ -55,6 +65,11 @@ export class PluginRuntime {
   private readonly preLogin: PreLoginOptions;
   private readonly server: ServerInfo;
   private playersView: Players;
+  private readonly sdk: SdkLocation | null | undefined;
+  private markReady!: () => void;
+  private readonly ready = new Promise<void>((resolveReady) => {
+    this.markReady = resolveReady;
+  });
 
   constructor(options: RuntimeOptions) {
     this.serverDir = resolve(options.serverDir);
@@ -63,6 +78,7 @@ export class PluginRuntime {
     this.timers = options.timers ?? systemTimers;
     this.playersView = options.players ?? noPlayers;
     this.server = options.server ?? { edition: 'java', onlineMode: true };
+    this.sdk = options.sdk;
     this.bus = new EventBus(this.logger);
     this.commands = new CommandRegistry(this.logger);
     this.permissions = new PermissionService({ ops: options.ops, grants: options.grants });
@@ -98,6 +114,8 @@ export class PluginRuntime {
    * them by dependencies and imports their main modules. Problems refuse that plugin only.
    */
   async load(extraFolders: readonly string[] = []): Promise<void> {
+    const sdk = this.sdk === undefined ? packagedSdk() : this.sdk;
+    if (sdk) provideSdk(sdk);
     const records = await loadPlugins(this.serverDir, extraFolders);
     for (const record of records) {
       this.records.push(record);
@@ -126,7 +144,7 @@ export class PluginRuntime {
   private async enable(record: PluginRecord): Promise<void> {
     const descriptor = record.descriptor!;
     try {
-      mkdirSync(join(this.serverDir, 'plugins', descriptor.name), { recursive: true });
+      prepareDataFolder(this.serverDir, descriptor.name, this.logger);
       const built = buildPluginContext(
         {
           serverDir: this.serverDir,
@@ -182,6 +200,28 @@ export class PluginRuntime {
   /** Runs pre-login listeners (async, within the time limit). */
   firePreLogin(uuid: string, name: string, ip?: string, xuid?: string): Promise<PreLoginOutcome> {
     return dispatchPreLogin(this.bus, this.logger, this.timers, this.preLogin, uuid, name, ip, xuid);
+  }
+
+  /** Lets joins through the pre-login check: call once plugins are enabled (and the host listens). */
+  open(): void {
+    this.markReady();
+  }
+
+  admit(candidate: JoinCandidate, connection: PendingConnection): Promise<boolean> {
+    const firePreLogin = ({ uuid, name, ip, xuid }: JoinCandidate) => this.firePreLogin(uuid, name, ip, xuid);
+    return admitPlayer({ ready: this.ready, firePreLogin, logger: this.logger }, candidate, connection);
+  }
+
+  routeCommand(player: Player, line: string): CommandRoute {
+    return routePlayerCommand(this, player, line);
+  }
+
+  handleConsoleLine(line: string, host: HostConsole, stop: () => void): void {
+    handleConsoleLine(this, line, host, stop);
+  }
+
+  readConsole(input: NodeJS.ReadableStream, host: HostConsole, stop: () => void): ConsoleReader {
+    return readConsoleLines(this, input, host, stop);
   }
 
   /** State of the plugin named `name` (a refused duplicate of that name does not count). */

@@ -9,13 +9,15 @@ import { answerClientError, frameworkErrorHandler, refuseTunnels, requireHostHea
 import { registerRateLimit } from './http/rate-limit.js';
 import type { ImportJobs } from './migration/import-job.js';
 import { registerAdminRoutes } from './routes/admin.js';
-import { registerMigrationRoutes } from './routes/migration.js';
-import { registerNotificationsAndPlayers } from './routes/notifications-and-players.js';
-import { registerPardonRoute } from './routes/pardons.js';
-import { registerPlayerLogin } from './routes/player-login.js';
-import { registerPunishmentReads } from './routes/punishments-read.js';
-import { registerPunishmentWrites } from './routes/punishments-write.js';
-import { registerTicketReads } from './routes/tickets.js';
+import { registerEndpoints } from './routes/endpoint-handlers.js';
+import { linkedAccountHandlers } from './routes/linked-accounts.js';
+import { migrationHandlers } from './routes/migration.js';
+import { notificationHandlers } from './routes/notifications-and-players.js';
+import { pardonHandlers } from './routes/pardons.js';
+import { playerLoginHandlers } from './routes/player-login.js';
+import { punishmentReadHandlers } from './routes/punishments-read.js';
+import { punishmentWriteHandlers } from './routes/punishments-write.js';
+import { ticketHandlers } from './routes/tickets.js';
 
 export interface AppSettings {
   platform: string;
@@ -53,13 +55,16 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
   await app.register(
     async (scope) => {
       requireApiKey(scope, context.stores.networks);
-      registerPunishmentReads(scope, context);
-      registerPunishmentWrites(scope, context);
-      registerNotificationsAndPlayers(scope, context);
-      registerPlayerLogin(scope, context);
-      registerPardonRoute(scope, context);
-      registerTicketReads(scope, context);
-      registerMigrationRoutes(scope, context, settings);
+      registerEndpoints(scope, {
+        ...punishmentReadHandlers(context),
+        ...punishmentWriteHandlers(context),
+        ...notificationHandlers(context),
+        ...playerLoginHandlers(context),
+        ...pardonHandlers(context),
+        ...linkedAccountHandlers(context),
+        ...ticketHandlers(context),
+        ...migrationHandlers(context, settings),
+      });
     },
     { prefix: `/v1/${settings.platform}` },
   );

@@ -2,12 +2,16 @@ import type { Db } from '../db/open-db.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
+import type { EvasionSettings } from './evasion/evasion-settings.js';
 import type { ModerationRules } from './rules/catalogue.js';
 import { EnforcementStore } from './store/enforcement.js';
+import { EvasionPunishmentStore } from './store/evasion-punishments.js';
+import { IdempotencyKeyStore } from './store/idempotency-keys.js';
 import { MigrationStore } from './store/migrations.js';
 import { NetworkStore } from './store/networks.js';
 import { NotificationStore } from './store/notifications.js';
 import { PardonStore } from './store/pardons.js';
+import { PlayerIpStore } from './store/player-ips.js';
 import { PlayerStore } from './store/players.js';
 import { PunishmentRenderer } from './store/punishment-renderer.js';
 import { PunishmentStore } from './store/punishments.js';
@@ -17,12 +21,15 @@ import { PunishmentFeed } from './stream/punishment-feed.js';
 export interface ServiceStores {
   networks: NetworkStore;
   players: PlayerStore;
+  playerIps: PlayerIpStore;
   punishments: PunishmentStore;
   enforcement: EnforcementStore;
+  evasion: EvasionPunishmentStore;
   notifications: NotificationStore;
   pardons: PardonStore;
   tickets: TicketStore;
   migrations: MigrationStore;
+  idempotencyKeys: IdempotencyKeyStore;
 }
 
 /** Everything a route needs, built once per running service. */
@@ -35,6 +42,8 @@ export interface ServiceContext {
   clock: Clock;
   ids: IdGenerator;
   rules: ModerationRules;
+  /** How logins from shared addresses link accounts. */
+  evasion: EvasionSettings;
   logger: Logger;
 }
 
@@ -42,14 +51,17 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
   return {
     networks: new NetworkStore(db),
     players: new PlayerStore(db),
+    playerIps: new PlayerIpStore(db),
     punishments: new PunishmentStore(db),
     enforcement: new EnforcementStore(db),
+    evasion: new EvasionPunishmentStore(db),
     notifications: new NotificationStore(db),
     pardons: new PardonStore(db),
     tickets: new TicketStore(db, (ticketId, error) =>
       logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
     ),
     migrations: new MigrationStore(db),
+    idempotencyKeys: new IdempotencyKeyStore(db),
   };
 }
 

@@ -8,6 +8,7 @@ import { silentLogger } from '../ports/logger.js';
 import { buildApp } from './app.js';
 import { createContext } from './context.js';
 import { SERVICE_MIGRATIONS } from './db/schema.js';
+import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
 import { ImportJobs } from './migration/import-job.js';
 import {
   checkOptions,
@@ -49,6 +50,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       clock: options.clock ?? systemClock,
       ids: options.ids ?? shortRandomId,
       rules: options.rules ?? DEFAULT_RULES,
+      evasion: {
+        sharedIpThreshold: options.sharedIpThreshold ?? DEFAULT_SHARED_IP_THRESHOLD,
+        linkExpiryMs: (options.linkExpiryDays ?? DEFAULT_LINK_EXPIRY_DAYS) * DAY_MS,
+      },
       logger: options.logger ?? silentLogger,
     });
     if (seed) applySeed(context, seed);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { evasionData } from '../api/evasion-data.js';
 import { ticket } from '../api/schemas.js';
 
 /**
@@ -19,13 +20,17 @@ export const storedId = z
   .min(1, 'must not be empty')
   .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`);
 
-/** A punishment's free-form `data`, at most {@link MAX_DATA_BYTES} as JSON (its depth is bounded for every body). */
+/**
+ * A punishment's free-form `data`, at most {@link MAX_DATA_BYTES} as JSON (its depth is bounded for
+ * every body), whose ban-evasion fields (`ipAddress`, `altBlocking`, `linkedBanId`) are well formed.
+ */
 export const boundedData = z
   .record(z.string(), z.unknown())
   .refine(
     (data) => Buffer.byteLength(JSON.stringify(data)) <= MAX_DATA_BYTES,
     `must be at most ${MAX_DATA_BYTES} bytes as JSON`,
-  );
+  )
+  .pipe(evasionData);
 
 /** A full ticket as the admin API and the seed take it, with ids the service can store. */
 export const storedTicket = ticket.extend({

@@ -25,6 +25,10 @@ export interface ServiceOptions {
   rateLimitAllRoutes?: boolean;
   /** Largest migration upload in MB (1 MB = 1,048,576 bytes); 413 above. @default 100 */
   maxUploadMb?: number;
+  /** An address seen with more accounts than this links none of them (ban evasion). @default 5 */
+  sharedIpThreshold?: number;
+  /** Logins older than this many days link no accounts (ban evasion). @default 90 */
+  linkExpiryDays?: number;
   /** Interval of WebSocket pings on the stream. @default 25000 */
   pingIntervalMs?: number;
   /** Source of "now" for timestamps, windows and the rate limiter. @default system clock */
@@ -68,6 +72,8 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('port', 0);
   positiveInteger('rateLimitPerMinute', 1);
   positiveInteger('pingIntervalMs', 1);
+  positiveInteger('sharedIpThreshold', 1);
+  positiveInteger('linkExpiryDays', 1);
   if (options.port !== undefined && options.port > 65535) {
     throw new RangeError(`service option port: must be at most 65535, received ${options.port}`);
   }

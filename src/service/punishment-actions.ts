@@ -1,6 +1,9 @@
 import type { ServiceContext } from './context.js';
 import type { NewPunishment } from './store/punishment-rows.js';
 
+const ACTIVE_STATUS = 'active';
+const PARDONED_STATUS = 'pardoned';
+
 /**
  * Stores a new punishment with its pending notification (id = punishment id) and tells the
  * stream. Returns false when the id already existed, which changes nothing.
@@ -16,16 +19,27 @@ export function createPunishment(context: ServiceContext, record: NewPunishment,
   return inserted;
 }
 
-/** Changes a punishment's status; publishes a frame only when it actually changed. */
+/**
+ * Changes a punishment's status; publishes a frame only when it actually changed. A parent ending
+ * (any status but active) takes its active Linked Bans with it.
+ */
 export function changePunishmentStatus(
   context: ServiceContext,
   networkId: number,
   id: string,
   status: string,
 ): boolean {
-  const changed = context.stores.punishments.setStatus(networkId, id, status, context.clock.now());
-  if (changed) publish(context, networkId, id);
-  return changed;
+  const { db, stores, clock } = context;
+  const nowMs = clock.now();
+  const changedIds = db.transaction(() => {
+    if (!stores.punishments.setStatus(networkId, id, status, nowMs)) return [];
+    if (status === ACTIVE_STATUS) return [id];
+    const linked = stores.evasion.activeLinkedBans(networkId, id);
+    for (const linkedId of linked) stores.punishments.setStatus(networkId, linkedId, status, nowMs);
+    return [id, ...linked];
+  })();
+  for (const changedId of changedIds) publish(context, networkId, changedId);
+  return changedIds.length > 0;
 }
 
 export interface Pardon {
@@ -38,25 +52,26 @@ export interface Pardon {
 
 /**
  * The pardon extension: the punishment becomes `pardoned` and who, when and why is recorded, in
- * one transaction; published when it changed. False when it was already pardoned.
+ * one transaction with the pardon of its active Linked Bans; each is published. False when it was
+ * already pardoned.
  */
 export function pardonPunishment(context: ServiceContext, pardon: Pardon): boolean {
   const { db, stores, clock } = context;
   const nowMs = clock.now();
-  const changed = db.transaction(() => {
-    if (!stores.punishments.setStatus(pardon.networkId, pardon.id, 'pardoned', nowMs)) return false;
-    stores.pardons.record({
-      networkId: pardon.networkId,
-      punishmentId: pardon.id,
-      issuerName: pardon.issuerName,
-      reason: pardon.reason,
-      serverId: pardon.serverId,
-      pardonedAt: nowMs,
-    });
+  const record = (punishmentId: string, reason: string) => {
+    if (!stores.punishments.setStatus(pardon.networkId, punishmentId, PARDONED_STATUS, nowMs)) return false;
+    const { networkId, issuerName, serverId } = pardon;
+    stores.pardons.record({ networkId, punishmentId, issuerName, reason, serverId, pardonedAt: nowMs });
     return true;
+  };
+  const changedIds = db.transaction(() => {
+    if (!record(pardon.id, pardon.reason)) return [];
+    const linked = stores.evasion.activeLinkedBans(pardon.networkId, pardon.id);
+    for (const linkedId of linked) record(linkedId, `pardoned with ${pardon.id}`);
+    return [pardon.id, ...linked];
   })();
-  if (changed) publish(context, pardon.networkId, pardon.id);
-  return changed;
+  for (const changedId of changedIds) publish(context, pardon.networkId, changedId);
+  return changedIds.length > 0;
 }
 
 function publish(context: ServiceContext, networkId: number, id: string): void {

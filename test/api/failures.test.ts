@@ -20,12 +20,12 @@ describe('failures', () => {
   });
 
   it('classifies errors for retry decisions', async () => {
-    const { api } = testClient((call) =>
-      errorResponse(Number(call.url.searchParams.get('hours')), 'no', { 'Retry-After': '1' }),
-    );
-    const unauthorized = await expectApiError(api.recentPunishments({ hours: 401 }), 'http');
-    const rateLimited = await expectApiError(api.recentPunishments({ hours: 429 }), 'rate_limited');
-    const badRequest = await expectApiError(api.recentPunishments({ hours: 400 }), 'http');
+    // One client each: a 401 or a 429 closes a client's gate for its next calls.
+    const answering = (status: number) =>
+      testClient(() => errorResponse(status, 'no', { 'Retry-After': '1' })).api.recentPunishments();
+    const unauthorized = await expectApiError(answering(401), 'http');
+    const rateLimited = await expectApiError(answering(429), 'rate_limited');
+    const badRequest = await expectApiError(answering(400), 'http');
     expect([isAuthFailure(unauthorized), isTransient(unauthorized)]).toEqual([true, false]);
     expect([isRateLimited(rateLimited), isTransient(rateLimited)]).toEqual([true, true]);
     expect(isTransient(badRequest)).toBe(false);
@@ -82,7 +82,7 @@ describe('failures', () => {
       timers.fireAll();
       return new Promise<Response>(() => {});
     });
-    await expectApiError(api.punishmentTypes({ timeoutMs: 50 }), 'timeout');
+    await expectApiError(api.punishmentTypes(undefined, { timeoutMs: 50 }), 'timeout');
   });
 
   it('ends a call as network when the caller aborts it, and clears its timer', async () => {
@@ -92,21 +92,24 @@ describe('failures', () => {
       caller.abort(new Error('shutting down'));
       return pending;
     });
-    const error = await expectApiError(api.punishmentTypes({ signal: caller.signal }), 'network');
+    const error = await expectApiError(api.punishmentTypes(undefined, { signal: caller.signal }), 'network');
     expect(error.message).toBe('punishmentTypes: aborted by the caller');
     expect(timers.pending.size).toBe(0);
   });
 
   it('never calls fetch with an already aborted signal', async () => {
     const { api, calls } = testClient(unreachable);
-    const error = await expectApiError(api.punishmentTypes({ signal: AbortSignal.abort() }), 'network');
+    const error = await expectApiError(api.punishmentTypes(undefined, { signal: AbortSignal.abort() }), 'network');
     expect(error.message).toBe('punishmentTypes: aborted by the caller before sending');
     expect(calls).toHaveLength(0);
   });
 
   it('reports a migration file that cannot be opened as invalid_request, never sent', async () => {
     const { api, calls } = testClient(unreachable);
-    const error = await expectApiError(api.uploadMigration('/nonexistent/bailiff/migration.json'), 'invalid_request');
+    const error = await expectApiError(
+      api.uploadMigration({ filePath: '/nonexistent/bailiff/migration.json' }),
+      'invalid_request',
+    );
     expect(error.issues?.[0]).toMatchObject({ path: 'filePath' });
     expect(error.message).toContain('cannot open /nonexistent/bailiff/migration.json');
     expect(calls).toHaveLength(0);

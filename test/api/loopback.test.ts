@@ -50,7 +50,7 @@ describe('against a real HTTP server on 127.0.0.1', () => {
       });
     });
 
-    const result = await api.uploadMigration(filePath);
+    const result = await api.uploadMigration({ filePath });
 
     expect(result).toEqual({
       success: true,
@@ -84,7 +84,7 @@ describe('against a real HTTP server on 127.0.0.1', () => {
     const { api } = await serve((_, response) =>
       sendJson(response, 429, { status: 429, success: false, message: 'Rate limit exceeded' }, { 'Retry-After': '2' }),
     );
-    const error = await expectApiError(api.getTicket('t-1'), 'rate_limited');
+    const error = await expectApiError(api.getTicket({ id: 't-1' }), 'rate_limited');
     expect(error.retryAfterMs).toBe(2000);
     expect(error.message).toBe('getTicket: HTTP 429 Too Many Requests: Rate limit exceeded (retry after 2000 ms)');
   });

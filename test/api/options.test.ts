@@ -70,7 +70,7 @@ describe('client options', () => {
       { timeoutMs: 2500 },
     );
     await api.punishmentTypes();
-    await api.punishmentTypes({ timeoutMs: 400 });
+    await api.punishmentTypes(undefined, { timeoutMs: 400 });
     expect(delays).toEqual([2500, 400]);
   });
 

@@ -107,7 +107,7 @@ describe('every active ban is enforced at join, whatever its age', { timeout: 24
     const oldBan = (offset: number) => population.banned[population.banned.length - 1 - offset]!;
 
     const reload = async (next: Record<string, unknown>) => {
-      writeFileSync(join(serverDir, 'plugins', 'Bailiff', 'config.yml'), stringify(next));
+      writeFileSync(join(serverDir, 'plugin-data', 'Bailiff', 'config.yml'), stringify(next));
       const from = game.output().length;
       game.console('bailiff reload');
       await waitFor('the reload', () => game.output().slice(from).includes('reloaded'));

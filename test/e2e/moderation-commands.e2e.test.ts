@@ -225,8 +225,11 @@ describe('moderation commands end to end (bailiff start, reference service)', { 
     expect(stored).toMatchObject({ issuerName: 'CONSOLE', typeOrdinal: 2, reason: 'console test', status: 'active' });
     // flying-squid's own ban answers "Bob was banned" on the console: never printed.
     expect(game!.output()).not.toContain('Bob was banned');
+    // flying-squid's own ban-ip and pardon-ip are Bailiff's IP bans, at the service.
     game!.console('ban-ip 10.0.0.1');
-    await consoleSays('IP bans are not supported yet');
+    await consoleSays('IP-banned 10.0.0.1 permanently. Punishment ID:');
+    game!.console('pardon-ip 10.0.0.1');
+    await consoleSays('Lifted 1 IP ban(s) of 10.0.0.1.');
 
     game!.console('banlist');
     await consoleSays('Bob by CONSOLE (permanent): console test');

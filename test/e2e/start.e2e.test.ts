@@ -9,7 +9,7 @@ const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
 describe('bailiff start with the embedded service', { timeout: 60_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-start-e2e-'));
-  const dataFolder = join(dir, 'plugins', 'Bailiff');
+  const dataFolder = join(dir, 'plugin-data', 'Bailiff');
   let game: RunningGameServer | undefined;
   let stored: { url: string; apiKey: string; adminToken: string };
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFlyingSquidHost } from '../../src/hosts/flying-squid/flying-squid-host.js';
-import { loadServerSettings } from '../../src/hosts/flying-squid/server-settings.js';
 import { hostForEdition } from '../../src/hosts/game-server.js';
 import { createSerenityHost } from '../../src/hosts/serenity/serenity-host.js';
+import { loadServerSettings } from '../../src/hosts/server-settings.js';
 
 describe('choosing the host from server.yml', () => {
   let serverDir: string;

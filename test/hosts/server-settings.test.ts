@@ -7,7 +7,7 @@ import {
   ensureServerSettingsFile,
   loadServerSettings,
   worldFolderOf,
-} from '../../src/hosts/flying-squid/server-settings.js';
+} from '../../src/hosts/server-settings.js';
 
 describe('server settings', () => {
   let serverDir: string;

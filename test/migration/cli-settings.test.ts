@@ -24,7 +24,7 @@ describe('parseMigrateArgs', () => {
         outFile: '/work/m.json',
         apiUrl: undefined,
         apiKey: undefined,
-        dbPath: '/work/server/plugins/Bailiff/bailiff.db',
+        dbPath: '/work/server/plugin-data/Bailiff/bailiff.db',
       },
     );
   });
@@ -40,7 +40,7 @@ describe('parseMigrateArgs', () => {
 });
 
 describe('resolveApiSettings', () => {
-  const pluginFolder = () => join(dir, 'server', 'plugins', 'Bailiff');
+  const pluginFolder = () => join(dir, 'server', 'plugin-data', 'Bailiff');
   const writeConfig = async (yaml: string) => {
     await mkdir(pluginFolder(), { recursive: true });
     await writeFile(join(pluginFolder(), 'config.yml'), yaml);
@@ -54,7 +54,7 @@ describe('resolveApiSettings', () => {
     ).toEqual({
       baseUrl: 'http://127.0.0.1:3',
       apiKey: 'from-flag',
-      platform: undefined,
+      platform: 'bedrock',
     });
     expect(await resolveApiSettings({}, env, pluginFolder())).toMatchObject({
       baseUrl: 'http://127.0.0.1:2',
@@ -84,14 +84,19 @@ describe('resolveApiSettings', () => {
     });
   });
 
-  it('names every place it looked when nothing is configured, without echoing a key', async () => {
+  it('refuses a key without a URL, naming the flag to give, without echoing the key', async () => {
     const error = await resolveApiSettings({ apiKey: 'secret-key-123' }, {}, pluginFolder()).catch(
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as Error).message).toContain(
-      'no service URL: set --api-url/--api-key, BAILIFF_API_URL/BAILIFF_API_KEY',
+    expect((error as Error).message).toBe(
+      '--api-key is set but no service URL is: set --api-url to the moderation service the key belongs to (or use --dry-run)',
     );
     expect((error as Error).message).not.toContain('secret-key-123');
+  });
+
+  it('names every place to set a service when nothing is configured', async () => {
+    const error = await resolveApiSettings({}, {}, join(dir, 'empty')).catch((caught: unknown) => caught);
+    expect((error as Error).message).toContain('no moderation service is configured: set api.baseUrl and api.key');
   });
 });

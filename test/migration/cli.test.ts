@@ -78,7 +78,9 @@ describe('bailiff migrate (built CLI)', () => {
   it('exits 2 when no service is configured and it is not a dry run', async () => {
     const result = await runCli(['migrate', '--from', 'vanilla', '--dir', '.'], dir);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('no service URL: set --api-url/--api-key, BAILIFF_API_URL/BAILIFF_API_KEY');
+    expect(result.stderr).toContain(
+      'no moderation service is configured: set api.baseUrl and api.key in config.yml (or BAILIFF_API_URL and BAILIFF_API_KEY)',
+    );
   });
 
   it('exits 1 with a message naming the file and entry for malformed input', async () => {

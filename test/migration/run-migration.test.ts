@@ -193,9 +193,9 @@ describe('runMigration (upload, progress through the outbox)', () => {
     const client = new Proxy(fake.client, {
       get(target, name: string) {
         if (name !== 'uploadMigration') return Reflect.get(target, name);
-        return async (filePath: string) => {
-          sizes.push(readFileSync(filePath).length); // the file is there while it is uploaded
-          return target.uploadMigration(filePath);
+        return async (payload: { filePath: string }) => {
+          sizes.push(readFileSync(payload.filePath).length); // the file is there while it is uploaded
+          return target.uploadMigration(payload);
         };
       },
     });

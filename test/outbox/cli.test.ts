@@ -29,8 +29,8 @@ async function run(...args: string[]) {
 
 /** The plugin's database in the default data folder: one sent, one pending (retrying), two dead. */
 async function seedDefaultDatabase(): Promise<string> {
-  mkdirSync(join(cwd, 'server/plugins/Bailiff'), { recursive: true });
-  const path = join(cwd, 'server/plugins/Bailiff/bailiff.db');
+  mkdirSync(join(cwd, 'server/plugin-data/Bailiff'), { recursive: true });
+  const path = join(cwd, 'server/plugin-data/Bailiff/bailiff.db');
   const db = openDb(path);
   const { outbox, fake } = createHarness({}, () => 0.5, db);
   fake.answer((call) => {
@@ -81,7 +81,7 @@ describe('bailiff outbox', () => {
   it('says clearly when there is no database or no outbox in it', async () => {
     const missing = await run('status');
     expect(missing.code).toBe(1);
-    expect(missing.err).toContain(`no database at ${join(cwd, 'server/plugins/Bailiff/bailiff.db')}`);
+    expect(missing.err).toContain(`no database at ${join(cwd, 'server/plugin-data/Bailiff/bailiff.db')}`);
     const other = join(cwd, 'other.db');
     openDb(other).close();
     const noTable = await run('dead', '--db', other);

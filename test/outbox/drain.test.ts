@@ -17,7 +17,15 @@ describe('drain', () => {
     ]);
     expect(rows()).toMatchObject([{ id, status: 'sent', attempts: 0 }]);
     expect(events).toEqual([
-      { name: 'outbox:sent', event: { id, operation: 'acknowledgePunishment', response: { message: 'acknowledged' } } },
+      {
+        name: 'outbox:sent',
+        event: {
+          id,
+          operation: 'acknowledgePunishment',
+          idempotencyKey: 'ack:p1',
+          response: { message: 'acknowledged' },
+        },
+      },
     ]);
   });
 
@@ -131,20 +139,28 @@ describe('drain', () => {
     expect(dead).not.toHaveProperty('status');
   });
 
-  it('raises one loud warning for 401 however many rows it rejects', async () => {
-    const { outbox, fake, rows, events, log } = createHarness();
-    fake.answer(() => {
-      throw apiErrors.http(401, 'invalid API key');
+  it('keeps every row through a 401 and sends nothing until the wait the key rejection set has passed', async () => {
+    const { outbox, fake, time, rows, events } = createHarness({ concurrency: 1 });
+    fake.answer((_call, index) => {
+      if (index === 0) throw apiErrors.http(401, 'invalid API key', 'acknowledgePunishment', 5000);
+      return { message: 'ok' };
     });
     for (const id of ['p1', 'p2', 'p3']) outbox.enqueue(ack(id), { idempotencyKey: id });
+    const start = time.now();
     outbox.start();
     await settle();
-    expect(rows().map((row) => row.status)).toEqual(['dead', 'dead', 'dead']);
-    expect(log.lines.filter((line) => line.level === 'error')).toEqual([
-      expect.objectContaining({ message: expect.stringContaining('rejected the API key (401)') }),
+    expect(rows().map((row) => row.status)).toEqual(['pending', 'pending', 'pending']);
+    expect(rows()[0]).toMatchObject({ attempts: 0 });
+    expect(events.filter((entry) => entry.name === 'outbox:dead')).toEqual([]);
+    expect(events.filter((entry) => entry.name === 'outbox:paused')).toEqual([
+      { name: 'outbox:paused', event: { untilMs: start + 5000, reason: expect.stringContaining('401') } },
     ]);
-    expect(events.filter((entry) => entry.name === 'outbox:auth-failed')).toHaveLength(1);
-    expect(events.filter((entry) => entry.name === 'outbox:dead')).toHaveLength(3);
+
+    await time.advance(4999);
+    expect(fake.calls).toHaveLength(1);
+    await time.advance(1);
+    await settle();
+    expect(rows().map((row) => row.status)).toEqual(['sent', 'sent', 'sent']);
   });
 
   it('dead-letters a stored payload that no longer parses, without calling the service or throwing', async () => {

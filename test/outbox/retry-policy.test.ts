@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fullJitterDelayMs } from '../../src/outbox/backoff.js';
+import { fullJitterDelayMs } from '../../src/api/backoff.js';
 import { DEFAULT_OUTBOX_SETTINGS, OutboxSettingsError, resolveSettings } from '../../src/outbox/index.js';
 import { decide } from '../../src/outbox/retry-policy.js';
 import { apiErrors } from './helpers/fake-client.js';
@@ -19,7 +19,9 @@ describe('retry policy', () => {
       [apiErrors.http(404), 'dead', 'rejected'],
       [apiErrors.http(413), 'dead', 'rejected'],
       [apiErrors.invalidRequest(), 'dead', 'rejected'],
-      [apiErrors.http(401), 'dead', 'auth-failed'],
+      [apiErrors.http(401), 'retry', 'key-rejected'],
+      [apiErrors.http(404, 'no route', 'registerPlayer'), 'skipped', 'extension-missing'],
+      [apiErrors.http(404, 'no route', 'pardonPunishment'), 'skipped', 'extension-missing'],
       [apiErrors.invalidResponse(), 'sent', 'accepted-unexpected-body'],
       [new Error('bug'), 'retry', 'unexpected'],
     ] as const;
@@ -37,6 +39,18 @@ describe('retry policy', () => {
       pausesDrain: true,
     });
     expect(decide({ ...context, error: apiErrors.rateLimited() })).toMatchObject({ delayMs: 30_000 });
+  });
+
+  it('keeps a row the service refused for a rejected key: no attempt spent, the drain waits for the gate', () => {
+    expect(
+      decide({ ...context, attempts: 2, error: apiErrors.http(401, 'bad key', 'acknowledgePunishment', 5000) }),
+    ).toEqual({
+      action: 'retry',
+      rule: 'key-rejected',
+      delayMs: 5000,
+      attempts: 2,
+      pausesDrain: true,
+    });
   });
 
   it('backs off exponentially with full jitter up to the cap', () => {

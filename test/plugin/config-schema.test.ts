@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { applyEnvOverrides } from '../../plugin/config/env-overrides.js';
 import { bailiffConfigSchema } from '../../plugin/config/schema.js';
 
 const bundled = parse(readFileSync(join(import.meta.dirname, '..', '..', 'config', 'config.yml'), 'utf8'));
@@ -46,18 +45,5 @@ describe('config.yml schema', () => {
         { path: '', code: 'unrecognized_keys' },
       ]),
     );
-  });
-});
-
-describe('environment overrides', () => {
-  const config = bailiffConfigSchema.parse({ api: { baseUrl: 'http://file.example', key: 'file-key' } });
-
-  it('BAILIFF_API_URL and BAILIFF_API_KEY win over the file', () => {
-    const overridden = applyEnvOverrides(config, { BAILIFF_API_URL: 'http://env.example', BAILIFF_API_KEY: 'env-key' });
-    expect(overridden.api).toMatchObject({ baseUrl: 'http://env.example', key: 'env-key' });
-  });
-
-  it('empty variables change nothing', () => {
-    expect(applyEnvOverrides(config, { BAILIFF_API_URL: '', BAILIFF_API_KEY: ' ' })).toBe(config);
   });
 });

@@ -6,7 +6,7 @@ import { LIFTED_STATUS, liftMissingFromSnapshot } from '../../plugin/sync/lift-m
 import type { StreamSocket } from '../../plugin/sync/stream-client.js';
 import { createSync } from '../../plugin/sync/sync-service.js';
 import type { Scheduler } from '../../src/runtime/plugin-api.js';
-import { ALICE, BOB, fakePlayer, servicePunishment } from './helpers/fakes.js';
+import { ALICE, BOB, clientDoors, fakePlayer, servicePunishment } from './helpers/fakes.js';
 import { enforcementHarness } from './helpers/harness.js';
 
 const MUTE = 6;
@@ -73,6 +73,7 @@ describe('sync with the stream', () => {
       client: {
         recentPunishments: async () => ({ punishments: [] }),
         streamEndpoint: () => ({ url: 'ws://127.0.0.1:1/stream', headers: {} }),
+        ...clientDoors(),
       },
       scheduler,
       sync: bailiffConfigSchema.parse({}).sync,

@@ -7,6 +7,7 @@ import { PendingNotices } from '../../plugin/enforcement/pending-notices.js';
 import { onPreLogin } from '../../plugin/enforcement/pre-login.js';
 import { applyPunishment } from '../../plugin/sync/apply-punishment.js';
 import { ApiError } from '../../src/api/errors.js';
+import { ExtensionSupport } from '../../src/api/extension-support.js';
 import type { LoginCheckBody, LoginCheckResponse } from '../../src/api/schemas.js';
 import { PreLoginEventImpl } from '../../src/runtime/pre-login.js';
 import { FakeTimers, flushMicrotasks } from '../runtime/helpers/fake-timers.js';
@@ -23,6 +24,7 @@ function harness(loginCheck: Record<string, unknown> = {}) {
   const h = enforcementHarness([], { enforcement: { loginCheck } });
   const settings = bailiffConfigSchema.parse({ enforcement: { loginCheck } }).enforcement.loginCheck;
   const timers = new FakeTimers();
+  const extensions = new ExtensionSupport({ reprobeAfterMs: 60_000 });
   const requests: LoginCheckBody[] = [];
   const answers: Answer[] = [];
   const deps: LoginCheckDeps = {
@@ -34,7 +36,7 @@ function harness(loginCheck: Record<string, unknown> = {}) {
       },
     },
     settings: () => settings,
-    support: new LoginCheckSupport(() => settings),
+    support: new LoginCheckSupport(() => settings, extensions),
     notices: new PendingNotices(h.context),
     apply: (punishment) => applyPunishment(h.context, punishment),
     timers,
@@ -46,7 +48,7 @@ function harness(loginCheck: Record<string, unknown> = {}) {
     const pending = event.denied ? undefined : checkAtLogin(deps, event);
     return { event, pending };
   };
-  return { ...h, timers, requests, answers, deps, preLogin };
+  return { ...h, timers, requests, answers, deps, preLogin, extensions };
 }
 
 const answer = (overrides: Partial<LoginCheckResponse> = {}): LoginCheckResponse => ({
@@ -157,8 +159,10 @@ describe('login check at pre-login', () => {
   });
 
   it('remembers a 404 (admitting without asking) until reprobeAfterMs has passed', async () => {
-    const h = harness({ reprobeAfterMs: 60_000 });
+    const h = harness();
     const first = h.preLogin();
+    // What the client does with a 404 from an extension, before the caller sees it.
+    h.extensions.markMissing('playerLogin', h.clock.now());
     h.answers[0]!.reject(apiError('http', 404));
     await first.pending;
     expect(first.event.denied).toBe(false);
@@ -199,6 +203,19 @@ describe('login check at pre-login', () => {
     await pending;
     expect(event.denied).toBe(false);
     expect(h.cache.count()).toBe(0);
+  });
+
+  it("stores another player's IP ban when it covers the joining address, and refuses with the IP-ban screen", async () => {
+    const h = harness();
+    const { event, pending } = h.preLogin(ALICE, 'Alice', '198.51.100.20');
+    const ofRange = servicePunishment({ id: 'range', targetUuid: BOB, data: { ipAddress: '198.51.100.0/24' } });
+    const elsewhere = servicePunishment({ id: 'elsewhere', targetUuid: BOB, data: { ipAddress: '192.0.2.1' } });
+    h.answers[0]!.resolve(answer({ activePunishments: [ofRange, elsewhere] }));
+    await pending;
+    expect(event.denied).toBe(true);
+    expect(event.denyMessage).toContain('(IP ban)');
+    expect(h.cache.get('range')?.ipAddress).toBe('198.51.100.0/24');
+    expect(h.cache.get('elsewhere')).toBeUndefined();
   });
 
   it('stores mutes for the join, and shows pending notices at join, acknowledged through the outbox', async () => {

@@ -44,11 +44,7 @@ describe('reading config.yml and messages.yml again', () => {
 
   it('needs no restart when the environment overrides the api settings that changed in the file', () => {
     const env = { BAILIFF_API_URL: 'http://127.0.0.1:3000', BAILIFF_API_KEY: 'from-env' };
-    const { files } = dataFolder(RUNNING_CONFIG, '');
-    const running = {
-      ...files.config.get(),
-      api: { ...files.config.get().api, baseUrl: 'http://127.0.0.1:3000', key: 'from-env' },
-    };
+    const { files, running } = dataFolder(RUNNING_CONFIG, '');
     writeFileSync(join(dir, 'config.yml'), 'api:\n  baseUrl: http://127.0.0.1:4000\n  key: changed\n');
     expect(readReloadedSettings(files, running, env).restartRequired).toEqual([]);
   });

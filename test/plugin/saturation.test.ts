@@ -3,7 +3,7 @@ import { bailiffConfigSchema } from '../../plugin/config/schema.js';
 import { createSync } from '../../plugin/sync/sync-service.js';
 import type { Punishment, RecentQuery } from '../../src/api/schemas.js';
 import type { Scheduler } from '../../src/runtime/plugin-api.js';
-import { manualClock, recordingLogger, servicePunishment } from './helpers/fakes.js';
+import { clientDoors, manualClock, recordingLogger, servicePunishment } from './helpers/fakes.js';
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
 const HOUR_MS = 3_600_000;
@@ -31,13 +31,15 @@ function harness(options: { backfillOnStart?: boolean } = {}) {
   const { logger, lines } = recordingLogger();
   const sync = createSync({
     client: {
-      recentPunishments: async (query = {}) => {
+      recentPunishments: async (payload) => {
+        const query = payload ?? {};
         queries.push(query);
         const since = clock.now() - (query.hours ?? 48) * HOUR_MS;
         const inWindow = created.filter((item) => Date.parse(item.createdAt) >= since);
         return { punishments: inWindow.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 100) };
       },
       streamEndpoint: () => ({ url: 'ws://127.0.0.1:1/stream', headers: {} }),
+      ...clientDoors(),
     },
     scheduler,
     sync: bailiffConfigSchema.parse({ sync: { stream: 'off', pollIntervalMs: 2000, minPollIntervalMs: 250 } }).sync,

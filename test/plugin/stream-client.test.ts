@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { StreamState } from '../../plugin/commands/deps.js';
 import { createStreamClient, type StreamSocket } from '../../plugin/sync/stream-client.js';
 import type { Punishment } from '../../src/api/schemas.js';
-import { recordingLogger, servicePunishment } from './helpers/fakes.js';
+import { clientDoors, recordingLogger, servicePunishment } from './helpers/fakes.js';
 
 class FakeSocket extends EventEmitter {
   terminated = false;
@@ -22,6 +22,7 @@ function harness(random = 0.5) {
   const snapshots: Punishment[][] = [];
   const pushed: Punishment[] = [];
   const { logger, lines } = recordingLogger();
+  const doors = clientDoors();
   const client = createStreamClient({
     endpoint: () => ({ url: 'ws://127.0.0.1:1/v1/minecraft/stream', headers: { 'X-API-Key': 'secret-key' } }),
     onSnapshot: (list) => snapshots.push(list),
@@ -38,6 +39,8 @@ function harness(random = 0.5) {
       },
     },
     random: () => random,
+    clock: { now: () => 0 },
+    ...doors,
     logger,
     minDelayMs: 1000,
     maxDelayMs: 5000,
@@ -47,7 +50,7 @@ function harness(random = 0.5) {
       return socket as unknown as StreamSocket;
     },
   });
-  return { client, sockets, timers, states, snapshots, pushed, lines };
+  return { client, sockets, timers, states, snapshots, pushed, lines, ...doors };
 }
 
 describe('stream client', () => {
@@ -81,14 +84,39 @@ describe('stream client', () => {
     expect(h.states.at(-1)).toBe('disconnected');
   });
 
-  it('a 404 upgrade means the service has no stream: no reconnection', () => {
+  it('a 404 upgrade means the service has no stream: remembered, and asked again only after the wait', () => {
     const h = harness();
     h.client.start();
     h.sockets[0]!.emit('unexpected-response', {}, { statusCode: 404 });
     h.sockets[0]!.emit('close');
     expect(h.client.state).toBe('unsupported');
-    expect(h.timers).toEqual([]);
+    expect(h.extensions.state('stream')).toEqual({ state: 'missing', retryAt: 600_000 });
+    expect(h.timers.map((timer) => timer.delayMs)).toEqual([600_000]);
     expect(JSON.stringify(h.lines)).not.toContain('secret-key');
+  });
+
+  it('a 429 to the upgrade closes the gate for every caller, and the next connection waits for it', () => {
+    const h = harness(0);
+    h.client.start();
+    h.sockets[0]!.emit('unexpected-response', {}, { statusCode: 429, headers: { 'retry-after': '3' } });
+    expect(h.gate.closure(0)).toEqual({ reason: 'rate-limited', endpoint: 'stream', untilMs: 3000 });
+    expect(h.timers.map((timer) => timer.delayMs)).toEqual([3000]);
+  });
+
+  it('opens no connection while the gate is closed', () => {
+    const h = harness();
+    h.gate.rateLimited('recentPunishments', 0, 2500);
+    h.client.start();
+    expect(h.sockets).toEqual([]);
+    expect(h.timers.map((timer) => timer.delayMs)).toEqual([2500]);
+  });
+
+  it('a 401 to the upgrade is a rejected key: the gate closes, the stream waits', () => {
+    const h = harness(0);
+    h.client.start();
+    h.sockets[0]!.emit('unexpected-response', {}, { statusCode: 401 });
+    expect(h.gate.isKeyRejected).toBe(true);
+    expect(h.timers.map((timer) => timer.delayMs)).toEqual([5000]);
   });
 
   it('stop closes the socket and cancels a pending reconnection', () => {

@@ -5,7 +5,7 @@ import type { StreamSocket } from '../../plugin/sync/stream-client.js';
 import { createSync } from '../../plugin/sync/sync-service.js';
 import type { Punishment } from '../../src/api/schemas.js';
 import type { Scheduler } from '../../src/runtime/plugin-api.js';
-import { manualClock, recordingLogger, servicePunishment } from './helpers/fakes.js';
+import { clientDoors, manualClock, recordingLogger, servicePunishment } from './helpers/fakes.js';
 
 class FakeSocket extends EventEmitter {
   terminate() {}
@@ -34,6 +34,7 @@ function harness(stream: 'auto' | 'off') {
         return { punishments: [servicePunishment({ id: `polled-${polls}` })] };
       },
       streamEndpoint: () => ({ url: 'ws://127.0.0.1:1/stream', headers: {} }),
+      ...clientDoors(),
     },
     scheduler,
     sync: bailiffConfigSchema.parse({ sync: { stream, pollIntervalMs: 500 } }).sync,

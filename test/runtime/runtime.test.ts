@@ -67,13 +67,13 @@ describe('plugin runtime lifecycle (real files, dynamic import)', () => {
       ['Addon', 'enabled'],
     ]);
     expect(globalThis.__runtimeTest).toEqual([
-      `enable Core ${join(serverDir, 'plugins', 'Core')}`,
+      `enable Core ${join(serverDir, 'plugin-data', 'Core')}`,
       'Core saw enable of Core',
       'enable Addon interval=250',
       'Core saw enable of Addon',
     ]);
-    expect(existsSync(join(serverDir, 'plugins', 'Core'))).toBe(true);
-    expect(readFileSync(join(serverDir, 'plugins', 'Addon', 'config.yml'), 'utf8')).toBe('intervalMs: 250\n');
+    expect(existsSync(join(serverDir, 'plugin-data', 'Core'))).toBe(true);
+    expect(readFileSync(join(serverDir, 'plugin-data', 'Addon', 'config.yml'), 'utf8')).toBe('intervalMs: 250\n');
     expect(logger.lines.map((l) => l.message)).toContain('[Addon] hello from addon');
 
     await timers.advance(100);
@@ -194,7 +194,7 @@ describe('plugin runtime lifecycle (real files, dynamic import)', () => {
     await runtime.enableAll();
     expect(runtime.stateOf('Strict')).toBe('failed');
     expect(logger.text()).toContain(
-      `invalid config ${join(serverDir, 'plugins', 'Strict', 'config.yml')}:\n  port: expected number, received string "nope"`,
+      `invalid config ${join(serverDir, 'plugin-data', 'Strict', 'config.yml')}:\n  port: expected number, received string "nope"`,
     );
   });
 });

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { dynamicCreateResponse, loginCheckResponse, successResponse } from '../../src/api/schemas.js';
-import { errorOf, JEB, KEY_A2, KEY_B, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
+import { errorOf, JEB, KEY_A2, KEY_B, NOTCH, START_MS, startTestService, type TestService } from './helpers/fixture.js';
 
 const NEWCOMER = '11111111-2222-4333-8444-555555555555';
 const DAY_MS = 24 * 3_600_000;
+const START_ISO = new Date(START_MS).toISOString();
 
 let t: TestService | undefined;
 afterEach(async () => {
@@ -75,6 +76,8 @@ describe('login check extension (POST /player/login)', () => {
       lastIp: '203.0.113.9',
       lastServer: 'lobby-2',
       lastLoginAt: new Date(t.clock.now()).toISOString(),
+      addresses: [{ ipAddress: '203.0.113.9', firstSeenAt: START_ISO, lastSeenAt: START_ISO }],
+      linked: [],
     });
   });
 

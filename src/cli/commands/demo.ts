@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { readEmbeddedService } from '../../../plugin/config/embedded-service.js';
 import { createModerationClient } from '../../api/client.js';
-import { LOOPBACK_TEST_SETTINGS } from '../../hosts/flying-squid/server-settings.js';
+import { LOOPBACK_TEST_SETTINGS } from '../../hosts/server-settings.js';
 import { offlineUuid } from '../../minecraft/offline-uuid.js';
 import type { CliCommand } from '../command.js';
 import { DemoBot } from '../demo/demo-bot.js';
@@ -23,7 +23,7 @@ export const command: CliCommand = async ({ stdout }) => {
   const say = (line: string) => stdout.write(`${line}\n`);
   const { default: mineflayer } = await import('mineflayer');
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-demo-'));
-  mkdirSync(join(dir, 'plugins', 'Bailiff'), { recursive: true });
+  mkdirSync(join(dir, 'plugin-data', 'Bailiff'), { recursive: true });
   writeFileSync(join(dir, 'server.yml'), stringify(LOOPBACK_TEST_SETTINGS));
   const bots: DemoBot[] = [];
   let server: DemoServer | undefined;
@@ -52,7 +52,7 @@ export const command: CliCommand = async ({ stdout }) => {
       bots.push(bot);
       return bot;
     };
-    const embedded = readEmbeddedService(join(dir, 'plugins', 'Bailiff'))!;
+    const embedded = readEmbeddedService(join(dir, 'plugin-data', 'Bailiff'))!;
     say(`game server on 127.0.0.1:${port}, moderation service on ${embedded.url}`);
     const client = createModerationClient({ baseUrl: embedded.url, apiKey: embedded.apiKey });
     const admin = async (path: string, body: unknown) => {

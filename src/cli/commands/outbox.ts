@@ -9,7 +9,7 @@ import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
 
 /** Where the plugin keeps its database when the server runs from the current directory. */
-export const DEFAULT_OUTBOX_DB = 'server/plugins/Bailiff/bailiff.db';
+export const DEFAULT_OUTBOX_DB = 'server/plugin-data/Bailiff/bailiff.db';
 
 const USAGE = `usage: bailiff outbox <status|dead|retry-dead> [options]
 

@@ -13,7 +13,9 @@ const USAGE = `usage: bailiff service [options]
   --platform NAME              path segment after /v1/ (default: minecraft)
   --admin-token TOKEN          bearer token of /admin/v1 (default: generated and printed)
   --rate-limit-per-minute N    requests a minute per API key on limited routes (default: 1000)
-  --max-upload-mb N            largest migration upload in MB (default: 100)`;
+  --max-upload-mb N            largest migration upload in MB (default: 100)
+  --shared-ip-threshold N      an address seen with more accounts links none of them (default: 5)
+  --link-expiry-days N         logins older than this link no accounts (default: 90)`;
 
 function integerFlag(name: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -44,6 +46,8 @@ function parse(argv: string[]) {
         'admin-token': { type: 'string' },
         'rate-limit-per-minute': { type: 'string' },
         'max-upload-mb': { type: 'string' },
+        'shared-ip-threshold': { type: 'string' },
+        'link-expiry-days': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -86,6 +90,12 @@ export const command: CliCommand = async ({ argv, stdout, stderr, cwd }) => {
         ? {}
         : { rateLimitPerMinute: integerFlag('rate-limit-per-minute', flags['rate-limit-per-minute'], 1)! }),
       ...(maxUploadMb === undefined ? {} : { maxUploadMb }),
+      ...(flags['shared-ip-threshold'] === undefined
+        ? {}
+        : { sharedIpThreshold: integerFlag('shared-ip-threshold', flags['shared-ip-threshold'], 1)! }),
+      ...(flags['link-expiry-days'] === undefined
+        ? {}
+        : { linkExpiryDays: integerFlag('link-expiry-days', flags['link-expiry-days'], 1)! }),
       logger: stderrLogger(stderr),
     });
   } catch (error) {

@@ -1,16 +1,18 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { parse } from 'yaml';
-import { ENV_API_URL } from '../../../plugin/config/env-overrides.js';
-import { ensureServerSettingsFile } from '../../hosts/flying-squid/server-settings.js';
+import { readApiSection } from '../../../plugin/config/read-api-section.js';
+import { ApiConnectionError, configuredService } from '../../../plugin/config/service-connection.js';
 import { startGameServer } from '../../hosts/game-server.js';
+import { ensureServerSettingsFile } from '../../hosts/server-settings.js';
 import type { Logger } from '../../ports/logger.js';
+import { prepareDataFolder } from '../../runtime/data-folder.js';
 import { createStreamLogger, logLevelFromEnv } from '../../runtime/loggers.js';
 import type { CliCommand, CliContext } from '../command.js';
 import { UsageError } from '../command.js';
 import { startEmbeddedService } from '../embedded-service.js';
+import { installPluginFolder } from '../install-plugin-folder.js';
 
 const USAGE = 'usage: bailiff start [--dir SERVER_DIR] [--host HOST] [--port PORT]';
 const PLUGIN_NAME = 'Bailiff';
@@ -30,7 +32,7 @@ function hostLogger(env: NodeJS.ProcessEnv): Logger {
   };
 }
 
-/** The repository root (holds plugin.yml), from src/ or dist/src/. */
+/** The package root (holds plugin.yml), from src/ or dist/src/. */
 function packageRoot(): string {
   let directory = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 6; depth += 1) {
@@ -40,14 +42,24 @@ function packageRoot(): string {
   throw new Error('plugin.yml was not found above the start command');
 }
 
-/** True when neither BAILIFF_API_URL nor the data folder's config.yml names a service. */
+/**
+ * True when neither the environment nor the data folder's config.yml names a service. A key
+ * without a URL (or a URL without a key) stops the start with the resolver's message.
+ */
 function needsEmbeddedService(dataFolder: string, env: NodeJS.ProcessEnv): boolean {
-  if (env[ENV_API_URL]?.trim()) return false;
-  const configFile = join(dataFolder, 'config.yml');
-  if (!existsSync(configFile)) return true;
-  const config = parse(readFileSync(configFile, 'utf8')) as { api?: { baseUrl?: unknown } } | null;
-  const baseUrl = config?.api?.baseUrl;
-  return typeof baseUrl !== 'string' || baseUrl.trim() === '';
+  let config: Record<string, unknown>;
+  try {
+    config = readApiSection(join(dataFolder, 'config.yml'));
+  } catch {
+    // The plugin reports a config.yml that is not YAML, with its line, when it loads.
+    config = {};
+  }
+  try {
+    return configuredService({ env, config }) === undefined;
+  } catch (error) {
+    if (error instanceof ApiConnectionError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 function parseStartArgs(context: CliContext) {
@@ -103,8 +115,12 @@ export const command: CliCommand = async (context) => {
     context.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const dataFolder = join(options.dir, 'plugins', PLUGIN_NAME);
-  mkdirSync(dataFolder, { recursive: true });
+  mkdirSync(options.dir, { recursive: true });
+  // Before installing the plugin folder: an older version kept its data where the code now goes.
+  const dataFolder = prepareDataFolder(options.dir, PLUGIN_NAME, hostLogger(context.env));
+  if (installPluginFolder(join(packageRoot(), 'dist', 'plugins', PLUGIN_NAME), options.dir)) {
+    context.stdout.write(`installed Bailiff in ${join(options.dir, 'plugins', PLUGIN_NAME)}\n`);
+  }
   if (ensureServerSettingsFile(options.dir)) {
     context.stdout.write(
       `created ${join(options.dir, 'server.yml')}: edition, host, port, version, online mode, ops\n`,
@@ -119,7 +135,6 @@ export const command: CliCommand = async (context) => {
   try {
     game = await startGameServer({
       serverDir: options.dir,
-      pluginFolders: [packageRoot()],
       // Signals are handled below, so the embedded service is closed too.
       handleSignals: false,
       onStopRequested: shutdown.fromConsole,

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
 import type { Logger } from '../../ports/logger.js';
 import { errorText } from '../../runtime/event-bus.js';
+import { releaseExitHookSignals } from './exit-hook.js';
 import type { FsModule, FsServer } from './flying-squid-types.js';
 
 const require = createRequire(import.meta.url);
@@ -14,22 +15,6 @@ function cleanLogText(message: unknown): string {
       .replace(/\u001b\[[0-9;]*m/g, '')
       .replace(/&[0-9a-fk-or]/gi, '')
   );
-}
-
-/**
- * flying-squid's log module installs exit-hook, whose SIGINT/SIGTERM handlers exit at once,
- * before plugins could run onDisable. Registering through the shared exit-hook instance first
- * lets us remove exactly the listeners it adds; later registrations (flying-squid's) add none.
- */
-function neutraliseExitHook(): void {
-  const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-  const exitHook = require('exit-hook') as (callback: () => void) => () => void;
-  exitHook(() => {});
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    for (const listener of process.listeners(signal)) {
-      if (!before[signal].includes(listener)) process.removeListener(signal, listener);
-    }
-  }
 }
 
 /**
@@ -52,7 +37,7 @@ function withDetachedStdio<T>(create: () => T): T {
 
 /** Creates a flying-squid server whose logs go to `logger` and that leaves stdin and signals alone. */
 export function createQuietServer(options: Record<string, unknown>, logger: Logger): FsServer {
-  neutraliseExitHook();
+  releaseExitHookSignals(require);
   const flyingSquid = require('flying-squid') as FsModule;
   const serv = withDetachedStdio(() =>
     flyingSquid.createMCServer({ ...options, logging: false, noConsoleOutput: true }),

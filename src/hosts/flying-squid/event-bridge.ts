@@ -1,5 +1,4 @@
 import type { Logger } from '../../ports/logger.js';
-import { errorText } from '../../runtime/event-bus.js';
 import type { HostRuntime } from '../../runtime/host.js';
 import { kickWithMessage } from './chat-components.js';
 import type { FsClient, FsPlayer, FsServer } from './flying-squid-types.js';
@@ -9,16 +8,10 @@ import { bridgeTabCompletion } from './tab-completion.js';
 type CancelBehavior = (triggerCancelBehavior?: boolean, hideFromPlugins?: boolean) => void;
 
 /**
- * Maps flying-squid's player lifecycle onto the runtime: pre-login (before the player is added
- * anywhere), join, quit, chat and commands (both cancellable, decided before flying-squid acts).
+ * Translates flying-squid's player lifecycle for the runtime: pre-login (before the player is added
+ * anywhere), join, quit, chat and commands (decided by the runtime before flying-squid acts).
  */
-export function bridgeEvents(
-  serv: FsServer,
-  runtime: HostRuntime,
-  players: PlayerDirectory,
-  logger: Logger,
-  ready: Promise<void>,
-): void {
+export function bridgeEvents(serv: FsServer, runtime: HostRuntime, players: PlayerDirectory, logger: Logger): void {
   serv.on('newPlayer', (player: FsPlayer) => {
     const originalLogin = player.login.bind(player);
     const originalSave = player.save.bind(player);
@@ -38,21 +31,11 @@ export function bridgeEvents(
     // original login runs, means a refused player is never added to the player list.
     player.login = async () => {
       const { uuid, username } = player._client;
-      try {
-        await ready;
-        const outcome = await runtime.firePreLogin(uuid, username, clientAddress(player._client));
-        if (closed) return;
-        if (!outcome.allowed) {
-          logger.info(`refused ${username} (${uuid}) at pre-login`, { reason: outcome.message });
-          kickWithMessage(serv, player, outcome.message ?? '');
-          return;
-        }
-      } catch (error) {
-        // flying-squid rethrows login errors on a timer, which would crash the whole server.
-        logger.error(`pre-login of ${username} failed; connection closed`, { error: errorText(error) });
-        player._client.end('Login failed, please try again.');
-        return;
-      }
+      const admitted = await runtime.admit(
+        { uuid, name: username, ip: clientAddress(player._client) },
+        { refuse: (message) => kickWithMessage(serv, player, message), isOpen: () => !closed },
+      );
+      if (!admitted) return;
       pending = false;
       player.disconnected = false;
       player.save = originalSave;
@@ -76,18 +59,9 @@ export function bridgeEvents(
       if (runtime.events.chat(players.adapt(player), data.message).cancelled) cancel();
     });
 
+    // A vetoed command or a plugin's: flying-squid must not also run it (or answer "Command not found").
     player.on('command_cancel', (data: { command: string }, cancel: CancelBehavior) => {
-      const sender = players.adapt(player);
-      if (runtime.events.command(sender, data.command).cancelled) {
-        cancel();
-        return;
-      }
-      const run = runtime.commands.dispatch(sender, data.command);
-      if (run) {
-        // A plugin's command: flying-squid must not also answer "Command not found".
-        cancel();
-        run.catch((error: unknown) => logger.error('command dispatch failed', { error: errorText(error) }));
-      }
+      if (runtime.routeCommand(players.adapt(player), data.command) !== 'host') cancel();
     });
   });
 }

@@ -1,15 +1,16 @@
 import { once } from 'node:events';
 import type { GameHost, HostFactory } from '../../runtime/host.js';
+import type { ServerSettings } from '../server-settings.js';
 import { renderFlyingSquidMessages } from './chat-components.js';
 import { takeOverHostCommands } from './command-takeover.js';
-import { readConsoleCommands } from './console-input.js';
+import { flyingSquidConsole } from './console-input.js';
 import { closeServer, createQuietServer } from './create-server.js';
 import { bridgeEvents } from './event-bridge.js';
+import { flyingSquidOptions } from './flying-squid-options.js';
 import { shareOpRights } from './op-rights.js';
 import { PlayerDirectory } from './player-adapter.js';
 import { showJoiningPlayersToEachOther } from './player-visibility.js';
 import { addPrivateMessageCommands } from './private-messages.js';
-import { flyingSquidOptions, type ServerSettings } from './server-settings.js';
 import { routeStopCommand } from './stop-command.js';
 import { assertTcpPortFree } from './tcp-port.js';
 
@@ -22,7 +23,6 @@ export const createFlyingSquidHost: HostFactory<ServerSettings> = async ({
   runtime,
   settings,
   logger,
-  ready,
   requestStop,
 }) => {
   await assertTcpPortFree(settings.host, settings.port);
@@ -33,7 +33,7 @@ export const createFlyingSquidHost: HostFactory<ServerSettings> = async ({
   failed.catch(() => {});
   const players = new PlayerDirectory(serv, runtime.permissions);
   runtime.setPlayers(players);
-  bridgeEvents(serv, runtime, players, logger, ready);
+  bridgeEvents(serv, runtime, players, logger);
   addPrivateMessageCommands(serv, players, logger);
   // Before the takeover, so a plugin declaring `stop` still takes it over.
   routeStopCommand(serv, requestStop);
@@ -48,7 +48,7 @@ export const createFlyingSquidHost: HostFactory<ServerSettings> = async ({
     edition: 'java',
     version: settings.version,
     listen: async () => (await Promise.race([listening, failed]))[0],
-    readConsole: (input, onStop) => readConsoleCommands(input, { serv, runtime, logger, onStop }),
+    console: flyingSquidConsole(serv, runtime),
     close: () => {
       closing ??= closeServer(serv, logger);
       return closing;

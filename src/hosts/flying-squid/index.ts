@@ -2,8 +2,8 @@ import { type GameServer, type StartGameServerOptions, startGameServer as startH
 import { createFlyingSquidHost } from './flying-squid-host.js';
 
 export type { GameServer, StartGameServerOptions } from '../game-server.js';
-export type { ServerSettings } from './server-settings.js';
-export { ensureServerSettingsFile, loadServerSettings } from './server-settings.js';
+export type { ServerSettings } from '../server-settings.js';
+export { ensureServerSettingsFile, loadServerSettings } from '../server-settings.js';
 
 /**
  * Starts a flying-squid game server with the plugin runtime, whatever `edition` the settings

@@ -1,6 +1,6 @@
 import { type DimensionProperties, InternalProvider, Serenity, type WorldProperties } from '@serenityjs/core';
 import { DimensionType } from '@serenityjs/protocol';
-import type { ServerSettings } from '../flying-squid/server-settings.js';
+import type { ServerSettings } from '../server-settings.js';
 
 /** Keeps the world in memory; players start afresh at each join (the base provider throws on writePlayer). */
 export class MemoryWorldProvider extends InternalProvider {

@@ -1,17 +1,16 @@
 import { type PlayerJoinSignal, type Serenity, WorldEvent } from '@serenityjs/core';
 import { DisconnectReason, Packet } from '@serenityjs/protocol';
 import type { Logger } from '../../ports/logger.js';
-import { errorText } from '../../runtime/event-bus.js';
 import type { HostRuntime } from '../../runtime/host.js';
 import { toSectionCodes } from './bedrock-text.js';
 import { shareOperatorRights } from './operator-rights.js';
 import { type BedrockPlayerDirectory, knownXuid } from './player-adapter.js';
 
 /**
- * Maps SerenityJS's player lifecycle onto the runtime: pre-login (awaited by SerenityJS inside
+ * Translates SerenityJS's player lifecycle for the runtime: pre-login (awaited by SerenityJS inside
  * its login handler, before the player is admitted), join (initialised), quit (once, for joined
  * players only: SerenityJS reports a leave twice, and also for refused players), chat and
- * commands (cancellable, decided before SerenityJS acts). A joining op becomes a SerenityJS
+ * commands (decided by the runtime before SerenityJS acts). A joining op becomes a SerenityJS
  * operator. One listener per event.
  */
 export function bridgeSerenityEvents(
@@ -19,24 +18,14 @@ export function bridgeSerenityEvents(
   runtime: HostRuntime,
   players: BedrockPlayerDirectory,
   logger: Logger,
-  ready: Promise<void>,
 ): void {
-  const admitOrRefuse = async ({ player }: PlayerJoinSignal): Promise<boolean> => {
-    const { username, uuid, xuid } = player;
-    // SerenityJS has no time limit here and shows a thrown error's text to the player: the
-    // runtime bounds the listeners, and nothing may escape.
-    try {
-      await ready;
-      const outcome = await runtime.firePreLogin(uuid, username, player.connection.rinfo.address, knownXuid(xuid));
-      if (outcome.allowed) return true;
-      logger.info(`refused ${username} (${uuid}, xuid ${xuid}) at pre-login`, { reason: outcome.message });
-      player.disconnect(toSectionCodes(outcome.message ?? ''), DisconnectReason.Kicked);
-    } catch (error) {
-      logger.error(`pre-login of ${username} failed; connection closed`, { error: errorText(error) });
-      player.disconnect('Login failed, please try again.', DisconnectReason.Kicked);
-    }
-    return false;
-  };
+  // SerenityJS has no time limit here and shows a thrown error's text to the player: the
+  // runtime's admission bounds the listeners and never rejects.
+  const admitOrRefuse = ({ player }: PlayerJoinSignal): Promise<boolean> =>
+    runtime.admit(
+      { uuid: player.uuid, name: player.username, ip: player.connection.rinfo.address, xuid: knownXuid(player.xuid) },
+      { refuse: (message) => player.disconnect(toSectionCodes(message), DisconnectReason.Kicked) },
+    );
   // The login handler awaits this signal (emitAsync), so an async listener's answer counts,
   // though the emitter's types only admit a boolean.
   serenity.before(WorldEvent.PlayerJoin, admitOrRefuse as unknown as (signal: PlayerJoinSignal) => boolean);
@@ -65,12 +54,6 @@ export function bridgeSerenityEvents(
     const player = serenity.getPlayerByConnection(connection);
     const sender = player && players.get(player);
     if (!sender) return false;
-    const line = packet.command.replace(/^\//, '').trim();
-    if (!line) return true;
-    if (runtime.events.command(sender, line).cancelled) return false;
-    const run = runtime.commands.dispatch(sender, line);
-    if (!run) return true;
-    run.catch((error: unknown) => logger.error('command dispatch failed', { error: errorText(error) }));
-    return false;
+    return runtime.routeCommand(sender, packet.command) === 'host';
   });
 }

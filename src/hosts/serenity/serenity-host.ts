@@ -2,9 +2,9 @@ import { ServerState } from '@serenityjs/core';
 import { MINECRAFT_VERSION } from '@serenityjs/protocol';
 import { errorText } from '../../runtime/event-bus.js';
 import type { GameHost, HostFactory } from '../../runtime/host.js';
-import type { ServerSettings } from '../flying-squid/server-settings.js';
 import { explainBindError } from '../port-in-use.js';
-import { readBedrockConsole } from './console-input.js';
+import type { ServerSettings } from '../server-settings.js';
+import { serenityConsole } from './console-input.js';
 import { createSerenity } from './create-serenity.js';
 import { bridgeSerenityEvents } from './event-bridge.js';
 import { installNodeShims } from './node-shims.js';
@@ -22,13 +22,7 @@ const CLOSE_LIMIT_MS = 3000;
  * logs in ours, offline logins of current clients accepted in offline mode, no busy loop;
  * server.yml ops are SerenityJS operators, and its `/stop` stops through the one shutdown path.
  */
-export const createSerenityHost: HostFactory<ServerSettings> = async ({
-  runtime,
-  settings,
-  logger,
-  ready,
-  requestStop,
-}) => {
+export const createSerenityHost: HostFactory<ServerSettings> = async ({ runtime, settings, logger, requestStop }) => {
   installNodeShims();
   routeSerenityLogs(logger);
   if (settings.worldFolder !== null) {
@@ -40,7 +34,7 @@ export const createSerenityHost: HostFactory<ServerSettings> = async ({
   routeStopCommand(serenity, requestStop);
   const players = new BedrockPlayerDirectory(runtime.permissions);
   runtime.setPlayers(players);
-  bridgeSerenityEvents(serenity, runtime, players, logger, ready);
+  bridgeSerenityEvents(serenity, runtime, players, logger);
 
   let closing: Promise<void> | undefined;
   const close = async () => {
@@ -67,7 +61,7 @@ export const createSerenityHost: HostFactory<ServerSettings> = async ({
       }
       return port;
     },
-    readConsole: (input, onStop) => readBedrockConsole(input, { serenity, runtime, logger, onStop }),
+    console: serenityConsole(serenity, runtime, logger),
     close: () => {
       closing ??= close();
       return closing;

@@ -11,12 +11,12 @@ export const MIGRATE_USAGE = [
   '  --dir       the server folder (vanilla) or plugins/Essentials or its userdata folder',
   '  --dry-run   write the migration file and stop (no network)',
   '  --out       where to write the migration file (default: a file in the temp folder)',
-  '  --api-url   service URL (default: BAILIFF_API_URL, else server/plugins/Bailiff/config.yml)',
+  '  --api-url   service URL (default: BAILIFF_API_URL, else server/plugin-data/Bailiff/config.yml)',
   '  --api-key   API key (default: BAILIFF_API_KEY, else the same config.yml)',
-  '  --db        SQLite file of the outbox that carries progress (default: server/plugins/Bailiff/bailiff.db)',
+  '  --db        SQLite file of the outbox that carries progress (default: server/plugin-data/Bailiff/bailiff.db)',
 ].join('\n');
 
-export const DEFAULT_PLUGIN_FOLDER = join('server', 'plugins', 'Bailiff');
+export const DEFAULT_PLUGIN_FOLDER = join('server', 'plugin-data', 'Bailiff');
 
 export interface MigrateArgs {
   help: boolean;

@@ -156,4 +156,38 @@ export const SERVICE_MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 4,
+    name: 'idempotency keys of creations (extension)',
+    up: `
+      CREATE TABLE service_idempotency_keys (
+        network_id INTEGER NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        punishment_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (network_id, idempotency_key)
+      ) WITHOUT ROWID;
+      CREATE INDEX service_idempotency_keys_age ON service_idempotency_keys (created_at);
+    `,
+  },
+  {
+    version: 5,
+    name: 'ban evasion (extension): addresses seen per player, IP bans and linked bans by data',
+    up: `
+      CREATE TABLE service_player_ips (
+        network_id INTEGER NOT NULL REFERENCES service_networks(id),
+        ip TEXT NOT NULL,
+        uuid TEXT NOT NULL,
+        first_seen_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL,
+        PRIMARY KEY (network_id, ip, uuid)
+      ) WITHOUT ROWID;
+      CREATE INDEX service_player_ips_player ON service_player_ips (network_id, uuid);
+      CREATE INDEX service_punishments_ip_address ON service_punishments (network_id, json_extract(data, '$.ipAddress'))
+        WHERE json_extract(data, '$.ipAddress') IS NOT NULL;
+      CREATE INDEX service_punishments_linked_ban ON service_punishments (network_id, json_extract(data, '$.linkedBanId'))
+        WHERE json_extract(data, '$.linkedBanId') IS NOT NULL;
+    `,
+  },
 ];

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { playerLoginBody } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
+import { linkedAccounts } from '../evasion/linked-accounts.js';
 import { requireAdminToken } from '../http/admin-auth.js';
 import { notFound } from '../http/errors.js';
 import { parseOrThrow } from '../http/validate.js';
@@ -79,6 +80,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServiceContex
       notificationAcknowledged: acknowledgedAt !== undefined && acknowledgedAt !== null,
       notificationAcknowledgedAt: acknowledgedAt ? toIso(acknowledgedAt) : null,
       pardon: pardon ? { ...pardon, pardonedAt: toIso(pardon.pardonedAt) } : null,
+      activeLinkedBans: stores.evasion.activeLinkedBans(networkId, id),
     };
   });
 
@@ -87,7 +89,22 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServiceContex
     const { id } = parseOrThrow(networkAndId, request.params, 'path');
     const player = stores.players.find(networkId, id);
     if (!player) throw notFound(`player ${id} not found`);
-    return { ...player, lastLoginAt: player.lastLoginAt === null ? null : toIso(player.lastLoginAt) };
+    const nowMs = clock.now();
+    return {
+      ...player,
+      lastLoginAt: player.lastLoginAt === null ? null : toIso(player.lastLoginAt),
+      // Every address recorded, however old; `linked` applies the threshold and the link expiry.
+      addresses: stores.playerIps.addressesOf(networkId, player.uuid, Number.MIN_SAFE_INTEGER).map((address) => ({
+        ipAddress: address.ip,
+        firstSeenAt: toIso(address.firstSeenAt),
+        lastSeenAt: toIso(address.lastSeenAt),
+      })),
+      linked: linkedAccounts(stores, context.evasion, networkId, player.uuid, nowMs).map((account) => ({
+        uuid: account.uuid,
+        name: stores.players.findName(networkId, account.uuid) ?? '',
+        sharedIps: account.sharedIps.map((shared) => ({ ipAddress: shared.ip, lastSeenAt: toIso(shared.lastSeenAt) })),
+      })),
+    };
   });
 
   app.get('/networks/:network/migrations', async (request) => {

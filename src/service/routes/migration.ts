@@ -1,14 +1,13 @@
 import { rm } from 'node:fs/promises';
-import type { FastifyInstance } from 'fastify';
 import { migrationProgressBody } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
-import { RATE_LIMITED } from '../http/rate-limit.js';
 import { parseOrThrow } from '../http/validate.js';
 import { checkMigrationFile } from '../migration/check-structure.js';
 import type { ImportJobs } from '../migration/import-job.js';
 import { receiveUpload, uploadPath } from '../migration/receive-upload.js';
+import type { EndpointHandlers } from './endpoint-handlers.js';
 
 export interface MigrationRouteSettings {
   jobs: ImportJobs;
@@ -17,58 +16,63 @@ export interface MigrationRouteSettings {
 }
 
 /** Migration upload and progress: endpoints 11 and 12. */
-export function registerMigrationRoutes(
-  app: FastifyInstance,
+export function migrationHandlers(
   context: ServiceContext,
   settings: MigrationRouteSettings,
-) {
+): Pick<EndpointHandlers, 'uploadMigration' | 'migrationProgress'> {
   const { stores, clock, ids } = context;
-
-  app.post('/migration/upload', RATE_LIMITED, async (request) => {
-    const caller = callerOf(request);
-    const uploadId = ids();
-    const path = uploadPath(settings.uploadDirectory, uploadId);
-    const fileSize = await receiveUpload(request, path, settings.maxUploadBytes);
-    const check = await checkMigrationFile(path);
-    if (!check.ok) {
-      await rm(path, { force: true });
-      throw badRequest(check.message);
-    }
-    try {
-      stores.migrations.startUpload({
-        id: uploadId,
-        networkId: caller.networkId,
-        serverId: caller.serverId,
-        fileSize,
-        total: check.total,
-        nowMs: clock.now(),
-      });
-    } catch (error) {
-      // No upload record means no import job will ever delete the file: do it now (the 500 follows).
-      await rm(path, { force: true });
-      throw error;
-    }
-    settings.jobs.start({ uploadId, networkId: caller.networkId, filePath: path });
-    return {
-      success: true,
-      message: `migration ${uploadId} accepted: ${check.total} players to import`,
-      fileSize,
-      uploadId,
-    };
-  });
-
-  app.post('/migration/progress', RATE_LIMITED, async (request) => {
-    const caller = callerOf(request);
-    const body = parseOrThrow(migrationProgressBody, request.body);
-    stores.migrations.report({
-      networkId: caller.networkId,
-      serverId: caller.serverId,
-      status: body.status,
-      message: body.message,
-      ...(body.processed === undefined ? {} : { processed: body.processed }),
-      ...(body.total === undefined ? {} : { total: body.total }),
-      reportedAt: clock.now(),
-    });
-    return { success: true };
-  });
+  return {
+    uploadMigration: {
+      rateLimited: true,
+      async handle(request) {
+        const caller = callerOf(request);
+        const uploadId = ids();
+        const path = uploadPath(settings.uploadDirectory, uploadId);
+        const fileSize = await receiveUpload(request, path, settings.maxUploadBytes);
+        const check = await checkMigrationFile(path);
+        if (!check.ok) {
+          await rm(path, { force: true });
+          throw badRequest(check.message);
+        }
+        try {
+          stores.migrations.startUpload({
+            id: uploadId,
+            networkId: caller.networkId,
+            serverId: caller.serverId,
+            fileSize,
+            total: check.total,
+            nowMs: clock.now(),
+          });
+        } catch (error) {
+          // No upload record means no import job will ever delete the file: do it now (the 500 follows).
+          await rm(path, { force: true });
+          throw error;
+        }
+        settings.jobs.start({ uploadId, networkId: caller.networkId, filePath: path });
+        return {
+          success: true,
+          message: `migration ${uploadId} accepted: ${check.total} players to import`,
+          fileSize,
+          uploadId,
+        };
+      },
+    },
+    migrationProgress: {
+      rateLimited: true,
+      async handle(request) {
+        const caller = callerOf(request);
+        const body = parseOrThrow(migrationProgressBody, request.body);
+        stores.migrations.report({
+          networkId: caller.networkId,
+          serverId: caller.serverId,
+          status: body.status,
+          message: body.message,
+          ...(body.processed === undefined ? {} : { processed: body.processed }),
+          ...(body.total === undefined ? {} : { total: body.total }),
+          reportedAt: clock.now(),
+        });
+        return { success: true };
+      },
+    },
+  };
 }

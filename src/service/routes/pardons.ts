@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { pardonBody } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
@@ -7,6 +6,7 @@ import { notFound } from '../http/errors.js';
 import { parseOrThrow } from '../http/validate.js';
 import { storedId } from '../limits.js';
 import { pardonPunishment } from '../punishment-actions.js';
+import type { EndpointHandlers } from './endpoint-handlers.js';
 
 const idParams = z.object({ punishmentId: storedId });
 
@@ -15,25 +15,29 @@ const idParams = z.object({ punishmentId: storedId });
  * `POST /punishments/{punishmentId}/pardon {issuerName, reason?}`. The punishment becomes
  * `pardoned` (pushed on the stream, visible in `recent`); pardoning it again changes nothing.
  */
-export function registerPardonRoute(app: FastifyInstance, context: ServiceContext): void {
+export function pardonHandlers(context: ServiceContext): Pick<EndpointHandlers, 'pardonPunishment'> {
   const { stores } = context;
-  app.post('/punishments/:punishmentId/pardon', async (request) => {
-    const caller = callerOf(request);
-    const { punishmentId } = parseOrThrow(idParams, request.params, 'path');
-    const body = parseOrThrow(pardonBody, request.body);
-    if (!stores.punishments.find(caller.networkId, punishmentId)) {
-      throw notFound(`punishment ${punishmentId} not found`);
-    }
-    const changed = pardonPunishment(context, {
-      networkId: caller.networkId,
-      id: punishmentId,
-      issuerName: body.issuerName,
-      reason: body.reason ?? '',
-      serverId: caller.serverId,
-    });
-    return {
-      success: true,
-      message: changed ? `punishment ${punishmentId} pardoned` : `punishment ${punishmentId} was already pardoned`,
-    };
-  });
+  return {
+    pardonPunishment: {
+      async handle(request) {
+        const caller = callerOf(request);
+        const { punishmentId } = parseOrThrow(idParams, request.params, 'path');
+        const body = parseOrThrow(pardonBody, request.body);
+        if (!stores.punishments.find(caller.networkId, punishmentId)) {
+          throw notFound(`punishment ${punishmentId} not found`);
+        }
+        const changed = pardonPunishment(context, {
+          networkId: caller.networkId,
+          id: punishmentId,
+          issuerName: body.issuerName,
+          reason: body.reason ?? '',
+          serverId: caller.serverId,
+        });
+        return {
+          success: true,
+          message: changed ? `punishment ${punishmentId} pardoned` : `punishment ${punishmentId} was already pardoned`,
+        };
+      },
+    },
+  };
 }

@@ -1,70 +1,90 @@
-import type { FastifyInstance } from 'fastify';
 import { type LoginCheckResponse, loginCheckBody, playerLoginBody, playerLookupQuery } from '../../api/schemas.js';
+import { parseIpAddress } from '../../ip/ip-range.js';
 import type { ServiceContext } from '../context.js';
+import { ipBansMatching } from '../evasion/ip-bans.js';
+import { issueLinkedBans } from '../evasion/linked-bans.js';
 import { callerOf } from '../http/auth.js';
-import { RATE_LIMITED } from '../http/rate-limit.js';
 import { parseOrThrow } from '../http/validate.js';
 import { findTypeRule } from '../rules/catalogue.js';
 import { isDateMs, toIso } from '../store/dates.js';
 import type { PendingNotificationRow } from '../store/notifications.js';
+import type { EndpointHandlers } from './endpoint-handlers.js';
 
 /**
- * The login check (extension): registers the player, records the name, address and server seen,
- * and answers every active punishment of the player, however old, with their unread notices.
- * `players/login {uuid, name}` is the older form of the same call and takes the same path;
- * `players/lookup?name=` answers the player a name belongs to.
+ * The login check (extension): registers the player, records the name, address and server seen
+ * (and the address in the player's address history, which links accounts), issues the Linked Bans
+ * of linked accounts' alt-blocking bans, and answers every active punishment of the player, however
+ * old, plus the IP bans of the address, with their unread notices. `players/login {uuid, name}` is
+ * the older form of the same call and takes the same path; `players/lookup?name=` answers the
+ * player a name belongs to.
  */
-export function registerPlayerLogin(app: FastifyInstance, context: ServiceContext): void {
+export function playerLoginHandlers(
+  context: ServiceContext,
+): Pick<EndpointHandlers, 'playerLogin' | 'registerPlayer' | 'lookupPlayer'> {
   const { stores, clock } = context;
-
-  app.post('/player/login', RATE_LIMITED, async (request): Promise<LoginCheckResponse> => {
-    const caller = callerOf(request);
-    const body = parseOrThrow(loginCheckBody, request.body);
-    const uuid = body.minecraftUuid.toLowerCase();
-    const at = clock.now();
-    const { punishments, notifications } = context.db.transaction(() => {
-      stores.players.recordLogin(caller.networkId, {
-        uuid,
-        name: body.username,
-        ip: body.ipAddress,
-        server: body.serverName ?? caller.serverName,
-        at,
-      });
-      return {
-        punishments: stores.punishments.activeFor(caller.networkId, uuid),
-        notifications: stores.notifications.pendingFor(caller.networkId, uuid),
-      };
-    })();
-    return {
-      success: true,
-      message: `${punishments.length} active punishments, ${notifications.length} pending notifications`,
-      activePunishments: context.render.list(punishments),
-      // A notice whose stored date cannot be shown (an older version's row) is left out like a bad punishment row.
-      pendingNotifications: notifications
-        .filter((row) => isDateMs(row.created_at))
-        .map((row) => describeNotification(context, row)),
-    };
-  });
-
-  // The player a name belongs to, so a server can punish someone before their first join there.
-  app.get('/players/lookup', async (request) => {
-    const caller = callerOf(request);
-    const { name } = parseOrThrow(playerLookupQuery, request.query);
-    return { player: stores.players.findByName(caller.networkId, name) ?? null };
-  });
-
-  app.post('/players/login', async (request) => {
-    const caller = callerOf(request);
-    const body = parseOrThrow(playerLoginBody, request.body);
-    stores.players.recordLogin(caller.networkId, {
-      uuid: body.uuid,
-      name: body.name,
-      ip: undefined,
-      server: caller.serverName,
-      at: clock.now(),
-    });
-    return { success: true };
-  });
+  return {
+    playerLogin: {
+      rateLimited: true,
+      async handle(request): Promise<LoginCheckResponse> {
+        const caller = callerOf(request);
+        const body = parseOrThrow(loginCheckBody, request.body);
+        const uuid = body.minecraftUuid.toLowerCase();
+        const at = clock.now();
+        const address = body.ipAddress === undefined ? undefined : parseIpAddress(body.ipAddress);
+        context.db.transaction(() => {
+          stores.players.recordLogin(caller.networkId, {
+            uuid,
+            name: body.username,
+            ip: address?.text,
+            server: body.serverName ?? caller.serverName,
+            at,
+          });
+          if (address) stores.playerIps.record(caller.networkId, uuid, address.text, at);
+        })();
+        issueLinkedBans(context, caller.networkId, { uuid, name: body.username }, at);
+        const { punishments, notifications } = context.db.transaction(() => {
+          const own = stores.punishments.activeFor(caller.networkId, uuid);
+          const ownIds = new Set(own.map((row) => row.id));
+          const ofAddress = address ? ipBansMatching(stores, caller.networkId, address) : [];
+          return {
+            punishments: [...own, ...ofAddress.filter((row) => !ownIds.has(row.id))],
+            notifications: stores.notifications.pendingFor(caller.networkId, uuid),
+          };
+        })();
+        return {
+          success: true,
+          message: `${punishments.length} active punishments, ${notifications.length} pending notifications`,
+          activePunishments: context.render.list(punishments),
+          // A notice whose stored date cannot be shown (an older version's row) is left out like a bad punishment row.
+          pendingNotifications: notifications
+            .filter((row) => isDateMs(row.created_at))
+            .map((row) => describeNotification(context, row)),
+        };
+      },
+    },
+    // The player a name belongs to, so a server can punish someone before their first join there.
+    lookupPlayer: {
+      async handle(request) {
+        const caller = callerOf(request);
+        const { name } = parseOrThrow(playerLookupQuery, request.query);
+        return { player: stores.players.findByName(caller.networkId, name) ?? null };
+      },
+    },
+    registerPlayer: {
+      async handle(request) {
+        const caller = callerOf(request);
+        const body = parseOrThrow(playerLoginBody, request.body);
+        stores.players.recordLogin(caller.networkId, {
+          uuid: body.uuid,
+          name: body.name,
+          ip: undefined,
+          server: caller.serverName,
+          at: clock.now(),
+        });
+        return { success: true };
+      },
+    },
+  };
 }
 
 function describeNotification(context: ServiceContext, row: PendingNotificationRow) {

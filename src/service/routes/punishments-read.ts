@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MAX_RECENT_HOURS, recentQuery, typeOrdinal, typesResponse, uuid } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
@@ -6,6 +5,7 @@ import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { integerFromQuery, parseOrThrow } from '../http/validate.js';
 import { computePreview } from '../rules/preview.js';
+import type { EndpointHandlers } from './endpoint-handlers.js';
 
 /** Contract limits of `recent`. */
 export const RECENT_MAX_RESULTS = 100;
@@ -25,32 +25,40 @@ const recentQueryFromUrl = z.preprocess(
 );
 
 /** Preview, recent and types: the reads of endpoints 1-3. */
-export function registerPunishmentReads(app: FastifyInstance, context: ServiceContext): void {
+export function punishmentReadHandlers(
+  context: ServiceContext,
+): Pick<EndpointHandlers, 'previewPunishment' | 'recentPunishments' | 'punishmentTypes'> {
   const { stores, clock, rules, render } = context;
-
-  app.get('/punishments/preview', async (request) => {
-    const caller = callerOf(request);
-    const query = parseOrThrow(previewQuery, request.query, 'query');
-    if (stores.players.findName(caller.networkId, query.playerUuid) === undefined) {
-      throw notFound(`player ${query.playerUuid} not found`);
-    }
-    const history = stores.punishments.historyOf(caller.networkId, query.playerUuid);
-    return computePreview(history, query.typeOrdinal, rules, clock.now());
-  });
-
-  app.get('/punishments/recent', async (request) => {
-    const caller = callerOf(request);
-    const hours = parseOrThrow(recentQueryFromUrl, request.query, 'query').hours ?? RECENT_DEFAULT_HOURS;
-    const sinceMs = clock.now() - Math.min(hours, MAX_RECENT_HOURS) * HOUR_MS;
-    const rows = stores.punishments.recent(caller.networkId, sinceMs, RECENT_MAX_RESULTS);
-    return { punishments: render.list(rows) };
-  });
-
   const types = typesResponse.parse({
     data: rules.types.map(({ ordinal, title, category, enabled }) => ({ ordinal, title, category, enabled })),
   });
-  app.get('/punishments/types', async (request) => {
-    callerOf(request);
-    return types;
-  });
+
+  return {
+    previewPunishment: {
+      async handle(request) {
+        const caller = callerOf(request);
+        const query = parseOrThrow(previewQuery, request.query, 'query');
+        if (stores.players.findName(caller.networkId, query.playerUuid) === undefined) {
+          throw notFound(`player ${query.playerUuid} not found`);
+        }
+        const history = stores.punishments.historyOf(caller.networkId, query.playerUuid);
+        return computePreview(history, query.typeOrdinal, rules, clock.now());
+      },
+    },
+    recentPunishments: {
+      async handle(request) {
+        const caller = callerOf(request);
+        const hours = parseOrThrow(recentQueryFromUrl, request.query, 'query').hours ?? RECENT_DEFAULT_HOURS;
+        const sinceMs = clock.now() - Math.min(hours, MAX_RECENT_HOURS) * HOUR_MS;
+        const rows = stores.punishments.recent(caller.networkId, sinceMs, RECENT_MAX_RESULTS);
+        return { punishments: render.list(rows) };
+      },
+    },
+    punishmentTypes: {
+      async handle(request) {
+        callerOf(request);
+        return types;
+      },
+    },
+  };
 }

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../api/evasion-data.js';
 import {
   acknowledgePunishmentBody,
   addEvidenceBody,
@@ -10,10 +10,12 @@ import {
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
+import { idempotentCreations } from '../http/idempotency.js';
 import { parseOrThrow } from '../http/validate.js';
 import { boundedData, storedId } from '../limits.js';
 import { createPunishment } from '../punishment-actions.js';
 import { computePreview } from '../rules/preview.js';
+import type { EndpointHandlers } from './endpoint-handlers.js';
 
 // The contract only sets a minimum for create's snake_case ordinal.
 const serviceCreateBody = createPunishmentBody.extend({
@@ -25,12 +27,21 @@ const idParams = z.object({ punishmentId: storedId });
 
 type CreateRequest = Omit<DynamicCreateBody, 'issuerName'> & { issuerName?: string };
 
-/** Create, dynamic create, evidence and acknowledgement: endpoints 4-7. */
-export function registerPunishmentWrites(app: FastifyInstance, context: ServiceContext): void {
+/** An IP ban may name no account: it then targets the nil UUID (extension, see evasion-data.ts). */
+function addressOnlyName(body: CreateRequest): string | undefined {
+  const isAddressOnly = body.targetUuid.toLowerCase() === ADDRESS_ONLY_TARGET && body.data?.ipAddress !== undefined;
+  return isAddressOnly ? ADDRESS_ONLY_TARGET_NAME : undefined;
+}
+
+/** Create, dynamic create, evidence and acknowledgement: endpoints 4-7. Creations honour `Idempotency-Key`. */
+export function punishmentWriteHandlers(
+  context: ServiceContext,
+): Pick<EndpointHandlers, 'createPunishment' | 'createPunishmentDynamic' | 'addEvidence' | 'acknowledgePunishment'> {
   const { stores, clock, ids, rules } = context;
+  const createOnce = idempotentCreations(context);
 
   function create(networkId: number, body: CreateRequest): string {
-    const targetName = stores.players.findName(networkId, body.targetUuid);
+    const targetName = stores.players.findName(networkId, body.targetUuid) ?? addressOnlyName(body);
     if (targetName === undefined) throw notFound(`target player ${body.targetUuid} not found`);
     const nowMs = clock.now();
     // Without a duration the type's table decides, at the player's current offence level.
@@ -60,49 +71,59 @@ export function registerPunishmentWrites(app: FastifyInstance, context: ServiceC
     return id;
   }
 
-  app.post('/punishments/create', async (request, reply) => {
-    const caller = callerOf(request);
-    const { type_ordinal, ...rest } = parseOrThrow(serviceCreateBody, request.body);
-    create(caller.networkId, { ...rest, typeOrdinal: type_ordinal });
-    return reply.code(200).send();
-  });
-
-  app.post('/punishments/dynamic', async (request) => {
-    const caller = callerOf(request);
-    const punishmentId = create(caller.networkId, parseOrThrow(serviceDynamicBody, request.body));
-    return { punishmentId, message: `punishment ${punishmentId} created` };
-  });
-
-  app.post('/punishments/:punishmentId/evidence', async (request) => {
-    const caller = callerOf(request);
-    const { punishmentId } = parseOrThrow(idParams, request.params, 'path');
-    const body = parseOrThrow(addEvidenceBody, request.body);
-    if (!stores.punishments.find(caller.networkId, punishmentId))
-      throw notFound(`punishment ${punishmentId} not found`);
-    stores.enforcement.addEvidence(caller.networkId, punishmentId, body.issuerName, body.evidenceUrl, clock.now());
-    return { success: true, message: 'evidence added' };
-  });
-
-  app.post('/punishments/acknowledge', async (request) => {
-    const caller = callerOf(request);
-    const body = parseOrThrow(acknowledgePunishmentBody, request.body);
-    if (!stores.punishments.find(caller.networkId, body.punishmentId)) {
-      throw notFound(`punishment ${body.punishmentId} not found`);
-    }
-    const nowMs = clock.now();
-    const executedAt = body.executedAt === undefined ? nowMs : Date.parse(body.executedAt);
-    stores.enforcement.recordAcknowledgement({
-      networkId: caller.networkId,
-      punishmentId: body.punishmentId,
-      serverId: caller.serverId,
-      playerUuid: body.playerUuid,
-      executedAt,
-      success: body.success,
-      ...(body.errorMessage === undefined ? {} : { errorMessage: body.errorMessage }),
-      receivedAt: nowMs,
-    });
-    if (!body.success) return { message: 'failed enforcement recorded' };
-    const started = stores.punishments.markStarted(caller.networkId, body.punishmentId, executedAt, nowMs);
-    return { message: started ? 'punishment acknowledged' : 'punishment already acknowledged' };
-  });
+  return {
+    createPunishment: {
+      async handle(request, reply) {
+        const caller = callerOf(request);
+        const { type_ordinal, ...rest } = parseOrThrow(serviceCreateBody, request.body);
+        createOnce(request, reply, caller.networkId, () =>
+          create(caller.networkId, { ...rest, typeOrdinal: type_ordinal }),
+        );
+        return reply.code(200).send();
+      },
+    },
+    createPunishmentDynamic: {
+      async handle(request, reply) {
+        const caller = callerOf(request);
+        const body = parseOrThrow(serviceDynamicBody, request.body);
+        const punishmentId = createOnce(request, reply, caller.networkId, () => create(caller.networkId, body));
+        return { punishmentId, message: `punishment ${punishmentId} created` };
+      },
+    },
+    addEvidence: {
+      async handle(request) {
+        const caller = callerOf(request);
+        const { punishmentId } = parseOrThrow(idParams, request.params, 'path');
+        const body = parseOrThrow(addEvidenceBody, request.body);
+        if (!stores.punishments.find(caller.networkId, punishmentId))
+          throw notFound(`punishment ${punishmentId} not found`);
+        stores.enforcement.addEvidence(caller.networkId, punishmentId, body.issuerName, body.evidenceUrl, clock.now());
+        return { success: true, message: 'evidence added' };
+      },
+    },
+    acknowledgePunishment: {
+      async handle(request) {
+        const caller = callerOf(request);
+        const body = parseOrThrow(acknowledgePunishmentBody, request.body);
+        if (!stores.punishments.find(caller.networkId, body.punishmentId)) {
+          throw notFound(`punishment ${body.punishmentId} not found`);
+        }
+        const nowMs = clock.now();
+        const executedAt = body.executedAt === undefined ? nowMs : Date.parse(body.executedAt);
+        stores.enforcement.recordAcknowledgement({
+          networkId: caller.networkId,
+          punishmentId: body.punishmentId,
+          serverId: caller.serverId,
+          playerUuid: body.playerUuid,
+          executedAt,
+          success: body.success,
+          ...(body.errorMessage === undefined ? {} : { errorMessage: body.errorMessage }),
+          receivedAt: nowMs,
+        });
+        if (!body.success) return { message: 'failed enforcement recorded' };
+        const started = stores.punishments.markStarted(caller.networkId, body.punishmentId, executedAt, nowMs);
+        return { message: started ? 'punishment acknowledged' : 'punishment already acknowledged' };
+      },
+    },
+  };
 }

@@ -1,13 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Ticket, uuid } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
-import { RATE_LIMITED } from '../http/rate-limit.js';
 import { parseOrThrow } from '../http/validate.js';
 import { storedId } from '../limits.js';
 import { UnrenderableDateError } from '../store/dates.js';
+import type { EndpointHandlers } from './endpoint-handlers.js';
 
 /** Contract limit of a player's ticket list. */
 export const PLAYER_TICKETS_MAX_RESULTS = 50;
@@ -16,32 +15,38 @@ const ticketParams = z.object({ id: storedId });
 const playerParams = z.object({ uuid });
 
 /** Ticket reads: endpoints 9 and 10. */
-export function registerTicketReads(app: FastifyInstance, context: ServiceContext): void {
+export function ticketHandlers(context: ServiceContext): Pick<EndpointHandlers, 'getTicket' | 'getPlayerTickets'> {
   const { tickets } = context.stores;
-
-  app.get('/tickets/:id', RATE_LIMITED, async (request) => {
-    const caller = callerOf(request);
-    const { id } = parseOrThrow(ticketParams, request.params, 'path');
-    let ticket: Ticket | undefined;
-    try {
-      ticket = tickets.find(caller.networkId, id);
-    } catch (error) {
-      if (!(error instanceof UnrenderableDateError)) throw error;
-      context.logger.error('ticket row cannot be rendered', {
-        networkId: caller.networkId,
-        ticketId: id,
-        problem: error.message,
-      });
-      // The contract's statuses for this read are 400/401/404/429/500; it cannot be shown, so it is answered as absent.
-      throw notFound(`ticket ${id} cannot be shown: its stored ${error.field} is outside the range of a date`);
-    }
-    if (!ticket) throw notFound(`ticket ${id} not found`);
-    return { ticket };
-  });
-
-  app.get('/tickets/player/:uuid', RATE_LIMITED, async (request) => {
-    const caller = callerOf(request);
-    const params = parseOrThrow(playerParams, request.params, 'path');
-    return { tickets: tickets.byPlayer(caller.networkId, params.uuid, PLAYER_TICKETS_MAX_RESULTS) };
-  });
+  return {
+    getTicket: {
+      rateLimited: true,
+      async handle(request) {
+        const caller = callerOf(request);
+        const { id } = parseOrThrow(ticketParams, request.params, 'path');
+        let ticket: Ticket | undefined;
+        try {
+          ticket = tickets.find(caller.networkId, id);
+        } catch (error) {
+          if (!(error instanceof UnrenderableDateError)) throw error;
+          context.logger.error('ticket row cannot be rendered', {
+            networkId: caller.networkId,
+            ticketId: id,
+            problem: error.message,
+          });
+          // The contract's statuses for this read are 400/401/404/429/500; it cannot be shown, so it is answered as absent.
+          throw notFound(`ticket ${id} cannot be shown: its stored ${error.field} is outside the range of a date`);
+        }
+        if (!ticket) throw notFound(`ticket ${id} not found`);
+        return { ticket };
+      },
+    },
+    getPlayerTickets: {
+      rateLimited: true,
+      async handle(request) {
+        const caller = callerOf(request);
+        const params = parseOrThrow(playerParams, request.params, 'path');
+        return { tickets: tickets.byPlayer(caller.networkId, params.uuid, PLAYER_TICKETS_MAX_RESULTS) };
+      },
+    },
+  };
 }

@@ -44,7 +44,7 @@ export interface NewPunishment {
   startedAt?: number | null;
 }
 
-// Every field of the contract's Punishment but the dates.
+// Every field of the contract's Punishment but the dates, and `data` (an extension) when it has any.
 function undatedFields(row: PunishmentRow) {
   return {
     id: row.id,
@@ -55,6 +55,7 @@ function undatedFields(row: PunishmentRow) {
     reason: row.reason,
     duration: row.duration,
     status: row.status,
+    ...(row.data === null ? {} : { data: JSON.parse(row.data) as Record<string, unknown> }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import mineflayer, { type Bot } from 'mineflayer';
 import { componentText } from '../../../src/minecraft/chat-text.js';
 
@@ -19,15 +20,29 @@ export interface TestBot {
 
 export type JoinResult = { joined: true; bot: TestBot } | { joined: false; reason: string };
 
+export interface JoinOptions {
+  /** Connect from this loopback address (any of 127.0.0.0/8), as a player from another address would. */
+  localAddress?: string;
+}
+
 /** Joins the server; resolves once spawned, or with the refusal text when kicked before spawning. */
-export function joinBot(port: number, name: string, timeoutMs = 20_000): Promise<JoinResult> {
+export function joinBot(
+  port: number,
+  name: string,
+  timeoutMs = 20_000,
+  options: JoinOptions = {},
+): Promise<JoinResult> {
   return new Promise((resolve, reject) => {
+    const { localAddress } = options;
     const bot = mineflayer.createBot({
       host: '127.0.0.1',
       port,
       username: name,
       version: GAME_VERSION,
       auth: 'offline',
+      ...(localAddress === undefined
+        ? {}
+        : { connect: (client) => client.setSocket(connect({ host: '127.0.0.1', port, localAddress })) }),
     });
     let spawned = false;
     let endedResolve!: () => void;
@@ -77,8 +92,8 @@ export function joinBot(port: number, name: string, timeoutMs = 20_000): Promise
 }
 
 /** Joins and fails the test when refused. */
-export async function mustJoin(port: number, name: string): Promise<TestBot> {
-  const result = await joinBot(port, name);
+export async function mustJoin(port: number, name: string, options: JoinOptions = {}): Promise<TestBot> {
+  const result = await joinBot(port, name, 20_000, options);
   if (!result.joined) throw new Error(`${name} was refused: ${result.reason}`);
   return result.bot;
 }

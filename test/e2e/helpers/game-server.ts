@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
-import { LOOPBACK_TEST_SETTINGS } from '../../../src/hosts/flying-squid/server-settings.js';
+import { LOOPBACK_TEST_SETTINGS } from '../../../src/hosts/server-settings.js';
 import { waitFor } from './wait.js';
 
 /** The repository root (holds plugin.yml), from test/ or dist/test/. */
@@ -31,9 +31,9 @@ export function writeTestServerFolder(
   bailiffConfig?: Record<string, unknown>,
   serverSettings: Record<string, unknown> = {},
 ): void {
-  mkdirSync(join(dir, 'plugins', 'Bailiff'), { recursive: true });
+  mkdirSync(join(dir, 'plugin-data', 'Bailiff'), { recursive: true });
   writeFileSync(join(dir, 'server.yml'), stringify({ ...LOOPBACK_TEST_SETTINGS, ...serverSettings }));
-  if (bailiffConfig) writeFileSync(join(dir, 'plugins', 'Bailiff', 'config.yml'), stringify(bailiffConfig));
+  if (bailiffConfig) writeFileSync(join(dir, 'plugin-data', 'Bailiff', 'config.yml'), stringify(bailiffConfig));
 }
 
 export interface RunningGameServer {

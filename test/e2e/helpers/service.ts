@@ -16,6 +16,8 @@ export function startTestService(options: {
   /** Seed punishments (see helpers/ban-population.ts). */
   punishments?: Array<{ targetUuid: string; typeOrdinal: number; id?: string; reason?: string; createdAt?: string }>;
   rateLimitPerMinute?: number;
+  /** Ban evasion: accounts above which an address links nobody. */
+  sharedIpThreshold?: number;
   uuidOf?: (name: string) => string;
 }) {
   const uuidOf = options.uuidOf ?? offlineUuid;
@@ -25,6 +27,7 @@ export function startTestService(options: {
     dbPath: options.dbPath,
     adminToken: ADMIN_TOKEN,
     ...(options.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.rateLimitPerMinute }),
+    ...(options.sharedIpThreshold === undefined ? {} : { sharedIpThreshold: options.sharedIpThreshold }),
     seed: {
       networks: [
         {

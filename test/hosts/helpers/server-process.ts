@@ -2,7 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const runner = resolve(import.meta.dirname, '../../../dist/test/hosts/fixtures/run-server.js');
+const fixtures = resolve(import.meta.dirname, '../../../dist/test/hosts/fixtures');
+
+/** How the server is started: `bailiff start`'s runtime (run-server), or an owner's server with the drop-in. */
+export type ServerRunner = 'run-server' | 'run-flying-squid-dropin' | 'run-serenity-dropin';
 
 /** A game server running in a child process (built runner), with its output lines. */
 export interface ServerProcess {
@@ -17,13 +20,15 @@ export interface ServerProcess {
   stop(timeoutMs?: number): Promise<number | null>;
 }
 
-/** Starts `dist/test/hosts/fixtures/run-server.js` and waits for `game server listening on`. */
+/** Starts `dist/test/hosts/fixtures/<runner>.js` and waits for `game server listening on`. */
 export async function startServerProcess(
   serverDir: string,
   pluginFolders: string[],
   version?: string,
   env: Record<string, string> = {},
+  runnerName: ServerRunner = 'run-server',
 ): Promise<ServerProcess> {
+  const runner = resolve(fixtures, `${runnerName}.js`);
   if (!existsSync(runner)) throw new Error(`${runner} is missing: run \`npm run build\` first`);
   const child = spawn(process.execPath, [runner, serverDir, ...pluginFolders], {
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,4 +1,6 @@
+import { ExtensionSupport } from '../../../src/api/extension-support.js';
 import type { ModerationApi } from '../../../src/api/moderation-api.js';
+import { RateLimitGate } from '../../../src/api/rate-limit-gate.js';
 import type { MigrationProgressBody, MigrationUploadResponse } from '../../../src/api/schemas.js';
 
 export interface FakeMigrationClient {
@@ -17,10 +19,12 @@ export function fakeMigrationClient(uploadSteps: (MigrationUploadResponse | Erro
   const unexpected = (name: string) => () => {
     throw new Error(`unexpected call to ${name}`);
   };
+  const doors = { gate: new RateLimitGate(), extensions: new ExtensionSupport({ reprobeAfterMs: 600_000 }) };
   const client = new Proxy({} as ModerationApi, {
     get(_target, name: string) {
+      if (name === 'gate' || name === 'extensions') return doors[name];
       if (name === 'uploadMigration') {
-        return async (filePath: string) => {
+        return async ({ filePath }: { filePath: string }) => {
           uploads.push(filePath);
           const step = uploadSteps[Math.min(uploads.length - 1, uploadSteps.length - 1)]!;
           if (step instanceof Error) throw step;

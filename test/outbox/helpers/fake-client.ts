@@ -1,5 +1,7 @@
 import { ApiError, type EndpointName } from '../../../src/api/errors.js';
+import { ExtensionSupport } from '../../../src/api/extension-support.js';
 import type { ModerationApi } from '../../../src/api/moderation-api.js';
+import { RateLimitGate } from '../../../src/api/rate-limit-gate.js';
 
 export interface RecordedCall {
   operation: string;
@@ -9,7 +11,7 @@ export interface RecordedCall {
 
 export type Reply = (call: RecordedCall, index: number) => unknown | Promise<unknown>;
 
-const WRITES = [
+const RECORDED = [
   'acknowledgePunishment',
   'acknowledgeNotifications',
   'createPunishment',
@@ -17,9 +19,15 @@ const WRITES = [
   'addEvidence',
   'migrationProgress',
   'registerPlayer',
+  'pardonPunishment',
+  // Read when a creation whose answer was lost is looked for.
+  'recentPunishments',
 ] as const;
 
-/** A ModerationApi whose write methods record each call and answer with `reply` (a value, or throw). */
+/**
+ * A ModerationApi whose write methods (and `recent`) record each call and answer with `reply`
+ * (a value, or throw); with a real gate and extension record, as the outbox consults them.
+ */
 export function createFakeClient(now: () => number) {
   const calls: RecordedCall[] = [];
   const state: { reply: Reply } = { reply: () => ({ success: true, message: 'ok' }) };
@@ -34,14 +42,15 @@ export function createFakeClient(now: () => number) {
     throw new Error('the outbox never reads');
   };
   const client = {
+    gate: new RateLimitGate(),
+    extensions: new ExtensionSupport({ reprobeAfterMs: 600_000 }),
     previewPunishment: unused,
-    recentPunishments: unused,
     punishmentTypes: unused,
     getTicket: unused,
     getPlayerTickets: unused,
     uploadMigration: unused,
     streamEndpoint: unused,
-    ...Object.fromEntries(WRITES.map((name) => [name, record(name)])),
+    ...Object.fromEntries(RECORDED.map((name) => [name, record(name)])),
   } as unknown as ModerationApi;
   return {
     client,
@@ -55,17 +64,18 @@ export function createFakeClient(now: () => number) {
 
 export type FakeClient = ReturnType<typeof createFakeClient>;
 
-const endpoint: EndpointName = 'acknowledgePunishment';
+const ack: EndpointName = 'acknowledgePunishment';
 
 export const apiErrors = {
-  rateLimited: (retryAfterMs?: number) =>
+  rateLimited: (retryAfterMs?: number, endpoint: EndpointName = ack) =>
     new ApiError({ kind: 'rate_limited', endpoint, status: 429, retryAfterMs, message: 'rate limited' }),
-  http: (status: number, serviceMessage = 'nope') =>
-    new ApiError({ kind: 'http', endpoint, status, serviceMessage, message: `HTTP ${status}` }),
-  network: () => new ApiError({ kind: 'network', endpoint, message: 'connection reset' }),
-  timeout: () => new ApiError({ kind: 'timeout', endpoint, message: 'no answer within 10000 ms' }),
-  invalidRequest: () => new ApiError({ kind: 'invalid_request', endpoint, message: 'playerUuid: must be a UUID' }),
-  invalidResponse: () =>
+  http: (status: number, serviceMessage = 'nope', endpoint: EndpointName = ack, retryAfterMs?: number) =>
+    new ApiError({ kind: 'http', endpoint, status, serviceMessage, retryAfterMs, message: `HTTP ${status}` }),
+  network: (endpoint: EndpointName = ack) => new ApiError({ kind: 'network', endpoint, message: 'connection reset' }),
+  timeout: (endpoint: EndpointName = ack) =>
+    new ApiError({ kind: 'timeout', endpoint, message: 'no answer within 10000 ms' }),
+  invalidRequest: () => new ApiError({ kind: 'invalid_request', endpoint: ack, message: 'playerUuid: must be a UUID' }),
+  invalidResponse: (endpoint: EndpointName = ack) =>
     new ApiError({ kind: 'invalid_response', endpoint, status: 200, message: 'message: expected string' }),
 };
 

@@ -62,7 +62,7 @@ export function createHarness(
       logger: log.logger,
       settings: { requestsPerMinute: 1_000_000, ...settings, ...overrides },
     });
-    for (const name of ['outbox:sent', 'outbox:retry', 'outbox:dead', 'outbox:paused', 'outbox:auth-failed'] as const) {
+    for (const name of ['outbox:sent', 'outbox:retry', 'outbox:dead', 'outbox:paused', 'outbox:skipped'] as const) {
       outbox.events.on(name, (event: unknown) => events.push({ name, event }));
     }
     return outbox;

@@ -80,7 +80,7 @@ describe('/bailiff', () => {
     const failed = await run(['reload'], {
       overrides: {
         reload: () => {
-          throw new ConfigError('/srv/plugins/Bailiff/config.yml', [
+          throw new ConfigError('/srv/plugin-data/Bailiff/config.yml', [
             { key: 'sync.pollIntervalMs', expected: 'a number', received: 'string' },
             { key: 'api.timeoutMs', expected: 'a number > 0', received: '-5' },
           ]);
@@ -88,7 +88,7 @@ describe('/bailiff', () => {
       },
     });
     expect(plain(failed.messages)).toEqual([
-      'Reload failed, the previous settings stay in force: invalid config /srv/plugins/Bailiff/config.yml:',
+      'Reload failed, the previous settings stay in force: invalid config /srv/plugin-data/Bailiff/config.yml:',
       '  sync.pollIntervalMs: expected a number, received string',
       '  api.timeoutMs: expected a number > 0, received -5',
     ]);

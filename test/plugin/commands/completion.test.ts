@@ -37,7 +37,8 @@ describe('tab completion', () => {
     expect(complete(commands.tempmute, ['Steve', ''])).toEqual(['30m', '1h', '12h', '1d', '7d', '2w', '1mo', 'perm']);
     expect(complete(commands.kick, ['Steve', '1'])).toEqual([]);
     expect(complete(commands.warn, ['Steve', '-'])).toEqual(['-s']);
-    expect(complete(commands.ban, ['Steve', '7d', '-'])).toEqual(['-s', '-r']);
+    expect(complete(commands.ban, ['Steve', '7d', '-'])).toEqual(['-s', '-ab', '-r']);
+    expect(complete(commands.mute, ['Steve', '7d', '-'])).toEqual(['-s', '-r']);
   });
 
   it("offers other players' names to /tickets only with bailiff.tickets.others", () => {

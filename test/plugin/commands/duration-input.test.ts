@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { looksLikeDuration, parseDurationInput } from '../../../plugin/commands/duration-input.js';
-import { parseModerationArgs } from '../../../plugin/commands/moderation-args.js';
+import { parseModerationArgs, REPLACE_FLAG } from '../../../plugin/commands/moderation-args.js';
 import { CommandUsageError } from '../../../src/runtime/plugin-api.js';
 
 const MINUTE = 60_000;
@@ -47,15 +47,15 @@ describe('parseDurationInput', () => {
   });
 });
 
-describe('parseModerationArgs: <player> [duration] [-s] [-r] [reason...]', () => {
+describe('parseModerationArgs: <player> [duration] [-s] [reason...]', () => {
   it('reads an optional duration only when the word looks like one', () => {
     expect(parseModerationArgs(['Bob', '7d', 'grief', 'ing'], 'optional')).toEqual({
       ok: true,
-      args: { player: 'Bob', durationMs: 7 * DAY, silent: false, replace: false, reason: 'grief ing' },
+      args: { player: 'Bob', durationMs: 7 * DAY, silent: false, flags: new Set(), reason: 'grief ing' },
     });
     expect(parseModerationArgs(['Bob', 'griefing'], 'optional')).toEqual({
       ok: true,
-      args: { player: 'Bob', durationMs: undefined, silent: false, replace: false, reason: 'griefing' },
+      args: { player: 'Bob', durationMs: undefined, silent: false, flags: new Set(), reason: 'griefing' },
     });
   });
 
@@ -67,16 +67,9 @@ describe('parseModerationArgs: <player> [duration] [-s] [-r] [reason...]', () =>
     ]) {
       expect(parseModerationArgs(args, 'optional')).toEqual({
         ok: true,
-        args: { player: 'Bob', durationMs: HOUR, silent: true, replace: false, reason: 'x' },
+        args: { player: 'Bob', durationMs: HOUR, silent: true, flags: new Set(['-s']), reason: 'x' },
       });
     }
-  });
-
-  it('finds -r (replace) anywhere, with -s', () => {
-    expect(parseModerationArgs(['Bob', '-R', '2d', '-s', 'again'], 'optional')).toEqual({
-      ok: true,
-      args: { player: 'Bob', durationMs: 2 * DAY, silent: true, replace: true, reason: 'again' },
-    });
   });
 
   it('names a bad duration, and needs one when required', () => {
@@ -89,7 +82,25 @@ describe('parseModerationArgs: <player> [duration] [-s] [-r] [reason...]', () =>
   it('never reads a duration for kicks and warnings', () => {
     expect(parseModerationArgs(['Bob', '7d', 'late'], 'none')).toEqual({
       ok: true,
-      args: { player: 'Bob', durationMs: undefined, silent: false, replace: false, reason: '7d late' },
+      args: { player: 'Bob', durationMs: undefined, silent: false, flags: new Set(), reason: '7d late' },
+    });
+  });
+
+  it('finds -r (replace) anywhere, with -s, where the command reads it', () => {
+    expect(parseModerationArgs(['Bob', '-R', '2d', '-s', 'again'], 'optional', [REPLACE_FLAG])).toEqual({
+      ok: true,
+      args: { player: 'Bob', durationMs: 2 * DAY, silent: true, flags: new Set(['-r', '-s']), reason: 'again' },
+    });
+  });
+
+  it("finds the command's own flags anywhere, any case, and leaves unknown ones in the reason", () => {
+    expect(parseModerationArgs(['Bob', '-AB', '7d', 'alt', '-x', '-s'], 'optional', ['-ab'])).toEqual({
+      ok: true,
+      args: { player: 'Bob', durationMs: 7 * DAY, silent: true, flags: new Set(['-ab', '-s']), reason: 'alt -x' },
+    });
+    expect(parseModerationArgs(['Bob', '-ab'], 'optional')).toMatchObject({
+      ok: true,
+      args: { flags: new Set(), reason: '-ab' },
     });
   });
 });

@@ -19,7 +19,10 @@ describe('/evidence', () => {
     const sender = await run(['p-42', 'https://example.org/clip.mp4']);
     expect(plain(sender.messages)).toEqual(['Evidence attached to punishment p-42.']);
     expect(deps.client.calls).toEqual([
-      { method: 'addEvidence', args: ['p-42', { issuerName: 'Mod', evidenceUrl: 'https://example.org/clip.mp4' }] },
+      {
+        method: 'addEvidence',
+        args: [{ punishmentId: 'p-42', body: { issuerName: 'Mod', evidenceUrl: 'https://example.org/clip.mp4' } }],
+      },
     ]);
   });
 

@@ -41,7 +41,7 @@ describe('/unban and /unmute', () => {
     await liftCommand(deps, 'mute').execute({ sender, label: 'unmute', args: ['Steve', 'appeal', 'ok'] });
 
     expect(deps.client.calls).toEqual([
-      { method: 'pardonPunishment', args: ['m-1', { issuerName: 'Mod', reason: 'appeal ok' }] },
+      { method: 'pardonPunishment', args: [{ punishmentId: 'm-1', body: { issuerName: 'Mod', reason: 'appeal ok' } }] },
     ]);
     expect(deps.cache.activeMute(STEVE.uuid, NOW)).toBeUndefined();
     expect(deps.cache.get('m-1')?.status).toBe('pardoned');

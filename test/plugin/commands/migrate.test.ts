@@ -49,7 +49,7 @@ function writeVanillaBans(): void {
   );
 }
 
-const migrationsFolder = () => join(serverFolder, 'plugins', 'Bailiff', 'migrations');
+const migrationsFolder = () => join(serverFolder, 'plugin-data', 'Bailiff', 'migrations');
 
 /** Deps whose started outbox delivers progress calls to the fake API. */
 function migrationDeps(
@@ -139,7 +139,7 @@ describe('/bailiff migrate', () => {
     writeFileSync(leftover, '{"players":[');
     const uploaded: Array<{ path: string; players: number }> = [];
     deps = migrationDeps(async (...args: unknown[]) => {
-      const path = args[0] as string;
+      const path = (args[0] as { filePath: string }).filePath;
       uploaded.push({
         path,
         players: (JSON.parse(readFileSync(path, 'utf8')) as { players: unknown[] }).players.length,

@@ -123,7 +123,7 @@ describe('/ban, /tempban, /mute, /tempmute, /kick, /warn', () => {
     deps = testDeps({ api: { createPunishmentDynamic: unreachable('createPunishmentDynamic') } });
     const sender = await run('ban', ['Steve', '7d', 'griefing']);
     expect(plain(sender.messages)).toEqual([
-      'The moderation service is unreachable: the ban of Steve is applied here and queued; it will be sent when the service is back.',
+      'The moderation service cannot take it now: the ban of Steve is applied here and queued; it will be sent as soon as it can.',
     ]);
     const local = deps.cache.activeBan(STEVE.uuid, NOW);
     expect(local?.id).toMatch(/^local-/);
@@ -131,7 +131,7 @@ describe('/ban, /tempban, /mute, /tempmute, /kick, /warn', () => {
       {
         operation: 'createPunishmentDynamic',
         payload: { targetUuid: STEVE.uuid, typeOrdinal: 2, issuerName: 'Mod', duration: 7 * DAY, reason: 'griefing' },
-        idempotencyKey: 'punish:id-2',
+        idempotencyKey: 'punish:id-1',
         orderingKey: `player:${STEVE.uuid}`,
       },
     ]);
@@ -209,7 +209,9 @@ describe('one running ban and one running mute per player', () => {
       'pardonPunishment',
       'createPunishmentDynamic',
     ]);
-    expect(deps.client.calls[1]?.args).toEqual(['p-1', { issuerName: 'Mod', reason: 'replaced by a new ban' }]);
+    expect(deps.client.calls[1]?.args).toEqual([
+      { punishmentId: 'p-1', body: { issuerName: 'Mod', reason: 'replaced by a new ban' } },
+    ]);
     expect(plain(sender.messages)).toEqual([
       'The running ban of Steve (p-1) is pardoned to replace it.',
       'Banned Steve for 2d. Punishment ID: p-2',

@@ -71,7 +71,9 @@ describe('/preview', () => {
         Promise.reject(apiError('http', 'punishmentTypes', { status: 401, serviceMessage: 'invalid API key' })),
     });
     const sender = await run(['Steve', 'cheating']);
-    expect(plain(sender.messages)[0]).toBe('The moderation service refused (types, 401): invalid API key');
+    expect(plain(sender.messages)[0]).toBe(
+      "The moderation service rejects this server's API key (types). Ask the server owner to check it.",
+    );
   });
 
   it('refuses an unknown player and a missing type', async () => {

@@ -65,7 +65,7 @@ describe('/tickets', () => {
       'Tickets of Steve (1):',
       '#t-1 Griefer at spawn [Open, high] 2026-11-21 09:30 UTC',
     ]);
-    expect(deps.client.calls).toEqual([{ method: 'getPlayerTickets', args: [STEVE.uuid] }]);
+    expect(deps.client.calls).toEqual([{ method: 'getPlayerTickets', args: [{ uuid: STEVE.uuid }] }]);
   });
 
   it('lets a player name themself, whatever the case of the UUID', async () => {
@@ -88,8 +88,8 @@ describe('/tickets', () => {
     expect(plain(staff.messages)).toEqual(['Alex has no tickets.']);
     expect(plain(console.messages)).toEqual(['Alex has no tickets.']);
     expect(deps.client.calls).toEqual([
-      { method: 'getPlayerTickets', args: [ALEX.uuid] },
-      { method: 'getPlayerTickets', args: [ALEX.uuid] },
+      { method: 'getPlayerTickets', args: [{ uuid: ALEX.uuid }] },
+      { method: 'getPlayerTickets', args: [{ uuid: ALEX.uuid }] },
     ]);
   });
 
@@ -120,7 +120,7 @@ describe('/ticket', () => {
       'Alex broke my house.',
       '2026-11-21 09:30 UTC Mod: Looking into it.',
     ]);
-    expect(deps.client.calls).toEqual([{ method: 'getTicket', args: ['t-1'] }]);
+    expect(deps.client.calls).toEqual([{ method: 'getTicket', args: [{ id: 't-1' }] }]);
   });
 
   it("refuses someone else's ticket without the permission, shows it with it", async () => {

@@ -1,3 +1,5 @@
+import { ExtensionSupport } from '../../../src/api/extension-support.js';
+import { RateLimitGate } from '../../../src/api/rate-limit-gate.js';
 import type { Punishment } from '../../../src/api/schemas.js';
 import type { Logger } from '../../../src/ports/logger.js';
 import type { Player } from '../../../src/runtime/plugin-api.js';
@@ -85,4 +87,9 @@ export function servicePunishment(overrides: Partial<Punishment> = {}): Punishme
     started: null,
     ...overrides,
   };
+}
+
+/** A client's gate and extension record, real ones, for fakes of the client's calls. */
+export function clientDoors() {
+  return { gate: new RateLimitGate(), extensions: new ExtensionSupport({ reprobeAfterMs: 600_000 }) };
 }

@@ -1,3 +1,4 @@
+import { ENDPOINTS, OPERATION_NAMES, type OperationName } from '../../../src/api/endpoints.js';
 import { JEB, NOTCH, ticketFixture } from './fixture.js';
 
 /** A route of the service as the hostile generators see it: one valid request they then mutate. */
@@ -20,76 +21,46 @@ const ISO = '2026-01-10T11:00:00.000Z';
 
 const ticket = ticketFixture({ id: 'T-2', tags: ['a'], createdAt: ISO, updatedAt: ISO });
 
-/** Every route of the service; a new route is one more entry. */
-export const HOSTILE_ROUTES: readonly HostileRoute[] = [
-  {
-    method: 'GET',
-    path: '/v1/minecraft/punishments/preview',
-    auth: 'key',
-    query: { playerUuid: NOTCH, typeOrdinal: '6' },
-  },
-  { method: 'GET', path: '/v1/minecraft/punishments/recent', auth: 'key', query: { hours: '24' } },
-  { method: 'GET', path: '/v1/minecraft/punishments/types', auth: 'key' },
-  {
-    method: 'POST',
-    path: '/v1/minecraft/punishments/create',
-    auth: 'key',
+/** One valid request of an operation of the endpoint table; its method and path come from the table. */
+type OperationSample = Pick<HostileRoute, 'ids' | 'query' | 'body' | 'multipart'>;
+
+/** A sample per operation: a new endpoint does not compile until it has one. */
+const OPERATION_SAMPLES: { readonly [Name in OperationName]: OperationSample } = {
+  previewPunishment: { query: { playerUuid: NOTCH, typeOrdinal: '6' } },
+  recentPunishments: { query: { hours: '24' } },
+  punishmentTypes: {},
+  createPunishment: {
     body: { targetUuid: NOTCH, type_ordinal: 6, reason: 'spam', duration: 60_000, data: { a: [1] }, notes: ['n'] },
   },
-  {
-    method: 'POST',
-    path: '/v1/minecraft/punishments/dynamic',
-    auth: 'key',
+  createPunishmentDynamic: {
     body: { targetUuid: JEB, typeOrdinal: 14, issuerName: 'mod', severity: 'lenient', attachedTicketIds: ['T-1'] },
   },
-  {
-    method: 'POST',
-    path: '/v1/minecraft/punishments/{id}/evidence',
-    auth: 'key',
-    ids: [ALPHA_PUNISHMENT],
-    body: { issuerName: 'mod', evidenceUrl: 'https://example.com/a.png' },
-  },
-  {
-    method: 'POST',
-    path: '/v1/minecraft/punishments/{id}/pardon',
-    auth: 'key',
-    ids: [ALPHA_PUNISHMENT],
-    body: { issuerName: 'mod', reason: 'appeal accepted' },
-  },
-  {
-    method: 'POST',
-    path: '/v1/minecraft/punishments/acknowledge',
-    auth: 'key',
-    body: { punishmentId: ALPHA_PUNISHMENT, playerUuid: JEB, executedAt: ISO, success: true },
-  },
-  {
-    method: 'POST',
-    path: '/v1/minecraft/notifications/acknowledge',
-    auth: 'key',
-    body: { playerUuid: JEB, notificationIds: [ALPHA_PUNISHMENT], acknowledgedAt: ISO },
-  },
-  {
-    method: 'POST',
-    path: '/v1/minecraft/player/login',
-    auth: 'key',
+  addEvidence: { ids: [ALPHA_PUNISHMENT], body: { issuerName: 'mod', evidenceUrl: 'https://example.com/a.png' } },
+  pardonPunishment: { ids: [ALPHA_PUNISHMENT], body: { issuerName: 'mod', reason: 'appeal accepted' } },
+  acknowledgePunishment: { body: { punishmentId: ALPHA_PUNISHMENT, playerUuid: JEB, executedAt: ISO, success: true } },
+  acknowledgeNotifications: { body: { playerUuid: JEB, notificationIds: [ALPHA_PUNISHMENT], acknowledgedAt: ISO } },
+  playerLogin: {
     body: { minecraftUuid: '4566e69f-c907-48ee-8d71-d7ba5aa00d21', username: 'Checked', ipAddress: '127.0.0.1' },
   },
-  {
-    method: 'POST',
-    path: '/v1/minecraft/players/login',
-    auth: 'key',
-    body: { uuid: '4566e69f-c907-48ee-8d71-d7ba5aa00d20', name: 'Newcomer' },
-  },
-  { method: 'GET', path: '/v1/minecraft/players/lookup', auth: 'key', query: { name: 'notch' } },
-  { method: 'GET', path: '/v1/minecraft/tickets/{id}', auth: 'key', ids: [ALPHA_TICKET] },
-  { method: 'GET', path: '/v1/minecraft/tickets/player/{id}', auth: 'key', ids: [NOTCH] },
-  { method: 'POST', path: '/v1/minecraft/migration/upload', auth: 'key', multipart: true },
-  {
-    method: 'POST',
-    path: '/v1/minecraft/migration/progress',
-    auth: 'key',
-    body: { status: 'processing', message: 'halfway', processed: 1, total: 2 },
-  },
+  registerPlayer: { body: { uuid: '4566e69f-c907-48ee-8d71-d7ba5aa00d20', name: 'Newcomer' } },
+  linkedAccounts: { ids: [NOTCH], query: { page: '1', pageSize: '10' } },
+  lookupPlayer: { query: { name: 'notch' } },
+  getTicket: { ids: [ALPHA_TICKET] },
+  getPlayerTickets: { ids: [NOTCH] },
+  uploadMigration: { multipart: true },
+  migrationProgress: { body: { status: 'processing', message: 'halfway', processed: 1, total: 2 } },
+};
+
+const API_ROUTES: HostileRoute[] = OPERATION_NAMES.map((name) => ({
+  method: ENDPOINTS[name].method,
+  path: `/v1/minecraft/${ENDPOINTS[name].path.replace(/:[A-Za-z]+/, '{id}')}`,
+  auth: 'key',
+  ...OPERATION_SAMPLES[name],
+}));
+
+/** Every route of the service: the endpoint table's operations, then the admin routes (one entry each). */
+export const HOSTILE_ROUTES: readonly HostileRoute[] = [
+  ...API_ROUTES,
   {
     method: 'POST',
     path: '/admin/v1/networks/{id}/players',

@@ -37,7 +37,7 @@ export interface TestDeps extends CommandDeps {
   applied: Punishment[];
   /** Lines announced to staff (the console's copy). */
   staffLines: string[];
-  /** Rows of the real outbox table. */
+  /** Rows of the real outbox table still waiting (delivered ones left out). */
   outboxRows(): Array<{ operation: string; payload: unknown; idempotencyKey: string; orderingKey: string | null }>;
 }
 
@@ -129,12 +129,15 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
       applied.push(punishment);
       moderation.applyCreated(punishment, silent);
     },
-    queueCreation: moderation.queueCreation,
     liftLocally: moderation.liftLocally,
     isExempt: moderation.isExempt,
     isOnline: moderation.isOnline,
     inFlight,
     records: moderation.records,
+    evasion: {
+      lastAddressOf: () => undefined,
+      linkedAccounts: async () => ({ source: 'local', accounts: [], total: 0 }),
+    },
     status: () => ({
       serviceReachable: true,
       lastSyncAt: NOW - 12_000,
@@ -147,14 +150,14 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     syncNow: async () => ({ applied: 0 }),
     reload: () => ({}),
     serverFolder: '/nonexistent/server',
-    migrationsFolder: '/nonexistent/server/plugins/Bailiff/migrations',
+    migrationsFolder: '/nonexistent/server/plugin-data/Bailiff/migrations',
     clock,
     ids,
     logger,
     outboxRows: () =>
       db
         .prepare<[], { operation: string; payload: string; idempotency_key: string; ordering_key: string | null }>(
-          'SELECT operation, payload, idempotency_key, ordering_key FROM outbox ORDER BY id',
+          "SELECT operation, payload, idempotency_key, ordering_key FROM outbox WHERE status != 'sent' ORDER BY id",
         )
         .all()
         .map((row) => ({

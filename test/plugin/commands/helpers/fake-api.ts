@@ -1,5 +1,7 @@
 import { ApiError, type ApiErrorKind, type EndpointName } from '../../../../src/api/errors.js';
+import { ExtensionSupport } from '../../../../src/api/extension-support.js';
 import type { ModerationApi } from '../../../../src/api/moderation-api.js';
+import { RateLimitGate } from '../../../../src/api/rate-limit-gate.js';
 
 export interface RecordedCall {
   method: keyof ModerationApi;
@@ -10,13 +12,16 @@ export type FakeApi = ModerationApi & { calls: RecordedCall[] };
 
 /**
  * A ModerationApi whose methods are the given implementations; every call is recorded.
- * A method not given throws, so a test fails loudly on an unexpected call.
+ * A method not given throws, so a test fails loudly on an unexpected call. The gate and the
+ * extension record are real ones.
  */
 export function fakeApi(implementations: Partial<ModerationApi> = {}): FakeApi {
   const calls: RecordedCall[] = [];
+  const doors = { gate: new RateLimitGate(), extensions: new ExtensionSupport({ reprobeAfterMs: 600_000 }) };
   return new Proxy({ calls } as FakeApi, {
     get(target, property) {
       if (property === 'calls') return target.calls;
+      if (property === 'gate' || property === 'extensions') return doors[property];
       // Not a thenable, whatever awaits it.
       if (typeof property !== 'string' || property === 'then') return undefined;
       const method = property as keyof ModerationApi;

@@ -2,8 +2,8 @@ import { constants, copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { withKeyAliases } from '../../runtime/key-aliases.js';
-import { readYamlFile } from '../../runtime/yaml-file.js';
+import { withKeyAliases } from '../runtime/key-aliases.js';
+import { readYamlFile } from '../runtime/yaml-file.js';
 
 /** Settings of the game server: `config/server.yml`, overridden by `<serverDir>/server.yml`. */
 export const serverSettingsSchema = z.strictObject({
@@ -58,7 +58,7 @@ export function bundledServerSettingsPath(): string {
     if (existsSync(candidate)) return candidate;
     directory = dirname(directory);
   }
-  throw new Error('config/server.yml was not found above the flying-squid host module');
+  throw new Error('config/server.yml was not found above the hosts module');
 }
 
 /** The spellings of flying-squid's settings and server.properties that owners paste in. */
@@ -107,30 +107,4 @@ export function ensureServerSettingsFile(serverDir: string): boolean {
 export function worldFolderOf(settings: ServerSettings, serverDir: string): string | undefined {
   if (settings.worldFolder === null) return undefined;
   return isAbsolute(settings.worldFolder) ? settings.worldFolder : resolve(serverDir, settings.worldFolder);
-}
-
-/** flying-squid's own option object for these settings. */
-export function flyingSquidOptions(settings: ServerSettings, serverDir: string): Record<string, unknown> {
-  return {
-    host: settings.host,
-    port: settings.port,
-    version: settings.version,
-    'online-mode': settings.onlineMode,
-    motd: settings.motd,
-    'max-players': settings.maxPlayers,
-    worldFolder: worldFolderOf(settings, serverDir),
-    // flying-squid has no empty generator: `void` gets the smallest world it has.
-    generation:
-      settings.generation === 'diamond_square'
-        ? { name: 'diamond_square', options: { worldHeight: 80 } }
-        : { name: 'superflat', options: { worldHeight: 80 } },
-    'view-distance': settings.viewDistance,
-    kickTimeout: 10_000,
-    plugins: {},
-    gameMode: 0,
-    difficulty: 1,
-    'everybody-op': false,
-    'max-entities': 100,
-    'player-list-text': { header: { text: '' }, footer: { text: '' } },
-  };
 }

@@ -1,0 +1,91 @@
+import type { Clock } from '../ports/clock.js';
+import type { Timers } from '../ports/timers.js';
+import type { EndpointSpec, ExtensionName } from './endpoints.js';
+import { ApiError, type EndpointName, isApiError } from './errors.js';
+import type { ExtensionSupport } from './extension-support.js';
+import type { GateClosure, RateLimitGate } from './rate-limit-gate.js';
+
+export interface GateDeps {
+  gate: RateLimitGate;
+  clock: Clock;
+  timers: Timers;
+}
+
+function seconds(ms: number): string {
+  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
+}
+
+/** The error of a request the gate held back: it never left, and `retryAfterMs` says when it may. */
+export function gatedError(endpoint: EndpointName, closure: GateClosure, now: number): ApiError {
+  const retryAfterMs = Math.max(0, closure.untilMs - now);
+  const why =
+    closure.reason === 'rate-limited'
+      ? `the service asked to wait (429 on ${closure.endpoint})`
+      : `the service rejected the API key (401 on ${closure.endpoint})`;
+  return new ApiError({
+    kind: 'rate_limited',
+    endpoint,
+    gated: closure.reason,
+    retryAfterMs,
+    message: `${endpoint}: not sent: ${why}; the gate opens in ${seconds(retryAfterMs)}`,
+  });
+}
+
+function delay(timers: Timers, ms: number): Promise<void> {
+  return new Promise((resolve) => timers.setTimeout(resolve, ms));
+}
+
+/**
+ * Lets one request through the gate: throws the gated error while it is closed, else waits for
+ * the request budget and checks again (another caller may have met a 429 meanwhile).
+ */
+export async function passGate(endpoint: EndpointName, deps: GateDeps): Promise<void> {
+  const closure = deps.gate.closure(deps.clock.now());
+  if (closure) throw gatedError(endpoint, closure, deps.clock.now());
+  const waitMs = deps.gate.reserve(deps.clock.now());
+  if (waitMs === 0) return;
+  await delay(deps.timers, waitMs);
+  const now = deps.clock.now();
+  const later = deps.gate.closure(now);
+  if (later) throw gatedError(endpoint, later, now);
+}
+
+/** What a failed answer teaches the gate and the extension record; returns the error to throw. */
+export function recordFailure(
+  spec: EndpointSpec,
+  error: unknown,
+  now: number,
+  deps: { gate: RateLimitGate; extensions: ExtensionSupport },
+): unknown {
+  if (!isApiError(error)) return error;
+  if (error.kind === 'rate_limited') {
+    deps.gate.rateLimited(spec.name, now, error.retryAfterMs);
+    return error;
+  }
+  if (error.kind === 'invalid_response') {
+    recordAnswer(spec, deps);
+    return error;
+  }
+  if (error.kind !== 'http' || error.status === undefined || error.status >= 500) return error;
+  if (error.status === 401) {
+    const closure = deps.gate.keyRejected(spec.name, now);
+    return new ApiError({
+      kind: error.kind,
+      endpoint: error.endpoint,
+      message: error.message,
+      status: error.status,
+      serviceMessage: error.serviceMessage,
+      excerpt: error.excerpt,
+      retryAfterMs: closure.untilMs - now,
+    });
+  }
+  deps.gate.keyAccepted();
+  if (error.status === 404 && spec.extension) deps.extensions.markMissing(spec.name as ExtensionName, now);
+  return error;
+}
+
+/** A 2xx (well-formed or not): the key works and, for an extension, the service offers it. */
+export function recordAnswer(spec: EndpointSpec, deps: { gate: RateLimitGate; extensions: ExtensionSupport }): void {
+  deps.gate.keyAccepted();
+  if (spec.extension) deps.extensions.markOffered(spec.name as ExtensionName);
+}

@@ -1,0 +1,56 @@
+import { type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { RetryChannel } from './fault-plan.js';
+
+/** An answer the proxy gives itself, in the reference service's error-body shape. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export function errorAnswer(status: number, message: string, extra: Record<string, unknown> = {}): Answer {
+  const body = { status, success: false, error: STATUS_CODES[status] ?? 'Error', message, ...extra };
+  return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+/** A 429 whose wait is given in `channel` and nowhere else. */
+export function rateLimitAnswer(channel: RetryChannel, waitSeconds: number): Answer {
+  const message = 'rate limit exceeded';
+  if (channel === 'body') return errorAnswer(429, message, { retryAfterSeconds: waitSeconds });
+  const answer = errorAnswer(429, message);
+  const header = channel === 'retry-after' ? 'retry-after' : 'x-rate-limit-retry-after-seconds';
+  return { ...answer, headers: { ...answer.headers, [header]: String(waitSeconds) } };
+}
+
+export function sendAnswer(response: ServerResponse, answer: Answer): void {
+  response.writeHead(answer.status, answer.headers);
+  response.end(answer.body);
+}
+
+/** The same answer on a socket whose request asked for an upgrade; the connection is closed after it. */
+export function writeRawAnswer(socket: Duplex, answer: Answer): void {
+  const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)), connection: 'close' };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  const statusLine = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`;
+  socket.end(`${[statusLine, ...lines].join('\r\n')}\r\n\r\n${answer.body}`);
+}
+
+/**
+ * The wait a 429 from the service advertises, in seconds: `Retry-After`, then
+ * `X-Rate-Limit-Retry-After-Seconds`, then the body's `retryAfterSeconds`; 30 when none does
+ * (what a client assumes then).
+ */
+export function advertisedWaitSeconds(headers: Headers, body: string): number {
+  for (const name of ['retry-after', 'x-rate-limit-retry-after-seconds']) {
+    const value = Number(headers.get(name) ?? Number.NaN);
+    if (Number.isFinite(value) && value >= 0) return value;
+  }
+  try {
+    const seconds = (JSON.parse(body) as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    if (typeof seconds === 'number' && seconds >= 0) return seconds;
+  } catch {
+    // Not JSON: no wait in the body.
+  }
+  return 30;
+}
