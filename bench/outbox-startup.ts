@@ -2,7 +2,9 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { ExtensionSupport } from '../src/api/extension-support.js';
 import type { ModerationApi } from '../src/api/moderation-api.js';
+import { RateLimitGate } from '../src/api/rate-limit-gate.js';
 import { openDb } from '../src/db/open-db.js';
 import { createOutbox } from '../src/outbox/index.js';
 import { type BenchResult, summarize } from './result.js';
@@ -43,6 +45,8 @@ export async function run(): Promise<BenchResult[]> {
         resolveFirstCall = resolve;
       });
       const client = {
+        gate: new RateLimitGate(),
+        extensions: new ExtensionSupport({ reprobeAfterMs: 600_000 }),
         acknowledgePunishment: async () => {
           resolveFirstCall(performance.now());
           return { message: 'ok' };
