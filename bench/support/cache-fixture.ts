@@ -3,13 +3,25 @@ import { fromServicePunishment } from '../../plugin/cache/cached-punishment.js';
 import { PunishmentCache } from '../../plugin/cache/punishment-cache.js';
 import { bailiffConfigSchema } from '../../plugin/config/schema.js';
 import { createPolicy } from '../../plugin/enforcement/policy.js';
+import type { Punishment } from '../../src/api/schemas.js';
 import { openDb } from '../../src/db/open-db.js';
 
+/** The fields of the `at`-th punishment that differ from one fixture to another. */
+export type PunishmentShape = (at: number) => Pick<Punishment, 'id' | 'typeOrdinal' | 'duration'> & Partial<Punishment>;
+
+/** Half bans, half mutes, half permanent. */
+const BANS_AND_MUTES: PunishmentShape = (at) => ({
+  id: `p${at}`,
+  typeOrdinal: at % 2 === 0 ? 2 : 6,
+  duration: at % 4 < 2 ? -1 : 86_400_000,
+});
+
 /**
- * Writes `count` enforced punishments to a Bailiff database, one player each: half bans, half
- * mutes, half permanent, all acknowledged and notified. Returns the target UUIDs in order.
+ * Writes `count` enforced punishments to a Bailiff database, one player each, all acknowledged
+ * and notified, shaped by `shape` (by default half bans, half mutes, half permanent). Returns the
+ * target UUIDs in order.
  */
-export function fillCacheDatabase(path: string, count: number): string[] {
+export function fillCacheDatabase(path: string, count: number, shape: PunishmentShape = BANS_AND_MUTES): string[] {
   const db = openDb(path);
   const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
   const targets: string[] = [];
@@ -19,16 +31,14 @@ export function fillCacheDatabase(path: string, count: number): string[] {
       const targetUuid = randomUUID();
       targets.push(targetUuid);
       const punishment = fromServicePunishment({
-        id: `p${at}`,
         targetUuid,
         targetName: `player${at}`,
         issuerName: 'bench',
-        typeOrdinal: at % 2 === 0 ? 2 : 6,
         reason: 'bench',
-        duration: at % 4 < 2 ? -1 : 86_400_000,
         createdAt: new Date(Date.UTC(2026, 0, 1) + at).toISOString(),
         status: 'active',
         started: startedAt,
+        ...shape(at),
       });
       cache.save({ ...punishment, acknowledged: true, notified: true }, Date.now());
     }

@@ -1,9 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { fromServicePunishment } from '../../plugin/cache/cached-punishment.js';
-import { PunishmentCache } from '../../plugin/cache/punishment-cache.js';
-import { bailiffConfigSchema } from '../../plugin/config/schema.js';
-import { createPolicy } from '../../plugin/enforcement/policy.js';
-import { openDb } from '../../src/db/open-db.js';
+import { fillCacheDatabase } from './cache-fixture.js';
 
 /** Among the banned addresses: /16 and /24 ranges, IPv6 addresses, the rest single IPv4 addresses. */
 const RANGES_16 = 100;
@@ -30,30 +25,10 @@ export function bannedAddress(at: number): string {
  * of {@link bannedAddress}: `count` cached bans and `count` banned addresses. Returns the target UUIDs.
  */
 export function fillIpBanDatabase(path: string, count: number): string[] {
-  const db = openDb(path);
-  const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
-  const targets: string[] = [];
-  const startedAt = new Date().toISOString();
-  db.transaction(() => {
-    for (let at = 0; at < count; at += 1) {
-      const targetUuid = randomUUID();
-      targets.push(targetUuid);
-      const punishment = fromServicePunishment({
-        id: `ip${at}`,
-        targetUuid,
-        targetName: `player${at}`,
-        issuerName: 'bench',
-        typeOrdinal: 2,
-        reason: 'bench',
-        duration: at % 2 === 0 ? -1 : 86_400_000,
-        createdAt: new Date(Date.UTC(2026, 0, 1) + at).toISOString(),
-        status: 'active',
-        started: startedAt,
-        data: { ipAddress: bannedAddress(at) },
-      });
-      cache.save({ ...punishment, acknowledged: true, notified: true }, Date.now());
-    }
-  })();
-  db.close();
-  return targets;
+  return fillCacheDatabase(path, count, (at) => ({
+    id: `ip${at}`,
+    typeOrdinal: 2,
+    duration: at % 2 === 0 ? -1 : 86_400_000,
+    data: { ipAddress: bannedAddress(at) },
+  }));
 }
