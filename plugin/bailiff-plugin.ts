@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createModerationClient } from '../src/api/client.js';
+import { EXTENSION_NAMES } from '../src/api/endpoints.js';
 import { ExtensionSupport } from '../src/api/extension-support.js';
 import type { ModerationApi } from '../src/api/moderation-api.js';
 import { RateLimitGate } from '../src/api/rate-limit-gate.js';
@@ -212,13 +213,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
         ...(closure ? { held: { reason: closure.reason, untilMs: closure.untilMs, endpoint: closure.endpoint } } : {}),
         keyRejected: gate.isKeyRejected,
         keySource,
-        extensions: {
-          playerLogin: extensions.state('playerLogin'),
-          stream: extensions.state('stream'),
-          pardonPunishment: extensions.state('pardonPunishment'),
-          registerPlayer: extensions.state('registerPlayer'),
-          linkedAccounts: extensions.state('linkedAccounts'),
-        },
+        extensions: Object.fromEntries(EXTENSION_NAMES.map((name) => [name, extensions.state(name)])),
         lastSyncAt: sync.status.lastSyncAt,
         streamState: sync.status.streamState,
         cachedPunishments: cache.count(),

@@ -305,3 +305,9 @@ export type ExtensionName =
       [Name in OperationName]: Definitions[Name]['extension'] extends true ? Name : never;
     }[OperationName]
   | 'stream';
+
+/** Every extension: the operations the table marks as such, and the stream. */
+export const EXTENSION_NAMES: readonly ExtensionName[] = [
+  ...OPERATION_NAMES.filter((name): name is Exclude<ExtensionName, 'stream'> => ENDPOINTS[name].extension),
+  'stream',
+];

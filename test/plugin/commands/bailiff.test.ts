@@ -37,6 +37,32 @@ describe('/bailiff', () => {
     ]);
   });
 
+  it('status says how long the gate holds every call after a 429, and which call met it', async () => {
+    const held = { reason: 'rate-limited' as const, untilMs: NOW + 1500, endpoint: 'recentPunishments' };
+    const sender = await run(['status'], { status: { held } });
+    expect(plain(sender.messages)).toContain('Service: rate-limited for 2 s (429 on recentPunishments)');
+  });
+
+  it('status says the key is rejected, naming where it came from, before anything else about the service', async () => {
+    const held = { reason: 'key-rejected' as const, untilMs: NOW + 5000, endpoint: 'recentPunishments' };
+    const sender = await run(['status'], { status: { held, keyRejected: true, keySource: 'BAILIFF_API_KEY' } });
+    expect(plain(sender.messages)).toContain(
+      'Service: API key rejected (the key from BAILIFF_API_KEY): check it; calls are retried with a growing pause',
+    );
+  });
+
+  it('status names what the service offers beyond the contract', async () => {
+    const extensions = {
+      playerLogin: { state: 'offered' as const },
+      stream: { state: 'missing' as const, retryAt: NOW + 552_000 },
+    };
+    const sender = await run(['status'], { status: { extensions } });
+    const line = plain(sender.messages).find((text) => text.startsWith('Beyond the contract:'));
+    expect(line).toContain('login check offered');
+    expect(line).toContain('stream not offered (asked again in 9m 12s)');
+    expect(line).toContain('pardon not asked yet');
+  });
+
   it('status says never before the first sync', async () => {
     const sender = await run(['STATUS'], { status: { lastSyncAt: undefined, streamState: 'connecting' } });
     expect(plain(sender.messages)).toContain('Last sync: never, stream: connecting');
