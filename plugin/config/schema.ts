@@ -16,8 +16,8 @@ const apiSection = z.strictObject({
   platform: z.string().min(1).default('minecraft'),
   /** Time limit of one call. @default 5000 */
   timeoutMs: positiveMs.default(5000),
-  /** Calls to the service started per minute at most, by every caller together. @default 600 */
-  requestsPerMinute: z.number().int().min(1, 'must be at least 1').default(600),
+  /** Calls to the service started per minute at most, by every caller together. @default 3000 */
+  requestsPerMinute: z.number().int().min(1, 'must be at least 1').default(3000),
   /**
    * After a route beyond the published contract (login check, stream, pardon, registration)
    * answered 404, how long before it is asked again. @default 600000
