@@ -18,7 +18,7 @@ import {
 } from './moderation-args.js';
 import { resolveAnyTarget } from './resolve-arguments.js';
 
-/** The type ordinals of service-semantics.md the standard commands issue. */
+/** The type ordinals of docs/contract/service-semantics.md the standard commands issue. */
 export const KICK_ORDINAL = 0;
 export const MANUAL_MUTE_ORDINAL = 1;
 export const MANUAL_BAN_ORDINAL = 2;

@@ -5,7 +5,7 @@ export type PunishmentAction = (typeof PUNISHMENT_ACTIONS)[number];
 /** Older config.yml files wrote `none` for what is now `warn`. */
 export const LEGACY_ACTION_NAMES: Readonly<Record<string, PunishmentAction>> = { none: 'warn' };
 
-/** The catalogue of service-semantics.md: ordinal -> title and default action. */
+/** The catalogue of docs/contract/service-semantics.md: ordinal -> title and default action. */
 export const TYPE_CATALOGUE: ReadonlyArray<{ ordinal: number; title: string; action: PunishmentAction }> = [
   { ordinal: 0, title: 'Kick', action: 'kick' },
   { ordinal: 1, title: 'Manual Mute', action: 'mute' },

@@ -56,7 +56,7 @@ const ordinalKey = z.string().regex(/^\d+$/, 'a type ordinal (0, 1, 2, ...)');
 const enforcementSection = z.strictObject({
   /** @default ['active'] */
   enforcedStatuses: z.array(z.string().min(1)).default(['active']),
-  /** Merged over the defaults of service-semantics.md. */
+  /** Merged over the defaults of docs/contract/service-semantics.md. */
   ordinalActions: z
     .record(
       ordinalKey,

@@ -16,7 +16,7 @@ export const evasionData = z.looseObject({
   linkedBanId: z.string().min(1, 'must not be empty').optional(),
 });
 
-/** Type of the bans issued to the linked accounts of an alt-blocking ban (service-semantics.md). */
+/** Type of the bans issued to the linked accounts of an alt-blocking ban (docs/contract/service-semantics.md). */
 export const LINKED_BAN_ORDINAL = 4;
 /** Issuer of Linked Bans, as the hosted panel names it. */
 export const SYSTEM_ISSUER = 'System';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The moderation API contract (../shared/spec/moderation-api.md) as zod schemas.
+ * The moderation API contract (docs/contract/moderation-api.md) as zod schemas.
  * Requests are strict about what we send; responses keep unknown extra fields
  * (`looseObject`) so a newer service does not break an older plugin.
  */
@@ -334,7 +334,7 @@ export const linkedAccountsResponse = z.looseObject({
 });
 export type LinkedAccountsResponse = z.infer<typeof linkedAccountsResponse>;
 
-/** Every non-2xx body of a conforming service (service-semantics.md); all fields optional when read. */
+/** Every non-2xx body of a conforming service (docs/contract/service-semantics.md); all fields optional when read. */
 export const errorBody = z.looseObject({
   status: z.number().int().optional(),
   success: z.boolean().optional(),

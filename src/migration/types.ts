@@ -12,7 +12,7 @@ export type MigrationSourceKind = 'vanilla' | 'essentials';
 
 export const MIGRATION_SOURCES: readonly MigrationSourceKind[] = ['vanilla', 'essentials'];
 
-/** One punishment of the migration file format (service-semantics.md, Migration). */
+/** One punishment of the migration file format (docs/contract/service-semantics.md, Migration). */
 export interface MigrationPunishment {
   id: string;
   typeOrdinal: number;

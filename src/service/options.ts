@@ -35,7 +35,7 @@ export interface ServiceOptions {
   clock?: Clock;
   /** Generator of punishment, reply and upload ids. @default 10 random base64url characters */
   ids?: IdGenerator;
-  /** Type catalogue, points and duration tables. @default DEFAULT_RULES (service-semantics.md) */
+  /** Type catalogue, points and duration tables. @default DEFAULT_RULES (docs/contract/service-semantics.md) */
   rules?: ModerationRules;
   /** @default silent */
   logger?: Logger;

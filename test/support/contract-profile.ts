@@ -1,5 +1,5 @@
 /**
- * The 12 endpoints of the published contract (shared/spec/moderation-api.md), written out here
+ * The 12 endpoints of the published contract (docs/contract/moderation-api.md), written out here
  * rather than read from src/api/endpoints.ts: the proxy is an oracle of the contract, not of
  * the code under test.
  */

@@ -1,4 +1,4 @@
-/** Ordinals of the punishment type catalogue (service-semantics.md) that imports map to. */
+/** Ordinals of the punishment type catalogue (docs/contract/service-semantics.md) that imports map to. */
 export const MANUAL_MUTE_ORDINAL = 1;
 export const MANUAL_BAN_ORDINAL = 2;
 export const PERMANENT_DURATION = -1;

@@ -18,7 +18,7 @@ export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);
 export const unauthorized = (message: string) => new HttpError(401, message);
 
-/** The error body of service-semantics.md: `{status, success: false, error, message}`. */
+/** The error body of docs/contract/service-semantics.md: `{status, success: false, error, message}`. */
 export function errorBody(status: number, message: string, extra: Record<string, unknown> = {}) {
   return { status, success: false as const, error: STATUS_CODES[status] ?? 'Error', message, ...extra };
 }

@@ -21,7 +21,7 @@ const importedPunishment = z.looseObject({
   active: z.boolean(),
 });
 
-/** One element of `players` in a migration file (service-semantics.md, Migration). */
+/** One element of `players` in a migration file (docs/contract/service-semantics.md, Migration). */
 export const migrationPlayer = z.looseObject({
   minecraftUuid: uuid,
   usernames: z.array(z.looseObject({ username: z.string().min(1), date: dateLike })).default([]),

@@ -10,7 +10,7 @@ import { storedId, storedTicket } from '../limits.js';
 import { changePunishmentStatus } from '../punishment-actions.js';
 import { toAdminPunishment, toIso } from '../store/punishment-rows.js';
 
-/** Statuses the reference service uses (service-semantics.md, Punishment life). */
+/** Statuses the reference service uses (docs/contract/service-semantics.md, Punishment life). */
 export const PUNISHMENT_STATUSES = ['active', 'pardoned', 'expired'] as const;
 
 const networkParams = z.object({ network: z.string().min(1) });

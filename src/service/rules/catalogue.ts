@@ -9,7 +9,7 @@ export type SeverityPoints = Readonly<Record<Severity, number>>;
 /** Days per offence level (first, medium, habitual); `'permanent'` for -1. */
 export type DurationRow = readonly [number | 'permanent', number | 'permanent', number | 'permanent'];
 
-/** One row of the punishment type catalogue (service-semantics.md). */
+/** One row of the punishment type catalogue (docs/contract/service-semantics.md). */
 export interface PunishmentTypeRule {
   ordinal: number;
   title: string;
@@ -60,7 +60,7 @@ const tiered = (
   durationsDays: { lenient: days[0], regular: days[1], aggravated: days[2] },
 });
 
-/** The default tables of service-semantics.md. */
+/** The default tables of docs/contract/service-semantics.md. */
 export const DEFAULT_RULES: ModerationRules = {
   types: [
     single(0, 'Kick', 'kick', 0),

@@ -24,7 +24,7 @@ export interface PunishmentRow {
   updated_at: number;
 }
 
-/** What a new punishment needs; optional parts default as service-semantics.md says. */
+/** What a new punishment needs; optional parts default as docs/contract/service-semantics.md says. */
 export interface NewPunishment {
   networkId: number;
   id: string;

@@ -38,7 +38,7 @@ export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
   });
 }
 
-/** An error body as the reference service writes it (service-semantics.md). */
+/** An error body as the reference service writes it (docs/contract/service-semantics.md). */
 export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): Response {
   return jsonResponse({ status, success: false, error: 'Error', message }, { status, headers });
 }

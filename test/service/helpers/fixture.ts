@@ -117,7 +117,7 @@ export async function startTestService(options: ServiceOptions = {}): Promise<Te
   };
 }
 
-/** Asserts the error body shape of service-semantics.md and returns it. */
+/** Asserts the error body shape of docs/contract/service-semantics.md and returns it. */
 export async function errorOf(response: Response) {
   const body = (await response.json()) as { status: number; success: boolean; error: string; message: string };
   if (

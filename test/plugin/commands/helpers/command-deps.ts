@@ -20,7 +20,7 @@ export const STEVE: KnownPlayer = { uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5'
 export const ALEX: KnownPlayer = { uuid: '853c80ef-3c37-49fd-aa49-938b674adae6', name: 'Alex' };
 export const NOW = Date.parse('2026-11-22T10:00:00.000Z');
 
-/** The catalogue of service-semantics.md (a few types are enough). */
+/** The catalogue of docs/contract/service-semantics.md (a few types are enough). */
 export const TYPES: PunishmentType[] = [
   { ordinal: 0, title: 'Kick', category: 'administrative', enabled: true },
   { ordinal: 2, title: 'Manual Ban', category: 'administrative', enabled: true },
