@@ -73,7 +73,7 @@ export const MODERATION_COMMANDS = {
     replaces: true,
   },
   kick: { ordinal: KICK_ORDINAL, duration: 'none', online: true, done: 'commands.moderation.kicked', action: 'kick' },
-  // A warning is a Kick-type record with the status `warning` (see plugin/kinds/warn.ts and the README).
+  // A warning is a Kick-type record with the status `warning` (see plugin/kinds/warn.ts and docs/owners/commands.md).
   warn: {
     ordinal: KICK_ORDINAL,
     duration: 'none',

@@ -19,7 +19,7 @@ permissions:
   greeter.greet: { default: true }
 `;
 
-/** A plugin as its author writes it from the README: types and zod from bailiff/plugin only. */
+/** A plugin as its author writes it from docs/plugin-authors/writing-plugins.md: types and zod from bailiff/plugin only. */
 const PLUGIN_SOURCE = `import { CommandUsageError, definePlugin, type PluginContext, z } from 'bailiff/plugin';
 
 const configSchema = z.object({ greeting: z.string().min(1) });

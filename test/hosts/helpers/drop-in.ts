@@ -7,7 +7,7 @@ const builtFolder = join(repository, 'dist', 'plugins', 'Bailiff');
 /**
  * Makes `serverDir` look like an owner's server project with Bailiff dropped in: the built
  * plugin folder copied to `plugins/Bailiff/`, and the project's own `node_modules/` (the game
- * server and better-sqlite3, installed as the README says), here a link to this repository's.
+ * server and better-sqlite3, installed as docs/owners/running.md says), here a link to this repository's.
  */
 export function dropBailiffInto(serverDir: string): void {
   if (!existsSync(join(builtFolder, 'plugin.yml'))) throw new Error(`${builtFolder} is missing: run \`npm run build\``);
