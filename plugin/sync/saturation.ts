@@ -2,7 +2,7 @@ import type { Punishment } from '../../src/api/schemas.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 
-/** The most punishments `recent` answers (moderation-api.md, Limits). */
+/** The most punishments `recent` answers (docs/contract/moderation-api.md, limits). */
 export const RECENT_PAGE_SIZE = 100;
 
 /** A poll whose full page may have hidden older punishments. */

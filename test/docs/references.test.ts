@@ -74,6 +74,15 @@ describe('references stay inside the repository', () => {
     );
   });
 
+  it('code cites the contract pages by their path in docs/contract/', () => {
+    const bare = codeFiles.flatMap((file) =>
+      [...readRepositoryFile(file).matchAll(/(?<![\w./-])(service-semantics|moderation-api)\.md/g)].map(
+        (match) => `${file}: ${match[0]}`,
+      ),
+    );
+    expect(bare).toEqual([]);
+  });
+
   it('every docs/ page a code comment cites exists', () => {
     const cited = citedPages();
     expect(cited.length).toBeGreaterThan(0);
