@@ -5,7 +5,7 @@ export interface BenchResult {
   p50?: number;
   p99?: number;
   value?: number;
-  /** The target from DESIGN.md, as text (`p99 <= 2 us`). */
+  /** The target the design sets, as text (`p99 <= 2 us`). */
   target?: string;
   notes?: string;
 }

@@ -56,11 +56,16 @@ function brokenLinks(page: string): string[] {
   });
 }
 
-/** `docs/` pages that code files cite, as `file: page`. */
+/**
+ * Markdown files that code files cite, as paths from the repository root (`docs/owners/commands.md`).
+ * This folder's own tests name paths on purpose and are left out.
+ */
 function citedPages(): Array<{ file: string; page: string }> {
-  return codeFiles.flatMap((file) =>
-    [...readRepositoryFile(file).matchAll(/\bdocs\/[\w./-]+\.md\b/g)].map((match) => ({ file, page: match[0] })),
-  );
+  return codeFiles
+    .filter((file) => !file.startsWith('test/docs/'))
+    .flatMap((file) =>
+      [...readRepositoryFile(file).matchAll(/(?<![\w./-])[\w./-]+\.md\b/g)].map((match) => ({ file, page: match[0] })),
+    );
 }
 
 describe('references stay inside the repository', () => {
@@ -83,7 +88,7 @@ describe('references stay inside the repository', () => {
     expect(bare).toEqual([]);
   });
 
-  it('every docs/ page a code comment cites exists', () => {
+  it('every Markdown file a code file cites exists in the repository', () => {
     const cited = citedPages();
     expect(cited.length).toBeGreaterThan(0);
     const missing = cited.filter(
