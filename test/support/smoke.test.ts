@@ -23,4 +23,13 @@ describe('bailiff CLI dispatcher', () => {
     expect(code).toBe(0);
     for (const name of ['start', 'service', 'outbox', 'migrate', 'demo']) expect(out.text()).toContain(name);
   });
+
+  it('prints the demo usage on demo --help without starting it, and names a wrong option', async () => {
+    const out = capture();
+    expect(await runCli(['demo', '--help'], { stdout: out.stream, stderr: capture().stream })).toBe(0);
+    expect(out.text()).toContain('usage: bailiff demo');
+    const err = capture();
+    expect(await runCli(['demo', '--fast'], { stdout: capture().stream, stderr: err.stream })).toBe(2);
+    expect(err.text()).toContain("Unknown option '--fast'");
+  });
 });

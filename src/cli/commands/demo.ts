@@ -2,12 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { readEmbeddedService } from '../../../plugin/config/embedded-service.js';
 import { createModerationClient } from '../../api/client.js';
 import { LOOPBACK_TEST_SETTINGS } from '../../hosts/server-settings.js';
 import { offlineUuid } from '../../minecraft/offline-uuid.js';
-import type { CliCommand } from '../command.js';
+import { type CliCommand, UsageError } from '../command.js';
 import { DemoBot } from '../demo/demo-bot.js';
 import { DemoServer } from '../demo/demo-server.js';
 
@@ -19,7 +20,24 @@ const REJOIN_ATTEMPTS = 10;
  * `npm run demo`: bots against a fresh `bailiff start` in a temporary folder, narrating what each
  * saw. Every step waits for the event it expects (bounded), never for a fixed time.
  */
-export const command: CliCommand = async ({ stdout }) => {
+const USAGE = [
+  'usage: bailiff demo',
+  '',
+  'Starts a fresh game server with Bailiff and the embedded service in a temporary folder, then',
+  'bots join, are banned, pardoned and muted while each step is narrated. Takes no options.',
+].join('\n');
+
+export const command: CliCommand = async ({ argv, stdout }) => {
+  let help: boolean | undefined;
+  try {
+    ({ help } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } } }).values);
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  }
+  if (help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const say = (line: string) => stdout.write(`${line}\n`);
   const { default: mineflayer } = await import('mineflayer');
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-demo-'));
