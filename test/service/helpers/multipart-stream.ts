@@ -47,7 +47,7 @@ export async function streamUpload(
     });
     call.setTimeout(ANSWER_TIMEOUT_MS, () => call.destroy(new Error(`no answer within ${ANSWER_TIMEOUT_MS} ms`)));
   });
-  const closed = once(call, 'close');
+  const closed = new Promise((resolve) => call.once('close', () => resolve('closed')));
   for (const chunk of chunks) {
     if (call.destroyed) break;
     if (call.write(chunk)) continue;
@@ -55,7 +55,9 @@ export async function streamUpload(
     const stalled = new Promise((resolve) => {
       stall = setTimeout(() => resolve('stalled'), STALL_LIMIT_MS);
     });
-    const outcome = await Promise.race([once(call, 'drain'), closed, stalled]).finally(() => clearTimeout(stall));
+    // A write error (the service closed after answering) ends the sending like a close.
+    const drained = once(call, 'drain').catch(() => 'closed');
+    const outcome = await Promise.race([drained, closed, stalled]).finally(() => clearTimeout(stall));
     if (outcome === 'stalled') {
       call.destroy();
       throw new Error('the service stopped reading the upload without closing the connection');

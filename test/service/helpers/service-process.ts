@@ -1,9 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ServiceSeed } from '../../../src/service/index.js';
 
-const MAIN = join(import.meta.dirname, '../../../dist/src/cli/main.js');
+/** The built CLI, found from test/ or dist/test/ (the benchmarks run the compiled helpers). */
+function builtCli(): string {
+  let directory = import.meta.dirname;
+  for (let depth = 0; depth < 6; depth += 1) {
+    if (existsSync(join(directory, 'plugin.yml'))) return join(directory, 'dist', 'src', 'cli', 'main.js');
+    directory = dirname(directory);
+  }
+  throw new Error('plugin.yml not found above the service test helpers');
+}
+
+const MAIN = builtCli();
 const STARTUP_TIMEOUT_MS = 15_000;
 
 export interface ServiceProcess {
