@@ -70,16 +70,21 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
     const jobs = new ImportJobs(context);
+    const rateLimits = new KeyRateLimits({
+      perMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+      writesPerMinute: options.writeRateLimitPerMinute ?? DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE,
+      allRoutes: options.rateLimitAllRoutes ?? false,
+      clock,
+    });
+    const authThrottle = new AuthFailureThrottle(
+      clock,
+      options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE,
+    );
     const app = await buildApp(context, {
       platform,
       adminToken,
-      rateLimits: new KeyRateLimits({
-        perMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
-        writesPerMinute: options.writeRateLimitPerMinute ?? DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE,
-        allRoutes: options.rateLimitAllRoutes ?? false,
-        clock,
-      }),
-      authThrottle: new AuthFailureThrottle(clock, options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE),
+      rateLimits,
+      authThrottle,
       maxUploadBytes: Math.floor((options.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB) * MB),
       uploadDirectory,
       jobs,
