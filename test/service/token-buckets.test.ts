@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KeyRateLimits } from '../../src/service/http/rate-limit.js';
 import { TokenBuckets } from '../../src/service/http/token-buckets.js';
 import { ManualClock } from './helpers/fixture.js';
 
@@ -37,5 +38,13 @@ describe('TokenBuckets', () => {
     expect(buckets.size).toBe(2);
     expect(buckets.peek('a', SIZE).isAllowed).toBe(false);
     expect(buckets.peek('b', SIZE).tokensLeft).toBe(3);
+  });
+});
+
+describe('KeyRateLimits.takeRequest (for callers outside the HTTP routes)', () => {
+  it('spends the key’s request bucket, one bucket per key', () => {
+    const limits = new KeyRateLimits({ perMinute: 2, writesPerMinute: 5, allRoutes: false, clock: new ManualClock() });
+    expect([1, 2, 3].map(() => limits.takeRequest('first-server-key-0000000').isAllowed)).toEqual([true, true, false]);
+    expect(limits.takeRequest('second-server-key-000000').isAllowed).toBe(true);
   });
 });

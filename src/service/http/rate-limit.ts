@@ -37,16 +37,10 @@ export class KeyRateLimits {
     this.buckets = new TokenBuckets(settings.clock, MAX_BUCKETS);
   }
 
-  /** Spends one request of `apiKey`'s bucket, as a limited route does. */
+  /** Spends one request of `apiKey`'s bucket, as a limited route does (for callers outside the routes: the stream). */
   takeRequest(apiKey: string): BucketState {
     const perMinute = this.settings.perMinute;
     return this.buckets.take(apiKeyBucket(apiKey), { capacity: perMinute, refillPerMinute: perMinute });
-  }
-
-  /** Spends one write of `apiKey`'s write bucket. */
-  takeWrite(apiKey: string): BucketState {
-    const perMinute = this.settings.writesPerMinute;
-    return this.buckets.take(apiKeyBucket(apiKey) + WRITES_GROUP, { capacity: perMinute, refillPerMinute: perMinute });
   }
 }
 

@@ -53,8 +53,9 @@ export class TokenBuckets {
     const refillPerMs = refillPerMinute / 60_000;
     const known = this.buckets.get(key);
     // A bucket never seen is full: looking at it need not remember it.
-    if (!known && !isSpending)
+    if (!known && !isSpending) {
       return { isAllowed: true, tokensLeft: capacity, msUntilToken: Math.ceil(1 / refillPerMs) };
+    }
     const bucket = known ?? { tokens: capacity, refilledAtMs: nowMs };
     bucket.tokens = Math.min(capacity, bucket.tokens + Math.max(0, nowMs - bucket.refilledAtMs) * refillPerMs);
     bucket.refilledAtMs = nowMs;
