@@ -35,7 +35,8 @@ function seed(): ServiceSeed {
 
 /** `bailiff service` in its own process, as in production; resolves with its URL once it listens. */
 async function spawnService(seedPath: string): Promise<{ url: string; child: ChildProcess }> {
-  const args = [CLI, 'service', '--port', '0', '--seed', seedPath, '--rate-limit-per-minute', '100000000'];
+  const unlimited = ['--rate-limit-per-minute', '100000000', '--write-rate-limit-per-minute', '100000000'];
+  const args = [CLI, 'service', '--port', '0', '--seed', seedPath, ...unlimited];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -118,7 +119,12 @@ export async function run(): Promise<BenchResult[]> {
     const ceiling = await rawClientCeiling(spawned.url);
     child.kill('SIGTERM');
     child = undefined;
-    const service = await startService({ port: 0, seed: seed(), rateLimitPerMinute: 100_000_000 });
+    const service = await startService({
+      port: 0,
+      seed: seed(),
+      rateLimitPerMinute: 100_000_000,
+      writeRateLimitPerMinute: 100_000_000,
+    });
     const shared = await drain(service.url, dir).finally(() => service.close());
     const notes = `${ROWS} acknowledgements from a WAL file outbox, concurrency ${CONCURRENCY}`;
     return [

@@ -9,7 +9,7 @@ import { type BenchResult, summarize } from './result.js';
 const STORED = 1_000_000;
 const PLAYERS = 10_000;
 const SAMPLES = 1000;
-const API_KEY = 'bench-recent-api-key';
+const API_KEY = 'bench-service-recent-api-key';
 const DAY_MS = 86_400_000;
 
 const uuidOf = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;

@@ -3,11 +3,13 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServiceContext } from './context.js';
 import { requireApiKey } from './http/auth.js';
+import type { AuthFailureThrottle } from './http/auth-throttle.js';
 import { limitBodyNesting } from './http/body-bounds.js';
 import { installErrorHandlers } from './http/errors.js';
 import { answerClientError, frameworkErrorHandler, refuseTunnels, requireHostHeader } from './http/framework-errors.js';
-import { registerRateLimit } from './http/rate-limit.js';
+import { type KeyRateLimits, registerRateLimit } from './http/rate-limit.js';
 import type { ImportJobs } from './migration/import-job.js';
+import { uploadLimits } from './migration/receive-upload.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
 import { linkedAccountHandlers } from './routes/linked-accounts.js';
@@ -22,8 +24,8 @@ import { ticketHandlers } from './routes/tickets.js';
 export interface AppSettings {
   platform: string;
   adminToken: string;
-  rateLimitPerMinute: number;
-  rateLimitAllRoutes: boolean;
+  rateLimits: KeyRateLimits;
+  authThrottle: AuthFailureThrottle;
   maxUploadBytes: number;
   uploadDirectory: string;
   jobs: ImportJobs;
@@ -45,30 +47,30 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
   refuseTunnels(app.server);
   requireHostHeader(app);
   limitBodyNesting(app);
-  await registerRateLimit(app, {
-    perMinute: settings.rateLimitPerMinute,
-    allRoutes: settings.rateLimitAllRoutes,
-    clock: context.clock,
-  });
-  await app.register(multipart, { limits: { fileSize: settings.maxUploadBytes, files: 1 } });
+  await registerRateLimit(app, settings.rateLimits);
+  await app.register(multipart, { limits: uploadLimits(settings.maxUploadBytes) });
 
   await app.register(
     async (scope) => {
-      requireApiKey(scope, context.stores.networks);
-      registerEndpoints(scope, {
-        ...punishmentReadHandlers(context),
-        ...punishmentWriteHandlers(context),
-        ...notificationHandlers(context),
-        ...playerLoginHandlers(context),
-        ...pardonHandlers(context),
-        ...linkedAccountHandlers(context),
-        ...ticketHandlers(context),
-        ...migrationHandlers(context, settings),
-      });
+      requireApiKey(scope, context.stores.networks, settings.authThrottle);
+      registerEndpoints(
+        scope,
+        {
+          ...punishmentReadHandlers(context),
+          ...punishmentWriteHandlers(context),
+          ...notificationHandlers(context),
+          ...playerLoginHandlers(context),
+          ...pardonHandlers(context),
+          ...linkedAccountHandlers(context),
+          ...ticketHandlers(context),
+          ...migrationHandlers(context, settings),
+        },
+        settings.rateLimits.settings.writesPerMinute,
+      );
     },
     { prefix: `/v1/${settings.platform}` },
   );
-  await app.register(async (scope) => registerAdminRoutes(scope, context, settings.adminToken), {
+  await app.register(async (scope) => registerAdminRoutes(scope, context, settings.adminToken, settings.authThrottle), {
     prefix: '/admin/v1',
   });
   return app;

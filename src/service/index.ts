@@ -5,19 +5,26 @@ import { migrate } from '../db/migrate.js';
 import { openDb } from '../db/open-db.js';
 import { systemClock } from '../ports/clock.js';
 import { silentLogger } from '../ports/logger.js';
+import { systemTimers } from '../ports/timers.js';
+import { ADDRESS_PRUNE_BATCH_SIZE, ADDRESS_PRUNE_INTERVAL_MS, AddressPruner } from './address-pruner.js';
 import { buildApp } from './app.js';
 import { createContext } from './context.js';
 import { SERVICE_MIGRATIONS } from './db/schema.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
+import { AuthFailureThrottle } from './http/auth-throttle.js';
+import { KeyRateLimits } from './http/rate-limit.js';
 import { ImportJobs } from './migration/import-job.js';
 import {
   checkOptions,
+  DEFAULT_ADDRESS_HISTORY_DAYS,
+  DEFAULT_AUTH_FAILURES_PER_MINUTE,
   DEFAULT_HOST,
   DEFAULT_MAX_UPLOAD_MB,
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_PLATFORM,
   DEFAULT_PORT,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
+  DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE,
   type RunningService,
   randomAdminToken,
   type ServiceOptions,
@@ -26,6 +33,7 @@ import {
 import { DEFAULT_RULES } from './rules/catalogue.js';
 import { applySeed } from './seed/apply-seed.js';
 import { loadSeed, parseSeed } from './seed/load-seed.js';
+import { AddressRetentionStore } from './store/address-retention.js';
 import { StreamServer } from './stream/stream-server.js';
 
 export * from './options.js';
@@ -43,11 +51,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     typeof options.seed === 'string' ? loadSeed(options.seed) : options.seed ? parseSeed(options.seed) : undefined;
   const db = openDb(options.dbPath ?? ':memory:');
   const uploadDirectory = await mkdtemp(join(tmpdir(), 'bailiff-service-'));
+  let pruner: AddressPruner | undefined;
   try {
     migrate(db, 'service', SERVICE_MIGRATIONS);
+    const clock = options.clock ?? systemClock;
     const context = createContext({
       db,
-      clock: options.clock ?? systemClock,
+      clock,
       ids: options.ids ?? shortRandomId,
       rules: options.rules ?? DEFAULT_RULES,
       evasion: {
@@ -60,15 +70,31 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
     const jobs = new ImportJobs(context);
+    const rateLimits = new KeyRateLimits({
+      perMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+      writesPerMinute: options.writeRateLimitPerMinute ?? DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE,
+      allRoutes: options.rateLimitAllRoutes ?? false,
+      clock,
+    });
+    const authThrottle = new AuthFailureThrottle(
+      clock,
+      options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE,
+    );
     const app = await buildApp(context, {
       platform,
       adminToken,
-      rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
-      rateLimitAllRoutes: options.rateLimitAllRoutes ?? false,
+      rateLimits,
+      authThrottle,
       maxUploadBytes: Math.floor((options.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB) * MB),
       uploadDirectory,
       jobs,
     });
+    pruner = new AddressPruner(new AddressRetentionStore(db), clock, options.timers ?? systemTimers, context.logger, {
+      retentionMs: (options.addressHistoryDays ?? DEFAULT_ADDRESS_HISTORY_DAYS) * DAY_MS,
+      intervalMs: ADDRESS_PRUNE_INTERVAL_MS,
+      batchSize: ADDRESS_PRUNE_BATCH_SIZE,
+    });
+    pruner.start();
     const host = options.host ?? DEFAULT_HOST;
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
     const stream = new StreamServer(app.server, context, {
@@ -85,6 +111,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       adminToken,
       close: () => {
         closing ??= (async () => {
+          pruner?.close();
           await stream.close();
           await app.close();
           await jobs.close();
@@ -95,6 +122,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       },
     };
   } catch (error) {
+    pruner?.close();
     db.close();
     await rm(uploadDirectory, { recursive: true, force: true });
     throw error;

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
+import type { Timers } from '../ports/timers.js';
 import type { ModerationRules } from './rules/catalogue.js';
+import { weakSecretProblem } from './secret-strength.js';
 import type { ServiceSeed } from './seed/seed-schema.js';
 
 /** How to start the reference service. */
@@ -17,12 +19,28 @@ export interface ServiceOptions {
   seed?: ServiceSeed | string;
   /** The path segment after /v1/. @default 'minecraft' */
   platform?: string;
-  /** Bearer token of the admin API. @default a random token, returned in {@link RunningService.adminToken} */
+  /**
+   * Bearer token of the admin API: at least 22 characters (32 when only hex digits), so 16 random bytes.
+   * @default 32 random base64url characters, returned in {@link RunningService.adminToken}
+   */
   adminToken?: string;
-  /** Token bucket size and refill per minute, per API key. @default 1000 */
+  /**
+   * Token bucket size and refill per minute, per API key, of the routes whose 429 the contract
+   * documents and of the player lookups. @default 1000
+   */
   rateLimitPerMinute?: number;
   /** Limit every route, not only those whose 429 the contract documents. @default false */
   rateLimitAllRoutes?: boolean;
+  /** A second token bucket per API key, spent by every other POST (creations, evidence, pardons...). @default 3000 */
+  writeRateLimitPerMinute?: number;
+  /**
+   * Wrong API keys and admin tokens one client address may send: a burst of this many, then this
+   * many a minute; beyond, every request from the address is answered 429 until it may try again.
+   * @default 10
+   */
+  authFailuresPerMinute?: number;
+  /** Players' login addresses are kept this many days after they were last seen, then deleted. @default 90 */
+  addressHistoryDays?: number;
   /** Largest migration upload in MB (1 MB = 1,048,576 bytes); 413 above. @default 100 */
   maxUploadMb?: number;
   /** An address seen with more accounts than this links none of them (ban evasion). @default 5 */
@@ -33,6 +51,8 @@ export interface ServiceOptions {
   pingIntervalMs?: number;
   /** Source of "now" for timestamps, windows and the rate limiter. @default system clock */
   clock?: Clock;
+  /** Timers of background work (pruning the address history). @default system timers, unref'd */
+  timers?: Timers;
   /** Generator of punishment, reply and upload ids. @default 10 random base64url characters */
   ids?: IdGenerator;
   /** Type catalogue, points and duration tables. @default DEFAULT_RULES (docs/contract/service-semantics.md) */
@@ -55,6 +75,9 @@ export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PLATFORM = 'minecraft';
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1000;
+export const DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE = 3000;
+export const DEFAULT_AUTH_FAILURES_PER_MINUTE = 10;
+export const DEFAULT_ADDRESS_HISTORY_DAYS = 90;
 export const DEFAULT_MAX_UPLOAD_MB = 100;
 export const DEFAULT_PING_INTERVAL_MS = 25_000;
 
@@ -71,6 +94,9 @@ export function checkOptions(options: ServiceOptions): void {
   };
   positiveInteger('port', 0);
   positiveInteger('rateLimitPerMinute', 1);
+  positiveInteger('writeRateLimitPerMinute', 1);
+  positiveInteger('authFailuresPerMinute', 1);
+  positiveInteger('addressHistoryDays', 1);
   positiveInteger('pingIntervalMs', 1);
   positiveInteger('sharedIpThreshold', 1);
   positiveInteger('linkExpiryDays', 1);
@@ -83,7 +109,8 @@ export function checkOptions(options: ServiceOptions): void {
   if (options.platform !== undefined && !/^[a-z0-9_-]+$/i.test(options.platform)) {
     throw new RangeError(`service option platform: must be a single path segment, received '${options.platform}'`);
   }
-  if (options.adminToken !== undefined && options.adminToken.length < 8) {
-    throw new RangeError('service option adminToken: must be at least 8 characters');
+  if (options.adminToken !== undefined) {
+    const problem = typeof options.adminToken === 'string' ? weakSecretProblem(options.adminToken) : 'must be a string';
+    if (problem) throw new RangeError(`service option adminToken: ${problem}`);
   }
 }

@@ -97,8 +97,8 @@ describe('bailiff migrate (built CLI)', () => {
     await writeBannedIps(dir, [], created);
     const service = await startService({
       port: 0,
-      adminToken: 'cli-admin-token',
-      seed: { networks: [{ name: 'net', servers: [{ name: 'hub', apiKey: 'cli-test-key-1' }] }] },
+      adminToken: 'cli-test-admin-token-0001',
+      seed: { networks: [{ name: 'net', servers: [{ name: 'hub', apiKey: 'cli-test-server-key-00001' }] }] },
     });
     try {
       const args = [
@@ -110,16 +110,16 @@ describe('bailiff migrate (built CLI)', () => {
         '--api-url',
         service.url,
         '--api-key',
-        'cli-test-key-1',
+        'cli-test-server-key-00001',
       ];
       const result = await runCli([...args, '--db', 'plugin/bailiff.db', '--out', 'upload.json'], dir);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('uploading_json: ');
       expect(result.stdout).toMatch(/service: +.*accepted/);
-      expect(result.stdout).not.toContain('cli-test-key-1');
+      expect(result.stdout).not.toContain('cli-test-server-key-00001');
       const response = await fetch(`${service.url}/admin/v1/networks/net/migrations`, {
-        headers: { authorization: 'Bearer cli-admin-token' },
+        headers: { authorization: 'Bearer cli-test-admin-token-0001' },
       });
       const { progressReports } = (await response.json()) as { progressReports: { status: string }[] };
       // Newest first: the outbox delivered every call before the command exited.

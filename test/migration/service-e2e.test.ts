@@ -18,8 +18,8 @@ import {
 import { type RecordingProxy, startRecordingProxy } from './helpers/recording-proxy.js';
 
 const NETWORK = 'survival';
-const API_KEY = 'migration-test-key-1';
-const ADMIN_TOKEN = 'migration-admin-token';
+const API_KEY = 'migration-test-key-000001';
+const ADMIN_TOKEN = 'migration-test-admin-token';
 const HOUR = 3_600_000;
 
 let dir: string;

@@ -60,6 +60,8 @@ describe('bailiff service (built CLI)', () => {
     [['--port', 'abc'], "--port: must be an integer >= 0, received 'abc'"],
     [['--colour', 'red'], "Unknown option '--colour'"],
     [['--max-upload-mb', '0'], "--max-upload-mb: must be a number > 0, received '0'"],
+    [['--address-history-days', '0'], "--address-history-days: must be an integer >= 1, received '0'"],
+    [['--admin-token', 'short-token'], 'adminToken: must be at least 22 characters'],
   ])('exits 2 for bad flags %j', async (args, message) => {
     const service = run(args);
     expect(await service.exited).toBe(2);

@@ -13,6 +13,9 @@ const USAGE = `usage: bailiff service [options]
   --platform NAME              path segment after /v1/ (default: minecraft)
   --admin-token TOKEN          bearer token of /admin/v1 (default: generated and printed)
   --rate-limit-per-minute N    requests a minute per API key on limited routes (default: 1000)
+  --write-rate-limit-per-minute N  writes a minute per API key (default: 3000)
+  --auth-failures-per-minute N wrong keys or admin tokens a minute per client address (default: 10)
+  --address-history-days N     login addresses are deleted this many days after last seen (default: 90)
   --max-upload-mb N            largest migration upload in MB (default: 100)
   --shared-ip-threshold N      an address seen with more accounts links none of them (default: 5)
   --link-expiry-days N         logins older than this link no accounts (default: 90)`;
@@ -45,6 +48,9 @@ function parse(argv: string[]) {
         platform: { type: 'string' },
         'admin-token': { type: 'string' },
         'rate-limit-per-minute': { type: 'string' },
+        'write-rate-limit-per-minute': { type: 'string' },
+        'auth-failures-per-minute': { type: 'string' },
+        'address-history-days': { type: 'string' },
         'max-upload-mb': { type: 'string' },
         'shared-ip-threshold': { type: 'string' },
         'link-expiry-days': { type: 'string' },
@@ -89,6 +95,21 @@ export const command: CliCommand = async ({ argv, stdout, stderr, cwd }) => {
       ...(flags['rate-limit-per-minute'] === undefined
         ? {}
         : { rateLimitPerMinute: integerFlag('rate-limit-per-minute', flags['rate-limit-per-minute'], 1)! }),
+      ...(flags['write-rate-limit-per-minute'] === undefined
+        ? {}
+        : {
+            writeRateLimitPerMinute: integerFlag(
+              'write-rate-limit-per-minute',
+              flags['write-rate-limit-per-minute'],
+              1,
+            )!,
+          }),
+      ...(flags['auth-failures-per-minute'] === undefined
+        ? {}
+        : { authFailuresPerMinute: integerFlag('auth-failures-per-minute', flags['auth-failures-per-minute'], 1)! }),
+      ...(flags['address-history-days'] === undefined
+        ? {}
+        : { addressHistoryDays: integerFlag('address-history-days', flags['address-history-days'], 1)! }),
       ...(maxUploadMb === undefined ? {} : { maxUploadMb }),
       ...(flags['shared-ip-threshold'] === undefined
         ? {}

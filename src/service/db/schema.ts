@@ -190,4 +190,11 @@ export const SERVICE_MIGRATIONS: readonly Migration[] = [
         WHERE json_extract(data, '$.linkedBanId') IS NOT NULL;
     `,
   },
+  {
+    version: 8,
+    name: 'address history retention: logins found by age for pruning',
+    up: `
+      CREATE INDEX service_player_ips_age ON service_player_ips (last_seen_at);
+    `,
+  },
 ];

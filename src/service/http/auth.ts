@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller, NetworkStore } from '../store/networks.js';
+import type { AuthFailureThrottle } from './auth-throttle.js';
 import { unauthorized } from './errors.js';
 
 declare module 'fastify' {
@@ -19,11 +20,22 @@ export function authenticate(request: FastifyRequest, networks: NetworkStore): C
   return caller;
 }
 
-/** Adds an onRequest hook to this scope that authenticates every request. */
-export function requireApiKey(app: FastifyInstance, networks: NetworkStore): void {
+/**
+ * Adds an onRequest hook to this scope that authenticates every request; an address that sent
+ * too many wrong keys is refused (429) before its key is looked at.
+ */
+export function requireApiKey(app: FastifyInstance, networks: NetworkStore, throttle: AuthFailureThrottle): void {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
-    request.caller = authenticate(request, networks);
+    throttle.refuseIfExhausted(request.ip);
+    const hasKey = Boolean(request.headers['x-api-key']);
+    try {
+      request.caller = authenticate(request, networks);
+    } catch (error) {
+      // A missing header guesses nothing; a wrong key does.
+      if (hasKey) throttle.recordFailure(request.ip);
+      throw error;
+    }
   });
 }
 

@@ -24,6 +24,8 @@ export function errorBody(status: number, message: string, extra: Record<string,
 }
 
 export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
+  const { retryAfterSeconds } = error.extra;
+  if (typeof retryAfterSeconds === 'number') reply.header('retry-after', String(retryAfterSeconds));
   return reply.code(error.statusCode).send(errorBody(error.statusCode, error.message, error.extra));
 }
 

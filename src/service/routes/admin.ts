@@ -4,6 +4,7 @@ import { playerLoginBody } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { linkedAccounts } from '../evasion/linked-accounts.js';
 import { requireAdminToken } from '../http/admin-auth.js';
+import type { AuthFailureThrottle } from '../http/auth-throttle.js';
 import { notFound } from '../http/errors.js';
 import { parseOrThrow } from '../http/validate.js';
 import { storedId, storedTicket } from '../limits.js';
@@ -19,9 +20,14 @@ const replyBody = z.strictObject({ authorName: z.string().min(1, 'must not be em
 const statusBody = z.strictObject({ status: z.enum(PUNISHMENT_STATUSES) });
 
 /** The admin API under /admin/v1: what the contract cannot do (players, tickets, pardons, inspection). */
-export function registerAdminRoutes(app: FastifyInstance, context: ServiceContext, adminToken: string): void {
+export function registerAdminRoutes(
+  app: FastifyInstance,
+  context: ServiceContext,
+  adminToken: string,
+  throttle: AuthFailureThrottle,
+): void {
   const { stores, clock, ids } = context;
-  requireAdminToken(app, adminToken);
+  requireAdminToken(app, adminToken, throttle);
 
   function networkOf(params: unknown): number {
     const { network } = parseOrThrow(networkParams, params, 'path');

@@ -24,11 +24,15 @@ export function migrationHandlers(
   return {
     uploadMigration: {
       rateLimited: true,
-      async handle(request) {
+      async handle(request, reply) {
         const caller = callerOf(request);
         const uploadId = ids();
         const path = uploadPath(settings.uploadDirectory, uploadId);
-        const fileSize = await receiveUpload(request, path, settings.maxUploadBytes);
+        const fileSize = await receiveUpload(request, path, settings.maxUploadBytes).catch((error: unknown) => {
+          // The rest of a refused body is never read: close the connection rather than leave it stalled.
+          reply.header('connection', 'close');
+          throw error;
+        });
         const check = await checkMigrationFile(path);
         if (!check.ok) {
           await rm(path, { force: true });

@@ -64,6 +64,7 @@ export function playerLoginHandlers(
     },
     // The player a name belongs to, so a server can punish someone before their first join there.
     lookupPlayer: {
+      rateLimited: true,
       async handle(request) {
         const caller = callerOf(request);
         const { name } = parseOrThrow(playerLookupQuery, request.query);

@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import { durationMs, isoTimestamp, severity, uuid } from '../../api/schemas.js';
 import { storedId, storedTicket } from '../limits.js';
+import { weakSecretProblem } from '../secret-strength.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
+
+/** A server's key in clear, strong enough that guessing it is hopeless. */
+const apiKey = z.string().superRefine((key, context) => {
+  const problem = weakSecretProblem(key);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
 
 export const seedPunishment = z.strictObject({
   id: storedId.optional(),
@@ -19,7 +26,7 @@ export const seedPunishment = z.strictObject({
 
 export const seedNetwork = z.strictObject({
   name: nonEmpty,
-  servers: z.array(z.strictObject({ name: nonEmpty, apiKey: z.string().min(8, 'must be at least 8 characters') })),
+  servers: z.array(z.strictObject({ name: nonEmpty, apiKey })),
   players: z.array(z.strictObject({ uuid, name: nonEmpty })).default([]),
   tickets: z.array(storedTicket).default([]),
   punishments: z.array(seedPunishment).default([]),

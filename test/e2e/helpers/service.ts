@@ -3,7 +3,7 @@ import { offlineUuid } from './bots.js';
 
 export const NETWORK = 'e2e';
 export const API_KEY = 'e2e-server-key-0123456789';
-export const ADMIN_TOKEN = 'e2e-admin-token';
+export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
 /**
  * The reference service with one network and one server key; the players are registered up front

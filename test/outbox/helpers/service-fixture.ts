@@ -1,7 +1,7 @@
 import { type RunningService, type ServiceSeed, startService } from '../../../src/service/index.js';
 
 export const NETWORK = 'outbox-net';
-export const API_KEY = 'outbox-test-key-0001';
+export const API_KEY = 'outbox-test-key-000000001';
 
 /** `count` players, each with one manual ban `ban-<i>`, on one network with one server. */
 export function seedWithBans(count: number): ServiceSeed {

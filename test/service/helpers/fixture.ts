@@ -8,8 +8,8 @@ export const DINNERBONE = '61699b2e-d327-4a01-9f1e-0ea8c3f06bc6';
 export const UNKNOWN_PLAYER = 'ffffffff-ffff-4fff-bfff-ffffffffffff';
 export const KEY_A1 = 'network-a-survival-key';
 export const KEY_A2 = 'network-a-creative-key';
-export const KEY_B = 'network-b-only-key';
-export const ADMIN_TOKEN = 'admin-token-for-tests';
+export const KEY_B = 'network-b-only-server-key';
+export const ADMIN_TOKEN = 'admin-token-for-the-tests';
 export const START_MS = Date.parse('2026-01-10T12:00:00.000Z');
 
 export function testSeed(): ServiceSeed {

@@ -56,7 +56,13 @@ export class HostileTarget {
   static async start(): Promise<HostileTarget> {
     const directory = await mkdtemp(join(tmpdir(), 'bailiff-hostile-'));
     const dbPath = join(directory, 'service.db');
-    const t = await startTestService({ dbPath, seed: hostileSeed(), rateLimitPerMinute: 1_000_000_000 });
+    const t = await startTestService({
+      dbPath,
+      seed: hostileSeed(),
+      rateLimitPerMinute: 1_000_000_000,
+      writeRateLimitPerMinute: 1_000_000_000,
+      authFailuresPerMinute: 1_000_000_000,
+    });
     return new HostileTarget(t, openDb(dbPath), directory);
   }
 
