@@ -62,7 +62,11 @@ export async function startEmbeddedService(dataFolder: string, stdout: NodeJS.Wr
   // they do not end up in every captured console log.
   const secrets =
     previous === undefined
-      ? [`  API key:     ${apiKey}`, `  admin token: ${adminToken}`, `  (stored in ${stored}, readable by this user only)`]
+      ? [
+          `  API key:     ${apiKey}`,
+          `  admin token: ${adminToken}`,
+          `  (stored in ${stored}, readable by this user only)`,
+        ]
       : [`  API key and admin token: in ${stored}`];
   stdout.write(
     [

@@ -28,7 +28,8 @@ function readSecretFile(path: string, from: string): string {
   // A file written by `echo` ends with a line break that is not part of the secret.
   const secret = text.trim();
   if (secret === '') throw new UsageError(`${from}: ${path} is empty`);
-  if (/[\r\n]/.test(secret)) throw new UsageError(`${from}: ${path} holds more than one line; put the secret alone in it`);
+  if (/[\r\n]/.test(secret))
+    throw new UsageError(`${from}: ${path} holds more than one line; put the secret alone in it`);
   return secret;
 }
 

@@ -2,8 +2,8 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, type FileIssue } from './errors.js';
-import { makeFilePrivate } from './private-files.js';
 import type { ConfigFile } from './plugin-api.js';
+import { makeFilePrivate } from './private-files.js';
 import { readYamlFile } from './yaml-file.js';
 
 export interface ConfigFileSource<T> {

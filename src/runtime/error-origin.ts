@@ -27,7 +27,9 @@ export function pluginInStack(error: unknown, plugins: readonly PluginLocation[]
   for (const line of stack.split('\n').slice(1)) {
     const file = fileOfFrame(line);
     if (file === undefined) continue;
-    const owner = plugins.find((plugin) => file.startsWith(plugin.folder.endsWith(sep) ? plugin.folder : plugin.folder + sep));
+    const owner = plugins.find((plugin) =>
+      file.startsWith(plugin.folder.endsWith(sep) ? plugin.folder : plugin.folder + sep),
+    );
     if (owner) return owner.name;
   }
   return undefined;

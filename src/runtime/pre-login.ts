@@ -102,7 +102,12 @@ export async function dispatchPreLogin(
         logger.error(`[${entry.plugin}] a player:prelogin listener threw; the join of ${name} is refused`, {
           error: errorText(error),
         });
-        return { allowed: false, message: options.failureMessage ?? LOGIN_FAILED_MESSAGE, timedOut: false, failed: true };
+        return {
+          allowed: false,
+          message: options.failureMessage ?? LOGIN_FAILED_MESSAGE,
+          timedOut: false,
+          failed: true,
+        };
       }
     }
   } finally {

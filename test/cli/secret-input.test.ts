@@ -33,9 +33,9 @@ describe('secrets from a flag, a file or the environment', () => {
     dir.write('env-token.txt', 'from-env-file');
     expect(readSecret(sources({ flagValue: 'flag', env: { BAILIFF_ADMIN_TOKEN: 'env' } }))).toBe('flag');
     expect(readSecret(sources({ fileFlagValue: 'token.txt', env: { BAILIFF_ADMIN_TOKEN: 'env' } }))).toBe(TOKEN);
-    expect(readSecret(sources({ env: { BAILIFF_ADMIN_TOKEN: 'env', BAILIFF_ADMIN_TOKEN_FILE: 'env-token.txt' } }))).toBe(
-      'env',
-    );
+    expect(
+      readSecret(sources({ env: { BAILIFF_ADMIN_TOKEN: 'env', BAILIFF_ADMIN_TOKEN_FILE: 'env-token.txt' } })),
+    ).toBe('env');
     expect(readSecret(sources({ env: { BAILIFF_ADMIN_TOKEN_FILE: 'env-token.txt' } }))).toBe('from-env-file');
     expect(readSecret(sources())).toBe(undefined);
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,7 +69,9 @@ describe('a plugin that throws, rejects and un-cancels, on a real flying-squid s
     expect(rejected).toContain('[Saboteur] unhandled promise rejection in plugin Saboteur; the server keeps running');
 
     bots.push(await mustJoin(server!.port, 'Reader'));
-    expect(await logged('saboteur timer after Reader joined')).toContain('[Saboteur] uncaught error in plugin Saboteur');
+    expect(await logged('saboteur timer after Reader joined')).toContain(
+      '[Saboteur] uncaught error in plugin Saboteur',
+    );
     expect(await logged('saboteur rejection after Reader joined')).toContain('[Saboteur] unhandled promise rejection');
     // flying-squid's own handler would have ended the process once a player had joined.
     bots.push(await mustJoin(server!.port, 'Listener'));
@@ -86,11 +88,15 @@ describe('a plugin that throws, rejects and un-cancels, on a real flying-squid s
     const [reader, listener] = bots;
     reader!.bot.chat('the secret plan');
     reader!.bot.chat('hello there');
-    await waitFor('the listener to see "hello there"', () => listener!.seen.some((line) => line.includes('hello there')));
+    await waitFor('the listener to see "hello there"', () =>
+      listener!.seen.some((line) => line.includes('hello there')),
+    );
     expect(listener!.seen.filter((line) => line.includes('secret'))).toEqual([]);
     expect(
       await logged('[Saboteur] tried to un-cancel player:chat, which Guard cancelled at priority highest; ignored'),
     ).toBeTruthy();
-    expect(await logged('[Saboteur] a monitor listener of player:chat may not change whether it is cancelled')).toBeTruthy();
+    expect(
+      await logged('[Saboteur] a monitor listener of player:chat may not change whether it is cancelled'),
+    ).toBeTruthy();
   });
 });

@@ -88,18 +88,38 @@ describe('event bus', () => {
   it('makes a cancellation at highest final: a later listener cannot undo it, and the undoing plugin is named', () => {
     const logger = memoryLogger();
     const bus = new EventBus(logger);
-    bus.on('Early', 'player:chat', (e) => {
-      e.cancelled = false;
-    }, { priority: 'highest' });
-    bus.on('Bailiff', 'player:chat', (e) => {
-      e.cancelled = true;
-    }, { priority: 'highest' });
-    bus.on('Late', 'player:chat', (e) => {
-      e.cancelled = false;
-    }, { priority: 'highest' });
-    bus.on('Watcher', 'player:chat', (e) => {
-      e.cancelled = false;
-    }, { priority: 'monitor' });
+    bus.on(
+      'Early',
+      'player:chat',
+      (e) => {
+        e.cancelled = false;
+      },
+      { priority: 'highest' },
+    );
+    bus.on(
+      'Bailiff',
+      'player:chat',
+      (e) => {
+        e.cancelled = true;
+      },
+      { priority: 'highest' },
+    );
+    bus.on(
+      'Late',
+      'player:chat',
+      (e) => {
+        e.cancelled = false;
+      },
+      { priority: 'highest' },
+    );
+    bus.on(
+      'Watcher',
+      'player:chat',
+      (e) => {
+        e.cancelled = false;
+      },
+      { priority: 'monitor' },
+    );
     const event = bus.emit('player:chat', chat());
     expect(event.cancelled).toBe(true);
     expect(logger.lines.map((line) => `${line.level} ${line.message}`)).toEqual([
@@ -111,9 +131,14 @@ describe('event bus', () => {
   it('lets a monitor listener only watch, and ignores changes once the host has its answer', async () => {
     const logger = memoryLogger();
     const bus = new EventBus(logger);
-    bus.on('Watcher', 'player:command', (e) => {
-      e.cancelled = true;
-    }, { priority: 'monitor' });
+    bus.on(
+      'Watcher',
+      'player:command',
+      (e) => {
+        e.cancelled = true;
+      },
+      { priority: 'monitor' },
+    );
     bus.on('Slow', 'player:command', async (e) => {
       await Promise.resolve();
       e.cancelled = true;
@@ -223,7 +248,12 @@ describe('pre-login dispatch', () => {
       bus.on('Bad', 'player:prelogin', listener);
       bus.on('Good', 'player:prelogin', () => void later.push('ran'), { priority: 'high' });
       const outcome = await dispatchPreLogin(bus, logger, new FakeTimers(), preLoginOptions, 'u', 'Alice');
-      expect(outcome).toEqual({ allowed: false, message: 'Login failed, please try again.', timedOut: false, failed: true });
+      expect(outcome).toEqual({
+        allowed: false,
+        message: 'Login failed, please try again.',
+        timedOut: false,
+        failed: true,
+      });
       expect(later).toEqual([]);
       expect(logger.lines[0]).toMatchObject({
         level: 'error',

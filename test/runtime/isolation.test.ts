@@ -63,14 +63,26 @@ describe('runtime isolation between plugins', () => {
     expect(warnings).toContain(
       '[Aardvark] its declaration of permission bailiff.ban was ignored: the node belongs to Bailiff',
     );
-    expect(warnings).toContain('[Zebra] its declaration of permission bailiff.ban was ignored: the node belongs to Bailiff');
+    expect(warnings).toContain(
+      '[Zebra] its declaration of permission bailiff.ban was ignored: the node belongs to Bailiff',
+    );
   });
 
   it('gives a node outside any plugin namespace to the first plugin that declared it', async () => {
-    writePlugin('First', 'name: First\nversion: "1"\nmain: main.mjs\npermissions:\n  shared.node: { default: false }\n', 'First');
-    writePlugin('Second', 'name: Second\nversion: "1"\nmain: main.mjs\npermissions:\n  shared.node: { default: true }\n', 'Second');
+    writePlugin(
+      'First',
+      'name: First\nversion: "1"\nmain: main.mjs\npermissions:\n  shared.node: { default: false }\n',
+      'First',
+    );
+    writePlugin(
+      'Second',
+      'name: Second\nversion: "1"\nmain: main.mjs\npermissions:\n  shared.node: { default: true }\n',
+      'Second',
+    );
     const { runtime, logger } = await startRuntime();
     expect(runtime.permissions.has(player('Carol'), 'shared.node')).toBe(false);
-    expect(logger.text()).toContain('[Second] its declaration of permission shared.node was ignored: the node belongs to First');
+    expect(logger.text()).toContain(
+      '[Second] its declaration of permission shared.node was ignored: the node belongs to First',
+    );
   });
 });

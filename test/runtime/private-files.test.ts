@@ -23,7 +23,7 @@ describe.skipIf(process.platform === 'win32')('files holding keys and addresses 
     expect(modeOf(join(folder, 'config.yml'))).toBe(0o600);
 
     const db = openDb(join(folder, 'bailiff.db'));
-    db.exec('CREATE TABLE addresses (ip TEXT); INSERT INTO addresses VALUES (\'203.0.113.7\')');
+    db.exec("CREATE TABLE addresses (ip TEXT); INSERT INTO addresses VALUES ('203.0.113.7')");
     expect(modeOf(join(folder, 'bailiff.db'))).toBe(0o600);
     expect(existsSync(join(folder, 'bailiff.db-wal'))).toBe(true);
     expect(modeOf(join(folder, 'bailiff.db-wal'))).toBe(0o600);

@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { originOf, pluginInStack } from '../../src/runtime/error-origin.js';
-import { installProcessGuard } from '../../src/runtime/process-guard.js';
 import { currentPlugin, runAsPlugin } from '../../src/runtime/plugin-scope.js';
+import { installProcessGuard } from '../../src/runtime/process-guard.js';
 import { memoryLogger } from './helpers/memory-logger.js';
 
 const plugins = [
@@ -33,21 +33,24 @@ describe('which plugin an error came from', () => {
   });
 
   it('is no plugin for the host, a folder that only shares a prefix, or a value without a stack', () => {
-    expect(pluginInStack(errorWithStack('Server.tick (/srv/mc/node_modules/flying-squid/src/index.js:1:1)'), plugins)).toBe(
-      undefined,
-    );
+    expect(
+      pluginInStack(errorWithStack('Server.tick (/srv/mc/node_modules/flying-squid/src/index.js:1:1)'), plugins),
+    ).toBe(undefined);
     expect(pluginInStack(errorWithStack('/srv/mc/plugins/BailiffExtra/main.js:1:1'), plugins)).toBe(undefined);
     expect(pluginInStack('a string', plugins)).toBe(undefined);
   });
 
   it('is the plugin whose code started the work, across timers and promises', async () => {
-    const seen = await runAsPlugin('Saboteur', () =>
-      new Promise<string | undefined>((resolve) => setImmediate(() => resolve(currentPlugin()))),
+    const seen = await runAsPlugin(
+      'Saboteur',
+      () => new Promise<string | undefined>((resolve) => setImmediate(() => resolve(currentPlugin()))),
     );
     expect(seen).toBe('Saboteur');
     expect(currentPlugin()).toBe(undefined);
     expect(originOf('no stack', plugins)).toBe(undefined);
-    expect(runAsPlugin('Bailiff', () => originOf(errorWithStack(join('/elsewhere', 'x.js:1:1')), plugins))).toBe('Bailiff');
+    expect(runAsPlugin('Bailiff', () => originOf(errorWithStack(join('/elsewhere', 'x.js:1:1')), plugins))).toBe(
+      'Bailiff',
+    );
   });
 });
 
