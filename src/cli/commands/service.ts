@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from '../../ports/logger.js';
+import { escapeControlCharacters } from '../../runtime/log-escape.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
 import { readSecret } from '../secret-input.js';
@@ -33,7 +34,9 @@ function integerFlag(name: string, value: string | undefined, min: number): numb
 
 function stderrLogger(stderr: NodeJS.WritableStream): Logger {
   const write = (level: string) => (message: string, fields?: Record<string, unknown>) =>
-    stderr.write(`bailiff service: ${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
+    stderr.write(
+      `bailiff service: ${level}: ${escapeControlCharacters(`${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`)}\n`,
+    );
   return { debug: () => {}, info: () => {}, warn: write('warn'), error: write('error') };
 }
 
