@@ -8,8 +8,8 @@ import { runAsPlugin } from './plugin-scope.js';
 /** Shown when the check itself failed (a listener threw): the player may simply try again. */
 export const LOGIN_FAILED_MESSAGE = 'Login failed, please try again.';
 
-/** The listener running now, per event: kept outside the event so a plugin cannot set it. */
-const actingListener = new WeakMap<PreLoginEventImpl, ActingListener>();
+/** Tells an event which listener runs now; module-private, so a plugin cannot set it. */
+let setActing: (event: PreLoginEventImpl, listener: ActingListener | undefined) => void;
 
 /**
  * The pre-login event handed to listeners. A denial cannot be taken back (`denied` has no
@@ -18,6 +18,12 @@ const actingListener = new WeakMap<PreLoginEventImpl, ActingListener>();
 export class PreLoginEventImpl implements PreLoginEvent {
   #denied = false;
   #denyMessage: string | undefined = undefined;
+  #acting: ActingListener | undefined = undefined;
+  static {
+    setActing = (event, listener) => {
+      event.#acting = listener;
+    };
+  }
   constructor(
     readonly uuid: string,
     readonly name: string,
@@ -32,7 +38,7 @@ export class PreLoginEventImpl implements PreLoginEvent {
     return this.#denyMessage;
   }
   deny(message: string): void {
-    const listener = actingListener.get(this);
+    const listener = this.#acting;
     if (listener?.priority === 'monitor') {
       this.logger?.warn(`[${listener.plugin}] a monitor listener of player:prelogin may not deny the join; ignored`);
       return;
@@ -84,7 +90,7 @@ export async function dispatchPreLogin(
   try {
     for (const entry of bus.listenersOf('player:prelogin')) {
       if (entry.ignoreCancelled && isCancelledPayload(event)) continue;
-      actingListener.set(event, entry);
+      setActing(event, entry);
       try {
         const result = runAsPlugin(entry.plugin, () => entry.call(event));
         if (result === undefined || typeof (result as Promise<void>).then !== 'function') continue;
@@ -111,7 +117,7 @@ export async function dispatchPreLogin(
       }
     }
   } finally {
-    actingListener.delete(event);
+    setActing(event, undefined);
     if (handle !== undefined) timers.clearTimeout(handle);
   }
   return event.denied
