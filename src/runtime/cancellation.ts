@@ -52,21 +52,25 @@ class CancellationState implements CancellationGuard {
   set(value: unknown): void {
     const wanted = value === true;
     if (wanted === this.cancelled && !(wanted && this.current?.priority === FINAL_PRIORITY)) return;
-    if (this.isDecided) return this.ignore(`set cancelled of ${this.event} after the server acted on it`);
-    if (this.current?.priority === 'monitor') {
-      return this.ignore(`a monitor listener of ${this.event} may not change whether it is cancelled`);
-    }
-    if (!wanted && this.finalBy !== undefined) {
-      return this.ignore(
-        `tried to un-cancel ${this.event}, which ${this.finalBy} cancelled at priority ${FINAL_PRIORITY}`,
-      );
+    const refusal = this.refusal(wanted);
+    if (refusal !== undefined) {
+      this.logger.warn(`[${this.current?.plugin ?? currentPlugin() ?? 'unknown'}] ${refusal}; ignored`);
+      return;
     }
     this.cancelled = wanted;
     if (wanted && this.current?.priority === FINAL_PRIORITY) this.finalBy ??= this.current.plugin;
   }
 
-  private ignore(why: string): void {
-    this.logger.warn(`[${this.current?.plugin ?? currentPlugin() ?? 'unknown'}] ${why}; ignored`);
+  /** Why the change to `wanted` is not allowed now, if it is not. */
+  private refusal(wanted: boolean): string | undefined {
+    if (this.isDecided) return `set cancelled of ${this.event} after the server acted on it`;
+    if (this.current?.priority === 'monitor') {
+      return `a monitor listener of ${this.event} may not change whether it is cancelled`;
+    }
+    if (!wanted && this.finalBy !== undefined) {
+      return `tried to un-cancel ${this.event}, which ${this.finalBy} cancelled at priority ${FINAL_PRIORITY}`;
+    }
+    return undefined;
   }
 }
 
