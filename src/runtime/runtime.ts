@@ -18,7 +18,7 @@ import type { CommandSender, Player, Players, ServerInfo } from './plugin-api.js
 import { buildPluginContext } from './plugin-context.js';
 import type { PluginRecord, PluginState } from './plugin-record.js';
 import { runAsPlugin } from './plugin-scope.js';
-import { dispatchPreLogin, type PreLoginOptions, type PreLoginOutcome } from './pre-login.js';
+import { dispatchPreLogin, LOGIN_FAILED_MESSAGE, type PreLoginOptions, type PreLoginOutcome } from './pre-login.js';
 import { packagedSdk, provideSdk, type SdkLocation } from './provide-sdk.js';
 import { createPluginEvents, type PluginEvents } from './runtime-events.js';
 
@@ -44,7 +44,10 @@ export interface RuntimeOptions {
    * @default the SDK built next to the runtime, when built
    */
   sdk?: SdkLocation | null;
-  /** @default { timeoutMs: 5000, timeoutMessage: 'The server took too long to check your login. Please try again.' } */
+  /**
+   * @default { timeoutMs: 5000, timeoutMessage: 'The server took too long to check your login. Please try again.',
+   *   failureMessage: 'Login failed, please try again.' }
+   */
   preLogin?: Partial<PreLoginOptions>;
   /** What plugins are told of the game server. @default { edition: 'java', onlineMode: true } */
   server?: ServerInfo;
@@ -88,6 +91,7 @@ export class PluginRuntime implements HostRuntime {
       timeoutMs: options.preLogin?.timeoutMs ?? 5000,
       timeoutMessage:
         options.preLogin?.timeoutMessage ?? 'The server took too long to check your login. Please try again.',
+      failureMessage: options.preLogin?.failureMessage ?? LOGIN_FAILED_MESSAGE,
     };
     this.console = {
       kind: 'console',
