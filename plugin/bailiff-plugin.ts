@@ -175,9 +175,10 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     }
   });
   context.events.on('player:join', ({ player }) => onJoinedAfterCheck(loginCheck, player), { priority: 'high' });
-  context.events.on('player:chat', (event) => onChat(enforcement, event), { ignoreCancelled: true });
+  // At `highest` a mute's cancellation is final: no other plugin's listener can undo it.
+  context.events.on('player:chat', (event) => onChat(enforcement, event), { priority: 'highest' });
   context.events.on('player:command', (event) => onCommand(enforcement, () => blockedCommands, event), {
-    ignoreCancelled: true,
+    priority: 'highest',
   });
 
   const players = playerDirectory(context.players, cache.players);

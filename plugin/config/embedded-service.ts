@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -50,5 +50,7 @@ export function writeEmbeddedService(dataFolder: string, service: EmbeddedServic
   const file = embeddedServicePath(dataFolder);
   const temporary = `${file}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(service, null, 2)}\n`, { mode: 0o600 });
+  // A temporary file left by a crash keeps its old mode: writeFileSync's mode applies to new files only.
+  chmodSync(temporary, 0o600);
   renameSync(temporary, file);
 }

@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { EMBEDDED_SERVICE_FILE, type EmbeddedService } from './embedded-service.js';
 
 /** The environment variables that name the service (container deployments keep the key out of files). */
 export const ENV_API_URL = 'BAILIFF_API_URL';
 export const ENV_API_KEY = 'BAILIFF_API_KEY';
+/** Names a file holding the key (a container's mounted secret), read when BAILIFF_API_KEY is not set. */
+export const ENV_API_KEY_FILE = 'BAILIFF_API_KEY_FILE';
 
 /** Where a setting of the connection came from. */
 export type SettingSource = 'flag' | 'environment' | 'config.yml' | 'embedded';
@@ -52,13 +55,28 @@ export function describeSource(source: SettingSource, setting: 'url' | 'key'): s
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
+/** The key in the file BAILIFF_API_KEY_FILE names; the message names the file, never its content. */
+function keyFromFile(env: NodeJS.ProcessEnv): string | undefined {
+  const path = text(env[ENV_API_KEY_FILE]);
+  if (path === undefined) return undefined;
+  let key: string | undefined;
+  try {
+    key = text(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ApiConnectionError(`${ENV_API_KEY_FILE}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code}`);
+  }
+  if (key === undefined) throw new ApiConnectionError(`${ENV_API_KEY_FILE}: ${path} is empty`);
+  return key;
+}
+
 function first(candidates: Array<[SettingSource, string | undefined]>): [SettingSource, string] | undefined {
   const found = candidates.find(([, value]) => value !== undefined);
   return found as [SettingSource, string] | undefined;
 }
 
 /**
- * The service the flags, the environment or config.yml name (in that order), or undefined when
+ * The service the flags, the environment (the key in BAILIFF_API_KEY, or in the file
+ * BAILIFF_API_KEY_FILE names) or config.yml name (in that order), or undefined when
  * none does. A key without a URL, or a URL without a key, is refused rather than quietly ignored.
  */
 export function configuredService(inputs: Omit<ConnectionInputs, 'embedded'>): ServiceConnection | undefined {
@@ -70,7 +88,7 @@ export function configuredService(inputs: Omit<ConnectionInputs, 'embedded'>): S
   ]);
   const key = first([
     ['flag', text(flags.apiKey)],
-    ['environment', text(env[ENV_API_KEY])],
+    ['environment', text(env[ENV_API_KEY]) ?? keyFromFile(env)],
     ['config.yml', text(config.key)],
   ]);
   if (url && key) {

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { readEmbeddedService, writeEmbeddedService } from '../../plugin/config/embedded-service.js';
+import {
+  embeddedServicePath,
+  readEmbeddedService,
+  writeEmbeddedService,
+} from '../../plugin/config/embedded-service.js';
 import { type RunningService, type ServiceOptions, startService } from '../service/index.js';
 
 const DEMO_NETWORK = 'demo';
@@ -31,6 +35,7 @@ async function startOnPortOrAnother(
 /**
  * Starts the reference service in-process with a demo network. Reuses the key, token and port of
  * earlier runs, so a URL the owner kept (a panel, a second server) still works after a restart.
+ * Prints the key and token at the first start only.
  */
 export async function startEmbeddedService(dataFolder: string, stdout: NodeJS.WritableStream) {
   const previous = readEmbeddedService(dataFolder);
@@ -52,14 +57,22 @@ export async function startEmbeddedService(dataFolder: string, stdout: NodeJS.Wr
     portOf(previous?.url),
   );
   writeEmbeddedService(dataFolder, { url: service.url, apiKey, adminToken, network: DEMO_NETWORK, platform });
-  // The one place the key is shown: it is the server owner's own demo key, never logged.
+  const stored = embeddedServicePath(dataFolder);
+  // The key and token are shown once, when they are made: later starts say where they are, so
+  // they do not end up in every captured console log.
+  const secrets =
+    previous === undefined
+      ? [
+          `  API key:     ${apiKey}`,
+          `  admin token: ${adminToken}`,
+          `  (stored in ${stored}, readable by this user only)`,
+        ]
+      : [`  API key and admin token: in ${stored}`];
   stdout.write(
     [
       ...(movedFrom === undefined ? [] : [`port ${movedFrom} of the last run is in use by another program`]),
       `embedded moderation service on ${service.url} (network "${DEMO_NETWORK}")`,
-      `  API key:     ${apiKey}`,
-      `  admin token: ${adminToken}`,
-      `  (stored in ${join(dataFolder, 'embedded-service.json')})`,
+      ...secrets,
       '',
     ].join('\n'),
   );

@@ -1,3 +1,4 @@
+import { closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
@@ -22,10 +23,19 @@ export interface OpenDbOptions {
   busyTimeoutMs?: number;
 }
 
-/** Opens a SQLite file (or `:memory:`) with the pragmas every Bailiff database uses. */
+/** Only the owner may read a new database: it holds players' addresses (or keys' hashes). */
+const NEW_DATABASE_MODE = 0o600;
+
+/**
+ * Opens a SQLite file (or `:memory:`) with the pragmas every Bailiff database uses. A new file is
+ * created 0600; SQLite gives its -wal and -shm files the same mode.
+ */
 export function openDb(path: string, options: OpenDbOptions = {}): Db {
   let db: Db | undefined;
   try {
+    if (!options.readonly && path !== ':memory:' && path !== '' && !existsSync(path)) {
+      closeSync(openSync(path, 'a', NEW_DATABASE_MODE));
+    }
     db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     if (!options.readonly) {

@@ -2,6 +2,7 @@ import type { Logger } from '../ports/logger.js';
 import type { ConsoleReader, Edition, GameHost, HostFactory } from '../runtime/host.js';
 import { createStreamLogger, logLevelFromEnv } from '../runtime/loggers.js';
 import { readPermissionsFile } from '../runtime/permissions.js';
+import { installProcessGuard } from '../runtime/process-guard.js';
 import { PluginRuntime } from '../runtime/runtime.js';
 import { loadServerSettings, type ServerSettings } from './server-settings.js';
 
@@ -26,6 +27,11 @@ export interface StartGameServerOptions {
    * stops the server. @default stop as on SIGTERM
    */
   onStopRequested?: () => void;
+  /**
+   * Log a plugin's uncaught errors and unhandled rejections with its name and keep running; an
+   * uncaught error no plugin can be named for stops the server (exit code 1). @default true
+   */
+  guardProcess?: boolean;
   /** Replaces the host chosen by the settings' `edition` (tests, benches). */
   host?: HostFactory<ServerSettings>;
 }
@@ -64,6 +70,15 @@ export async function startGameServer(options: StartGameServerOptions): Promise<
     preLogin: { timeoutMs: settings.preLoginTimeoutMs },
     server: { edition: settings.edition, onlineMode: settings.onlineMode },
   });
+  let stopAfterFatalError: () => void = () => process.exit(1);
+  const removeGuard =
+    (options.guardProcess ?? true)
+      ? installProcessGuard({
+          logger,
+          originOf: (error) => runtime.originOf(error),
+          onUnattributedException: () => stopAfterFatalError(),
+        })
+      : () => {};
   await runtime.load(options.pluginFolders ?? []);
 
   const createHost = options.host ?? (await hostForEdition(settings.edition));
@@ -77,6 +92,7 @@ export async function startGameServer(options: StartGameServerOptions): Promise<
   } catch (error) {
     await runtime.disableAll();
     await host.close();
+    removeGuard();
     throw error;
   }
   runtime.open();
@@ -89,9 +105,15 @@ export async function startGameServer(options: StartGameServerOptions): Promise<
       lines?.close();
       await runtime.disableAll();
       await host.close();
+      removeGuard();
       logger.info('game server stopped');
     })();
     return stopping;
+  };
+  stopAfterFatalError = () => {
+    // A host in an unknown state may never finish closing.
+    setTimeout(() => process.exit(1), 5000).unref();
+    stop().finally(() => process.exit(1));
   };
   const stopAndExit = () => {
     stop().finally(() => process.exit(0));

@@ -1,6 +1,6 @@
 import type { Logger } from '../ports/logger.js';
 import { errorText } from './event-bus.js';
-import type { PreLoginOutcome } from './pre-login.js';
+import { LOGIN_FAILED_MESSAGE, type PreLoginOutcome } from './pre-login.js';
 
 /** A player asking to join, as the host saw the login. */
 export interface JoinCandidate {
@@ -26,9 +26,6 @@ export interface AdmissionDeps {
   firePreLogin(candidate: JoinCandidate): Promise<PreLoginOutcome>;
   logger: Logger;
 }
-
-/** Shown when the check itself failed: the player may simply try again. */
-export const LOGIN_FAILED_MESSAGE = 'Login failed, please try again.';
 
 function who({ name, uuid, xuid }: JoinCandidate): string {
   return `${name} (${uuid}${xuid === undefined ? '' : `, xuid ${xuid}`})`;

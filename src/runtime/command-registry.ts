@@ -7,6 +7,7 @@ import {
   CommandUsageError,
   type PluginDescriptor,
 } from './plugin-api.js';
+import { runAsPlugin } from './plugin-scope.js';
 
 interface DeclaredCommand {
   plugin: string;
@@ -119,7 +120,8 @@ export class CommandRegistry {
     if (command.spec.permission && !sender.hasPermission(command.spec.permission)) return [];
     if (line.endsWith(' ')) args.push('');
     try {
-      return command.handler.tabComplete({ sender, label, args });
+      const { handler } = command;
+      return runAsPlugin(command.plugin, () => handler.tabComplete!({ sender, label, args }));
     } catch (error) {
       this.logger.error(`[${command.plugin}] tab completion of /${command.name} threw`, { error: errorText(error) });
       return [];
@@ -136,7 +138,8 @@ export class CommandRegistry {
       return;
     }
     try {
-      await command.handler.execute({ sender, label, args });
+      const { handler } = command;
+      await runAsPlugin(command.plugin, () => handler.execute({ sender, label, args }));
     } catch (error) {
       if (isUsageError(error)) {
         // "wrong arguments" says nothing the usage line does not: a bare usage error shows the usage alone.

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, type FileIssue } from './errors.js';
 import type { ConfigFile } from './plugin-api.js';
+import { makeFilePrivate } from './private-files.js';
 import { readYamlFile } from './yaml-file.js';
 
 export interface ConfigFileSource<T> {
@@ -17,7 +18,8 @@ export interface ConfigFileSource<T> {
 const anything = z.unknown();
 
 /**
- * Opens a YAML config file: copies the bundled default on first run, then validates it. The
+ * Opens a YAML config file: copies the bundled default on first run (mode 0600: a config may
+ * hold a key), then validates it. The
  * first load throws a ConfigError when the file is invalid; `reload()` throws one and keeps the previous value.
  */
 export function openConfigFile<T>(source: ConfigFileSource<T>): ConfigFile<T> {
@@ -29,6 +31,7 @@ export function openConfigFile<T>(source: ConfigFileSource<T>): ConfigFile<T> {
       if (source.defaultsPath && existsSync(source.defaultsPath)) {
         mkdirSync(dirname(source.path), { recursive: true });
         copyFileSync(source.defaultsPath, source.path);
+        makeFilePrivate(source.path);
       } else {
         const parsed = schema.safeParse({});
         if (parsed.success) return parsed.data;

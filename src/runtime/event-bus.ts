@@ -1,4 +1,5 @@
 import type { Logger } from '../ports/logger.js';
+import { guardCancellation } from './cancellation.js';
 import {
   EVENT_PRIORITIES,
   type EventName,
@@ -6,6 +7,7 @@ import {
   type ListenerOptions,
   type RuntimeEvents,
 } from './plugin-api.js';
+import { runAsPlugin } from './plugin-scope.js';
 
 type AnyListener = (payload: never) => void | Promise<void>;
 
@@ -30,7 +32,9 @@ function isPromiseLike(value: unknown): value is PromiseLike<void> {
 
 /**
  * Listeners per event, kept sorted by priority (lowest first, monitor last; registration order
- * within a priority). A listener that throws is logged with its plugin's name and skipped.
+ * within a priority). A listener that throws is logged with its plugin's name and skipped. Each
+ * listener runs as its plugin (see plugin-scope), and `cancelled` follows the rules of
+ * {@link guardCancellation}.
  */
 export class EventBus {
   private readonly listeners = new Map<EventName, RegisteredListener[]>();
@@ -86,10 +90,12 @@ export class EventBus {
   emit<E extends EventName>(event: E, payload: RuntimeEvents[E]): RuntimeEvents[E] {
     const list = this.listeners.get(event);
     if (!list) return payload;
+    const guard = guardCancellation(payload, event, this.logger);
     for (const entry of list) {
       if (entry.ignoreCancelled && isCancelledPayload(payload)) continue;
+      guard?.acting(entry);
       try {
-        const result = entry.call(payload);
+        const result = runAsPlugin(entry.plugin, () => entry.call(payload));
         if (isPromiseLike(result)) {
           Promise.resolve(result).catch((error: unknown) => this.reportListenerError(entry, event, error));
         }
@@ -97,6 +103,7 @@ export class EventBus {
         this.reportListenerError(entry, event, error);
       }
     }
+    guard?.decided();
     return payload;
   }
 

@@ -1,4 +1,5 @@
 import type { Logger } from '../ports/logger.js';
+import { escapeControlCharacters } from './log-escape.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const levelRank: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
@@ -18,7 +19,10 @@ export interface StreamLoggerOptions {
   timestamps?: boolean;
 }
 
-/** A plain line-per-entry logger: `2026-01-01T00:00:00.000Z INFO message {"field":1}`. */
+/**
+ * A plain line-per-entry logger: `2026-01-01T00:00:00.000Z INFO message {"field":1}`. One entry is
+ * always one line: control characters in the message and fields are written as escapes.
+ */
 export function createStreamLogger(options: StreamLoggerOptions = {}): Logger {
   const stream = options.stream ?? process.stdout;
   const min = levelRank[options.minLevel ?? 'info'];
@@ -27,7 +31,7 @@ export function createStreamLogger(options: StreamLoggerOptions = {}): Logger {
     if (levelRank[level] < min) return;
     const head = timestamps ? `${new Date().toISOString()} ` : '';
     const tail = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
-    stream.write(`${head}${level.toUpperCase()} ${message}${tail}\n`);
+    stream.write(`${head}${level.toUpperCase()} ${escapeControlCharacters(message + tail)}\n`);
   };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

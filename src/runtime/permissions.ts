@@ -30,6 +30,20 @@ function identityKey(nameOrUuid: string): string {
   return nameOrUuid.trim().toLowerCase().replaceAll('-', '');
 }
 
+/** A declaration of a node another plugin owns: it was ignored. */
+export interface PermissionConflict {
+  node: string;
+  /** The plugin whose declaration counts. */
+  owner: string;
+  /** The plugin whose declaration was ignored. */
+  ignored: string;
+}
+
+/** Whether `node` is in the plugin's own namespace: `bailiff.ban` for Bailiff. */
+function isNamespaceOf(plugin: string, node: string): boolean {
+  return node.toLowerCase().startsWith(`${plugin.toLowerCase()}.`);
+}
+
 interface PlayerIdentity {
   name: string;
   uuid?: string;
@@ -51,6 +65,7 @@ export class PermissionService implements Permissions {
   private ops = new Set<string>();
   private grants = new Map<string, Map<string, boolean>>();
   private readonly defaults = new Map<string, PermissionDefault>();
+  private readonly owners = new Map<string, string>();
 
   constructor(options: PermissionServiceOptions = {}) {
     this.setOps(options.ops ?? []);
@@ -70,9 +85,30 @@ export class PermissionService implements Permissions {
     );
   }
 
-  /** Records the defaults declared in a plugin.yml `permissions` section. */
-  declare(permissions: Record<string, PermissionSpec>): void {
-    for (const [node, spec] of Object.entries(permissions)) this.defaults.set(node, spec.default);
+  /**
+   * Records the defaults declared in plugin `plugin`'s plugin.yml `permissions` section. A node
+   * belongs to the plugin that declared it first, or to the plugin its first segment names
+   * (`bailiff.ban` is Bailiff's, whatever loaded first): another plugin's declaration of it is
+   * ignored and returned, for the caller to warn about.
+   */
+  declare(plugin: string, permissions: Record<string, PermissionSpec>): PermissionConflict[] {
+    const ignored: PermissionConflict[] = [];
+    for (const [node, spec] of Object.entries(permissions)) {
+      const owner = this.owners.get(node);
+      if (owner === undefined || owner === plugin || (isNamespaceOf(plugin, node) && !isNamespaceOf(owner, node))) {
+        if (owner !== undefined && owner !== plugin) ignored.push({ node, owner: plugin, ignored: owner });
+        this.owners.set(node, plugin);
+        this.defaults.set(node, spec.default);
+      } else {
+        ignored.push({ node, owner, ignored: plugin });
+      }
+    }
+    return ignored;
+  }
+
+  /** The plugin a node belongs to, when one declared it. */
+  ownerOf(node: string): string | undefined {
+    return this.owners.get(node);
   }
 
   isOp(nameOrUuid: string): boolean {

@@ -50,7 +50,7 @@ export function buildPluginContext(
   const name = descriptor.name;
   const dataFolder = dataFolderOf(shared.serverDir, name);
   const logger = prefixLogger(shared.logger, name);
-  const scheduler = createScheduler(shared.timers, logger);
+  const scheduler = createScheduler(shared.timers, logger, name);
   const config = openConfigFile({
     path: join(dataFolder, 'config.yml'),
     defaultsPath: resolve(pluginFolder, definition.defaultConfig ?? 'config.yml'),

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RuntimeError } from './errors.js';
 import type { PluginDefinition, PluginDescriptor } from './plugin-api.js';
+import { runAsPlugin } from './plugin-scope.js';
 
 /** Folders under `<serverDir>/plugins/` that hold a plugin.yml, sorted by name. */
 export function discoverPluginFolders(serverDir: string): string[] {
@@ -26,7 +27,8 @@ export async function importPluginDefinition(
   }
   let module: { default?: unknown };
   try {
-    module = await import(pathToFileURL(mainPath).href);
+    // Code the module runs as it loads (timers, promises) is the plugin's.
+    module = await runAsPlugin(descriptor.name, () => import(pathToFileURL(mainPath).href));
   } catch (cause) {
     throw new RuntimeError('BAILIFF_PLUGIN_LOAD', `${where}: import failed: ${(cause as Error).message}`, { cause });
   }

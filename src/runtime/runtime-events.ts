@@ -1,3 +1,4 @@
+import { CancellableEvent } from './cancellation.js';
 import { parseCommandLine } from './command-registry.js';
 import type { EventBus } from './event-bus.js';
 import type { ChatEvent, CommandEvent, Player } from './plugin-api.js';
@@ -12,12 +13,31 @@ export interface PluginEvents {
   command(player: Player, line: string): CommandEvent;
 }
 
+class ChatEventImpl extends CancellableEvent implements ChatEvent {
+  constructor(
+    readonly player: Player,
+    readonly message: string,
+  ) {
+    super('player:chat');
+  }
+}
+
+class CommandEventImpl extends CancellableEvent implements CommandEvent {
+  readonly name: string;
+  constructor(
+    readonly player: Player,
+    readonly line: string,
+  ) {
+    super('player:command');
+    this.name = parseCommandLine(line).label;
+  }
+}
+
 export function createPluginEvents(bus: EventBus): PluginEvents {
   return {
     join: (player) => void bus.emit('player:join', { player }),
     quit: (player) => void bus.emit('player:quit', { player }),
-    chat: (player, message) => bus.emit('player:chat', { player, message, cancelled: false }),
-    command: (player, line) =>
-      bus.emit('player:command', { player, line, name: parseCommandLine(line).label, cancelled: false }),
+    chat: (player, message) => bus.emit('player:chat', new ChatEventImpl(player, message)),
+    command: (player, line) => bus.emit('player:command', new CommandEventImpl(player, line)),
   };
 }

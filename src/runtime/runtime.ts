@@ -7,6 +7,7 @@ import { stripColourCodes } from './colour-codes.js';
 import { CommandRegistry } from './command-registry.js';
 import { type ConsoleReader, type HostConsole, handleConsoleLine, readConsoleLines } from './console-lines.js';
 import { prepareDataFolder } from './data-folder.js';
+import { originOf } from './error-origin.js';
 import { FileValidationError } from './errors.js';
 import { EventBus, errorText } from './event-bus.js';
 import type { HostRuntime } from './host.js';
@@ -16,7 +17,8 @@ import { type CommandRoute, routePlayerCommand } from './player-commands.js';
 import type { CommandSender, Player, Players, ServerInfo } from './plugin-api.js';
 import { buildPluginContext } from './plugin-context.js';
 import type { PluginRecord, PluginState } from './plugin-record.js';
-import { dispatchPreLogin, type PreLoginOptions, type PreLoginOutcome } from './pre-login.js';
+import { runAsPlugin } from './plugin-scope.js';
+import { dispatchPreLogin, LOGIN_FAILED_MESSAGE, type PreLoginOptions, type PreLoginOutcome } from './pre-login.js';
 import { packagedSdk, provideSdk, type SdkLocation } from './provide-sdk.js';
 import { createPluginEvents, type PluginEvents } from './runtime-events.js';
 
@@ -42,7 +44,10 @@ export interface RuntimeOptions {
    * @default the SDK built next to the runtime, when built
    */
   sdk?: SdkLocation | null;
-  /** @default { timeoutMs: 5000, timeoutMessage: 'The server took too long to check your login. Please try again.' } */
+  /**
+   * @default { timeoutMs: 5000, timeoutMessage: 'The server took too long to check your login. Please try again.',
+   *   failureMessage: 'Login failed, please try again.' }
+   */
   preLogin?: Partial<PreLoginOptions>;
   /** What plugins are told of the game server. @default { edition: 'java', onlineMode: true } */
   server?: ServerInfo;
@@ -86,6 +91,7 @@ export class PluginRuntime implements HostRuntime {
       timeoutMs: options.preLogin?.timeoutMs ?? 5000,
       timeoutMessage:
         options.preLogin?.timeoutMessage ?? 'The server took too long to check your login. Please try again.',
+      failureMessage: options.preLogin?.failureMessage ?? LOGIN_FAILED_MESSAGE,
     };
     this.console = {
       kind: 'console',
@@ -124,7 +130,11 @@ export class PluginRuntime implements HostRuntime {
         continue;
       }
       this.commands.declare(record.descriptor!);
-      this.permissions.declare(record.descriptor!.permissions);
+      for (const conflict of this.permissions.declare(record.descriptor!.name, record.descriptor!.permissions)) {
+        this.logger.warn(
+          `[${conflict.ignored}] its declaration of permission ${conflict.node} was ignored: the node belongs to ${conflict.owner}`,
+        );
+      }
     }
   }
 
@@ -168,7 +178,8 @@ export class PluginRuntime implements HostRuntime {
       );
       record.context = built.context;
       record.scheduler = built.scheduler;
-      await record.definition!.onEnable(built.context);
+      const { definition } = record;
+      await runAsPlugin(descriptor.name, () => definition!.onEnable(built.context));
       record.state = 'enabled';
       this.logger.info(`[${descriptor.name}] enabled ${descriptor.name} v${descriptor.version}`);
       this.bus.emit('plugin:enable', { plugin: descriptor.name });
@@ -186,7 +197,8 @@ export class PluginRuntime implements HostRuntime {
       if (record.state !== 'enabled') continue;
       const name = record.descriptor!.name;
       try {
-        await record.definition!.onDisable?.(record.context!);
+        const { definition, context } = record;
+        await runAsPlugin(name, () => definition!.onDisable?.(context!));
       } catch (error) {
         this.logger.error(`[${name}] onDisable threw`, { error: errorText(error) });
       }
@@ -222,6 +234,14 @@ export class PluginRuntime implements HostRuntime {
 
   readConsole(input: NodeJS.ReadableStream, host: HostConsole, stop: () => void): ConsoleReader {
     return readConsoleLines(this, input, host, stop);
+  }
+
+  /** The plugin an uncaught error or rejection came from, when one can be named (see error-origin). */
+  originOf(error: unknown): string | undefined {
+    const plugins = this.records.flatMap((record) =>
+      record.descriptor && record.state !== 'refused' ? [{ name: record.descriptor.name, folder: record.folder }] : [],
+    );
+    return originOf(error, plugins);
   }
 
   /** State of the plugin named `name` (a refused duplicate of that name does not count). */

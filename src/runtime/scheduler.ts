@@ -2,6 +2,7 @@ import type { Logger } from '../ports/logger.js';
 import type { TimerHandle, Timers } from '../ports/timers.js';
 import { errorText } from './event-bus.js';
 import type { ScheduledTask, Scheduler } from './plugin-api.js';
+import { runAsPlugin } from './plugin-scope.js';
 
 /** A plugin's scheduler plus the runtime's handle to cancel everything it scheduled. */
 export interface PluginScheduler extends Scheduler {
@@ -18,15 +19,16 @@ function checkDelay(what: string, value: number): void {
 }
 
 /**
- * Tasks run on the injected timers. A repeating task schedules its next run only after the
- * previous run (and its promise) finished, so runs never overlap. Errors are logged with the plugin's prefix.
+ * Tasks run on the injected timers, as plugin `plugin` (see plugin-scope) when one is named. A
+ * repeating task schedules its next run only after the previous run (and its promise) finished,
+ * so runs never overlap. Errors are logged with the plugin's prefix.
  */
-export function createScheduler(timers: Timers, logger: Logger): PluginScheduler {
+export function createScheduler(timers: Timers, logger: Logger, plugin?: string): PluginScheduler {
   const live = new Set<{ cancelled: boolean; handle: TimerHandle | undefined }>();
 
   const runSafely = async (task: () => void | Promise<void>): Promise<void> => {
     try {
-      await task();
+      await (plugin === undefined ? task() : runAsPlugin(plugin, task));
     } catch (error) {
       logger.error('a scheduled task threw', { error: errorText(error) });
     }

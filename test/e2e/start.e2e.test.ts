@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,14 @@ describe('bailiff start with the embedded service', { timeout: 60_000 }, () => {
     expect(output).toMatch(/^game server listening on 127\.0\.0\.1:\d+$/m);
   });
 
+  it.skipIf(process.platform === 'win32')('keeps the data folder 0700 and the key, config and databases 0600', () => {
+    const modeOf = (file: string) => statSync(join(dataFolder, file)).mode & 0o777;
+    expect(modeOf('.')).toBe(0o700);
+    for (const file of ['config.yml', 'embedded-service.json', 'embedded-service.db', 'bailiff.db']) {
+      expect([file, modeOf(file)]).toEqual([file, 0o600]);
+    }
+  });
+
   it('a reload with an invalid config.yml names file, key, expected and received and applies nothing', async () => {
     writeFileSync(join(dataFolder, 'messages.yml'), 'commands:\n  bailiff:\n    status-header: "Changed header"\n');
     writeFileSync(join(dataFolder, 'config.yml'), 'sync:\n  pollIntervalMs: fast\n');
@@ -82,6 +90,10 @@ describe('bailiff start with the embedded service', { timeout: 60_000 }, () => {
   it('starts the embedded service on the port of the last run again', async () => {
     game = await startGameServerProcess(dir, { BAILIFF_API_URL: '', BAILIFF_API_KEY: '' });
     expect(game.output()).toContain(`embedded moderation service on ${stored.url} `);
+    // Shown at the first start only: afterwards the output says where they are.
+    expect(game.output()).toContain(`API key and admin token: in ${join(dataFolder, 'embedded-service.json')}`);
+    expect(game.output()).not.toContain(stored.apiKey);
+    expect(game.output()).not.toContain(stored.adminToken);
     expect(JSON.parse(readFileSync(join(dataFolder, 'embedded-service.json'), 'utf8')).url).toBe(stored.url);
   });
 

@@ -85,6 +85,74 @@ describe('event bus', () => {
     expect(seen).toEqual(['b']);
   });
 
+  it('makes a cancellation at highest final: a later listener cannot undo it, and the undoing plugin is named', () => {
+    const logger = memoryLogger();
+    const bus = new EventBus(logger);
+    bus.on(
+      'Early',
+      'player:chat',
+      (e) => {
+        e.cancelled = false;
+      },
+      { priority: 'highest' },
+    );
+    bus.on(
+      'Bailiff',
+      'player:chat',
+      (e) => {
+        e.cancelled = true;
+      },
+      { priority: 'highest' },
+    );
+    bus.on(
+      'Late',
+      'player:chat',
+      (e) => {
+        e.cancelled = false;
+      },
+      { priority: 'highest' },
+    );
+    bus.on(
+      'Watcher',
+      'player:chat',
+      (e) => {
+        e.cancelled = false;
+      },
+      { priority: 'monitor' },
+    );
+    const event = bus.emit('player:chat', chat());
+    expect(event.cancelled).toBe(true);
+    expect(logger.lines.map((line) => `${line.level} ${line.message}`)).toEqual([
+      'warn [Late] tried to un-cancel player:chat, which Bailiff cancelled at priority highest; ignored',
+      'warn [Watcher] a monitor listener of player:chat may not change whether it is cancelled; ignored',
+    ]);
+  });
+
+  it('lets a monitor listener only watch, and ignores changes once the host has its answer', async () => {
+    const logger = memoryLogger();
+    const bus = new EventBus(logger);
+    bus.on(
+      'Watcher',
+      'player:command',
+      (e) => {
+        e.cancelled = true;
+      },
+      { priority: 'monitor' },
+    );
+    bus.on('Slow', 'player:command', async (e) => {
+      await Promise.resolve();
+      e.cancelled = true;
+    });
+    const event = bus.emit('player:command', { player, line: 'msg Bob hi', name: 'msg', cancelled: false });
+    expect(event.cancelled).toBe(false);
+    await flushMicrotasks();
+    expect(event.cancelled).toBe(false);
+    expect(logger.lines.map((line) => line.message)).toEqual([
+      '[Watcher] a monitor listener of player:command may not change whether it is cancelled; ignored',
+      '[Slow] set cancelled of player:command after the server acted on it; ignored',
+    ]);
+  });
+
   it('refuses an unknown priority', () => {
     const bus = new EventBus(memoryLogger());
     expect(() => bus.on('P', 'player:chat', () => {}, { priority: 'urgent' as never })).toThrow(
@@ -165,15 +233,50 @@ describe('pre-login dispatch', () => {
     );
   });
 
-  it('logs a rejecting listener and carries on', async () => {
+  it('refuses the join, like a timeout, when a listener rejects or throws, naming its plugin', async () => {
+    for (const listener of [
+      async () => {
+        throw new Error('lookup failed');
+      },
+      () => {
+        throw new Error('lookup failed');
+      },
+    ]) {
+      const logger = memoryLogger();
+      const bus = new EventBus(logger);
+      const later: string[] = [];
+      bus.on('Bad', 'player:prelogin', listener);
+      bus.on('Good', 'player:prelogin', () => void later.push('ran'), { priority: 'high' });
+      const outcome = await dispatchPreLogin(bus, logger, new FakeTimers(), preLoginOptions, 'u', 'Alice');
+      expect(outcome).toEqual({
+        allowed: false,
+        message: 'Login failed, please try again.',
+        timedOut: false,
+        failed: true,
+      });
+      expect(later).toEqual([]);
+      expect(logger.lines[0]).toMatchObject({
+        level: 'error',
+        message: '[Bad] a player:prelogin listener threw; the join of Alice is refused',
+      });
+      expect(String(logger.lines[0]?.fields?.error)).toContain('lookup failed');
+    }
+  });
+
+  it('keeps a denial: it cannot be taken back, and a monitor listener cannot deny', async () => {
     const logger = memoryLogger();
     const bus = new EventBus(logger);
-    bus.on('Bad', 'player:prelogin', async () => {
-      throw new Error('lookup failed');
+    bus.on('Watcher', 'player:prelogin', (e) => e.deny('watchers may not'), { priority: 'monitor' });
+    const allowed = await dispatchPreLogin(bus, logger, new FakeTimers(), preLoginOptions, 'u', 'Alice');
+    expect(allowed).toEqual({ allowed: true, timedOut: false });
+    expect(logger.text()).toContain('[Watcher] a monitor listener of player:prelogin may not deny the join; ignored');
+
+    const second = new EventBus(logger);
+    second.on('Bailiff', 'player:prelogin', (e) => e.deny('banned'), { priority: 'lowest' });
+    second.on('Sneaky', 'player:prelogin', (e) => {
+      (e as { denied: boolean }).denied = false;
     });
-    bus.on('Good', 'player:prelogin', (e) => e.deny('no'), { priority: 'high' });
-    const outcome = await dispatchPreLogin(bus, logger, new FakeTimers(), preLoginOptions, 'u', 'A');
+    const outcome = await dispatchPreLogin(second, logger, new FakeTimers(), preLoginOptions, 'u', 'Alice');
     expect(outcome.allowed).toBe(false);
-    expect(logger.lines[0]?.message).toBe('[Bad] a listener of player:prelogin threw; it was skipped');
   });
 });

@@ -26,7 +26,7 @@ describe('permissions', () => {
         Bob: ['*'],
       },
     });
-    permissions.declare({
+    permissions.declare('Demo', {
       'demo.read': { default: true },
       'demo.ban': { default: 'op' },
       'demo.secret': { default: false },

@@ -15,6 +15,7 @@ import { runMigration } from '../../migration/run-migration.js';
 import type { MigrationOptions, MigrationSummary } from '../../migration/types.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Timers } from '../../ports/timers.js';
+import { escapeControlCharacters } from '../../runtime/log-escape.js';
 import { type CliCommand, type CliContext, UsageError } from '../command.js';
 
 /** Referenced timers: the process must stay alive while it waits for the outbox to drain. */
@@ -24,7 +25,8 @@ const processTimers: Timers = {
 };
 
 function stderrLogger(stderr: NodeJS.WritableStream): Logger {
-  const write = (level: string) => (message: string) => stderr.write(`bailiff migrate: ${level}: ${message}\n`);
+  const write = (level: string) => (message: string) =>
+    stderr.write(`bailiff migrate: ${level}: ${escapeControlCharacters(message)}\n`);
   return { debug: () => {}, info: () => {}, warn: write('warning'), error: write('error') };
 }
 

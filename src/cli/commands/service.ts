@@ -1,8 +1,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from '../../ports/logger.js';
+import { escapeControlCharacters } from '../../runtime/log-escape.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
+import { readSecret } from '../secret-input.js';
+
+/** The admin token, for deployments that keep it off the command line. */
+export const ENV_ADMIN_TOKEN = 'BAILIFF_ADMIN_TOKEN';
 
 const USAGE = `usage: bailiff service [options]
 
@@ -11,7 +16,9 @@ const USAGE = `usage: bailiff service [options]
   --db PATH                    SQLite file (default: in memory, lost on exit)
   --seed FILE                  JSON seed: networks, servers and keys, players, tickets, punishments
   --platform NAME              path segment after /v1/ (default: minecraft)
-  --admin-token TOKEN          bearer token of /admin/v1 (default: generated and printed)
+  --admin-token-file FILE      file holding the bearer token of /admin/v1 (default: BAILIFF_ADMIN_TOKEN,
+                               else the file BAILIFF_ADMIN_TOKEN_FILE names, else generated and printed)
+  --admin-token TOKEN          the token itself (visible to other users in \`ps\`: prefer the file)
   --rate-limit-per-minute N    requests a minute per API key on limited routes (default: 1000)
   --write-rate-limit-per-minute N  writes a minute per API key (default: 3000)
   --auth-failures-per-minute N wrong keys or admin tokens a minute per client address (default: 10)
@@ -30,7 +37,9 @@ function integerFlag(name: string, value: string | undefined, min: number): numb
 
 function stderrLogger(stderr: NodeJS.WritableStream): Logger {
   const write = (level: string) => (message: string, fields?: Record<string, unknown>) =>
-    stderr.write(`bailiff service: ${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
+    stderr.write(
+      `bailiff service: ${level}: ${escapeControlCharacters(`${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`)}\n`,
+    );
   return { debug: () => {}, info: () => {}, warn: write('warn'), error: write('error') };
 }
 
@@ -47,6 +56,7 @@ function parse(argv: string[]) {
         seed: { type: 'string' },
         platform: { type: 'string' },
         'admin-token': { type: 'string' },
+        'admin-token-file': { type: 'string' },
         'rate-limit-per-minute': { type: 'string' },
         'write-rate-limit-per-minute': { type: 'string' },
         'auth-failures-per-minute': { type: 'string' },
@@ -63,12 +73,21 @@ function parse(argv: string[]) {
 }
 
 /** `bailiff service`: runs the reference moderation service until SIGINT or SIGTERM. */
-export const command: CliCommand = async ({ argv, stdout, stderr, cwd }) => {
+export const command: CliCommand = async ({ argv, stdout, stderr, cwd, env }) => {
   const flags = parse(argv);
   if (flags.help) {
     stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const adminToken = readSecret({
+    flagName: '--admin-token',
+    flagValue: flags['admin-token'],
+    fileFlagName: '--admin-token-file',
+    fileFlagValue: flags['admin-token-file'],
+    envName: ENV_ADMIN_TOKEN,
+    env,
+    cwd,
+  });
   const port = integerFlag('port', flags.port, 0);
   if (port !== undefined && port > 65535) throw new UsageError(`--port: must be at most 65535, received '${port}'`);
   const maxUploadMb = flags['max-upload-mb'] === undefined ? undefined : Number(flags['max-upload-mb']);
@@ -91,7 +110,7 @@ export const command: CliCommand = async ({ argv, stdout, stderr, cwd }) => {
       ...(flags.db === undefined ? {} : { dbPath: resolve(cwd, flags.db) }),
       ...(seed === undefined ? {} : { seed }),
       ...(flags.platform === undefined ? {} : { platform: flags.platform }),
-      ...(flags['admin-token'] === undefined ? {} : { adminToken: flags['admin-token'] }),
+      ...(adminToken === undefined ? {} : { adminToken }),
       ...(flags['rate-limit-per-minute'] === undefined
         ? {}
         : { rateLimitPerMinute: integerFlag('rate-limit-per-minute', flags['rate-limit-per-minute'], 1)! }),
@@ -124,7 +143,7 @@ export const command: CliCommand = async ({ argv, stdout, stderr, cwd }) => {
     throw error;
   }
   stdout.write(`listening on ${service.url}\n`);
-  if (flags['admin-token'] === undefined) stdout.write(`admin token: ${service.adminToken}\n`);
+  if (adminToken === undefined) stdout.write(`admin token: ${service.adminToken}\n`);
   await new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);

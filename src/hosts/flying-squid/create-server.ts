@@ -43,6 +43,9 @@ export function createQuietServer(options: Record<string, unknown>, logger: Logg
     flyingSquid.createMCServer({ ...options, logging: false, noConsoleOutput: true }),
   );
   serv.log = (message) => logger.debug(cleanLogText(message));
+  // With a debug logger flying-squid adds no process error handlers of its own (which exit on
+  // any uncaught error): the runtime's process guard decides.
+  serv.debug = (message) => logger.debug(cleanLogText(message));
   serv.info = (message) => logger.info(cleanLogText(message));
   serv.warn = (message) => logger.warn(cleanLogText(message));
   serv.err = (message) => logger.error(cleanLogText(message));

@@ -74,6 +74,8 @@ export interface FsServer extends EventEmitter {
   _createChatComponent(text: unknown): unknown;
   handleCommand(command: string): Promise<void>;
   log(message: string): void;
+  /** When set, flying-squid's per-player error handler (which exits the process) is not installed. */
+  debug?: (message: unknown) => void;
   info(message: string): void;
   warn(message: string): void;
   err(message: string): void;

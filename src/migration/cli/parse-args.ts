@@ -1,18 +1,21 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../cli/command.js';
+import { readSecret } from '../../cli/secret-input.js';
 import { MIGRATION_SOURCES, type MigrationSourceKind } from '../types.js';
 
 export const MIGRATE_USAGE = [
   'usage: bailiff migrate --from vanilla|essentials --dir PATH [--dry-run] [--out FILE]',
-  '                       [--api-url URL] [--api-key KEY] [--db PATH]',
+  '                       [--api-url URL] [--api-key-file FILE] [--db PATH]',
   '',
   '  --from      vanilla (banned-players.json, banned-ips.json) or essentials (userdata/*.yml)',
   '  --dir       the server folder (vanilla) or plugins/Essentials or its userdata folder',
   '  --dry-run   write the migration file and stop (no network)',
   '  --out       where to write the migration file (default: a file in the temp folder)',
   '  --api-url   service URL (default: BAILIFF_API_URL, else server/plugin-data/Bailiff/config.yml)',
-  '  --api-key   API key (default: BAILIFF_API_KEY, else the same config.yml)',
+  '  --api-key-file  file holding the API key (default: BAILIFF_API_KEY, else the file',
+  '              BAILIFF_API_KEY_FILE names, else the same config.yml)',
+  '  --api-key   the API key itself (other users see it in `ps`: prefer the file)',
   '  --db        SQLite file of the outbox that carries progress (default: server/plugin-data/Bailiff/bailiff.db)',
 ].join('\n');
 
@@ -56,7 +59,16 @@ export function parseMigrateArgs(argv: string[], cwd: string): MigrateArgs {
     dryRun: values['dry-run'] ?? false,
     outFile: values.out === undefined ? undefined : resolve(cwd, values.out),
     apiUrl: values['api-url'],
-    apiKey: values['api-key'],
+    apiKey: readSecret({
+      flagName: '--api-key',
+      flagValue: values['api-key'],
+      fileFlagName: '--api-key-file',
+      fileFlagValue: values['api-key-file'],
+      // The environment (BAILIFF_API_KEY, BAILIFF_API_KEY_FILE) is read by the service resolver, after the flags.
+      envName: 'BAILIFF_API_KEY',
+      env: {},
+      cwd,
+    }),
     dbPath: resolve(cwd, values.db ?? join(DEFAULT_PLUGIN_FOLDER, 'bailiff.db')),
   };
 }
@@ -73,6 +85,7 @@ function parse(argv: string[]) {
       out: { type: 'string' },
       'api-url': { type: 'string' },
       'api-key': { type: 'string' },
+      'api-key-file': { type: 'string' },
       db: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
