@@ -2,6 +2,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { HostRuntime } from '../../runtime/host.js';
 import { kickWithMessage } from './chat-components.js';
 import type { FsClient, FsPlayer, FsServer } from './flying-squid-types.js';
+import { takeOverPlayerChat } from './plain-chat.js';
 import type { PlayerDirectory } from './player-adapter.js';
 import { bridgeTabCompletion } from './tab-completion.js';
 
@@ -55,8 +56,10 @@ export function bridgeEvents(serv: FsServer, runtime: HostRuntime, players: Play
       if (joined) runtime.events.quit(players.adapt(player));
     });
 
+    const plainChat = takeOverPlayerChat(serv, player);
     player.on('chat_cancel', (data: { message: string }, cancel: CancelBehavior) => {
       if (runtime.events.chat(players.adapt(player), data.message).cancelled) cancel();
+      else plainChat.onAllowed(data, cancel);
     });
 
     // A vetoed command or a plugin's: flying-squid must not also run it (or answer "Command not found").

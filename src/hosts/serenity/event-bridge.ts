@@ -1,5 +1,6 @@
 import { type PlayerJoinSignal, type Serenity, WorldEvent } from '@serenityjs/core';
 import { DisconnectReason, Packet } from '@serenityjs/protocol';
+import { plainPlayerText } from '../../minecraft/player-text.js';
 import type { Logger } from '../../ports/logger.js';
 import type { HostRuntime } from '../../runtime/host.js';
 import { toSectionCodes } from './bedrock-text.js';
@@ -40,6 +41,18 @@ export function bridgeSerenityEvents(
   serenity.on(WorldEvent.PlayerLeave, ({ player }) => {
     const left = players.remove(player);
     if (left) runtime.events.quit(left);
+  });
+
+  // SerenityJS relays a chat packet as the client wrote it: its text, the author name the client
+  // claims and whether it is a translation key. Only the player's own name and plain text go out.
+  serenity.network.before(Packet.Text, ({ packet, connection }) => {
+    const player = serenity.getPlayerByConnection(connection);
+    if (!player) return false;
+    packet.isLocalized = false;
+    packet.variant.message = plainPlayerText(packet.variant.message);
+    if (packet.variant.source !== null) packet.variant.source = plainPlayerText(player.username);
+    packet.variant.parameters = packet.variant.parameters === null ? null : [];
+    return true;
   });
 
   // Synchronous only: SerenityJS ignores a promise returned here.
