@@ -3,6 +3,7 @@ import type { GateReason } from '../../src/api/errors.js';
 import type { ExtensionState } from '../../src/api/extension-support.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
 import type { Punishment, PunishmentType } from '../../src/api/schemas.js';
+import type { IpBanPrefixLimits } from '../../src/ip/ip-ban-breadth.js';
 import type { Outbox } from '../../src/outbox/index.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
@@ -106,6 +107,8 @@ export interface EvasionLookups {
   lastAddressOf(uuid: string): string | undefined;
   /** Accounts linked to a player: from the service when it offers the route, else from this server's record. */
   linkedAccounts(player: KnownPlayer, page: number, pageSize: number): Promise<AltsPage>;
+  /** The shortest prefix an IP ban may have (config.yml `evasion.ipBanMinPrefixV4`/`V6`). @default /16 and /48 */
+  ipBanPrefixLimits?(): IpBanPrefixLimits;
 }
 
 export interface AltAccount {

@@ -106,6 +106,20 @@ const evasionSection = z.strictObject({
     .min(1, 'must be at least 1')
     .max(3650, 'must be at most 3650')
     .default(90),
+  /** IPv4 ranges broader than this prefix are refused by /ban-ip (0.0.0.0/0 would refuse everyone). @default 16 */
+  ipBanMinPrefixV4: z
+    .number()
+    .int('must be an integer')
+    .min(0, 'must be at least 0')
+    .max(32, 'must be at most 32')
+    .default(16),
+  /** IPv6 ranges broader than this prefix are refused by /ban-ip. @default 48 */
+  ipBanMinPrefixV6: z
+    .number()
+    .int('must be an integer')
+    .min(0, 'must be at least 0')
+    .max(128, 'must be at most 128')
+    .default(48),
 });
 
 const outboxSection = z.strictObject({
