@@ -1,3 +1,4 @@
+import { isApiError } from '../../src/api/errors.js';
 import type { Ticket } from '../../src/api/schemas.js';
 import type { CommandHandler, CommandInvocation, CommandSender } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
@@ -15,17 +16,19 @@ export function ticketCommand(deps: CommandDeps): CommandHandler {
 async function showTicket(deps: CommandDeps, { sender, args }: CommandInvocation): Promise<void> {
   const [id] = args;
   if (id === undefined || args.length > 1) throw new CommandUsageError();
+  const self = asPlayer(sender);
+  // A player without the permission reads their own tickets only, and asks the service as such.
+  const reader = self && !sender.hasPermission(TICKETS_OTHERS_PERMISSION) ? self : undefined;
+  // "Not yours" and "no such ticket" read the same, so guessing ids tells a player nothing.
+  const notFound = () => sender.sendMessage(deps.messages.render('commands.ticket.not-found', { id }));
   let ticket: Ticket;
   try {
-    ({ ticket } = await deps.client.getTicket({ id }));
+    ({ ticket } = await deps.client.getTicket({ id, ...(reader ? { query: { readerUuid: reader.uuid } } : {}) }));
   } catch (error) {
+    if (isApiError(error) && error.kind === 'http' && error.status === 404) return notFound();
     return reportFailure(sender, deps, error, 'ticket');
   }
-  const self = asPlayer(sender);
-  if (self && !sameUuid(ticket.creatorUuid, self.uuid) && !sender.hasPermission(TICKETS_OTHERS_PERMISSION)) {
-    sender.sendMessage(deps.messages.render('commands.ticket.others-denied', { id }));
-    return;
-  }
+  if (reader && !sameUuid(ticket.creatorUuid, reader.uuid)) return notFound();
   printTicket(deps, sender, ticket);
 }
 
