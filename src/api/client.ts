@@ -24,7 +24,7 @@ async function call(config: ResolvedClientOptions, spec: EndpointSpec, payload: 
   try {
     const timeoutMs = callTimeoutMs(spec, options, config.timeoutMs);
     const request = await prepareRequest(spec, payload, config, options?.idempotencyKey);
-    await passGate(spec.name, config);
+    await passGate(spec.name, config, options?.lane, options?.signal);
     const reply = await sendRequest(request, {
       fetch: config.fetch,
       timers: config.timers,
@@ -36,7 +36,7 @@ async function call(config: ResolvedClientOptions, spec: EndpointSpec, payload: 
     try {
       result = interpretReply(spec, reply, now);
     } catch (error) {
-      throw recordFailure(spec, error, now, config);
+      throw recordFailure(spec, error, now, config, options?.lane);
     }
     recordAnswer(spec, config);
     return result;
