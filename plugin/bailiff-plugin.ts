@@ -23,6 +23,7 @@ import { describeSource, resolveServiceConnection } from './config/service-conne
 import { sqliteExtensionStore } from './connection/extension-store.js';
 import { logKeyRejections } from './connection/key-rejection-log.js';
 import { onChat, onCommand } from './enforcement/chat-guard.js';
+import { ChecksInFlight } from './enforcement/checks-in-flight.js';
 import type { EnforcementContext } from './enforcement/enforcement-context.js';
 import { InFlightCreations } from './enforcement/in-flight-creations.js';
 import { onJoined } from './enforcement/join-notices.js';
@@ -126,6 +127,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     notices: new PendingNotices(enforcement),
     apply: (punishment) => applyPunishment(enforcement, punishment),
     timers: systemTimers,
+    inFlight: new ChecksInFlight(),
   };
   const inFlight = new InFlightCreations();
   const audience = { online: () => context.players.online(), console: context.console };

@@ -12,6 +12,11 @@ export interface CallOptions {
    * honours it answers a repeated creation with the original. Printable ASCII without `"` or `\`.
    */
   idempotencyKey?: string;
+  /**
+   * Withdraws the call while it still waits for the request budget (it is then never sent, and
+   * spends nothing); once sent it runs to its end. @default none
+   */
+  waitSignal?: AbortSignal;
   /** Whose call this is for the gate: `player` for calls any player can trigger. @default 'shared' */
   lane?: RequestLane;
 }

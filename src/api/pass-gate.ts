@@ -61,8 +61,9 @@ export async function passGate(
     if (held) throw playerHeldError(endpoint, held, deps.clock.now());
     return;
   }
-  // Already aborted: sending refuses it without spending the budget.
-  if (signal?.aborted) return;
+  if (signal?.aborted) {
+    throw new ApiError({ kind: 'network', endpoint, message: `${endpoint}: aborted by the caller before sending` });
+  }
   try {
     await deps.gate.waitForBudget(deps.clock, deps.timers, signal);
   } catch (error) {
