@@ -13,6 +13,7 @@ import type { PunishmentAction } from '../config/ordinal-defaults.js';
 import type { InFlightCreations } from '../enforcement/in-flight-creations.js';
 import type { LoginCheckState } from '../enforcement/login-check-support.js';
 import type { Identified } from '../identity/resolve-player.js';
+import type { PlayerCalls } from '../players/player-calls.js';
 import type { SaturationReport } from '../sync/saturation.js';
 
 /**
@@ -48,6 +49,8 @@ export interface CommandDeps {
   isOnline(player: KnownPlayer): boolean;
   /** Whether a player holds `bailiff.exempt` (asked by name and UUID: works for offline players). */
   isExempt(player: KnownPlayer): boolean;
+  /** Cooldown and answer cache of the calls players trigger (/tickets, /ticket). */
+  playerCalls: Pick<PlayerCalls, 'run'>;
   /** Creations being sent now (sync leaves announcing them to the command). */
   inFlight: InFlightCreations;
   /** What this server knows of punishments, from its cache (for /check, /history, /banlist, /unban). */

@@ -5,6 +5,7 @@ import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatTimestamp } from './format.js';
+import { askForSender } from './player-call.js';
 import { asPlayer, sameUuid } from './sender.js';
 import { TICKETS_OTHERS_PERMISSION } from './tickets.js';
 
@@ -23,7 +24,12 @@ async function showTicket(deps: CommandDeps, { sender, args }: CommandInvocation
   const notFound = () => sender.sendMessage(deps.messages.render('commands.ticket.not-found', { id }));
   let ticket: Ticket;
   try {
-    ({ ticket } = await deps.client.getTicket({ id, ...(reader ? { query: { readerUuid: reader.uuid } } : {}) }));
+    const payload = { id, ...(reader ? { query: { readerUuid: reader.uuid } } : {}) };
+    const answer = await askForSender(deps, sender, `ticket ${id}`, (options) =>
+      deps.client.getTicket(payload, options),
+    );
+    if (answer === undefined) return;
+    ({ ticket } = answer);
   } catch (error) {
     if (isApiError(error) && error.kind === 'http' && error.status === 404) return notFound();
     return reportFailure(sender, deps, error, 'ticket');

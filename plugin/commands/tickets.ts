@@ -5,6 +5,7 @@ import type { Completions } from './completion.js';
 import type { CommandDeps, KnownPlayer } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatTimestamp } from './format.js';
+import { askForSender } from './player-call.js';
 import { resolveTarget } from './resolve-arguments.js';
 import { asPlayer, sameUuid } from './sender.js';
 
@@ -44,7 +45,12 @@ async function listTickets(deps: CommandDeps, { sender, args }: CommandInvocatio
 
   let tickets: TicketSummary[];
   try {
-    ({ tickets } = await deps.client.getPlayerTickets({ uuid: owner.uuid }));
+    const uuid = owner.uuid;
+    const answer = await askForSender(deps, sender, `tickets ${uuid.toLowerCase()}`, (options) =>
+      deps.client.getPlayerTickets({ uuid }, options),
+    );
+    if (answer === undefined) return;
+    ({ tickets } = answer);
   } catch (error) {
     return reportFailure(sender, deps, error, 'tickets');
   }

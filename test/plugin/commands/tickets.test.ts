@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ticketCommand } from '../../../plugin/commands/ticket.js';
 import { ticketsCommand } from '../../../plugin/commands/tickets.js';
+import { ApiError } from '../../../src/api/errors.js';
 import type { Ticket, TicketSummary } from '../../../src/api/schemas.js';
 import { ALEX, plain, STEVE, type TestDeps, testDeps } from './helpers/command-deps.js';
 import { apiError } from './helpers/fake-api.js';
@@ -65,7 +66,9 @@ describe('/tickets', () => {
       'Tickets of Steve (1):',
       '#t-1 Griefer at spawn [Open, high] 2026-11-21 09:30 UTC',
     ]);
-    expect(deps.client.calls).toEqual([{ method: 'getPlayerTickets', args: [{ uuid: STEVE.uuid }] }]);
+    expect(deps.client.calls).toEqual([
+      { method: 'getPlayerTickets', args: [{ uuid: STEVE.uuid }, { lane: 'player' }] },
+    ]);
   });
 
   it('lets a player name themself, whatever the case of the UUID', async () => {
@@ -87,9 +90,9 @@ describe('/tickets', () => {
     const console = await tickets(['Alex'], { kind: 'console' });
     expect(plain(staff.messages)).toEqual(['Alex has no tickets.']);
     expect(plain(console.messages)).toEqual(['Alex has no tickets.']);
-    expect(deps.client.calls).toEqual([
-      { method: 'getPlayerTickets', args: [{ uuid: ALEX.uuid }] },
-      { method: 'getPlayerTickets', args: [{ uuid: ALEX.uuid }] },
+    expect(deps.client.calls.map((call) => call.args)).toEqual([
+      [{ uuid: ALEX.uuid }, { lane: 'player' }],
+      [{ uuid: ALEX.uuid }, undefined],
     ]);
   });
 
@@ -121,7 +124,7 @@ describe('/ticket', () => {
       '2026-11-21 09:30 UTC Mod: Looking into it.',
     ]);
     expect(deps.client.calls).toEqual([
-      { method: 'getTicket', args: [{ id: 't-1', query: { readerUuid: STEVE.uuid } }] },
+      { method: 'getTicket', args: [{ id: 't-1', query: { readerUuid: STEVE.uuid } }, { lane: 'player' }] },
     ]);
   });
 
@@ -147,5 +150,49 @@ describe('/ticket', () => {
     });
     const sender = await ticket(['t-404'], { kind: 'player', name: 'Alex', uuid: ALEX.uuid, permissions: [] });
     expect(plain(sender.messages)).toEqual(['No ticket t-404 was found among the tickets you may read.']);
+  });
+});
+
+describe('calls players trigger', () => {
+  it('a player asking again within the cooldown is told to slow down, and nothing is sent', async () => {
+    deps = withTickets();
+    await tickets([], asSteve);
+    const again = await ticket(['t-1'], asSteve);
+    expect(plain(again.messages)).toEqual(['Slow down: you can ask again in 3 s.']);
+    expect(deps.client.calls.map((call) => call.method)).toEqual(['getPlayerTickets']);
+  });
+
+  it('the same question within the cache time is answered without asking the service again', async () => {
+    deps = withTickets();
+    await tickets([], asSteve);
+    const again = await tickets([], asSteve);
+    expect(plain(again.messages)[0]).toBe('Tickets of Steve (1):');
+    expect(deps.client.calls).toHaveLength(1);
+  });
+
+  it('the console is never held back', async () => {
+    deps = withTickets();
+    await tickets(['Steve'], { kind: 'console' });
+    await tickets(['Steve'], { kind: 'console' });
+    expect(deps.client.calls).toHaveLength(2);
+  });
+
+  it("tells the player the service is busy when players' share of the budget is spent", async () => {
+    deps = testDeps({
+      api: {
+        getPlayerTickets: () =>
+          Promise.reject(
+            new ApiError({
+              kind: 'rate_limited',
+              endpoint: 'getPlayerTickets',
+              gated: 'rate-limited',
+              retryAfterMs: 1500,
+              message: 'getPlayerTickets: not sent: player-triggered calls are held back',
+            }),
+          ),
+      },
+    });
+    const sender = await tickets([], asSteve);
+    expect(plain(sender.messages)).toEqual(['The moderation service is busy: try again in 2 s.']);
   });
 });
