@@ -2,6 +2,7 @@ import { isApiError } from '../../src/api/errors.js';
 import type { Ticket } from '../../src/api/schemas.js';
 import type { CommandHandler, CommandInvocation, CommandSender } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
+import { playerWritten } from '../messages/player-text.js';
 import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatTimestamp } from './format.js';
@@ -43,7 +44,7 @@ function printTicket(deps: CommandDeps, sender: CommandSender, ticket: Ticket): 
   sender.sendMessage(
     render('commands.ticket.header', {
       id: ticket.id,
-      subject: ticket.subject,
+      subject: playerWritten(ticket.subject),
       status: ticket.status,
       priority: ticket.priority,
       type: ticket.type,
@@ -51,12 +52,12 @@ function printTicket(deps: CommandDeps, sender: CommandSender, ticket: Ticket): 
   );
   sender.sendMessage(
     render('commands.ticket.meta', {
-      creator: ticket.creatorName,
-      reported: ticket.reportedPlayerName ?? '-',
+      creator: playerWritten(ticket.creatorName),
+      reported: playerWritten(ticket.reportedPlayerName ?? '-'),
       created: formatTimestamp(Date.parse(ticket.createdAt)),
     }),
   );
-  sender.sendMessage(render('commands.ticket.description', { description: ticket.description }));
+  sender.sendMessage(render('commands.ticket.description', { description: playerWritten(ticket.description) }));
   if (ticket.replies.length === 0) {
     sender.sendMessage(render('commands.ticket.no-replies'));
     return;
@@ -64,8 +65,8 @@ function printTicket(deps: CommandDeps, sender: CommandSender, ticket: Ticket): 
   for (const reply of ticket.replies) {
     sender.sendMessage(
       render('commands.ticket.reply', {
-        author: reply.authorName,
-        message: reply.message,
+        author: playerWritten(reply.authorName),
+        message: playerWritten(reply.message),
         created: formatTimestamp(Date.parse(reply.createdAt)),
       }),
     );

@@ -1,6 +1,7 @@
 import type { TicketSummary } from '../../src/api/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
+import { playerWritten } from '../messages/player-text.js';
 import type { Completions } from './completion.js';
 import type { CommandDeps, KnownPlayer } from './deps.js';
 import { reportFailure } from './failures.js';
@@ -63,7 +64,7 @@ async function listTickets(deps: CommandDeps, { sender, args }: CommandInvocatio
     sender.sendMessage(
       render('commands.tickets.line', {
         id: ticket.id,
-        subject: ticket.subject,
+        subject: playerWritten(ticket.subject),
         status: ticket.status,
         priority: ticket.priority,
         updated: formatTimestamp(Date.parse(ticket.updatedAt)),

@@ -3,6 +3,7 @@ import { ticketCommand } from '../../../plugin/commands/ticket.js';
 import { ticketsCommand } from '../../../plugin/commands/tickets.js';
 import { ApiError } from '../../../src/api/errors.js';
 import type { Ticket, TicketSummary } from '../../../src/api/schemas.js';
+import { parseColourCodes } from '../../../src/runtime/colour-codes.js';
 import { ALEX, plain, STEVE, type TestDeps, testDeps } from './helpers/command-deps.js';
 import { apiError } from './helpers/fake-api.js';
 import { type FakeSenderOptions, fakeSender } from './helpers/fake-sender.js';
@@ -194,5 +195,32 @@ describe('calls players trigger', () => {
     });
     const sender = await tickets([], asSteve);
     expect(plain(sender.messages)).toEqual(['The moderation service is busy: try again in 2 s.']);
+  });
+});
+
+describe('what players wrote in tickets', () => {
+  it('is shown as written: their & and § codes never colour the message, control characters are removed', async () => {
+    deps = testDeps({
+      api: {
+        getTicket: async () => ({
+          ticket: {
+            ...TICKET,
+            subject: '&4&l[Server] §cfree op',
+            description: 'line one\nline two &kx',
+            replies: [{ ...TICKET.replies[0]!, authorName: '&4Admin', message: '&aapproved' }],
+          },
+        }),
+      },
+    });
+    const sender = await ticket(['t-1'], asSteve);
+    const segments = sender.messages.map((line) => parseColourCodes(line));
+    const shown = segments.map((line) => line.map((segment) => segment.text).join(''));
+    expect(shown).toContain('Ticket #t-1: &4&l[Server] &cfree op [Open, high, player]');
+    expect(shown).toContain('line oneline two &kx');
+    expect(shown.at(-1)).toBe('2026-11-21 09:30 UTC &4Admin: &aapproved');
+    const styles = segments
+      .flat()
+      .filter((segment) => segment.text.includes('[Server]') || segment.text.includes('Admin'));
+    for (const segment of styles) expect(segment.color === 'dark_red' || segment.bold === true).toBe(false);
   });
 });
