@@ -1,4 +1,4 @@
-import { type PlayerJoinSignal, type Serenity, WorldEvent } from '@serenityjs/core';
+import { NetworkBound, type PlayerJoinSignal, type Serenity, WorldEvent } from '@serenityjs/core';
 import { DisconnectReason, Packet } from '@serenityjs/protocol';
 import { plainPlayerText } from '../../minecraft/player-text.js';
 import type { Logger } from '../../ports/logger.js';
@@ -45,7 +45,9 @@ export function bridgeSerenityEvents(
 
   // SerenityJS relays a chat packet as the client wrote it: its text, the author name the client
   // claims and whether it is a translation key. Only the player's own name and plain text go out.
-  serenity.network.before(Packet.Text, ({ packet, connection }) => {
+  serenity.network.before(Packet.Text, ({ bound, packet, connection }) => {
+    // The same signal fires for what the server sends: only what a client sent is rewritten.
+    if (bound !== NetworkBound.Server) return true;
     const player = serenity.getPlayerByConnection(connection);
     if (!player) return false;
     packet.isLocalized = false;
