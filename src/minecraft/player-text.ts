@@ -11,3 +11,18 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 export function plainPlayerText(text: string): string {
   return text.replace(CONTROL_CHARACTERS, '').replaceAll('§', '&');
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+const NOT_IN_A_NAME = /[&§\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** What a refused player is told when their name holds formatting codes or control characters. */
+export const UNACCEPTED_NAME_MESSAGE =
+  'Your name holds characters this server does not accept (& or § or control characters).';
+
+/**
+ * Whether a name may join: no `&`, `§` or control characters, which no real Java or Bedrock
+ * account name holds, so a name is shown as written everywhere (join lines, lists, messages).
+ */
+export function isAcceptedName(name: string): boolean {
+  return !NOT_IN_A_NAME.test(name);
+}

@@ -81,4 +81,22 @@ describe('player text on SerenityJS (Bedrock) is shown as typed', () => {
     expect(seen.message).not.toContain('§');
     expect(seen.needs_translation).toBe(false);
   });
+
+  it('refuses a name holding § codes', { timeout: 30_000 }, async () => {
+    const client = connectBedrock(server.port, '§4Admin');
+    clients.push(client);
+    client.on('error', () => {});
+    const reason = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('not refused')), 20_000);
+      client.once('kick', (packet: { message: string }) => {
+        clearTimeout(timer);
+        resolve(packet.message);
+      });
+      client.once('spawn', () => {
+        clearTimeout(timer);
+        reject(new Error('spawned'));
+      });
+    });
+    expect(reason).toContain('Your name holds characters this server does not accept');
+  });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinBot, type TestBot } from './helpers/bots.js';
+import { expectKicked, joinBot, type TestBot } from './helpers/bots.js';
 import { type ServerProcess, startServerProcess } from './helpers/server-process.js';
 
 /** Every style any part of a chat component carries (colour, bold, ...), as `name=value`. */
@@ -76,5 +76,12 @@ describe.each(['1.21.4', '1.12.2'])('player text on flying-squid %s is shown as 
     expect(stylesOf(second.component)).not.toContain('color=dark_red');
     // The whisper's own frame keeps its colours: only the player's part is plain.
     expect(stylesOf(second.component)).toContain('color=light_purple');
+  });
+
+  it('refuses a name holding & or § codes before it is shown anywhere', async () => {
+    const reason = await expectKicked(server.port, '&4Admin', version);
+    expect(reason).toContain('Your name holds characters this server does not accept');
+    const watcher = bots[1]!;
+    expect(watcher.messages.some((line) => line.includes('Admin'))).toBe(false);
   });
 });

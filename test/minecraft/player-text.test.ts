@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainPlayerText } from '../../src/minecraft/player-text.js';
+import { isAcceptedName, plainPlayerText } from '../../src/minecraft/player-text.js';
 
 describe('plainPlayerText', () => {
   it('keeps & as typed and turns § (which every client reads as a code) into &', () => {
@@ -12,5 +12,10 @@ describe('plainPlayerText', () => {
 
   it('leaves ordinary text, accents and emoji alone', () => {
     expect(plainPlayerText('héllo wörld ☺ <3')).toBe('héllo wörld ☺ <3');
+  });
+
+  it('accepts real account names and refuses names holding codes or control characters', () => {
+    for (const name of ['Steve', 'a_b_9', 'Gamer Tag 1']) expect(isAcceptedName(name)).toBe(true);
+    for (const name of ['&4Admin', '§cMod', 'new\nline', 'tab\t']) expect(isAcceptedName(name)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { isAcceptedName, plainPlayerText, UNACCEPTED_NAME_MESSAGE } from '../../minecraft/player-text.js';
 import type { Logger } from '../../ports/logger.js';
 import type { HostRuntime } from '../../runtime/host.js';
 import { kickWithMessage } from './chat-components.js';
@@ -32,6 +33,11 @@ export function bridgeEvents(serv: FsServer, runtime: HostRuntime, players: Play
     // original login runs, means a refused player is never added to the player list.
     player.login = async () => {
       const { uuid, username } = player._client;
+      if (!isAcceptedName(username)) {
+        logger.info(`refused a connection named ${JSON.stringify(plainPlayerText(username))}: not a name`);
+        kickWithMessage(serv, player, UNACCEPTED_NAME_MESSAGE);
+        return;
+      }
       const admitted = await runtime.admit(
         { uuid, name: username, ip: clientAddress(player._client) },
         { refuse: (message) => kickWithMessage(serv, player, message), isOpen: () => !closed },

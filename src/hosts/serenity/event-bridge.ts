@@ -1,6 +1,6 @@
 import { NetworkBound, type PlayerJoinSignal, type Serenity, WorldEvent } from '@serenityjs/core';
 import { DisconnectReason, Packet } from '@serenityjs/protocol';
-import { plainPlayerText } from '../../minecraft/player-text.js';
+import { isAcceptedName, plainPlayerText, UNACCEPTED_NAME_MESSAGE } from '../../minecraft/player-text.js';
 import type { Logger } from '../../ports/logger.js';
 import type { HostRuntime } from '../../runtime/host.js';
 import { toSectionCodes } from './bedrock-text.js';
@@ -22,11 +22,16 @@ export function bridgeSerenityEvents(
 ): void {
   // SerenityJS has no time limit here and shows a thrown error's text to the player: the
   // runtime's admission bounds the listeners and never rejects.
-  const admitOrRefuse = ({ player }: PlayerJoinSignal): Promise<boolean> =>
-    runtime.admit(
+  const admitOrRefuse = async ({ player }: PlayerJoinSignal): Promise<boolean> => {
+    if (!isAcceptedName(player.username)) {
+      player.disconnect(UNACCEPTED_NAME_MESSAGE, DisconnectReason.Kicked);
+      return false;
+    }
+    return runtime.admit(
       { uuid: player.uuid, name: player.username, ip: player.connection.rinfo.address, xuid: knownXuid(player.xuid) },
       { refuse: (message) => player.disconnect(toSectionCodes(message), DisconnectReason.Kicked) },
     );
+  };
   // The login handler awaits this signal (emitAsync), so an async listener's answer counts,
   // though the emitter's types only admit a boolean.
   serenity.before(WorldEvent.PlayerJoin, admitOrRefuse as unknown as (signal: PlayerJoinSignal) => boolean);
