@@ -22,7 +22,8 @@ async function showTicket(deps: CommandDeps, { sender, args }: CommandInvocation
   // A player without the permission reads their own tickets only, and asks the service as such.
   const reader = self && !sender.hasPermission(TICKETS_OTHERS_PERMISSION) ? self : undefined;
   // "Not yours" and "no such ticket" read the same, so guessing ids tells a player nothing.
-  const notFound = () => sender.sendMessage(deps.messages.render('commands.ticket.not-found', { id }));
+  const notFound = () =>
+    sender.sendMessage(deps.messages.render('commands.ticket.not-found', { id: playerWritten(id) }));
   let ticket: Ticket;
   try {
     const payload = { id, ...(reader ? { query: { readerUuid: reader.uuid } } : {}) };
