@@ -113,7 +113,7 @@ describe('player-triggered calls (lane player)', () => {
     expect(calls.map((call) => call.url.pathname.split('/').at(-2))).toEqual(['player', 'punishments']);
   });
 
-  it('are held back while shared calls wait for the budget, and while the gate is closed', async () => {
+  it('are held back while shared calls wait for the budget', async () => {
     const { api, calls, timers, clock } = clientAt(
       () => jsonResponse(TYPES),
       new RateLimitGate({ requestsPerMinute: 60, playerRequestsPerMinute: 30 }),
@@ -126,5 +126,19 @@ describe('player-triggered calls (lane player)', () => {
     timers.fireAll();
     await staff;
     expect(calls).toHaveLength(2);
+  });
+
+  it('are held back while a 429 on a shared call keeps the gate closed', async () => {
+    const { api, calls } = clientAt(
+      (call) =>
+        call.url.pathname.endsWith('recent')
+          ? errorResponse(429, 'slow down', { 'Retry-After': '5' })
+          : jsonResponse(TICKETS),
+      new RateLimitGate({ requestsPerMinute: 600, playerRequestsPerMinute: 60 }),
+    );
+    await expectApiError(api.recentPunishments(), 'rate_limited');
+    const held = await expectApiError(api.getPlayerTickets({ uuid: STEVE }, { lane: 'player' }), 'rate_limited');
+    expect(held.message).toContain('the service asked to wait (429 on recentPunishments)');
+    expect(calls).toHaveLength(1);
   });
 });
