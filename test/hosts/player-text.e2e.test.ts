@@ -19,8 +19,8 @@ function stylesOf(component: unknown): string[] {
   return styles;
 }
 
-// 1.21.4 sends chat as NBT components, 1.12.2 as JSON text with its own legacy chat packet.
-describe.each(['1.21.4', '1.12.2'])('player text on flying-squid %s is shown as typed', (version) => {
+// 1.21.4 sends chat as NBT components, 1.20.1 as JSON system chat, 1.12.2 as JSON in the legacy chat packet.
+describe.each(['1.21.4', '1.20.1', '1.12.2'])('player text on flying-squid %s is shown as typed', (version) => {
   let serverDir: string;
   let server: ServerProcess;
   const bots: TestBot[] = [];

@@ -1,6 +1,6 @@
 import { plainPlayerText } from '../../minecraft/player-text.js';
 import type { Logger } from '../../ports/logger.js';
-import { parseColourCodes, type TextSegment } from '../../runtime/colour-codes.js';
+import { escapeColourCodes, parseColourCodes, stripColourCodes, type TextSegment } from '../../runtime/colour-codes.js';
 import { sendSegments } from './chat-components.js';
 import type { FsPlayer, FsServer } from './flying-squid-types.js';
 import type { PlayerDirectory } from './player-adapter.js';
@@ -44,12 +44,12 @@ export function addPrivateMessageCommands(serv: FsServer, players: PlayerDirecto
 
   const reply = (ctx: { player?: FsPlayer }, text: string): void => {
     if (ctx.player) sendSegments(serv, ctx.player, parseColourCodes(text));
-    else logger.info(text.replace(/&[0-9a-fk-or]/gi, ''));
+    else logger.info(stripColourCodes(text));
   };
 
   const sendTo = (ctx: { player?: FsPlayer }, targetName: string, message: string): void => {
     const target = players.rawByName(targetName);
-    if (!target) reply(ctx, `&c${targetName} is not online.`);
+    if (!target) reply(ctx, `&c${escapeColourCodes(plainPlayerText(targetName))} is not online.`);
     else if (target === ctx.player) reply(ctx, '&cYou cannot message yourself.');
     else deliver(ctx.player, target, message);
   };
