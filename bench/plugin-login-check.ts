@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PunishmentCache } from '../plugin/cache/punishment-cache.js';
 import { bailiffConfigSchema } from '../plugin/config/schema.js';
+import { ChecksInFlight } from '../plugin/enforcement/checks-in-flight.js';
 import type { EnforcementContext } from '../plugin/enforcement/enforcement-context.js';
 import { checkAtLogin, type LoginCheckDeps } from '../plugin/enforcement/login-check.js';
 import { LoginCheckSupport } from '../plugin/enforcement/login-check-support.js';
@@ -139,6 +140,7 @@ export async function run(): Promise<BenchResult[]> {
       client,
       settings: () => settings,
       support: new LoginCheckSupport(() => settings, client.extensions),
+      inFlight: new ChecksInFlight(),
       notices: new PendingNotices(context),
       apply: (punishment) => applyPunishment(context, punishment),
       timers: systemTimers,

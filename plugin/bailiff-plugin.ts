@@ -23,6 +23,7 @@ import { describeSource, resolveServiceConnection } from './config/service-conne
 import { sqliteExtensionStore } from './connection/extension-store.js';
 import { logKeyRejections } from './connection/key-rejection-log.js';
 import { onChat, onCommand } from './enforcement/chat-guard.js';
+import { ChecksInFlight } from './enforcement/checks-in-flight.js';
 import type { EnforcementContext } from './enforcement/enforcement-context.js';
 import { InFlightCreations } from './enforcement/in-flight-creations.js';
 import { onJoined } from './enforcement/join-notices.js';
@@ -37,6 +38,7 @@ import { BUNDLED_MESSAGES, loadBundledMessages } from './messages/load.js';
 import { createMessages, type Messages } from './messages/messages.js';
 import { messagesSchema } from './messages/schema.js';
 import { createModeration } from './moderation.js';
+import { PlayerCalls } from './players/player-calls.js';
 import { adoptDelivered } from './sync/adopt-delivered.js';
 import { applyPunishment } from './sync/apply-punishment.js';
 import { liftMissingFromSnapshot } from './sync/lift-missing.js';
@@ -68,7 +70,13 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
   const keySource = describeSource(connection.keyFrom, 'key');
   const db = openDb(join(context.dataFolder, DATABASE_FILE));
   // One gate and one record of extensions for every caller of this service and key.
-  const gate = new RateLimitGate({ requestsPerMinute: config.api.requestsPerMinute });
+  const gate = new RateLimitGate({
+    requestsPerMinute: config.api.requestsPerMinute,
+    playerRequestsPerMinute: Math.max(
+      1,
+      Math.floor((config.api.requestsPerMinute * config.api.playerSharePercent) / 100),
+    ),
+  });
   logKeyRejections(gate, logger, keySource);
   const extensions = new ExtensionSupport({
     reprobeAfterMs: config.enforcement.loginCheck.reprobeAfterMs ?? config.api.reprobeAfterMs,
@@ -126,6 +134,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     notices: new PendingNotices(enforcement),
     apply: (punishment) => applyPunishment(enforcement, punishment),
     timers: systemTimers,
+    inFlight: new ChecksInFlight(),
   };
   const inFlight = new InFlightCreations();
   const audience = { online: () => context.players.online(), console: context.console };
@@ -202,6 +211,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     liftLocally: moderation.liftLocally,
     isExempt: moderation.isExempt,
     isOnline: moderation.isOnline,
+    playerCalls: new PlayerCalls(() => config.players, clock),
     inFlight,
     records: moderation.records,
     evasion: evasion.lookups,

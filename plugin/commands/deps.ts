@@ -3,6 +3,7 @@ import type { GateReason } from '../../src/api/errors.js';
 import type { ExtensionState } from '../../src/api/extension-support.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
 import type { Punishment, PunishmentType } from '../../src/api/schemas.js';
+import type { IpBanPrefixLimits } from '../../src/ip/ip-ban-breadth.js';
 import type { Outbox } from '../../src/outbox/index.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
@@ -12,6 +13,7 @@ import type { PunishmentAction } from '../config/ordinal-defaults.js';
 import type { InFlightCreations } from '../enforcement/in-flight-creations.js';
 import type { LoginCheckState } from '../enforcement/login-check-support.js';
 import type { Identified } from '../identity/resolve-player.js';
+import type { PlayerCalls } from '../players/player-calls.js';
 import type { SaturationReport } from '../sync/saturation.js';
 
 /**
@@ -47,6 +49,8 @@ export interface CommandDeps {
   isOnline(player: KnownPlayer): boolean;
   /** Whether a player holds `bailiff.exempt` (asked by name and UUID: works for offline players). */
   isExempt(player: KnownPlayer): boolean;
+  /** Cooldown and answer cache of the calls players trigger (/tickets, /ticket). */
+  playerCalls: Pick<PlayerCalls, 'run'>;
   /** Creations being sent now (sync leaves announcing them to the command). */
   inFlight: InFlightCreations;
   /** What this server knows of punishments, from its cache (for /check, /history, /banlist, /unban). */
@@ -106,6 +110,8 @@ export interface EvasionLookups {
   lastAddressOf(uuid: string): string | undefined;
   /** Accounts linked to a player: from the service when it offers the route, else from this server's record. */
   linkedAccounts(player: KnownPlayer, page: number, pageSize: number): Promise<AltsPage>;
+  /** The shortest prefix an IP ban may have (config.yml `evasion.ipBanMinPrefixV4`/`V6`). @default /16 and /48 */
+  ipBanPrefixLimits?(): IpBanPrefixLimits;
 }
 
 export interface AltAccount {

@@ -1,6 +1,8 @@
 import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../src/api/evasion-data.js';
 import type { DynamicCreateBody } from '../../src/api/schemas.js';
-import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
+import { DEFAULT_IP_BAN_PREFIX_LIMITS, tooBroadIpBan } from '../../src/ip/ip-ban-breadth.js';
+import type { IpRange } from '../../src/ip/ip-range.js';
+import type { CommandHandler, CommandInvocation, CommandSender } from '../../src/runtime/plugin-api.js';
 import { PERMANENT_MS } from '../cache/cached-punishment.js';
 import { formatDuration } from '../messages/duration.js';
 import type { Completions } from './completion.js';
@@ -47,6 +49,7 @@ async function banAddress(deps: CommandDeps, duration: 'optional' | 'required', 
   const { player: input, silent, reason } = parsed.args;
   const target = resolveIpTarget(deps, sender, input);
   if (!target) return;
+  if (target.kind === 'address' && refuseTooBroad(deps, sender, target.range)) return;
   if (target.kind === 'player' && refuseExempt(deps, sender, target.player)) return;
   if (target.kind === 'player' && target.ip === undefined) {
     sender.sendMessage(render('commands.ip-ban.no-address', { player: target.player.name }));
@@ -77,6 +80,16 @@ async function banAddress(deps: CommandDeps, duration: 'optional' | 'required', 
     placeholders: { player: describeIpTarget(deps, sender, target), length, action: 'IP ban' },
     action: 'IP ban',
   });
+}
+
+/** A range broader than config.yml allows is refused with the setting's name; true when refused. */
+function refuseTooBroad(deps: CommandDeps, sender: CommandSender, range: IpRange): boolean {
+  const limits = deps.evasion.ipBanPrefixLimits?.() ?? DEFAULT_IP_BAN_PREFIX_LIMITS;
+  const prefix = tooBroadIpBan(range, limits);
+  if (prefix === undefined) return false;
+  const setting = range.version === 4 ? 'evasion.ipBanMinPrefixV4' : 'evasion.ipBanMinPrefixV6';
+  sender.sendMessage(deps.messages.render('commands.ip-ban.too-broad', { range: range.text, prefix, setting }));
+  return true;
 }
 
 /**

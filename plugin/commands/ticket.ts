@@ -1,9 +1,12 @@
+import { isApiError } from '../../src/api/errors.js';
 import type { Ticket } from '../../src/api/schemas.js';
 import type { CommandHandler, CommandInvocation, CommandSender } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
+import { playerWritten } from '../messages/player-text.js';
 import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatTimestamp } from './format.js';
+import { askForSender } from './player-call.js';
 import { asPlayer, sameUuid } from './sender.js';
 import { TICKETS_OTHERS_PERMISSION } from './tickets.js';
 
@@ -15,17 +18,25 @@ export function ticketCommand(deps: CommandDeps): CommandHandler {
 async function showTicket(deps: CommandDeps, { sender, args }: CommandInvocation): Promise<void> {
   const [id] = args;
   if (id === undefined || args.length > 1) throw new CommandUsageError();
+  const self = asPlayer(sender);
+  // A player without the permission reads their own tickets only, and asks the service as such.
+  const reader = self && !sender.hasPermission(TICKETS_OTHERS_PERMISSION) ? self : undefined;
+  // "Not yours" and "no such ticket" read the same, so guessing ids tells a player nothing.
+  const notFound = () =>
+    sender.sendMessage(deps.messages.render('commands.ticket.not-found', { id: playerWritten(id) }));
   let ticket: Ticket;
   try {
-    ({ ticket } = await deps.client.getTicket({ id }));
+    const payload = { id, ...(reader ? { query: { readerUuid: reader.uuid } } : {}) };
+    const answer = await askForSender(deps, sender, `ticket ${id}`, (options) =>
+      deps.client.getTicket(payload, options),
+    );
+    if (answer === undefined) return;
+    ({ ticket } = answer);
   } catch (error) {
+    if (isApiError(error) && error.kind === 'http' && error.status === 404) return notFound();
     return reportFailure(sender, deps, error, 'ticket');
   }
-  const self = asPlayer(sender);
-  if (self && !sameUuid(ticket.creatorUuid, self.uuid) && !sender.hasPermission(TICKETS_OTHERS_PERMISSION)) {
-    sender.sendMessage(deps.messages.render('commands.ticket.others-denied', { id }));
-    return;
-  }
+  if (reader && !sameUuid(ticket.creatorUuid, reader.uuid)) return notFound();
   printTicket(deps, sender, ticket);
 }
 
@@ -34,7 +45,7 @@ function printTicket(deps: CommandDeps, sender: CommandSender, ticket: Ticket): 
   sender.sendMessage(
     render('commands.ticket.header', {
       id: ticket.id,
-      subject: ticket.subject,
+      subject: playerWritten(ticket.subject),
       status: ticket.status,
       priority: ticket.priority,
       type: ticket.type,
@@ -42,12 +53,12 @@ function printTicket(deps: CommandDeps, sender: CommandSender, ticket: Ticket): 
   );
   sender.sendMessage(
     render('commands.ticket.meta', {
-      creator: ticket.creatorName,
-      reported: ticket.reportedPlayerName ?? '-',
+      creator: playerWritten(ticket.creatorName),
+      reported: playerWritten(ticket.reportedPlayerName ?? '-'),
       created: formatTimestamp(Date.parse(ticket.createdAt)),
     }),
   );
-  sender.sendMessage(render('commands.ticket.description', { description: ticket.description }));
+  sender.sendMessage(render('commands.ticket.description', { description: playerWritten(ticket.description) }));
   if (ticket.replies.length === 0) {
     sender.sendMessage(render('commands.ticket.no-replies'));
     return;
@@ -55,8 +66,8 @@ function printTicket(deps: CommandDeps, sender: CommandSender, ticket: Ticket): 
   for (const reply of ticket.replies) {
     sender.sendMessage(
       render('commands.ticket.reply', {
-        author: reply.authorName,
-        message: reply.message,
+        author: playerWritten(reply.authorName),
+        message: playerWritten(reply.message),
         created: formatTimestamp(Date.parse(reply.createdAt)),
       }),
     );

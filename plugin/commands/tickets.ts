@@ -1,10 +1,12 @@
 import type { TicketSummary } from '../../src/api/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
+import { playerWritten } from '../messages/player-text.js';
 import type { Completions } from './completion.js';
 import type { CommandDeps, KnownPlayer } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatTimestamp } from './format.js';
+import { askForSender } from './player-call.js';
 import { resolveTarget } from './resolve-arguments.js';
 import { asPlayer, sameUuid } from './sender.js';
 
@@ -44,7 +46,12 @@ async function listTickets(deps: CommandDeps, { sender, args }: CommandInvocatio
 
   let tickets: TicketSummary[];
   try {
-    ({ tickets } = await deps.client.getPlayerTickets({ uuid: owner.uuid }));
+    const uuid = owner.uuid;
+    const answer = await askForSender(deps, sender, `tickets ${uuid.toLowerCase()}`, (options) =>
+      deps.client.getPlayerTickets({ uuid }, options),
+    );
+    if (answer === undefined) return;
+    ({ tickets } = answer);
   } catch (error) {
     return reportFailure(sender, deps, error, 'tickets');
   }
@@ -57,7 +64,7 @@ async function listTickets(deps: CommandDeps, { sender, args }: CommandInvocatio
     sender.sendMessage(
       render('commands.tickets.line', {
         id: ticket.id,
-        subject: ticket.subject,
+        subject: playerWritten(ticket.subject),
         status: ticket.status,
         priority: ticket.priority,
         updated: formatTimestamp(Date.parse(ticket.updatedAt)),

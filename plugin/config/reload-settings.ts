@@ -14,6 +14,7 @@ export const RESTART_ONLY_API_KEYS = [
   'platform',
   'timeoutMs',
   'requestsPerMinute',
+  'playerSharePercent',
   'reprobeAfterMs',
 ] as const;
 

@@ -16,8 +16,18 @@ const apiSection = z.strictObject({
   platform: z.string().min(1).default('minecraft'),
   /** Time limit of one call. @default 5000 */
   timeoutMs: positiveMs.default(5000),
-  /** Calls to the service started per minute at most, by every caller together. @default 3000 */
-  requestsPerMinute: z.number().int().min(1, 'must be at least 1').default(3000),
+  /**
+   * Calls to the service started per minute at most, by every caller together; below the
+   * reference service's per-key limit (1000 a minute by default). @default 900
+   */
+  requestsPerMinute: z.number().int().min(1, 'must be at least 1').default(900),
+  /** The share (percent) of `requestsPerMinute` that calls players trigger (/tickets, /ticket) may use together. @default 10 */
+  playerSharePercent: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
+    .default(10),
   /**
    * After a route beyond the published contract (login check, stream, pardon, registration)
    * answered 404, how long before it is asked again. @default 600000
@@ -90,6 +100,14 @@ const playersSection = z.strictObject({
       'an http(s) URL holding {name}, or an empty string',
     )
     .default(MOJANG_PROFILE_URL),
+  /** After a player made a call to the service (/tickets, /ticket), how long before their next one. @default 3000 */
+  callCooldownMs: z
+    .number()
+    .int('must be an integer number of milliseconds')
+    .min(0, 'must be at least 0')
+    .default(3000),
+  /** How long a player's call answer is reused for the same question, without asking again. @default 10000 */
+  callCacheMs: z.number().int('must be an integer number of milliseconds').min(0, 'must be at least 0').default(10_000),
 });
 
 const evasionSection = z.strictObject({
@@ -106,6 +124,20 @@ const evasionSection = z.strictObject({
     .min(1, 'must be at least 1')
     .max(3650, 'must be at most 3650')
     .default(90),
+  /** IPv4 ranges broader than this prefix are refused by /ban-ip (0.0.0.0/0 would refuse everyone). @default 16 */
+  ipBanMinPrefixV4: z
+    .number()
+    .int('must be an integer')
+    .min(0, 'must be at least 0')
+    .max(32, 'must be at most 32')
+    .default(16),
+  /** IPv6 ranges broader than this prefix are refused by /ban-ip. @default 48 */
+  ipBanMinPrefixV6: z
+    .number()
+    .int('must be an integer')
+    .min(0, 'must be at least 0')
+    .max(128, 'must be at most 128')
+    .default(48),
 });
 
 const outboxSection = z.strictObject({

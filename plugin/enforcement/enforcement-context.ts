@@ -22,4 +22,6 @@ export interface EnforcementContext {
   logger: Logger;
   /** Online players by address, so a new IP ban reaches everyone on it; absent: its target only. */
   addresses?: Pick<OnlineAddresses, 'onlineIn'>;
+  /** Whether a player is spared by IP bans (`bailiff.ipban.bypass`); absent: nobody is. */
+  bypassesIpBans?: (player: { uuid: string; name: string }) => boolean;
 }

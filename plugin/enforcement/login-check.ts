@@ -7,6 +7,7 @@ import type { Timers } from '../../src/ports/timers.js';
 import type { Player, PreLoginEvent } from '../../src/runtime/plugin-api.js';
 import type { ApplyOutcome } from '../sync/apply-punishment.js';
 import { banScreenKey } from './ban-screen.js';
+import type { CheckOutcome, ChecksInFlight } from './checks-in-flight.js';
 import type { EnforcementContext } from './enforcement-context.js';
 import { recordEnforced } from './first-enforcement.js';
 import type { LoginCheckSettings, LoginCheckSupport } from './login-check-support.js';
@@ -23,22 +24,24 @@ export interface LoginCheckDeps {
   /** Stores and applies a punishment from the service: the path sync uses. */
   apply: (punishment: Punishment) => ApplyOutcome;
   timers: Timers;
+  /** At most one check per player is out at a time. */
+  inFlight: ChecksInFlight;
 }
-
-type CheckOutcome = 'answered' | 'unsupported' | 'unavailable';
 
 /**
  * Pre-login, after the cache found no ban: asks the service for every active punishment of the
  * player, within `timeoutMs`. What it answers is stored as sync would store it, and the cache then
  * decides (a ban refuses the join and is acknowledged). Without an answer in time the player is
- * admitted (or refused with `onUnavailable: refuse`); the check goes on, and a ban it finds later
- * kicks the player at once (online) or at join.
+ * admitted (or refused with `onUnavailable: refuse`); a check still waiting for the request budget
+ * then is withdrawn, unsent; one already sent goes on, and a ban it finds later kicks the player
+ * at once (online) or at join. A player has one check out at most: joining again waits for it.
  */
 export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promise<void> | undefined {
   const { context } = deps;
   if (event.denied || !deps.support.shouldAsk(context.clock.now())) return undefined;
   const settings = deps.settings();
-  const check = askService(deps, event);
+  const withdraw = new AbortController();
+  const check = deps.inFlight.join(event.uuid.toLowerCase(), () => askService(deps, event, withdraw.signal));
   const refuseUnavailable = () => {
     if (settings.onUnavailable === 'refuse') event.deny(context.messages().render('login-check.unavailable'));
   };
@@ -46,6 +49,7 @@ export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promis
     let decided = false;
     const timer = deps.timers.setTimeout(() => {
       decided = true;
+      withdraw.abort(new Error(`the join was decided after ${settings.timeoutMs} ms`));
       context.logger.warn('login check did not answer in time: the join was decided without it', {
         player: event.name,
         timeoutMs: settings.timeoutMs,
@@ -73,13 +77,19 @@ export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promis
 }
 
 /** Never rejects: every failure is an outcome. */
-async function askService(deps: LoginCheckDeps, event: PreLoginEvent): Promise<CheckOutcome> {
+async function askService(deps: LoginCheckDeps, event: PreLoginEvent, withdrawn: AbortSignal): Promise<CheckOutcome> {
   const { context } = deps;
   const uuid = event.uuid.toLowerCase();
   let answer: Awaited<ReturnType<ModerationApi['playerLogin']>>;
   try {
-    answer = await deps.client.playerLogin(requestFor(uuid, event.name, event.ip));
+    answer = await deps.client.playerLogin(requestFor(uuid, event.name, event.ip), { waitSignal: withdrawn });
   } catch (error) {
+    if (withdrawn.aborted) {
+      context.logger.debug('login check withdrawn before it was sent: the join was decided without it', {
+        player: event.name,
+      });
+      return 'unavailable';
+    }
     // The client has recorded the 404 as "not offered"; the support asks again after api.reprobeAfterMs.
     if (isApiError(error) && error.kind === 'http' && error.status === 404) {
       context.logger.info('the service does not offer the login check (404): joins are decided by the cache alone');

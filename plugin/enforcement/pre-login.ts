@@ -4,17 +4,20 @@ import type { EnforcementContext } from './enforcement-context.js';
 import { recordEnforced } from './first-enforcement.js';
 import { renderFor } from './punishment-text.js';
 
+function addressBan(context: EnforcementContext, event: PreLoginEvent, now: number) {
+  if (event.ip === undefined || context.bypassesIpBans?.({ uuid: event.uuid, name: event.name })) return undefined;
+  return context.cache.activeIpBan(event.ip, now);
+}
+
 /**
- * Refuses a banned player, and every player from a banned address or range. The decision is two
+ * Refuses a banned player, and every player from a banned address or range but those holding
+ * `bailiff.ipban.bypass`. The decision is two
  * in-memory lookups; only the first enforcement of a ban writes (its start and acknowledgements),
  * and nothing here touches the network.
  */
 export function onPreLogin(context: EnforcementContext, event: PreLoginEvent): void {
   const now = context.clock.now();
-  const { cache } = context;
-  const entry =
-    cache.activeBan(event.uuid.toLowerCase(), now) ??
-    (event.ip === undefined ? undefined : cache.activeIpBan(event.ip, now));
+  const entry = context.cache.activeBan(event.uuid.toLowerCase(), now) ?? addressBan(context, event, now);
   if (!entry) return;
   let ban = entry.punishment;
   try {

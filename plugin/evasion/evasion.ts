@@ -11,6 +11,7 @@ import type { StaffAudience } from '../enforcement/staff-broadcast.js';
 import { alertStaffOfAlts } from './alt-alert.js';
 import { refuseAltOfBanned } from './alt-refusal.js';
 import { altsSource } from './alts-source.js';
+import { ipBanBypass } from './ip-ban-bypass.js';
 import { IpRecord } from './ip-record.js';
 import type { LinkSettings } from './local-links.js';
 import { OnlineAddresses } from './online-addresses.js';
@@ -52,6 +53,7 @@ export function enableEvasion(options: EvasionOptions): Evasion {
   const record = new IpRecord(options.db);
   const addresses = new OnlineAddresses(options.players);
   options.enforcement.addresses = addresses;
+  options.enforcement.bypassesIpBans = ipBanBypass(options.permissions);
   const linkSettings = (): LinkSettings & BailiffConfig['evasion'] => {
     const settings = options.settings();
     return { ...settings, keepMs: settings.keepIpsDays * DAY_MS };
@@ -102,6 +104,10 @@ export function enableEvasion(options: EvasionOptions): Evasion {
       lastAddressOf: (uuid) =>
         addresses.addressOf(uuid) ?? record.addressesOf(uuid, clock.now() - linkSettings().keepMs)[0]?.ip,
       linkedAccounts: source.linkedAccounts,
+      ipBanPrefixLimits: () => {
+        const { ipBanMinPrefixV4, ipBanMinPrefixV6 } = options.settings();
+        return { ipv4: ipBanMinPrefixV4, ipv6: ipBanMinPrefixV6 };
+      },
     },
     status: () => ({
       addresses: record.addressCount(),

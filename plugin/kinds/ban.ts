@@ -16,8 +16,9 @@ export const banKind: Kind = {
     const reached = new Map<string, Player>();
     if (step.target) reached.set(step.target.uuid.toLowerCase(), step.target);
     const { ipAddress } = step.next;
+    const bypasses = step.context.bypassesIpBans;
     for (const player of ipAddress ? (step.context.addresses?.onlineIn(ipAddress) ?? []) : []) {
-      reached.set(player.uuid.toLowerCase(), player);
+      if (!bypasses?.(player)) reached.set(player.uuid.toLowerCase(), player);
     }
     if (reached.size === 0) return;
     step.enforce((player) => player.kick(step.text(banScreenKey(step.next))), [...reached.values()]);

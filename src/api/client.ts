@@ -20,11 +20,17 @@ function callTimeoutMs(spec: EndpointSpec, options: CallOptions | undefined, fal
   });
 }
 
+/** What ends the wait for the budget: the caller's signal, and the one that only withdraws a waiting call. */
+function waitSignalOf(options: CallOptions | undefined): AbortSignal | undefined {
+  const signals = [options?.signal, options?.waitSignal].filter((signal) => signal !== undefined);
+  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+}
+
 async function call(config: ResolvedClientOptions, spec: EndpointSpec, payload: unknown, options?: CallOptions) {
   try {
     const timeoutMs = callTimeoutMs(spec, options, config.timeoutMs);
     const request = await prepareRequest(spec, payload, config, options?.idempotencyKey);
-    await passGate(spec.name, config);
+    await passGate(spec.name, config, options?.lane, waitSignalOf(options));
     const reply = await sendRequest(request, {
       fetch: config.fetch,
       timers: config.timers,
@@ -36,7 +42,7 @@ async function call(config: ResolvedClientOptions, spec: EndpointSpec, payload: 
     try {
       result = interpretReply(spec, reply, now);
     } catch (error) {
-      throw recordFailure(spec, error, now, config);
+      throw recordFailure(spec, error, now, config, options?.lane);
     }
     recordAnswer(spec, config);
     return result;

@@ -10,5 +10,6 @@ export {
   type FetchFunction,
   type ModerationClientOptions,
 } from './options.js';
+export type { GateClosure, RateLimitGateOptions, RequestLane } from './rate-limit-gate.js';
 export { type HeaderReader, parseRetryAfterMs } from './retry-after.js';
 export * from './schemas.js';

@@ -1,6 +1,6 @@
 import type { OperationName, Payload, Result } from './endpoints.js';
 import type { ExtensionSupport } from './extension-support.js';
-import type { RateLimitGate } from './rate-limit-gate.js';
+import type { RateLimitGate, RequestLane } from './rate-limit-gate.js';
 
 export interface CallOptions {
   /** Aborts the call (the error is then of kind `timeout` if the time limit fired, else `network`). */
@@ -12,6 +12,13 @@ export interface CallOptions {
    * honours it answers a repeated creation with the original. Printable ASCII without `"` or `\`.
    */
   idempotencyKey?: string;
+  /**
+   * Withdraws the call while it still waits for the request budget (it is then never sent, and
+   * spends nothing); once sent it runs to its end. @default none
+   */
+  waitSignal?: AbortSignal;
+  /** Whose call this is for the gate: `player` for calls any player can trigger. @default 'shared' */
+  lane?: RequestLane;
 }
 
 /** One method per operation of the endpoint table: it takes the operation's payload (see `PayloadOf`). */

@@ -3,7 +3,7 @@ import type { Timers } from '../ports/timers.js';
 import type { EndpointSpec, ExtensionName } from './endpoints.js';
 import { ApiError, type EndpointName, isApiError } from './errors.js';
 import type { ExtensionSupport } from './extension-support.js';
-import type { GateClosure, RateLimitGate } from './rate-limit-gate.js';
+import type { GateClosure, RateLimitGate, RequestLane } from './rate-limit-gate.js';
 
 export interface GateDeps {
   gate: RateLimitGate;
@@ -31,20 +31,49 @@ export function gatedError(endpoint: EndpointName, closure: GateClosure, now: nu
   });
 }
 
-function delay(timers: Timers, ms: number): Promise<void> {
-  return new Promise((resolve) => timers.setTimeout(resolve, ms));
+/** A player-triggered call held back: it never left, and `retryAfterMs` says when player calls may go again. */
+function playerHeldError(endpoint: EndpointName, closure: GateClosure, now: number): ApiError {
+  const retryAfterMs = Math.max(0, closure.untilMs - now);
+  return new ApiError({
+    kind: 'rate_limited',
+    endpoint,
+    gated: 'rate-limited',
+    retryAfterMs,
+    message: `${endpoint}: not sent: player-triggered calls are held back (their share of the request budget is spent, or the service asked to wait); they may go again in ${seconds(retryAfterMs)}`,
+  });
 }
 
 /**
- * Lets one request through the gate: throws the gated error while it is closed, else waits for
- * the request budget and checks again (another caller may have met a 429 meanwhile).
+ * Lets one request through the gate: throws the gated error while it is closed. A shared call
+ * then waits in line for the request budget (leaving the line, unsent, if `signal` aborts) and
+ * checks again (another caller may have met a 429 meanwhile); a player call goes now or not at all.
  */
-export async function passGate(endpoint: EndpointName, deps: GateDeps): Promise<void> {
+export async function passGate(
+  endpoint: EndpointName,
+  deps: GateDeps,
+  lane: RequestLane = 'shared',
+  signal?: AbortSignal,
+): Promise<void> {
   const closure = deps.gate.closure(deps.clock.now());
   if (closure) throw gatedError(endpoint, closure, deps.clock.now());
-  const waitMs = deps.gate.reserve(deps.clock.now());
-  if (waitMs === 0) return;
-  await delay(deps.timers, waitMs);
+  if (lane === 'player') {
+    const held = deps.gate.admitPlayerCall(endpoint, deps.clock.now());
+    if (held) throw playerHeldError(endpoint, held, deps.clock.now());
+    return;
+  }
+  if (signal?.aborted) {
+    throw new ApiError({ kind: 'network', endpoint, message: `${endpoint}: aborted by the caller before sending` });
+  }
+  try {
+    await deps.gate.waitForBudget(deps.clock, deps.timers, signal);
+  } catch (error) {
+    throw new ApiError({
+      kind: 'network',
+      endpoint,
+      message: `${endpoint}: aborted by the caller while waiting for the request budget, never sent`,
+      cause: error,
+    });
+  }
   const now = deps.clock.now();
   const later = deps.gate.closure(now);
   if (later) throw gatedError(endpoint, later, now);
@@ -56,10 +85,13 @@ export function recordFailure(
   error: unknown,
   now: number,
   deps: { gate: RateLimitGate; extensions: ExtensionSupport },
+  lane: RequestLane = 'shared',
 ): unknown {
   if (!isApiError(error)) return error;
   if (error.kind === 'rate_limited') {
-    deps.gate.rateLimited(spec.name, now, error.retryAfterMs);
+    // A player's flood must not hold back staff, sync and login checks.
+    if (lane === 'player') deps.gate.playerRateLimited(spec.name, now, error.retryAfterMs);
+    else deps.gate.rateLimited(spec.name, now, error.retryAfterMs);
     return error;
   }
   if (error.kind === 'invalid_response') {

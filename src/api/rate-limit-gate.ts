@@ -1,6 +1,17 @@
 import { EventEmitter } from 'eventemitter3';
+import type { Clock } from '../ports/clock.js';
+import type { Timers } from '../ports/timers.js';
 import { type BackoffLimits, backoffCeilingMs } from './backoff.js';
+import { BudgetQueue } from './budget-queue.js';
 import type { EndpointName, GateReason } from './errors.js';
+import { RequestBudget } from './request-budget.js';
+
+/**
+ * Who a call is for. `shared`: staff actions, sync, login checks, the outbox (they wait for the
+ * budget). `player`: calls any player can trigger (ticket reads, lookups): they never wait, use
+ * only their share of the budget, and a 429 answering one holds back only player calls.
+ */
+export type RequestLane = 'shared' | 'player';
 
 /** Why the gate is closed, since when, and until when. */
 export interface GateClosure {
@@ -23,6 +34,8 @@ export interface GateEvents {
 export interface RateLimitGateOptions {
   /** Calls that may start per minute, across every caller; undefined for no budget. */
   requestsPerMinute?: number;
+  /** Of those, how many player-triggered calls (lane `player`) may start per minute together; undefined: no own limit. */
+  playerRequestsPerMinute?: number;
   /** Wait after a 429 that did not say how long. @default 30000 */
   defaultRetryAfterMs?: number;
   /** How long the gate stays closed after a 401, doubling while the key stays rejected. @default 5 s to 5 min */
@@ -38,19 +51,19 @@ export interface RateLimitGateOptions {
 export class RateLimitGate {
   readonly events = new EventEmitter<GateEvents>();
   #closure: GateClosure | undefined;
+  /** Closed for player calls only (a 429 answered one). */
+  #playerClosure: GateClosure | undefined;
   #keyRejections = 0;
-  /** Theoretical arrival time of the next request (GCRA): the budget's whole state. */
-  #nextSlotAt = Number.NEGATIVE_INFINITY;
-  readonly #slotMs: number;
-  readonly #burstMs: number;
+  readonly #budget: RequestBudget;
+  readonly #queue: BudgetQueue;
+  readonly #playerBudget: RequestBudget;
   readonly #defaultRetryAfterMs: number;
   readonly #keyRejectedBackoff: BackoffLimits;
 
   constructor(options: RateLimitGateOptions = {}) {
-    const perMinute = options.requestsPerMinute;
-    this.#slotMs = perMinute === undefined ? 0 : 60_000 / perMinute;
-    // A second's worth may go at once, as the outbox's window always allowed.
-    this.#burstMs = perMinute === undefined ? 0 : this.#slotMs * Math.max(0, Math.ceil(perMinute / 60) - 1);
+    this.#budget = new RequestBudget(options.requestsPerMinute);
+    this.#queue = new BudgetQueue(this.#budget);
+    this.#playerBudget = new RequestBudget(options.playerRequestsPerMinute);
     this.#defaultRetryAfterMs = options.defaultRetryAfterMs ?? 30_000;
     this.#keyRejectedBackoff = options.keyRejectedBackoff ?? { baseDelayMs: 5_000, maxDelayMs: 300_000 };
   }
@@ -71,10 +84,39 @@ export class RateLimitGate {
    * of the time). Call only when the gate is open.
    */
   reserve(now: number): number {
-    if (this.#slotMs === 0) return 0;
-    const slotAt = Math.max(this.#nextSlotAt, now);
-    this.#nextSlotAt = slotAt + this.#slotMs;
-    return Math.ceil(Math.max(0, slotAt - now - this.#burstMs));
+    return this.#budget.spend(now);
+  }
+
+  /**
+   * Waits in line for one request of the budget. A caller whose signal aborts leaves the line
+   * without spending anything (rejects with the signal's reason). Call only when the gate is open.
+   */
+  waitForBudget(clock: Clock, timers: Timers, signal?: AbortSignal): Promise<void> {
+    return this.#queue.take(clock, timers, signal);
+  }
+
+  /**
+   * Lets a player-triggered call start now, spending its share and the shared budget, or says
+   * until when player calls are held back: after a 429 on one, while the players' share is
+   * spent, or while other callers wait for the budget (they come first).
+   */
+  admitPlayerCall(endpoint: EndpointName, now: number): GateClosure | undefined {
+    if (this.#playerClosure !== undefined && now >= this.#playerClosure.untilMs) this.#playerClosure = undefined;
+    if (this.#playerClosure) return this.#playerClosure;
+    const waitMs = Math.max(this.#playerBudget.waitMs(now), this.#queue.waiting > 0 ? 1 : this.#budget.waitMs(now));
+    if (waitMs > 0) return { reason: 'rate-limited', endpoint, untilMs: now + waitMs };
+    this.#playerBudget.spend(now);
+    this.#budget.spend(now);
+    return undefined;
+  }
+
+  /** A 429 answered a player-triggered call: only player calls are held back, until its advertised wait. */
+  playerRateLimited(endpoint: EndpointName, now: number, retryAfterMs: number | undefined): GateClosure {
+    const untilMs = now + (retryAfterMs ?? this.#defaultRetryAfterMs);
+    if (this.#playerClosure === undefined || this.#playerClosure.untilMs < untilMs) {
+      this.#playerClosure = { reason: 'rate-limited', endpoint, untilMs };
+    }
+    return this.#playerClosure;
   }
 
   /** A 429 answered `endpoint`: closed until its advertised wait (30 s when it gave none) has passed. */

@@ -180,6 +180,11 @@ export const acknowledgeNotificationsBody = z.strictObject({
 export type AcknowledgeNotificationsBody = z.infer<typeof acknowledgeNotificationsBody>;
 
 export const ticketIdParam = nonEmpty;
+/**
+ * Extension: a player reading a ticket. The reference service then answers a ticket this player
+ * did not create exactly as one that does not exist; a service that ignores it answers in full.
+ */
+export const ticketReadQuery = z.strictObject({ readerUuid: uuid.optional() });
 
 export const MIGRATION_STATUSES = ['building_json', 'uploading_json', 'processing', 'completed', 'failed'] as const;
 export const migrationStatus = z.enum(MIGRATION_STATUSES);

@@ -36,11 +36,12 @@ const formats: Record<string, keyof Omit<TextSegment, 'text' | 'color'>> = {
   o: 'italic',
 };
 
-const codePattern = /[&§]([0-9a-fk-or])/gi;
+const codePattern = /&&|[&§]([0-9a-fk-or])/gi;
 
 /**
  * Splits `&`-coded text (Bukkit style; `§` works too) into styled segments. A colour code
- * resets formatting, as in the game; `&r` resets everything; an `&` before anything else stays literal.
+ * resets formatting, as in the game; `&r` resets everything; `&&` shows one `&` (so `&&4` is the
+ * text `&4`); an `&` before anything else stays literal.
  */
 export function parseColourCodes(input: string): TextSegment[] {
   const segments: TextSegment[] = [];
@@ -50,9 +51,14 @@ export function parseColourCodes(input: string): TextSegment[] {
     if (end > last) segments.push({ ...style, text: input.slice(last, end) });
   };
   for (const match of input.matchAll(codePattern)) {
+    if (match[1] === undefined) {
+      push(match.index + 1);
+      last = match.index + 2;
+      continue;
+    }
     push(match.index);
     last = match.index + match[0].length;
-    const code = match[1]!.toLowerCase();
+    const code = match[1].toLowerCase();
     if (code === 'r') style = {};
     else if (colours[code]) style = { color: colours[code] };
     else style = { ...style, [formats[code]!]: true };
@@ -63,5 +69,10 @@ export function parseColourCodes(input: string): TextSegment[] {
 
 /** The text without its colour codes (for the console and logs). */
 export function stripColourCodes(input: string): string {
-  return input.replace(codePattern, '');
+  return input.replace(codePattern, (_whole: string, code: string | undefined) => (code === undefined ? '&' : ''));
+}
+
+/** Text shown exactly as given through `&`-code rendering (a player's words in a message): `&` becomes `&&`. */
+export function escapeColourCodes(input: string): string {
+  return input.replaceAll('&', '&&');
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../db/migrate.js';
 import { openDb } from '../db/open-db.js';
+import { DEFAULT_IP_BAN_PREFIX_LIMITS } from '../ip/ip-ban-breadth.js';
 import { systemClock } from '../ports/clock.js';
 import { silentLogger } from '../ports/logger.js';
 import { systemTimers } from '../ports/timers.js';
@@ -63,6 +64,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       evasion: {
         sharedIpThreshold: options.sharedIpThreshold ?? DEFAULT_SHARED_IP_THRESHOLD,
         linkExpiryMs: (options.linkExpiryDays ?? DEFAULT_LINK_EXPIRY_DAYS) * DAY_MS,
+        ipBanPrefixLimits: {
+          ipv4: options.ipBanMinPrefixV4 ?? DEFAULT_IP_BAN_PREFIX_LIMITS.ipv4,
+          ipv6: options.ipBanMinPrefixV6 ?? DEFAULT_IP_BAN_PREFIX_LIMITS.ipv6,
+        },
       },
       logger: options.logger ?? silentLogger,
     });

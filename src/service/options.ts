@@ -47,6 +47,10 @@ export interface ServiceOptions {
   sharedIpThreshold?: number;
   /** Logins older than this many days link no accounts (ban evasion). @default 90 */
   linkExpiryDays?: number;
+  /** IPv4 bans broader than this prefix are refused with a 400 (0.0.0.0/0 would refuse everyone). @default 16 */
+  ipBanMinPrefixV4?: number;
+  /** IPv6 bans broader than this prefix are refused with a 400. @default 48 */
+  ipBanMinPrefixV6?: number;
   /** Interval of WebSocket pings on the stream. @default 25000 */
   pingIntervalMs?: number;
   /** Source of "now" for timestamps, windows and the rate limiter. @default system clock */
@@ -92,6 +96,12 @@ export function checkOptions(options: ServiceOptions): void {
       throw new RangeError(`service option ${name}: must be an integer >= ${min}, received ${String(value)}`);
     }
   };
+  const atMost = (name: 'ipBanMinPrefixV4' | 'ipBanMinPrefixV6', max: number) => {
+    const value = options[name];
+    if (value !== undefined && (!Number.isInteger(value) || value < 0 || value > max)) {
+      throw new RangeError(`service option ${name}: must be an integer from 0 to ${max}, received ${String(value)}`);
+    }
+  };
   positiveInteger('port', 0);
   positiveInteger('rateLimitPerMinute', 1);
   positiveInteger('writeRateLimitPerMinute', 1);
@@ -100,6 +110,8 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('pingIntervalMs', 1);
   positiveInteger('sharedIpThreshold', 1);
   positiveInteger('linkExpiryDays', 1);
+  atMost('ipBanMinPrefixV4', 32);
+  atMost('ipBanMinPrefixV6', 128);
   if (options.port !== undefined && options.port > 65535) {
     throw new RangeError(`service option port: must be at most 65535, received ${options.port}`);
   }

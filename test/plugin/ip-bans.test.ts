@@ -146,6 +146,38 @@ describe('IP bans in the cache and at pre-login', () => {
     expect(h.cache.get('p-1')).toMatchObject({ acknowledged: true, notified: true });
   });
 
+  it('spares holders of bailiff.ipban.bypass: not refused at pre-login nor kicked online; a ban of their own account still applies', () => {
+    const op = fakePlayer(BOB, 'Bob');
+    const player = fakePlayer(CAROL, 'Carol');
+    const h = enforcementHarness([op, player]);
+    const addresses = new OnlineAddresses(h.players);
+    for (const online of [op, player]) {
+      addresses.loggingIn(online.uuid, '198.51.100.20');
+      addresses.joined(online.uuid);
+    }
+    h.context.addresses = addresses;
+    h.context.bypassesIpBans = ({ uuid }) => uuid === BOB;
+
+    applyPunishment(
+      h.context,
+      servicePunishment({ id: 'ip-1', targetUuid: ADDRESS_ONLY_TARGET, data: { ipAddress: '198.51.100.0/24' } }),
+    );
+    expect(op.kickedWith).toBeUndefined();
+    expect(player.kickedWith).toContain('(IP ban)');
+
+    const opJoins = preLogin(BOB, '198.51.100.20');
+    onPreLogin(h.context, opJoins);
+    expect(opJoins.denied).toBe(false);
+    const playerJoins = preLogin(CAROL, '198.51.100.21');
+    onPreLogin(h.context, playerJoins);
+    expect(playerJoins.denied).toBe(true);
+
+    applyPunishment(h.context, servicePunishment({ id: 'ip-2', targetUuid: BOB, data: { ipAddress: '192.0.2.1' } }));
+    const bannedOp = preLogin(BOB, '203.0.113.50');
+    onPreLogin(h.context, bannedOp);
+    expect(bannedOp.denied).toBe(true);
+  });
+
   it('shows the linked-ban screen for a Linked Ban (ordinal 4)', () => {
     const h = enforcementHarness();
     applyPunishment(h.context, servicePunishment({ typeOrdinal: 4, issuerName: 'System', data: { linkedBanId: 'x' } }));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bailiffConfigSchema } from '../../plugin/config/schema.js';
+import { ChecksInFlight } from '../../plugin/enforcement/checks-in-flight.js';
 import { onJoined } from '../../plugin/enforcement/join-notices.js';
 import { checkAtLogin, type LoginCheckDeps, onJoinedAfterCheck } from '../../plugin/enforcement/login-check.js';
 import { LoginCheckSupport } from '../../plugin/enforcement/login-check-support.js';
@@ -40,6 +41,7 @@ function harness(loginCheck: Record<string, unknown> = {}) {
     notices: new PendingNotices(h.context),
     apply: (punishment) => applyPunishment(h.context, punishment),
     timers,
+    inFlight: new ChecksInFlight(),
   };
   /** The pre-login listeners in the plugin's order: the cache, then the login check. */
   const preLogin = (uuid = ALICE, name = 'Alice', ip?: string) => {

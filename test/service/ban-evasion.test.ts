@@ -136,15 +136,40 @@ describe('IP bans (data.ipAddress)', () => {
     t = await startTestService();
     const address = await ban(t, { targetUuid: NOTCH, data: { ipAddress: '203.0.113.7' } });
     const range = await ban(t, { targetUuid: ADDRESS_ONLY_TARGET, data: { ipAddress: '198.51.100.0/24' } });
-    const v6 = await ban(t, { targetUuid: ADDRESS_ONLY_TARGET, data: { ipAddress: '2001:db8::/32' } });
+    const v6 = await ban(t, { targetUuid: ADDRESS_ONLY_TARGET, data: { ipAddress: '2001:db8::/48' } });
 
     expect((await login(t, ALT, 'Alty', '203.0.113.7')).map((punishment) => punishment.id)).toEqual([address]);
     expect((await login(t, ALT, 'Alty', '198.51.100.200')).map((punishment) => punishment.id)).toEqual([range]);
-    expect((await login(t, ALT, 'Alty', '2001:db8:1::5')).map((punishment) => punishment.id)).toEqual([v6]);
+    expect((await login(t, ALT, 'Alty', '2001:db8:0:1::5')).map((punishment) => punishment.id)).toEqual([v6]);
     expect(await login(t, ALT, 'Alty', '203.0.113.8')).toEqual([]);
     expect(await login(t, ALT, 'Alty', '::ffff:192.0.2.1')).toEqual([]);
     const [shown] = await login(t, ALT, 'Alty', '::ffff:198.51.100.1');
     expect(shown).toMatchObject({ id: range, targetName: 'IP address', data: { ipAddress: '198.51.100.0/24' } });
+  });
+
+  it('refuses an IP ban broader than ipBanMinPrefixV4/V6 (default /16 and /48) with a 400 naming the option', async () => {
+    t = await startTestService();
+    for (const [ipAddress, option] of [
+      ['0.0.0.0/0', 'ipBanMinPrefixV4'],
+      ['10.0.0.0/15', 'ipBanMinPrefixV4'],
+      ['::/0', 'ipBanMinPrefixV6'],
+      ['2001:db8::/47', 'ipBanMinPrefixV6'],
+    ] as const) {
+      const response = await t.call('POST', '/punishments/dynamic', {
+        targetUuid: ADDRESS_ONLY_TARGET,
+        typeOrdinal: 2,
+        issuerName: 'mod',
+        data: { ipAddress },
+      });
+      expect(response.status).toBe(400);
+      expect((await errorOf(response)).message).toContain(`(service option ${option})`);
+    }
+    expect(await login(t, ALT, 'Alty', '10.0.0.1')).toEqual([]);
+    await ban(t, { targetUuid: ADDRESS_ONLY_TARGET, data: { ipAddress: '10.0.0.0/16' } });
+    await t.close();
+
+    t = await startTestService({ ipBanMinPrefixV4: 0 });
+    await ban(t, { targetUuid: ADDRESS_ONLY_TARGET, data: { ipAddress: '0.0.0.0/0' } });
   });
 
   it('keeps IP bans to their network', async () => {

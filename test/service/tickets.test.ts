@@ -66,6 +66,20 @@ describe('tickets', () => {
     );
   });
 
+  it('answers a reader (readerUuid) asking for a ticket of another player exactly as a missing ticket', async () => {
+    const own = await t.call('GET', `/tickets/t-0?readerUuid=${NOTCH}`);
+    expect(ticketResponse.parse(await own.json()).ticket.id).toBe('t-0');
+    const others = await t.call('GET', `/tickets/t-0?readerUuid=${JEB}`);
+    const missing = await t.call('GET', `/tickets/no-such-ticket?readerUuid=${JEB}`);
+    expect(others.status).toBe(404);
+    expect(missing.status).toBe(404);
+    const [othersError, missingError] = [await errorOf(others), await errorOf(missing)];
+    expect(othersError.message).toBe('ticket t-0 not found');
+    expect({ ...othersError, message: '' }).toEqual({ ...missingError, message: '' });
+    const bad = await t.call('GET', '/tickets/t-0?readerUuid=someone');
+    expect(bad.status).toBe(400);
+  });
+
   it("hides another network's tickets (404 / empty list)", async () => {
     const response = await t.call('GET', '/tickets/t-0', undefined, KEY_B);
     expect((await errorOf(response)).status).toBe(404);

@@ -25,7 +25,9 @@ const USAGE = `usage: bailiff service [options]
   --address-history-days N     login addresses are deleted this many days after last seen (default: 90)
   --max-upload-mb N            largest migration upload in MB (default: 100)
   --shared-ip-threshold N      an address seen with more accounts links none of them (default: 5)
-  --link-expiry-days N         logins older than this link no accounts (default: 90)`;
+  --link-expiry-days N         logins older than this link no accounts (default: 90)
+  --ip-ban-min-prefix-v4 N     refuse IPv4 bans broader than this prefix (default: 16)
+  --ip-ban-min-prefix-v6 N     refuse IPv6 bans broader than this prefix (default: 48)`;
 
 function integerFlag(name: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -64,6 +66,8 @@ function parse(argv: string[]) {
         'max-upload-mb': { type: 'string' },
         'shared-ip-threshold': { type: 'string' },
         'link-expiry-days': { type: 'string' },
+        'ip-ban-min-prefix-v4': { type: 'string' },
+        'ip-ban-min-prefix-v6': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -136,6 +140,12 @@ export const command: CliCommand = async ({ argv, stdout, stderr, cwd, env }) =>
       ...(flags['link-expiry-days'] === undefined
         ? {}
         : { linkExpiryDays: integerFlag('link-expiry-days', flags['link-expiry-days'], 1)! }),
+      ...(flags['ip-ban-min-prefix-v4'] === undefined
+        ? {}
+        : { ipBanMinPrefixV4: integerFlag('ip-ban-min-prefix-v4', flags['ip-ban-min-prefix-v4'], 0)! }),
+      ...(flags['ip-ban-min-prefix-v6'] === undefined
+        ? {}
+        : { ipBanMinPrefixV6: integerFlag('ip-ban-min-prefix-v6', flags['ip-ban-min-prefix-v6'], 0)! }),
       logger: stderrLogger(stderr),
     });
   } catch (error) {

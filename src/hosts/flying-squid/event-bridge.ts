@@ -1,7 +1,9 @@
+import { isAcceptedName, plainPlayerText, UNACCEPTED_NAME_MESSAGE } from '../../minecraft/player-text.js';
 import type { Logger } from '../../ports/logger.js';
 import type { HostRuntime } from '../../runtime/host.js';
 import { kickWithMessage } from './chat-components.js';
 import type { FsClient, FsPlayer, FsServer } from './flying-squid-types.js';
+import { takeOverPlayerChat } from './plain-chat.js';
 import type { PlayerDirectory } from './player-adapter.js';
 import { bridgeTabCompletion } from './tab-completion.js';
 
@@ -31,6 +33,11 @@ export function bridgeEvents(serv: FsServer, runtime: HostRuntime, players: Play
     // original login runs, means a refused player is never added to the player list.
     player.login = async () => {
       const { uuid, username } = player._client;
+      if (!isAcceptedName(username)) {
+        logger.info(`refused a connection named ${JSON.stringify(plainPlayerText(username))}: not a name`);
+        kickWithMessage(serv, player, UNACCEPTED_NAME_MESSAGE);
+        return;
+      }
       const admitted = await runtime.admit(
         { uuid, name: username, ip: clientAddress(player._client) },
         { refuse: (message) => kickWithMessage(serv, player, message), isOpen: () => !closed },
@@ -55,8 +62,10 @@ export function bridgeEvents(serv: FsServer, runtime: HostRuntime, players: Play
       if (joined) runtime.events.quit(players.adapt(player));
     });
 
+    const plainChat = takeOverPlayerChat(serv, player);
     player.on('chat_cancel', (data: { message: string }, cancel: CancelBehavior) => {
       if (runtime.events.chat(players.adapt(player), data.message).cancelled) cancel();
+      else plainChat.onAllowed(data, cancel);
     });
 
     // A vetoed command or a plugin's: flying-squid must not also run it (or answer "Command not found").

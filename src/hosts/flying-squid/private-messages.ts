@@ -1,5 +1,6 @@
+import { plainPlayerText } from '../../minecraft/player-text.js';
 import type { Logger } from '../../ports/logger.js';
-import { parseColourCodes } from '../../runtime/colour-codes.js';
+import { escapeColourCodes, parseColourCodes, stripColourCodes, type TextSegment } from '../../runtime/colour-codes.js';
 import { sendSegments } from './chat-components.js';
 import type { FsPlayer, FsServer } from './flying-squid-types.js';
 import type { PlayerDirectory } from './player-adapter.js';
@@ -11,6 +12,13 @@ interface Whisper {
 
 const consoleName = 'Server';
 
+/** `[from -> to] message`: the names and the message are plain text, never read for codes. */
+function whisperLine(from: string, to: string, message: string): TextSegment[] {
+  const gray = (text: string): TextSegment => ({ text, color: 'gray' });
+  const pink = (text: string): TextSegment => ({ text: plainPlayerText(text), color: 'light_purple' });
+  return [gray('['), pink(from), gray(' -> '), pink(to), gray('] '), { text: message, color: 'white' }];
+}
+
 /**
  * `/tell` (aliases `/msg`, `/w`) and `/r` (alias `/reply`), which flying-squid lacks. They are
  * ordinary flying-squid commands, so the runtime's command event sees (and can cancel) them first.
@@ -20,15 +28,13 @@ export function addPrivateMessageCommands(serv: FsServer, players: PlayerDirecto
   // Last correspondent per player, by lower-cased name, for /r.
   const lastCorrespondent = new Map<string, string>();
 
-  const deliver = (from: FsPlayer | undefined, to: FsPlayer, message: string): void => {
+  const deliver = (from: FsPlayer | undefined, to: FsPlayer, typed: string): void => {
     const fromName = from?._client.username ?? consoleName;
     const toName = to._client.username;
-    sendSegments(serv, to, [...parseColourCodes(`&7[&d${fromName} &7-> &dyou&7] `), { text: message, color: 'white' }]);
+    const message = plainPlayerText(typed);
+    sendSegments(serv, to, whisperLine(fromName, 'you', message));
     if (from) {
-      sendSegments(serv, from, [
-        ...parseColourCodes(`&7[&dyou &7-> &d${toName}&7] `),
-        { text: message, color: 'white' },
-      ]);
+      sendSegments(serv, from, whisperLine('you', toName, message));
       lastCorrespondent.set(fromName.toLowerCase(), toName);
     } else {
       logger.info(`[${consoleName} -> ${toName}] ${message}`);
@@ -38,12 +44,12 @@ export function addPrivateMessageCommands(serv: FsServer, players: PlayerDirecto
 
   const reply = (ctx: { player?: FsPlayer }, text: string): void => {
     if (ctx.player) sendSegments(serv, ctx.player, parseColourCodes(text));
-    else logger.info(text.replace(/&[0-9a-fk-or]/gi, ''));
+    else logger.info(stripColourCodes(text));
   };
 
   const sendTo = (ctx: { player?: FsPlayer }, targetName: string, message: string): void => {
     const target = players.rawByName(targetName);
-    if (!target) reply(ctx, `&c${targetName} is not online.`);
+    if (!target) reply(ctx, `&c${escapeColourCodes(plainPlayerText(targetName))} is not online.`);
     else if (target === ctx.player) reply(ctx, '&cYou cannot message yourself.');
     else deliver(ctx.player, target, message);
   };

@@ -1,5 +1,6 @@
-import { type PlayerJoinSignal, type Serenity, WorldEvent } from '@serenityjs/core';
+import { NetworkBound, type PlayerJoinSignal, type Serenity, WorldEvent } from '@serenityjs/core';
 import { DisconnectReason, Packet } from '@serenityjs/protocol';
+import { isAcceptedName, plainPlayerText, UNACCEPTED_NAME_MESSAGE } from '../../minecraft/player-text.js';
 import type { Logger } from '../../ports/logger.js';
 import type { HostRuntime } from '../../runtime/host.js';
 import { toSectionCodes } from './bedrock-text.js';
@@ -21,11 +22,16 @@ export function bridgeSerenityEvents(
 ): void {
   // SerenityJS has no time limit here and shows a thrown error's text to the player: the
   // runtime's admission bounds the listeners and never rejects.
-  const admitOrRefuse = ({ player }: PlayerJoinSignal): Promise<boolean> =>
-    runtime.admit(
+  const admitOrRefuse = async ({ player }: PlayerJoinSignal): Promise<boolean> => {
+    if (!isAcceptedName(player.username)) {
+      player.disconnect(UNACCEPTED_NAME_MESSAGE, DisconnectReason.Kicked);
+      return false;
+    }
+    return runtime.admit(
       { uuid: player.uuid, name: player.username, ip: player.connection.rinfo.address, xuid: knownXuid(player.xuid) },
       { refuse: (message) => player.disconnect(toSectionCodes(message), DisconnectReason.Kicked) },
     );
+  };
   // The login handler awaits this signal (emitAsync), so an async listener's answer counts,
   // though the emitter's types only admit a boolean.
   serenity.before(WorldEvent.PlayerJoin, admitOrRefuse as unknown as (signal: PlayerJoinSignal) => boolean);
@@ -40,6 +46,20 @@ export function bridgeSerenityEvents(
   serenity.on(WorldEvent.PlayerLeave, ({ player }) => {
     const left = players.remove(player);
     if (left) runtime.events.quit(left);
+  });
+
+  // SerenityJS relays a chat packet as the client wrote it: its text, the author name the client
+  // claims and whether it is a translation key. Only the player's own name and plain text go out.
+  serenity.network.before(Packet.Text, ({ bound, packet, connection }) => {
+    // The same signal fires for what the server sends: only what a client sent is rewritten.
+    if (bound !== NetworkBound.Server) return true;
+    const player = serenity.getPlayerByConnection(connection);
+    if (!player) return false;
+    packet.isLocalized = false;
+    packet.variant.message = plainPlayerText(packet.variant.message);
+    if (packet.variant.source !== null) packet.variant.source = plainPlayerText(player.username);
+    packet.variant.parameters = packet.variant.parameters === null ? null : [];
+    return true;
   });
 
   // Synchronous only: SerenityJS ignores a promise returned here.

@@ -8,6 +8,7 @@ import {
   dynamicCreateBody,
 } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
+import { refuseTooBroadIpBan } from '../evasion/ip-bans.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { idempotentCreations } from '../http/idempotency.js';
@@ -41,6 +42,7 @@ export function punishmentWriteHandlers(
   const createOnce = idempotentCreations(context);
 
   function create(networkId: number, body: CreateRequest): string {
+    refuseTooBroadIpBan(body.data, context.evasion.ipBanPrefixLimits);
     const targetName = stores.players.findName(networkId, body.targetUuid) ?? addressOnlyName(body);
     if (targetName === undefined) throw notFound(`target player ${body.targetUuid} not found`);
     const nowMs = clock.now();

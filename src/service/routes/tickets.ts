@@ -12,7 +12,12 @@ import type { EndpointHandlers } from './endpoint-handlers.js';
 export const PLAYER_TICKETS_MAX_RESULTS = 50;
 
 const ticketParams = z.object({ id: storedId });
+const ticketQuery = z.object({ readerUuid: uuid.optional() });
 const playerParams = z.object({ uuid });
+
+function sameUuid(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
 
 /** Ticket reads: endpoints 9 and 10. */
 export function ticketHandlers(context: ServiceContext): Pick<EndpointHandlers, 'getTicket' | 'getPlayerTickets'> {
@@ -23,6 +28,7 @@ export function ticketHandlers(context: ServiceContext): Pick<EndpointHandlers, 
       async handle(request) {
         const caller = callerOf(request);
         const { id } = parseOrThrow(ticketParams, request.params, 'path');
+        const { readerUuid } = parseOrThrow(ticketQuery, request.query, 'query');
         let ticket: Ticket | undefined;
         try {
           ticket = tickets.find(caller.networkId, id);
@@ -36,7 +42,9 @@ export function ticketHandlers(context: ServiceContext): Pick<EndpointHandlers, 
           // The contract's statuses for this read are 400/401/404/429/500; it cannot be shown, so it is answered as absent.
           throw notFound(`ticket ${id} cannot be shown: its stored ${error.field} is outside the range of a date`);
         }
-        if (!ticket) throw notFound(`ticket ${id} not found`);
+        // Another player's ticket is answered as no ticket at all: a reader learns nothing from guessing ids.
+        const isReadable = ticket && (readerUuid === undefined || sameUuid(ticket.creatorUuid, readerUuid));
+        if (!ticket || !isReadable) throw notFound(`ticket ${id} not found`);
         return { ticket };
       },
     },

@@ -94,6 +94,32 @@ describe('/ban-ip, /tempipban', () => {
     ]);
   });
 
+  it('refuses a range broader than evasion.ipBanMinPrefixV4/V6 (default /16 and /48), naming the setting, and sends nothing', async () => {
+    deps = serviceUp();
+    for (const range of ['0.0.0.0/0', '10.0.0.0/15', '::/0', '2001:db8::/47']) {
+      const sender = await banIp([range]);
+      const setting = range.includes(':') ? 'evasion.ipBanMinPrefixV6' : 'evasion.ipBanMinPrefixV4';
+      expect(plain(sender.messages)).toEqual([expect.stringContaining(`(config.yml ${setting})`)]);
+      expect(plain(sender.messages)[0]).toContain(`Not banned: ${range} is broader than a /`);
+    }
+    expect(created()).toEqual([]);
+    expect(deps.cache.activeIpBan('10.1.2.3', NOW)).toBeUndefined();
+
+    await banIp(['10.0.0.0/16']);
+    await banIp(['2001:db8::/48']);
+    expect(created().map((body) => (body as { data: unknown }).data)).toEqual([
+      { ipAddress: '10.0.0.0/16' },
+      { ipAddress: '2001:db8::/48' },
+    ]);
+  });
+
+  it('takes the narrowest allowed prefix from the settings', async () => {
+    deps = serviceUp({ ipBanPrefixLimits: () => ({ ipv4: 24, ipv6: 64 }) });
+    const sender = await banIp(['198.51.100.0/23']);
+    expect(plain(sender.messages)[0]).toContain('broader than a /24');
+    expect(created()).toEqual([]);
+  });
+
   it('bans an address or a CIDR range, canonical, with no account (the nil UUID)', async () => {
     deps = serviceUp();
     const sender = await banIp(['198.51.100.77/24', '-s', 'botnet']);

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ticketCommand } from '../../../plugin/commands/ticket.js';
 import { ticketsCommand } from '../../../plugin/commands/tickets.js';
+import { ApiError } from '../../../src/api/errors.js';
 import type { Ticket, TicketSummary } from '../../../src/api/schemas.js';
+import { parseColourCodes } from '../../../src/runtime/colour-codes.js';
 import { ALEX, plain, STEVE, type TestDeps, testDeps } from './helpers/command-deps.js';
 import { apiError } from './helpers/fake-api.js';
 import { type FakeSenderOptions, fakeSender } from './helpers/fake-sender.js';
@@ -65,7 +67,9 @@ describe('/tickets', () => {
       'Tickets of Steve (1):',
       '#t-1 Griefer at spawn [Open, high] 2026-11-21 09:30 UTC',
     ]);
-    expect(deps.client.calls).toEqual([{ method: 'getPlayerTickets', args: [{ uuid: STEVE.uuid }] }]);
+    expect(deps.client.calls).toEqual([
+      { method: 'getPlayerTickets', args: [{ uuid: STEVE.uuid }, { lane: 'player' }] },
+    ]);
   });
 
   it('lets a player name themself, whatever the case of the UUID', async () => {
@@ -87,9 +91,9 @@ describe('/tickets', () => {
     const console = await tickets(['Alex'], { kind: 'console' });
     expect(plain(staff.messages)).toEqual(['Alex has no tickets.']);
     expect(plain(console.messages)).toEqual(['Alex has no tickets.']);
-    expect(deps.client.calls).toEqual([
-      { method: 'getPlayerTickets', args: [{ uuid: ALEX.uuid }] },
-      { method: 'getPlayerTickets', args: [{ uuid: ALEX.uuid }] },
+    expect(deps.client.calls.map((call) => call.args)).toEqual([
+      [{ uuid: ALEX.uuid }, { lane: 'player' }],
+      [{ uuid: ALEX.uuid }, undefined],
     ]);
   });
 
@@ -120,25 +124,103 @@ describe('/ticket', () => {
       'Alex broke my house.',
       '2026-11-21 09:30 UTC Mod: Looking into it.',
     ]);
-    expect(deps.client.calls).toEqual([{ method: 'getTicket', args: [{ id: 't-1' }] }]);
+    expect(deps.client.calls).toEqual([
+      { method: 'getTicket', args: [{ id: 't-1', query: { readerUuid: STEVE.uuid } }, { lane: 'player' }] },
+    ]);
   });
 
-  it("refuses someone else's ticket without the permission, shows it with it", async () => {
+  it("answers someone else's ticket exactly as a missing one without the permission, shows it with it", async () => {
     deps = withTickets();
     const alex = await ticket(['t-1'], { kind: 'player', name: 'Alex', uuid: ALEX.uuid, permissions: [] });
     const staff = await ticket(['t-1'], { kind: 'player', name: 'Mod', permissions: ['bailiff.tickets.others'] });
-    expect(plain(alex.messages)).toEqual(['Ticket t-1 is not one of yours.']);
+    expect(plain(alex.messages)).toEqual(['No ticket t-1 was found among the tickets you may read.']);
     expect(plain(staff.messages)[0]).toBe('Ticket #t-1: Griefer at spawn [Open, high, player]');
+    // The player's read names them, so the reference service hides others' tickets itself; staff read any.
+    expect(deps.client.calls.map((call) => call.args[0])).toEqual([
+      { id: 't-1', query: { readerUuid: ALEX.uuid } },
+      { id: 't-1' },
+    ]);
   });
 
-  it("shows the service's message for an unknown ticket", async () => {
+  it('answers an unknown ticket with the same line as a ticket that is not yours', async () => {
     deps = testDeps({
       api: {
         getTicket: () =>
-          Promise.reject(apiError('http', 'getTicket', { status: 404, serviceMessage: 'ticket not found' })),
+          Promise.reject(apiError('http', 'getTicket', { status: 404, serviceMessage: 'ticket t-404 not found' })),
       },
     });
-    const sender = await ticket(['t-404'], asSteve);
-    expect(plain(sender.messages)).toEqual(['The moderation service refused (ticket, 404): ticket not found']);
+    const sender = await ticket(['t-404'], { kind: 'player', name: 'Alex', uuid: ALEX.uuid, permissions: [] });
+    expect(plain(sender.messages)).toEqual(['No ticket t-404 was found among the tickets you may read.']);
+  });
+});
+
+describe('calls players trigger', () => {
+  it('a player asking again within the cooldown is told to slow down, and nothing is sent', async () => {
+    deps = withTickets();
+    await tickets([], asSteve);
+    const again = await ticket(['t-1'], asSteve);
+    expect(plain(again.messages)).toEqual(['Slow down: you can ask again in 3 s.']);
+    expect(deps.client.calls.map((call) => call.method)).toEqual(['getPlayerTickets']);
+  });
+
+  it('the same question within the cache time is answered without asking the service again', async () => {
+    deps = withTickets();
+    await tickets([], asSteve);
+    const again = await tickets([], asSteve);
+    expect(plain(again.messages)[0]).toBe('Tickets of Steve (1):');
+    expect(deps.client.calls).toHaveLength(1);
+  });
+
+  it('the console is never held back', async () => {
+    deps = withTickets();
+    await tickets(['Steve'], { kind: 'console' });
+    await tickets(['Steve'], { kind: 'console' });
+    expect(deps.client.calls).toHaveLength(2);
+  });
+
+  it("tells the player the service is busy when players' share of the budget is spent", async () => {
+    deps = testDeps({
+      api: {
+        getPlayerTickets: () =>
+          Promise.reject(
+            new ApiError({
+              kind: 'rate_limited',
+              endpoint: 'getPlayerTickets',
+              gated: 'rate-limited',
+              retryAfterMs: 1500,
+              message: 'getPlayerTickets: not sent: player-triggered calls are held back',
+            }),
+          ),
+      },
+    });
+    const sender = await tickets([], asSteve);
+    expect(plain(sender.messages)).toEqual(['The moderation service is busy: try again in 2 s.']);
+  });
+});
+
+describe('what players wrote in tickets', () => {
+  it('is shown as written: their & and § codes never colour the message, control characters are removed', async () => {
+    deps = testDeps({
+      api: {
+        getTicket: async () => ({
+          ticket: {
+            ...TICKET,
+            subject: '&4&l[Server] §cfree op',
+            description: 'line one\nline two &kx',
+            replies: [{ ...TICKET.replies[0]!, authorName: '&4Admin', message: '&aapproved' }],
+          },
+        }),
+      },
+    });
+    const sender = await ticket(['t-1'], asSteve);
+    const segments = sender.messages.map((line) => parseColourCodes(line));
+    const shown = segments.map((line) => line.map((segment) => segment.text).join(''));
+    expect(shown).toContain('Ticket #t-1: &4&l[Server] &cfree op [Open, high, player]');
+    expect(shown).toContain('line oneline two &kx');
+    expect(shown.at(-1)).toBe('2026-11-21 09:30 UTC &4Admin: &aapproved');
+    const styles = segments
+      .flat()
+      .filter((segment) => segment.text.includes('[Server]') || segment.text.includes('Admin'));
+    for (const segment of styles) expect(segment.color === 'dark_red' || segment.bold === true).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import { type IdentitySources, identifyPlayer } from '../../../../plugin/identit
 import { createMessages } from '../../../../plugin/messages/messages.js';
 import { messagesSchema } from '../../../../plugin/messages/schema.js';
 import { createModeration } from '../../../../plugin/moderation.js';
+import { PlayerCalls } from '../../../../plugin/players/player-calls.js';
 import type { ModerationApi } from '../../../../src/api/moderation-api.js';
 import type { Punishment, PunishmentType } from '../../../../src/api/schemas.js';
 import { type Db, openDb } from '../../../../src/db/open-db.js';
@@ -132,6 +133,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     liftLocally: moderation.liftLocally,
     isExempt: moderation.isExempt,
     isOnline: moderation.isOnline,
+    playerCalls: new PlayerCalls(() => ({ callCooldownMs: 3000, callCacheMs: 10_000 }), clock),
     inFlight,
     records: moderation.records,
     evasion: {

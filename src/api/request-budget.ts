@@ -1,0 +1,28 @@
+/**
+ * A requests-per-minute budget as one number (GCRA: the theoretical arrival time of the next
+ * request), letting a second's worth go at once. Without a rate every request is free.
+ */
+export class RequestBudget {
+  #nextSlotAt = Number.NEGATIVE_INFINITY;
+  readonly #slotMs: number;
+  readonly #burstMs: number;
+
+  constructor(perMinute: number | undefined) {
+    this.#slotMs = perMinute === undefined ? 0 : 60_000 / perMinute;
+    this.#burstMs = perMinute === undefined ? 0 : this.#slotMs * Math.max(0, Math.ceil(perMinute / 60) - 1);
+  }
+
+  /** How long until a request may start without waiting (0: now). */
+  waitMs(now: number): number {
+    if (this.#slotMs === 0) return 0;
+    return Math.ceil(Math.max(0, this.#nextSlotAt - now - this.#burstMs));
+  }
+
+  /** Spends one request; returns how long its sender must wait (0 when it was free now). */
+  spend(now: number): number {
+    if (this.#slotMs === 0) return 0;
+    const slotAt = Math.max(this.#nextSlotAt, now);
+    this.#nextSlotAt = slotAt + this.#slotMs;
+    return Math.ceil(Math.max(0, slotAt - now - this.#burstMs));
+  }
+}
