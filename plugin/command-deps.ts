@@ -3,7 +3,7 @@ import type { PunishmentType } from '../src/api/schemas.js';
 import type { Clock } from '../src/ports/clock.js';
 import type { Players } from '../src/runtime/plugin-api.js';
 import type { PlayerStore } from './cache/player-store.js';
-import type { PlayerDirectory } from './commands/deps.js';
+import type { PlayerDirectory } from './identity/known-player.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

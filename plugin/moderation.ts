@@ -7,7 +7,7 @@ import {
   toServicePunishment,
 } from './cache/cached-punishment.js';
 import { isLocalId } from './cache/local-creations.js';
-import type { KnownPlayer, LiftRequest, PunishmentRecords } from './commands/deps.js';
+import type { PunishmentAction } from './config/ordinal-defaults.js';
 import type { EnforcementContext } from './enforcement/enforcement-context.js';
 import { creationKey, type InFlightCreations } from './enforcement/in-flight-creations.js';
 import { runsLongerText } from './enforcement/runs-longer.js';
@@ -17,7 +17,32 @@ import {
   type StaffAudience,
   tellStaff,
 } from './enforcement/staff-broadcast.js';
+import type { KnownPlayer } from './identity/known-player.js';
 import { type ApplyOutcome, applyPunishment } from './sync/apply-punishment.js';
+
+export interface LiftRequest {
+  punishmentId: string;
+  issuerName: string;
+  reason: string;
+  silent: boolean;
+}
+
+export interface PunishmentRecords {
+  activeBan(uuid: string, now: number): CachedPunishment | undefined;
+  activeMute(uuid: string, now: number): CachedPunishment | undefined;
+  /** Every punishment stored for the player, newest first. */
+  history(uuid: string): CachedPunishment[];
+  /** The player's enforced punishments of one kind still running at `now`, newest first. */
+  running(uuid: string, action: PunishmentAction, now: number): CachedPunishment[];
+  /** Every running ban, newest first. */
+  activeBans(now: number): CachedPunishment[];
+  /** Running IP bans of exactly this address or range (canonical), or targeting this player; newest first. */
+  runningIpBans(of: { ipAddress?: string; targetUuid?: string }, now: number): CachedPunishment[];
+  /** What a punishment does here (its kind). */
+  actionOf(punishment: CachedPunishment): PunishmentAction;
+  /** What an active punishment of this type does here (config.yml `enforcement.ordinalActions`). */
+  actionOfType(typeOrdinal: number): PunishmentAction;
+}
 
 export const EXEMPT_PERMISSION = 'bailiff.exempt';
 export const PARDONED_STATUS = 'pardoned';

@@ -1,5 +1,6 @@
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
-import type { CommandDeps, ReloadOutcome } from './deps.js';
+import type { ReloadOutcome } from '../config/reload-settings.js';
+import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatAgo } from './format.js';
 import { describeExtensions, describeService } from './service-state.js';

@@ -3,9 +3,10 @@ import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import type { CachedPunishment } from '../cache/cached-punishment.js';
 import { remainingMs } from '../cache/cached-punishment.js';
 import { formatDuration } from '../messages/duration.js';
+import type { MessageRenderer } from '../messages/messages.js';
 import { reasonText } from '../messages/reason.js';
 import type { Completions } from './completion.js';
-import type { CommandDeps, MessageRenderer } from './deps.js';
+import type { CommandDeps } from './deps.js';
 import { resolveAnyTarget } from './resolve-arguments.js';
 
 /** Time left for people: `6d 23h` or `permanent`. */

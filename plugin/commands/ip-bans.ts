@@ -2,9 +2,10 @@ import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../src/api/eva
 import type { DynamicCreateBody } from '../../src/api/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { PERMANENT_MS } from '../cache/cached-punishment.js';
+import type { KnownPlayer } from '../identity/known-player.js';
 import { formatDuration } from '../messages/duration.js';
 import type { Completions } from './completion.js';
-import type { CommandDeps, KnownPlayer } from './deps.js';
+import type { CommandDeps } from './deps.js';
 import { refuseExempt } from './exemption.js';
 import { describeIpTarget, resolveIpTarget } from './ip-target.js';
 import { issuePunishment } from './issue-punishment.js';

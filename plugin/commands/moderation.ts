@@ -1,7 +1,6 @@
 import type { DynamicCreateBody } from '../../src/api/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { PERMANENT_MS } from '../cache/cached-punishment.js';
-import { registerPreEmptive } from '../identity/register-pre-emptive.js';
 import { WARNING_STATUS } from '../kinds/index.js';
 import { formatDuration } from '../messages/duration.js';
 import type { Completions } from './completion.js';
@@ -16,6 +15,7 @@ import {
   REPLACE_FLAG,
   SILENT_FLAG,
 } from './moderation-args.js';
+import { registerPreEmptive } from './register-pre-emptive.js';
 import { resolveAnyTarget } from './resolve-arguments.js';
 
 /** The type ordinals of service-semantics.md the standard commands issue. */

@@ -1,5 +1,6 @@
 import type { ExtensionName } from '../../src/api/endpoints.js';
-import type { CommandDeps, StatusSnapshot } from './deps.js';
+import type { StatusSnapshot } from '../status/status-snapshot.js';
+import type { CommandDeps } from './deps.js';
 import { formatDuration } from './format.js';
 
 type Deps = Pick<CommandDeps, 'messages' | 'clock'>;

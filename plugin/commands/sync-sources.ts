@@ -1,4 +1,5 @@
-import type { CommandDeps, StatusSnapshot } from './deps.js';
+import type { StatusSnapshot } from '../status/status-snapshot.js';
+import type { CommandDeps } from './deps.js';
 import { formatAgo, formatDuration } from './format.js';
 
 /**

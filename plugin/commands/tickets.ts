@@ -1,8 +1,9 @@
 import type { TicketSummary } from '../../src/api/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
+import type { KnownPlayer } from '../identity/known-player.js';
 import type { Completions } from './completion.js';
-import type { CommandDeps, KnownPlayer } from './deps.js';
+import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatTimestamp } from './format.js';
 import { resolveTarget } from './resolve-arguments.js';

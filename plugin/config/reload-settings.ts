@@ -43,3 +43,8 @@ export function readReloadedSettings(
   ).map((key) => `api.${key}`);
   return { config: { ...next, api: running.api }, messages, restartRequired };
 }
+
+export interface ReloadOutcome {
+  /** Settings (e.g. `api.key`) that changed in the file but take effect only at the next start. */
+  restartRequired?: readonly string[];
+}

@@ -4,13 +4,13 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Events, Permissions, Players, Scheduler } from '../../src/runtime/plugin-api.js';
 import type { PunishmentCache } from '../cache/punishment-cache.js';
-import type { EvasionLookups, StatusSnapshot } from '../commands/deps.js';
 import type { BailiffConfig } from '../config/schema.js';
 import type { EnforcementContext } from '../enforcement/enforcement-context.js';
 import type { StaffAudience } from '../enforcement/staff-broadcast.js';
+import type { KnownPlayer } from '../identity/known-player.js';
 import { alertStaffOfAlts } from './alt-alert.js';
 import { refuseAltOfBanned } from './alt-refusal.js';
-import { altsSource } from './alts-source.js';
+import { type AltsPage, altsSource } from './alts-source.js';
 import { IpRecord } from './ip-record.js';
 import type { LinkSettings } from './local-links.js';
 import { OnlineAddresses } from './online-addresses.js';
@@ -34,11 +34,25 @@ export interface EvasionOptions {
   logger: Logger;
 }
 
+export interface EvasionLookups {
+  /** The address (canonical) a player last joined this server from; undefined when none is known. */
+  lastAddressOf(uuid: string): string | undefined;
+  /** Accounts linked to a player: from the service when it offers the route, else from this server's record. */
+  linkedAccounts(player: KnownPlayer, page: number, pageSize: number): Promise<AltsPage>;
+}
+
+/** This server's record of addresses and its IP bans, for `/bailiff status`. */
+export interface EvasionStatus {
+  addresses: number;
+  keepDays: number;
+  ipBans: number;
+}
+
 export interface Evasion {
   /** For the IP-ban commands and /alts. */
   lookups: EvasionLookups;
   /** For `/bailiff status`. */
-  status(): NonNullable<StatusSnapshot['evasion']>;
+  status(): EvasionStatus;
 }
 
 /**

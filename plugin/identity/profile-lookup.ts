@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Timers } from '../../src/ports/timers.js';
-import type { KnownPlayer } from '../commands/deps.js';
+import type { KnownPlayer } from './known-player.js';
 import { asUuid } from './player-input.js';
 
 /** Mojang's: answers `{"id": "<32 hex digits>", "name": "<name as registered>"}`, 404 (or 204) for no such account. */

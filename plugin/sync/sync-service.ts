@@ -5,7 +5,6 @@ import type { Logger } from '../../src/ports/logger.js';
 import type { Random } from '../../src/ports/random.js';
 import type { Timers } from '../../src/ports/timers.js';
 import type { ScheduledTask, Scheduler } from '../../src/runtime/plugin-api.js';
-import type { SyncNowResult } from '../commands/deps.js';
 import type { BailiffConfig } from '../config/schema.js';
 import type { ApplyOutcome } from './apply-punishment.js';
 import { pollRecent } from './poller.js';
@@ -32,6 +31,11 @@ export interface SyncOptions {
   connect?: StreamClientOptions['connect'];
   /** The cache is empty: the first poll asks for the widest window the contract allows. @default false */
   backfillOnStart?: boolean;
+}
+
+export interface SyncNowResult {
+  /** Punishments stored or changed by this sync. */
+  applied: number;
 }
 
 export interface Sync {

@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { PunishmentCache } from '../../../../plugin/cache/punishment-cache.js';
-import type { CommandDeps, KnownPlayer, StatusSnapshot } from '../../../../plugin/commands/deps.js';
+import type { CommandDeps } from '../../../../plugin/commands/deps.js';
 import { bailiffConfigSchema } from '../../../../plugin/config/schema.js';
 import { InFlightCreations } from '../../../../plugin/enforcement/in-flight-creations.js';
 import { createPolicy } from '../../../../plugin/enforcement/policy.js';
+import type { KnownPlayer } from '../../../../plugin/identity/known-player.js';
 import { type IdentitySources, identifyPlayer } from '../../../../plugin/identity/resolve-player.js';
 import { createMessages } from '../../../../plugin/messages/messages.js';
 import { messagesSchema } from '../../../../plugin/messages/schema.js';
 import { createModeration } from '../../../../plugin/moderation.js';
+import type { StatusSnapshot } from '../../../../plugin/status/status-snapshot.js';
 import type { ModerationApi } from '../../../../src/api/moderation-api.js';
 import type { Punishment, PunishmentType } from '../../../../src/api/schemas.js';
 import { type Db, openDb } from '../../../../src/db/open-db.js';
