@@ -1,9 +1,6 @@
-import type { ModerationApi } from '../src/api/moderation-api.js';
-import type { PunishmentType } from '../src/api/schemas.js';
-import type { Clock } from '../src/ports/clock.js';
-import type { Players } from '../src/runtime/plugin-api.js';
-import type { PlayerStore } from './cache/player-store.js';
-import type { PlayerDirectory } from './identity/known-player.js';
+import type { Players } from '../../src/runtime/plugin-api.js';
+import type { PlayerStore } from '../cache/player-store.js';
+import type { PlayerDirectory } from './known-player.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,20 +14,5 @@ export function playerDirectory(players: Players, seen: PlayerStore): PlayerDire
       const known = isUuid ? seen.byUuid(nameOrUuid) : seen.byName(nameOrUuid);
       return known ? { uuid: known.uuid, name: known.name } : undefined;
     },
-  };
-}
-
-/** The type catalogue, fetched once and kept for `ttlMs`; a failure is not cached. */
-export function cachedPunishmentTypes(
-  client: Pick<ModerationApi, 'punishmentTypes'>,
-  clock: Clock,
-  ttlMs = 5 * 60_000,
-): () => Promise<PunishmentType[]> {
-  let cached: { types: PunishmentType[]; at: number } | undefined;
-  return async () => {
-    if (cached && clock.now() - cached.at < ttlMs) return cached.types;
-    const { data } = await client.punishmentTypes();
-    cached = { types: data, at: clock.now() };
-    return data;
   };
 }
