@@ -29,11 +29,11 @@ import { onJoined } from './enforcement/join-notices.js';
 import { checkAtLogin, type LoginCheckDeps, onJoinedAfterCheck } from './enforcement/login-check.js';
 import { LoginCheckSupport } from './enforcement/login-check-support.js';
 import { PendingNotices } from './enforcement/pending-notices.js';
-import { createPolicy } from './enforcement/policy.js';
 import { onPreLogin } from './enforcement/pre-login.js';
 import { enableEvasion } from './evasion/evasion.js';
 import { createIdentify } from './identity/identify.js';
 import { playerDirectory } from './identity/player-directory.js';
+import { createPolicy } from './kinds/policy.js';
 import { BUNDLED_MESSAGES, loadBundledMessages } from './messages/load.js';
 import { createMessages, type Messages } from './messages/messages.js';
 import { messagesSchema } from './messages/schema.js';
@@ -94,13 +94,15 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
   let blockedCommands: ReadonlySet<string> = new Set(config.mute.blockedCommands);
 
   const checkpointer = startWalCheckpointer(db, { logger });
-  const cache = new PunishmentCache(db, createPolicy(config.enforcement));
+  let policy = createPolicy(config.enforcement);
+  const cache = new PunishmentCache(db, policy.enforcedAs);
   const loaded = cache.load();
   const outbox = createOutbox({ db, client, clock, logger, settings: config.outbox });
 
   const enforcement: EnforcementContext = {
     db,
     cache,
+    policy: () => policy,
     outbox,
     players: context.players,
     messages: () => messages,
@@ -233,7 +235,8 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
       config = next.config;
       messages = createMessages(next.messages, bundledMessages);
       blockedCommands = new Set(next.config.mute.blockedCommands);
-      cache.load(createPolicy(next.config.enforcement));
+      policy = createPolicy(next.config.enforcement);
+      cache.load(policy.enforcedAs);
       sync.stop();
       sync = newSync();
       sync.start();

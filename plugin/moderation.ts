@@ -62,11 +62,12 @@ export interface ModerationOptions {
 export function createModeration(options: ModerationOptions) {
   const { enforcement: context, audience } = options;
   const { cache } = context;
-  const isTimed = (punishment: CachedPunishment) => cache.policy.kindOf(punishment).indexedAs !== undefined;
+  const policy = () => context.policy();
+  const isTimed = (punishment: CachedPunishment) => policy().kindOf(punishment).indexedAs !== undefined;
 
   /** A running punishment of the same kind that ends after this one (it is what the player lives with). */
   const runningLonger = (punishment: CachedPunishment): CachedPunishment | undefined => {
-    const indexed = cache.policy.kindOf(punishment).indexedAs;
+    const indexed = policy().kindOf(punishment).indexedAs;
     // An IP ban holds an address, not the player: another ban of theirs says nothing about it.
     if (!indexed || punishment.ipAddress !== undefined) return undefined;
     const now = context.clock.now();
@@ -76,7 +77,7 @@ export function createModeration(options: ModerationOptions) {
   };
 
   const announce = (punishment: CachedPunishment) => {
-    const kind = cache.policy.kindOf(punishment);
+    const kind = policy().kindOf(punishment);
     const messages = context.messages();
     // An IP ban is announced without its address.
     const key =
@@ -99,8 +100,7 @@ export function createModeration(options: ModerationOptions) {
       cache
         .history(uuid.toLowerCase())
         .filter(
-          (row) =>
-            cache.policy.isEnforced(row.status) && cache.policy.kindOf(row).action === action && now < expiresAt(row),
+          (row) => policy().isEnforced(row.status) && policy().kindOf(row).action === action && now < expiresAt(row),
         ),
     activeBans: (now) => cache.activeBans(now).map((entry) => entry.punishment),
     runningIpBans: ({ ipAddress, targetUuid }, now) => {
@@ -113,14 +113,14 @@ export function createModeration(options: ModerationOptions) {
         .filter(
           (row) =>
             row.ipAddress !== undefined &&
-            cache.policy.isEnforced(row.status) &&
-            cache.policy.kindOf(row).action === 'ban' &&
+            policy().isEnforced(row.status) &&
+            policy().kindOf(row).action === 'ban' &&
             now < expiresAt(row),
         )
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     },
-    actionOf: (punishment) => cache.policy.kindOf(punishment).action,
-    actionOfType: (typeOrdinal) => cache.policy.actionOf(typeOrdinal),
+    actionOf: (punishment) => policy().kindOf(punishment).action,
+    actionOfType: (typeOrdinal) => policy().actionOf(typeOrdinal),
   };
 
   return {
@@ -131,14 +131,14 @@ export function createModeration(options: ModerationOptions) {
       const row = cache.get(request.punishmentId);
       if (!row) return;
       // The service's stream may have brought the pardon already: then only the announcement is left.
-      if (cache.policy.isEnforced(row.status)) {
+      if (policy().isEnforced(row.status)) {
         if (isLocalId(row.id)) {
           cache.localPardons.record(row.id, { issuerName: request.issuerName, reason: request.reason });
         }
         applyPunishment(context, { ...toServicePunishment(row), status: PARDONED_STATUS });
       }
       if (!request.silent) {
-        const action = cache.policy.kindOf(row).action;
+        const action = policy().kindOf(row).action;
         const key =
           action === 'mute'
             ? 'broadcast.unmute'
@@ -158,7 +158,7 @@ export function createModeration(options: ModerationOptions) {
     announceSynced(outcome: ApplyOutcome, punishment: Punishment): void {
       if (outcome !== 'new') return;
       const cached = fromServicePunishment(punishment);
-      if (!cache.policy.isEnforced(cached.status)) return;
+      if (!policy().isEnforced(cached.status)) return;
       if (context.clock.now() - Date.parse(cached.createdAt) > ANNOUNCE_SYNCED_WITHIN_MS) return;
       if (options.inFlight.has(creationKey(cached))) return;
       announce(cached);

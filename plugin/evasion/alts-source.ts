@@ -44,12 +44,11 @@ export interface AltsSourceDeps {
  */
 export function altsSource(deps: AltsSourceDeps) {
   const fromService = (account: LinkedAccount): AltAccount => {
-    const policy = deps.cache.policy;
     const now = deps.clock.now();
     const running = account.activePunishments
       .map(fromServicePunishment)
-      .filter((punishment) => policy.isEnforced(punishment.status) && now < expiresAt(punishment));
-    const indexed = running.map((punishment) => policy.kindOf(punishment).indexedAs);
+      .filter((punishment) => now < expiresAt(punishment));
+    const indexed = running.map((punishment) => deps.cache.enforcedAs(punishment));
     return {
       uuid: account.uuid.toLowerCase(),
       name: account.name,

@@ -29,7 +29,7 @@ export function applyPunishment(context: EnforcementContext, incoming: Punishmen
   }
 
   const now = clock.now();
-  const policy = cache.policy;
+  const policy = context.policy();
   const isEnforced = policy.isEnforced(fromService.status);
   const wasEnforced = existing !== undefined && policy.isEnforced(existing.status);
   const next: CachedPunishment = {

@@ -17,6 +17,7 @@ function context(): EnforcementContext {
   return {
     db: deps.db,
     cache: deps.cache,
+    policy: deps.policy,
     outbox: deps.outbox,
     players: { byUuid: () => undefined },
     messages: () => deps.messages as never,

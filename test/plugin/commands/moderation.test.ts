@@ -141,6 +141,7 @@ describe('/ban, /tempban, /mute, /tempmute, /kick, /warn', () => {
     const enforcement = {
       db: deps.db,
       cache: deps.cache,
+      policy: deps.policy,
       outbox: deps.outbox,
       players: { byUuid: () => undefined },
       messages: () => deps.messages as never,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { PunishmentCache } from '../../../plugin/cache/punishment-cache.js';
 import { bailiffConfigSchema } from '../../../plugin/config/schema.js';
 import type { EnforcementContext } from '../../../plugin/enforcement/enforcement-context.js';
-import { createPolicy } from '../../../plugin/enforcement/policy.js';
+import { createPolicy } from '../../../plugin/kinds/policy.js';
 import { loadBundledMessages } from '../../../plugin/messages/load.js';
 import { createMessages } from '../../../plugin/messages/messages.js';
 import type { ModerationApi } from '../../../src/api/moderation-api.js';
@@ -28,7 +28,8 @@ export function enforcementHarness(online: FakePlayer[] = [], configInput: unkno
   const clock = manualClock();
   const { logger, lines } = recordingLogger();
   const config = bailiffConfigSchema.parse(configInput);
-  const cache = new PunishmentCache(db, createPolicy(config.enforcement));
+  const policy = createPolicy(config.enforcement);
+  const cache = new PunishmentCache(db, policy.enforcedAs);
   cache.load();
   const outbox = createOutbox({ db, client: {} as ModerationApi, clock, logger });
   const players = fakePlayers(...online);
@@ -36,6 +37,7 @@ export function enforcementHarness(online: FakePlayer[] = [], configInput: unkno
   const context: EnforcementContext = {
     db,
     cache,
+    policy: () => policy,
     outbox,
     players,
     messages: () => messages,

@@ -4,9 +4,9 @@ import { PunishmentCache } from '../../../../plugin/cache/punishment-cache.js';
 import type { CommandDeps } from '../../../../plugin/commands/deps.js';
 import { bailiffConfigSchema } from '../../../../plugin/config/schema.js';
 import { InFlightCreations } from '../../../../plugin/enforcement/in-flight-creations.js';
-import { createPolicy } from '../../../../plugin/enforcement/policy.js';
 import type { KnownPlayer } from '../../../../plugin/identity/known-player.js';
 import { type IdentitySources, identifyPlayer } from '../../../../plugin/identity/resolve-player.js';
+import { createPolicy, type EnforcementPolicy } from '../../../../plugin/kinds/policy.js';
 import { createMessages } from '../../../../plugin/messages/messages.js';
 import { messagesSchema } from '../../../../plugin/messages/schema.js';
 import { createModeration } from '../../../../plugin/moderation.js';
@@ -36,6 +36,8 @@ export interface TestDeps extends CommandDeps {
   db: Db;
   /** The plugin's real cache on the same database: what the commands applied. */
   cache: PunishmentCache;
+  /** The enforcement policy of the default config.yml. */
+  policy: () => EnforcementPolicy;
   applied: Punishment[];
   /** Lines announced to staff (the console's copy). */
   staffLines: string[];
@@ -77,7 +79,8 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
   const applied: Punishment[] = [];
   const messages = createMessages(bundledMessages);
   const logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
-  const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
+  const policy = createPolicy(bailiffConfigSchema.parse({}).enforcement);
+  const cache = new PunishmentCache(db, policy.enforcedAs);
   cache.load();
   const staffLines: string[] = [];
   const exempt = new Set((options.exempt ?? []).map((name) => name.toLowerCase()));
@@ -87,6 +90,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     enforcement: {
       db,
       cache,
+      policy: () => policy,
       outbox,
       players: { byUuid: (uuid) => online.find((player) => player.uuid.toLowerCase() === uuid.toLowerCase()) },
       messages: () => messages,
@@ -114,6 +118,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     client,
     db,
     cache,
+    policy: () => policy,
     applied,
     staffLines,
     outbox,
