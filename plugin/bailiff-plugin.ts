@@ -23,6 +23,7 @@ import { sqliteExtensionStore } from './connection/extension-store.js';
 import { logKeyRejections } from './connection/key-rejection-log.js';
 import { cachedPunishmentTypes } from './connection/punishment-types.js';
 import { onChat, onCommand } from './enforcement/chat-guard.js';
+import { createCommandEffects } from './enforcement/command-effects.js';
 import type { EnforcementContext } from './enforcement/enforcement-context.js';
 import { InFlightCreations } from './enforcement/in-flight-creations.js';
 import { onJoined } from './enforcement/join-notices.js';
@@ -37,7 +38,6 @@ import { createPolicy } from './kinds/policy.js';
 import { BUNDLED_MESSAGES, loadBundledMessages } from './messages/load.js';
 import { createMessages, type Messages } from './messages/messages.js';
 import { messagesSchema } from './messages/schema.js';
-import { createModeration } from './moderation.js';
 import { adoptDelivered } from './sync/adopt-delivered.js';
 import { applyPunishment } from './sync/apply-punishment.js';
 import { liftMissingFromSnapshot } from './sync/lift-missing.js';
@@ -132,7 +132,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
   };
   const inFlight = new InFlightCreations();
   const audience = { online: () => context.players.online(), console: context.console };
-  const moderation = createModeration({ enforcement, audience, permissions: context.permissions, inFlight });
+  const moderation = createCommandEffects({ enforcement, audience, permissions: context.permissions, inFlight });
 
   const newSync = () =>
     createSync({

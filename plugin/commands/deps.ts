@@ -5,12 +5,12 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { ReloadOutcome } from '../config/reload-settings.js';
+import type { LiftRequest, PunishmentRecords } from '../enforcement/command-effects.js';
 import type { InFlightCreations } from '../enforcement/in-flight-creations.js';
 import type { EvasionLookups } from '../evasion/evasion.js';
 import type { KnownPlayer, PlayerDirectory } from '../identity/known-player.js';
 import type { Identified } from '../identity/resolve-player.js';
 import type { MessageRenderer } from '../messages/messages.js';
-import type { LiftRequest, PunishmentRecords } from '../moderation.js';
 import type { StatusSnapshot } from '../status/status-snapshot.js';
 import type { SyncNowResult } from '../sync/sync-service.js';
 

@@ -1,24 +1,19 @@
-import type { Punishment } from '../src/api/schemas.js';
-import type { Permissions } from '../src/runtime/plugin-api.js';
+import type { Punishment } from '../../src/api/schemas.js';
+import type { Permissions } from '../../src/runtime/plugin-api.js';
 import {
   type CachedPunishment,
   expiresAt,
   fromServicePunishment,
   toServicePunishment,
-} from './cache/cached-punishment.js';
-import { isLocalId } from './cache/local-creations.js';
-import type { PunishmentAction } from './config/ordinal-defaults.js';
-import type { EnforcementContext } from './enforcement/enforcement-context.js';
-import { creationKey, type InFlightCreations } from './enforcement/in-flight-creations.js';
-import { runsLongerText } from './enforcement/runs-longer.js';
-import {
-  ANNOUNCE_SYNCED_WITHIN_MS,
-  announcementOf,
-  type StaffAudience,
-  tellStaff,
-} from './enforcement/staff-broadcast.js';
-import type { KnownPlayer } from './identity/known-player.js';
-import { type ApplyOutcome, applyPunishment } from './sync/apply-punishment.js';
+} from '../cache/cached-punishment.js';
+import { isLocalId } from '../cache/local-creations.js';
+import type { PunishmentAction } from '../config/ordinal-defaults.js';
+import type { KnownPlayer } from '../identity/known-player.js';
+import { type ApplyOutcome, applyPunishment } from '../sync/apply-punishment.js';
+import type { EnforcementContext } from './enforcement-context.js';
+import { creationKey, type InFlightCreations } from './in-flight-creations.js';
+import { runsLongerText } from './runs-longer.js';
+import { ANNOUNCE_SYNCED_WITHIN_MS, announcementOf, type StaffAudience, tellStaff } from './staff-broadcast.js';
 
 export interface LiftRequest {
   punishmentId: string;
@@ -47,7 +42,7 @@ export interface PunishmentRecords {
 export const EXEMPT_PERMISSION = 'bailiff.exempt';
 export const PARDONED_STATUS = 'pardoned';
 
-export interface ModerationOptions {
+export interface CommandEffectsOptions {
   enforcement: EnforcementContext;
   audience: StaffAudience;
   permissions: Pick<Permissions, 'has'>;
@@ -59,7 +54,7 @@ export interface ModerationOptions {
  * staff unless silent), queue creations and lifts, read the cache. Sync announces through
  * {@link announceSynced}.
  */
-export function createModeration(options: ModerationOptions) {
+export function createCommandEffects(options: CommandEffectsOptions) {
   const { enforcement: context, audience } = options;
   const { cache } = context;
   const policy = () => context.policy();
@@ -166,4 +161,4 @@ export function createModeration(options: ModerationOptions) {
   };
 }
 
-export type Moderation = ReturnType<typeof createModeration>;
+export type CommandEffects = ReturnType<typeof createCommandEffects>;

@@ -3,13 +3,13 @@ import { parse } from 'yaml';
 import { PunishmentCache } from '../../../../plugin/cache/punishment-cache.js';
 import type { CommandDeps } from '../../../../plugin/commands/deps.js';
 import { bailiffConfigSchema } from '../../../../plugin/config/schema.js';
+import { createCommandEffects } from '../../../../plugin/enforcement/command-effects.js';
 import { InFlightCreations } from '../../../../plugin/enforcement/in-flight-creations.js';
 import type { KnownPlayer } from '../../../../plugin/identity/known-player.js';
 import { type IdentitySources, identifyPlayer } from '../../../../plugin/identity/resolve-player.js';
 import { createPolicy, type EnforcementPolicy } from '../../../../plugin/kinds/policy.js';
 import { createMessages } from '../../../../plugin/messages/messages.js';
 import { messagesSchema } from '../../../../plugin/messages/schema.js';
-import { createModeration } from '../../../../plugin/moderation.js';
 import type { StatusSnapshot } from '../../../../plugin/status/status-snapshot.js';
 import type { ModerationApi } from '../../../../src/api/moderation-api.js';
 import type { Punishment, PunishmentType } from '../../../../src/api/schemas.js';
@@ -86,7 +86,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
   const exempt = new Set((options.exempt ?? []).map((name) => name.toLowerCase()));
   const online = options.online ?? [];
   const inFlight = new InFlightCreations();
-  const moderation = createModeration({
+  const moderation = createCommandEffects({
     enforcement: {
       db,
       cache,
