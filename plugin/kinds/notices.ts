@@ -1,3 +1,4 @@
+import { errorMessage } from '../../src/errors/error-message.js';
 import type { Player } from '../../src/runtime/plugin-api.js';
 import { queueNoticeAck } from '../acks/acknowledgements.js';
 import type { CachedPunishment } from '../cache/cached-punishment.js';
@@ -27,7 +28,7 @@ export function tellTarget(context: KindContext, punishment: CachedPunishment, l
   } catch (error) {
     context.logger.error('could not send a punishment notice to a player', {
       punishmentId: punishment.id,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
   }
 }

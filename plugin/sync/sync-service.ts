@@ -1,5 +1,6 @@
 import type { ModerationApi } from '../../src/api/moderation-api.js';
 import { MAX_RECENT_HOURS, type Punishment } from '../../src/api/schemas.js';
+import { errorMessage } from '../../src/errors/error-message.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Random } from '../../src/ports/random.js';
@@ -68,7 +69,7 @@ export function createSync(options: SyncOptions): Sync {
     } catch (error) {
       logger.error('could not apply a pushed punishment', {
         punishmentId: punishment.id,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   };
@@ -80,7 +81,7 @@ export function createSync(options: SyncOptions): Sync {
       if (lifted > 0) logger.info('lifted cached punishments the stream snapshot no longer lists', { lifted });
     } catch (error) {
       logger.error('could not lift punishments missing from the stream snapshot', {
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   };

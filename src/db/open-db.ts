@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { errorMessage } from '../errors/error-message.js';
 
 export type Db = Database.Database;
 
@@ -9,7 +10,7 @@ export class DatabaseOpenError extends Error {
     readonly path: string,
     cause: unknown,
   ) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
+    const detail = errorMessage(cause);
     super(`cannot open database ${path}: ${detail}`, { cause });
     this.name = 'DatabaseOpenError';
   }

@@ -30,6 +30,4 @@ export function isMigrationError(error: unknown): error is MigrationError {
   return error instanceof MigrationError;
 }
 
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { errorMessage } from '../errors/error-message.js';
