@@ -31,6 +31,10 @@ export const ERROR_REGISTRY = {
     BAILIFF_SERVER_SETTINGS: 'server.yml (the game server settings of `bailiff start`) is invalid.',
     BAILIFF_COMMAND_USAGE: 'A command handler was given wrong arguments; the sender sees the problem and the usage.',
   },
+  identity: {
+    BAILIFF_PROFILE_LOOKUP:
+      'The profile lookup (a Mojang-style service) could not be asked, or answered without a profile.',
+  },
   cli: {
     BAILIFF_USAGE: 'A `bailiff` command line is wrong; it prints the usage and exits with code 2.',
   },
