@@ -1,8 +1,8 @@
 import { join } from 'node:path';
+import { readEmbeddedService } from '../src/connection/embedded-service.js';
+import { describeSource, resolveServiceConnection } from '../src/connection/service-connection.js';
 import type { PluginContext } from '../src/runtime/plugin-api.js';
-import { readEmbeddedService } from './config/embedded-service.js';
 import type { BailiffConfig } from './config/schema.js';
-import { describeSource, resolveServiceConnection } from './config/service-connection.js';
 import { type Core, createCore } from './core/core.js';
 import { type Feature, featureHooks } from './core/feature.js';
 import { installAcknowledgements } from './features/acknowledgements.js';

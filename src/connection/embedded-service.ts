@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { errorMessage } from '../../src/errors/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** File in the plugin's data folder where `bailiff start` records the embedded service it runs. */
 export const EMBEDDED_SERVICE_FILE = 'embedded-service.json';

@@ -1,4 +1,4 @@
-import { createError } from '../../src/errors/create-error.js';
+import { createError } from '../errors/create-error.js';
 import { EMBEDDED_SERVICE_FILE, type EmbeddedService } from './embedded-service.js';
 
 /** The environment variables that name the service (container deployments keep the key out of files). */

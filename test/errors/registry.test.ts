@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApiConnectionError } from '../../plugin/config/service-connection.js';
 import { UsageError } from '../../src/cli/command.js';
+import { ApiConnectionError } from '../../src/connection/service-connection.js';
 import { createError, hasErrorCode } from '../../src/errors/create-error.js';
 import { errorMessage } from '../../src/errors/error-message.js';
 import { listErrorCodes } from '../../src/errors/registry.js';

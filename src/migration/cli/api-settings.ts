@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { readEmbeddedService } from '../../../plugin/config/embedded-service.js';
-import { readApiSection } from '../../../plugin/config/read-api-section.js';
-import { ApiConnectionError, resolveServiceConnection } from '../../../plugin/config/service-connection.js';
 import { UsageError } from '../../cli/command.js';
+import { readEmbeddedService } from '../../connection/embedded-service.js';
+import { readApiSection } from '../../connection/read-api-section.js';
+import { ApiConnectionError, resolveServiceConnection } from '../../connection/service-connection.js';
 import { errorMessage } from '../../errors/error-message.js';
 
 export interface ApiSettings {
