@@ -1,5 +1,5 @@
-import type { Clock } from '../../../src/ports/clock.js';
-import type { TimerHandle, Timers } from '../../../src/ports/timers.js';
+import type { Clock } from '../../src/ports/clock.js';
+import type { TimerHandle, Timers } from '../../src/ports/timers.js';
 
 /** Lets queued promise callbacks and p-queue bookkeeping run; no real waiting. */
 export async function settle(rounds = 5): Promise<void> {
@@ -12,7 +12,11 @@ interface FakeTimer {
   callback: () => void;
 }
 
-/** A clock and timers driven by the test: time moves only in `advance`. */
+/**
+ * The test kit's clock and timers: time moves only in `advance`, which fires due timers in order
+ * and lets promises settle after each, so no test sleeps.
+ * @param start epoch ms of the clock. @default 2026-01-01T00:00:00Z
+ */
 export class FakeTime implements Clock, Timers {
   private current: number;
   private nextId = 1;
@@ -47,6 +51,11 @@ export class FakeTime implements Clock, Timers {
     }
     this.current = target;
     await settle();
+  }
+
+  /** Timers armed and not yet fired or cleared. */
+  get pendingCount(): number {
+    return this.timers.length;
   }
 
   /** Sets the clock without firing anything (a process that was down for a while). */
