@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BailiffInstance, enableBailiff } from '../../plugin/bailiff-plugin.js';
 import { type BailiffConfig, bailiffConfigSchema } from '../../plugin/config/schema.js';
+import type { ReloadFeature } from '../../plugin/features/reload.js';
+import type { StatusFeature } from '../../plugin/features/status.js';
 import type { SyncFeature } from '../../plugin/features/sync.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { systemTimers } from '../../src/ports/timers.js';
@@ -120,5 +122,25 @@ describe('enableBailiff', () => {
     expect(scheduler.pendingCount()).toBe(0);
     expect(db.open).toBe(false);
     expect((await preLogin(playerUuid(0))).allowed).toBe(true);
+  });
+
+  it('applies a reload to every feature: the new policy decides at pre-login, the status shows the new settings', async () => {
+    instance = enableBailiff(context);
+    const sync = instance.features.find((feature) => feature.name === 'sync') as SyncFeature;
+    await sync.syncNow();
+    expect((await preLogin(playerUuid(0))).allowed).toBe(false);
+
+    server.write(
+      'plugin-data/Bailiff/config.yml',
+      `api:\n  baseUrl: ${service.url}\n  key: ${API_KEY}\nsync:\n  stream: 'off'\n  pollIntervalMs: 45000\n` +
+        `enforcement:\n  ordinalActions:\n    2: warn\n`,
+    );
+    const reload = instance.features.find((feature) => feature.name === 'reload') as ReloadFeature;
+    expect(reload.reload()).toEqual({ restartRequired: [] });
+
+    expect((await preLogin(playerUuid(0))).allowed).toBe(true);
+    const status = (instance.features.find((feature) => feature.name === 'status') as StatusFeature).snapshot();
+    expect(status).toMatchObject({ pollIntervalMs: 45_000, keySource: 'api.key in config.yml', cachedPunishments: 1 });
+    expect(JSON.stringify(status)).not.toContain(API_KEY);
   });
 });
