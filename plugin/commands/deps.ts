@@ -15,9 +15,9 @@ import type { StatusSnapshot } from '../status/status-snapshot.js';
 import type { SyncNowResult } from '../sync/sync-service.js';
 
 /**
- * Everything the staff and player commands need from the rest of the plugin. The plugin core
- * (plugin/bailiff-plugin.ts) builds one of these and passes it to `registerCommands`. Kept narrow so
- * the commands can be unit-tested with small fakes.
+ * Everything the staff and player commands need from the rest of the plugin. The commands feature
+ * (plugin/features/commands.ts) builds one from the core and passes it to `registerCommands`. Kept
+ * narrow so the commands can be unit-tested with small fakes.
  */
 export interface CommandDeps {
   /** The API client, used for reads (types, preview, tickets) and for direct writes. */
