@@ -8,9 +8,7 @@ import { reportFailure } from './failures.js';
 import { formatTimestamp } from './format.js';
 import { resolveTarget } from './resolve-arguments.js';
 import { asPlayer, sameUuid } from './sender.js';
-
-/** Lets a player read any player's tickets (plugin.yml). */
-export const TICKETS_OTHERS_PERMISSION = 'bailiff.tickets.others';
+import { TICKETS_OTHERS_PERMISSION } from './ticket-access.js';
 
 /** `/tickets [player]`: a player's own tickets; another player's need `bailiff.tickets.others`. */
 export function ticketsCommand(deps: CommandDeps, completions?: Completions): CommandHandler {
