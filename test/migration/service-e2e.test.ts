@@ -6,6 +6,7 @@ import { openDb } from '../../src/db/open-db.js';
 import { MigrationError, runMigration } from '../../src/migration/index.js';
 import { createOutbox } from '../../src/outbox/index.js';
 import { type RunningService, startService } from '../../src/service/index.js';
+import { type ContractProxy, startContractProxy } from '../support/contract-proxy.js';
 import {
   makeTempDir,
   uuidOf,
@@ -15,7 +16,6 @@ import {
   writeBannedPlayers,
   writeEssentialsUser,
 } from './helpers/fixtures.js';
-import { type ContractProxy, startContractProxy } from '../support/contract-proxy.js';
 
 const NETWORK = 'survival';
 const API_KEY = 'migration-test-key-1';
