@@ -9,6 +9,7 @@ export async function settle(rounds = 5): Promise<void> {
 interface FakeTimer {
   id: number;
   at: number;
+  delayMs: number;
   callback: () => void;
 }
 
@@ -29,7 +30,7 @@ export class FakeTime implements Clock, Timers {
   now = (): number => this.current;
 
   setTimeout = (callback: () => void, delayMs: number): TimerHandle => {
-    const timer = { id: this.nextId++, at: this.current + Math.max(0, delayMs), callback };
+    const timer = { id: this.nextId++, at: this.current + Math.max(0, delayMs), delayMs, callback };
     this.timers.push(timer);
     return timer.id;
   };
@@ -56,6 +57,18 @@ export class FakeTime implements Clock, Timers {
   /** Timers armed and not yet fired or cleared. */
   get pendingCount(): number {
     return this.timers.length;
+  }
+
+  /** The delays the pending timers were armed with, in the order they were armed. */
+  delays(): number[] {
+    return this.timers.map((timer) => timer.delayMs);
+  }
+
+  /** Fires every pending timer now, in the order they were armed, without moving the clock. */
+  fireAll(): void {
+    const due = this.timers;
+    this.timers = [];
+    for (const timer of due) timer.callback();
   }
 
   /** Sets the clock without firing anything (a process that was down for a while). */
