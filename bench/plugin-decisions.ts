@@ -12,8 +12,8 @@ import { bailiffConfigSchema } from '../plugin/config/schema.js';
 import { onChat } from '../plugin/enforcement/chat-guard.js';
 import type { EnforcementContext } from '../plugin/enforcement/enforcement-context.js';
 import { onJoined } from '../plugin/enforcement/join-notices.js';
-import { createPolicy } from '../plugin/enforcement/policy.js';
 import { onPreLogin } from '../plugin/enforcement/pre-login.js';
+import { createPolicy } from '../plugin/kinds/policy.js';
 import { createMessages } from '../plugin/messages/messages.js';
 import type { ModerationApi } from '../src/api/moderation-api.js';
 import { openDb } from '../src/db/open-db.js';
@@ -76,7 +76,8 @@ export async function run(): Promise<BenchResult[]> {
     const memory = cacheMemory(join(dir, 'bailiff.db'));
     const db = openDb(join(dir, 'bailiff.db'));
     const checkpointer = startWalCheckpointer(db);
-    const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
+    const policy = createPolicy(bailiffConfigSchema.parse({}).enforcement);
+    const cache = new PunishmentCache(db, policy.enforcedAs);
     cache.load();
 
     const outbox = createOutbox({ db, client: {} as ModerationApi });
@@ -84,6 +85,7 @@ export async function run(): Promise<BenchResult[]> {
     const context: EnforcementContext = {
       db,
       cache,
+      policy: () => policy,
       outbox,
       players: { byUuid: () => undefined },
       messages: () => messages,

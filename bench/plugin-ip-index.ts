@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { PunishmentCache } from '../plugin/cache/punishment-cache.js';
 import { bailiffConfigSchema } from '../plugin/config/schema.js';
 import type { EnforcementContext } from '../plugin/enforcement/enforcement-context.js';
-import { createPolicy } from '../plugin/enforcement/policy.js';
 import { onPreLogin } from '../plugin/enforcement/pre-login.js';
+import { createPolicy } from '../plugin/kinds/policy.js';
 import { createMessages } from '../plugin/messages/messages.js';
 import type { ModerationApi } from '../src/api/moderation-api.js';
 import { openDb } from '../src/db/open-db.js';
@@ -48,13 +48,15 @@ export async function run(): Promise<BenchResult[]> {
     fillIpBanDatabase(join(dir, 'bailiff.db'), IP_BANS);
     const memory = indexMemory();
     const db = openDb(join(dir, 'bailiff.db'));
-    const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
+    const policy = createPolicy(bailiffConfigSchema.parse({}).enforcement);
+    const cache = new PunishmentCache(db, policy.enforcedAs);
     cache.load();
     const outbox = createOutbox({ db, client: {} as ModerationApi });
     const messages = createMessages({ 'ban.ip-screen': 'banned {reason} {remaining} {id}' });
     const context: EnforcementContext = {
       db,
       cache,
+      policy: () => policy,
       outbox,
       players: { byUuid: () => undefined },
       messages: () => messages,

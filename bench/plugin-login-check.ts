@@ -9,8 +9,8 @@ import type { EnforcementContext } from '../plugin/enforcement/enforcement-conte
 import { checkAtLogin, type LoginCheckDeps } from '../plugin/enforcement/login-check.js';
 import { LoginCheckSupport } from '../plugin/enforcement/login-check-support.js';
 import { PendingNotices } from '../plugin/enforcement/pending-notices.js';
-import { createPolicy } from '../plugin/enforcement/policy.js';
 import { onPreLogin } from '../plugin/enforcement/pre-login.js';
+import { createPolicy } from '../plugin/kinds/policy.js';
 import { loadBundledMessages } from '../plugin/messages/load.js';
 import { createMessages } from '../plugin/messages/messages.js';
 import { applyPunishment } from '../plugin/sync/apply-punishment.js';
@@ -42,12 +42,14 @@ const toMicros = (start: bigint) => Number(process.hrtime.bigint() - start) / 10
 /** The enforcement steps over a cache of 100,000 punishments (as `plugin-decisions`), with the bundled messages. */
 function enforcementOver(path: string): EnforcementContext {
   const db = openDb(path);
-  const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
+  const policy = createPolicy(bailiffConfigSchema.parse({}).enforcement);
+  const cache = new PunishmentCache(db, policy.enforcedAs);
   cache.load();
   const messages = createMessages(loadBundledMessages(REPOSITORY_ROOT));
   return {
     db,
     cache,
+    policy: () => policy,
     outbox: createOutbox({ db, client: {} as ModerationApi, clock: systemClock, logger: silentLogger }),
     players: { byUuid: () => undefined },
     messages: () => messages,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fromServicePunishment } from '../../plugin/cache/cached-punishment.js';
 import { PunishmentCache } from '../../plugin/cache/punishment-cache.js';
 import { bailiffConfigSchema } from '../../plugin/config/schema.js';
-import { createPolicy } from '../../plugin/enforcement/policy.js';
+import { createPolicy } from '../../plugin/kinds/policy.js';
 import type { Punishment } from '../../src/api/schemas.js';
 import { openDb } from '../../src/db/open-db.js';
 
@@ -23,7 +23,8 @@ const BANS_AND_MUTES: PunishmentShape = (at) => ({
  */
 export function fillCacheDatabase(path: string, count: number, shape: PunishmentShape = BANS_AND_MUTES): string[] {
   const db = openDb(path);
-  const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
+  const policy = createPolicy(bailiffConfigSchema.parse({}).enforcement);
+  const cache = new PunishmentCache(db, policy.enforcedAs);
   const targets: string[] = [];
   const startedAt = new Date().toISOString();
   db.transaction(() => {

@@ -1,7 +1,7 @@
 import { getHeapSpaceStatistics } from 'node:v8';
 import { PunishmentCache } from '../../plugin/cache/punishment-cache.js';
 import { bailiffConfigSchema } from '../../plugin/config/schema.js';
-import { createPolicy } from '../../plugin/enforcement/policy.js';
+import { createPolicy } from '../../plugin/kinds/policy.js';
 import { openDb } from '../../src/db/open-db.js';
 
 /**
@@ -23,7 +23,8 @@ const measure = () => {
 };
 
 const db = openDb(process.argv[2]!);
-const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
+const policy = createPolicy(bailiffConfigSchema.parse({}).enforcement);
+const cache = new PunishmentCache(db, policy.enforcedAs);
 const before = measure();
 const enforced = cache.load();
 const after = measure();

@@ -2,6 +2,9 @@ import { RunningUntil } from './running-until.js';
 
 export type EnforcedKind = 'ban' | 'mute';
 
+/** Which index holds a punishment while it is enforced; undefined when none does (config.yml decides). */
+export type EnforcedAs = (punishment: { typeOrdinal: number; status: string }) => EnforcedKind | undefined;
+
 /**
  * Enforced bans and mutes by target UUID (lower case): the latest end of each kind. It answers "is
  * anything running?"; which punishment it is comes from SQLite, and only for the few players who

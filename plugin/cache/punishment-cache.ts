@@ -1,8 +1,7 @@
 import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/open-db.js';
 import { parseIpRange } from '../../src/ip/ip-range.js';
-import type { EnforcementPolicy } from '../enforcement/policy.js';
-import { ActiveIndex, type EnforcedKind } from './active-index.js';
+import { ActiveIndex, type EnforcedAs, type EnforcedKind } from './active-index.js';
 import { type CachedPunishment, expiresAt, remainingMs } from './cached-punishment.js';
 import { IpIndex } from './ip-index.js';
 import { LocalPardons } from './local-creations.js';
@@ -29,30 +28,32 @@ export class PunishmentCache {
   readonly localPardons: LocalPardons;
   readonly #index = new ActiveIndex();
   readonly #ipIndex = new IpIndex();
-  #policy: EnforcementPolicy;
+  #enforcedAs: EnforcedAs;
 
+  /** @param enforcedAs which index holds a punishment while enforced: the policy of config.yml. */
   constructor(
     readonly db: Db,
-    policy: EnforcementPolicy,
+    enforcedAs: EnforcedAs,
   ) {
     migrate(db, CACHE_COMPONENT, CACHE_MIGRATIONS);
     this.store = new PunishmentStore(db);
     this.players = new PlayerStore(db);
     this.localPardons = new LocalPardons(db);
-    this.#policy = policy;
+    this.#enforcedAs = enforcedAs;
   }
 
-  get policy(): EnforcementPolicy {
-    return this.#policy;
+  /** Which index holds this punishment while it is enforced, under the current policy. */
+  enforcedAs(punishment: Pick<IndexFields, 'typeOrdinal' | 'status'>): EnforcedKind | undefined {
+    return this.#enforcedAs(punishment);
   }
 
   /** Rebuilds the index from SQLite (at start, and after a reload changed the policy). */
-  load(policy: EnforcementPolicy = this.#policy): number {
-    this.#policy = policy;
+  load(enforcedAs: EnforcedAs = this.#enforcedAs): number {
+    this.#enforcedAs = enforcedAs;
     this.#index.clear();
     this.#ipIndex.clear();
     this.store.forEachIndexFields((fields) => {
-      const kind = this.#enforcedKind(fields);
+      const kind = this.#enforcedAs(fields);
       if (!kind) return;
       this.#index.extend(kind, fields.targetUuid, expiresAt(fields));
       const range = kind === 'ban' && fields.ipAddress !== undefined ? parseIpRange(fields.ipAddress) : undefined;
@@ -78,7 +79,7 @@ export class PunishmentCache {
     if (punishment.ipAddress !== undefined) this.#reindexAddress(punishment.ipAddress);
     const until: Record<EnforcedKind, number | undefined> = { ban: undefined, mute: undefined };
     for (const row of this.store.forTarget(punishment.targetUuid)) {
-      const kind = this.#enforcedKind(row);
+      const kind = this.#enforcedAs(row);
       if (kind) until[kind] = Math.max(until[kind] ?? Number.NEGATIVE_INFINITY, expiresAt(row));
     }
     this.#index.replace('ban', punishment.targetUuid, until.ban);
@@ -133,10 +134,6 @@ export class PunishmentCache {
     return this.store.count();
   }
 
-  #enforcedKind(punishment: Pick<IndexFields, 'typeOrdinal' | 'status'>): EnforcedKind | undefined {
-    return this.#policy.isEnforced(punishment.status) ? this.#policy.kindOf(punishment).indexedAs : undefined;
-  }
-
   #running(kind: EnforcedKind, uuid: string, now: number): IndexEntry | undefined {
     return this.#endingLast(this.store.forTarget(uuid), kind, now);
   }
@@ -149,7 +146,7 @@ export class PunishmentCache {
   #endingLast(rows: CachedPunishment[], kind: EnforcedKind, now: number): IndexEntry | undefined {
     let found: { entry: IndexEntry; leftMs: number } | undefined;
     for (const row of rows) {
-      if (this.#enforcedKind(row) !== kind) continue;
+      if (this.#enforcedAs(row) !== kind) continue;
       const end = expiresAt(row);
       if (now >= end) continue;
       const leftMs = remainingMs(row, now);
@@ -164,7 +161,7 @@ export class PunishmentCache {
     if (!range) return;
     let until: number | undefined;
     for (const row of this.store.forAddress(ipAddress)) {
-      if (this.#enforcedKind(row) === 'ban') until = Math.max(until ?? Number.NEGATIVE_INFINITY, expiresAt(row));
+      if (this.#enforcedAs(row) === 'ban') until = Math.max(until ?? Number.NEGATIVE_INFINITY, expiresAt(row));
     }
     this.#ipIndex.replace(range, until);
   }

@@ -1,7 +1,8 @@
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
+import type { AltAccount, AltsPage } from '../evasion/alts-source.js';
 import type { Completions } from './completion.js';
-import type { AltAccount, AltsPage, CommandDeps } from './deps.js';
+import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatAgo } from './format.js';
 import { ALTS_IP_PERMISSION } from './ip-target.js';

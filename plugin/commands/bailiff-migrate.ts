@@ -1,5 +1,6 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errorMessage } from '../../src/errors/error-message.js';
 import {
   activePunishmentsOf,
   describeProgressEvent,
@@ -16,8 +17,6 @@ import { logForOwner } from './staff-log.js';
 
 export { MIGRATION_SOURCES };
 export type MigrationSource = MigrationSourceKind;
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const FILE_PREFIX = 'bailiff-migration-';
 

@@ -1,5 +1,7 @@
+import { errorMessage } from '../../src/errors/error-message.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
-import type { CommandDeps, ReloadOutcome } from './deps.js';
+import type { ReloadOutcome } from '../config/reload-settings.js';
+import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatAgo } from './format.js';
 import { describeExtensions, describeService } from './service-state.js';
@@ -50,7 +52,7 @@ export async function reload(deps: CommandDeps, sender: CommandSender): Promise<
   try {
     outcome = await deps.reload();
   } catch (error) {
-    const [first = '', ...details] = (error instanceof Error ? error.message : String(error)).split('\n');
+    const [first = '', ...details] = errorMessage(error).split('\n');
     sender.sendMessage(deps.messages.render('commands.bailiff.reload-failed', { message: first }));
     for (const detail of details) {
       sender.sendMessage(deps.messages.render('commands.bailiff.reload-issue', { issue: detail.trim() }));

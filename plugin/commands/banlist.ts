@@ -1,9 +1,9 @@
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import { reasonText } from '../messages/reason.js';
-import { remainingText } from './check.js';
 import type { CommandDeps } from './deps.js';
 import { pageOf } from './paging.js';
+import { remainingText } from './remaining-text.js';
 
 export const BANLIST_PAGE_SIZE = 10;
 

@@ -1,18 +1,11 @@
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import type { CachedPunishment } from '../cache/cached-punishment.js';
-import { remainingMs } from '../cache/cached-punishment.js';
-import { formatDuration } from '../messages/duration.js';
 import { reasonText } from '../messages/reason.js';
 import type { Completions } from './completion.js';
-import type { CommandDeps, MessageRenderer } from './deps.js';
+import type { CommandDeps } from './deps.js';
+import { remainingText } from './remaining-text.js';
 import { resolveAnyTarget } from './resolve-arguments.js';
-
-/** Time left for people: `6d 23h` or `permanent`. */
-export function remainingText(messages: MessageRenderer, punishment: CachedPunishment, now: number): string {
-  const left = remainingMs(punishment, now);
-  return Number.isFinite(left) ? formatDuration(left) : messages.render('time.permanent');
-}
 
 /** `/check <player>`: the player's running ban and mute as this server knows them now. */
 export function checkCommand(deps: CommandDeps, completions?: Completions): CommandHandler {

@@ -1,5 +1,6 @@
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
-import type { CommandDeps, KnownPlayer } from './deps.js';
+import type { KnownPlayer } from '../identity/known-player.js';
+import type { CommandDeps } from './deps.js';
 
 /**
  * True (and the sender told why) when a player tries to punish someone holding

@@ -1,18 +1,19 @@
 import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../src/api/evasion-data.js';
 import type { DynamicCreateBody } from '../../src/api/schemas.js';
+import { MANUAL_BAN_ORDINAL } from '../../src/api/type-catalogue.js';
 import { DEFAULT_IP_BAN_PREFIX_LIMITS, tooBroadIpBan } from '../../src/ip/ip-ban-breadth.js';
 import type { IpRange } from '../../src/ip/ip-range.js';
 import type { CommandHandler, CommandInvocation, CommandSender } from '../../src/runtime/plugin-api.js';
 import { PERMANENT_MS } from '../cache/cached-punishment.js';
+import type { KnownPlayer } from '../identity/known-player.js';
 import { formatDuration } from '../messages/duration.js';
 import type { Completions } from './completion.js';
-import type { CommandDeps, KnownPlayer } from './deps.js';
+import type { CommandDeps } from './deps.js';
 import { refuseExempt } from './exemption.js';
 import { describeIpTarget, resolveIpTarget } from './ip-target.js';
 import { issuePunishment } from './issue-punishment.js';
-import { liftAll } from './lift.js';
-import { MANUAL_BAN_ORDINAL } from './moderation.js';
 import { parseModerationArgs, SILENT_FLAG } from './moderation-args.js';
+import { liftAll } from './pardon.js';
 
 const DURATION_HINTS = ['1h', '1d', '7d', '30d', 'perm'];
 

@@ -1,6 +1,7 @@
 import { IP_RANGE_EXPECTED, type IpRange, parseIpRange } from '../../src/ip/ip-range.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
-import type { CommandDeps, KnownPlayer } from './deps.js';
+import type { KnownPlayer } from '../identity/known-player.js';
+import type { CommandDeps } from './deps.js';
 import { resolveTarget } from './resolve-arguments.js';
 
 /** Holders see the addresses behind players (in /alts and the IP-ban commands); nobody else ever does. */

@@ -3,7 +3,8 @@ import type { DynamicCreateBody, Punishment } from '../../src/api/schemas.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import { creationIdempotencyKey, localIdOfCreation } from '../cache/local-creations.js';
 import { creationKey } from '../enforcement/in-flight-creations.js';
-import type { CommandDeps, KnownPlayer } from './deps.js';
+import type { KnownPlayer } from '../identity/known-player.js';
+import type { CommandDeps } from './deps.js';
 import { describeFailure, reportFailure } from './failures.js';
 
 export interface Issue {

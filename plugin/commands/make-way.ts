@@ -1,10 +1,11 @@
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import { type CachedPunishment, remainingMs } from '../cache/cached-punishment.js';
 import type { PunishmentAction } from '../config/ordinal-defaults.js';
-import { remainingText } from './check.js';
-import type { CommandDeps, KnownPlayer } from './deps.js';
-import { liftAll } from './lift.js';
+import type { KnownPlayer } from '../identity/known-player.js';
+import type { CommandDeps } from './deps.js';
 import { REPLACE_FLAG } from './moderation-args.js';
+import { liftAll } from './pardon.js';
+import { remainingText } from './remaining-text.js';
 
 const ALREADY = { ban: 'commands.moderation.already-banned', mute: 'commands.moderation.already-muted' } as const;
 

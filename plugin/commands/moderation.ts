@@ -1,7 +1,7 @@
 import type { DynamicCreateBody } from '../../src/api/schemas.js';
+import { KICK_ORDINAL, MANUAL_BAN_ORDINAL, MANUAL_MUTE_ORDINAL } from '../../src/api/type-catalogue.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { PERMANENT_MS } from '../cache/cached-punishment.js';
-import { registerPreEmptive } from '../identity/register-pre-emptive.js';
 import { WARNING_STATUS } from '../kinds/index.js';
 import { formatDuration } from '../messages/duration.js';
 import type { Completions } from './completion.js';
@@ -16,12 +16,8 @@ import {
   REPLACE_FLAG,
   SILENT_FLAG,
 } from './moderation-args.js';
+import { registerPreEmptive } from './register-pre-emptive.js';
 import { resolveAnyTarget } from './resolve-arguments.js';
-
-/** The type ordinals of docs/contract/service-semantics.md the standard commands issue. */
-export const KICK_ORDINAL = 0;
-export const MANUAL_MUTE_ORDINAL = 1;
-export const MANUAL_BAN_ORDINAL = 2;
 
 interface ModerationCommand {
   ordinal: number;

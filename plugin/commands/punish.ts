@@ -3,7 +3,6 @@ import type { DynamicCreateBody, PreviewResponse, Severity } from '../../src/api
 import { severity as severitySchema } from '../../src/api/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
-import { registerPreEmptive } from '../identity/register-pre-emptive.js';
 import { type Completions, startsWith } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { refuseExempt } from './exemption.js';
@@ -12,6 +11,7 @@ import { formatOutcome } from './format.js';
 import { issuePunishment } from './issue-punishment.js';
 import { makeWayFor } from './make-way.js';
 import { REPLACE_FLAG, SILENT_FLAG } from './moderation-args.js';
+import { registerPreEmptive } from './register-pre-emptive.js';
 import { resolveAnyTarget, resolveTypeArgument } from './resolve-arguments.js';
 
 const SEVERITIES = severitySchema.options;

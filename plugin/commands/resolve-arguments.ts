@@ -1,7 +1,8 @@
 import type { PunishmentType } from '../../src/api/schemas.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
+import type { KnownPlayer } from '../identity/known-player.js';
 import type { UuidSource } from '../identity/resolve-player.js';
-import type { CommandDeps, KnownPlayer } from './deps.js';
+import type { CommandDeps } from './deps.js';
 import { describeFailure } from './failures.js';
 import { findType, listTypes, parseOrdinal } from './punishment-types.js';
 import { logForOwner } from './staff-log.js';

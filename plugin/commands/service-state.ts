@@ -1,6 +1,7 @@
 import type { ExtensionName } from '../../src/api/endpoints.js';
-import type { CommandDeps, StatusSnapshot } from './deps.js';
-import { formatDuration } from './format.js';
+import { formatDuration } from '../messages/duration.js';
+import type { StatusSnapshot } from '../status/status-snapshot.js';
+import type { CommandDeps } from './deps.js';
 
 type Deps = Pick<CommandDeps, 'messages' | 'clock'>;
 

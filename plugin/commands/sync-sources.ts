@@ -1,5 +1,7 @@
-import type { CommandDeps, StatusSnapshot } from './deps.js';
-import { formatAgo, formatDuration } from './format.js';
+import { formatDuration } from '../messages/duration.js';
+import type { StatusSnapshot } from '../status/status-snapshot.js';
+import type { CommandDeps } from './deps.js';
+import { formatAgo } from './format.js';
 
 /**
  * The status lines about where punishments come from: the stream, the login check and polling

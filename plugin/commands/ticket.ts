@@ -8,7 +8,7 @@ import { reportFailure } from './failures.js';
 import { formatTimestamp } from './format.js';
 import { askForSender } from './player-call.js';
 import { asPlayer, sameUuid } from './sender.js';
-import { TICKETS_OTHERS_PERMISSION } from './tickets.js';
+import { TICKETS_OTHERS_PERMISSION } from './ticket-access.js';
 
 /** `/ticket <id>`: one ticket with its replies; a player's own, or any with `bailiff.tickets.others`. */
 export function ticketCommand(deps: CommandDeps): CommandHandler {

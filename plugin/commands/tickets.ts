@@ -1,17 +1,16 @@
 import type { TicketSummary } from '../../src/api/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
+import type { KnownPlayer } from '../identity/known-player.js';
 import { playerWritten } from '../messages/player-text.js';
 import type { Completions } from './completion.js';
-import type { CommandDeps, KnownPlayer } from './deps.js';
+import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatTimestamp } from './format.js';
 import { askForSender } from './player-call.js';
 import { resolveTarget } from './resolve-arguments.js';
 import { asPlayer, sameUuid } from './sender.js';
-
-/** Lets a player read any player's tickets (plugin.yml). */
-export const TICKETS_OTHERS_PERMISSION = 'bailiff.tickets.others';
+import { TICKETS_OTHERS_PERMISSION } from './ticket-access.js';
 
 /** `/tickets [player]`: a player's own tickets; another player's need `bailiff.tickets.others`. */
 export function ticketsCommand(deps: CommandDeps, completions?: Completions): CommandHandler {

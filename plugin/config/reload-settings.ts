@@ -1,7 +1,7 @@
+import { ENV_API_KEY, ENV_API_URL } from '../../src/connection/service-connection.js';
 import type { ConfigFile } from '../../src/runtime/plugin-api.js';
 import type { MessageTable } from '../messages/schema.js';
 import type { BailiffConfig } from './schema.js';
-import { ENV_API_KEY, ENV_API_URL } from './service-connection.js';
 
 /**
  * The `api.*` keys a reload does not apply: the client, the outbox draining through it, the
@@ -43,4 +43,9 @@ export function readReloadedSettings(
     (key) => next.api[key] !== running.api[key] && !fromEnvironment.has(key),
   ).map((key) => `api.${key}`);
   return { config: { ...next, api: running.api }, messages, restartRequired };
+}
+
+export interface ReloadOutcome {
+  /** Settings (e.g. `api.key`) that changed in the file but take effect only at the next start. */
+  restartRequired?: readonly string[];
 }

@@ -1,6 +1,6 @@
 import { queueNoticeAck, queuePunishmentAck } from '../acks/acknowledgements.js';
 import type { CachedPunishment } from '../cache/cached-punishment.js';
-import type { EnforcementContext } from './enforcement-context.js';
+import type { KindContext } from '../kinds/kind.js';
 
 /**
  * Records that a ban or mute has just reached its target (refused at login, or in force on
@@ -8,7 +8,7 @@ import type { EnforcementContext } from './enforcement-context.js';
  * notice acknowledgement. Does nothing for a punishment already acknowledged and notified.
  * Returns the updated punishment.
  */
-export function recordEnforced(context: EnforcementContext, punishment: CachedPunishment): CachedPunishment {
+export function recordEnforced(context: KindContext, punishment: CachedPunishment): CachedPunishment {
   if (punishment.acknowledged && punishment.notified && punishment.startedAt !== null) return punishment;
   const now = context.clock.now();
   const next: CachedPunishment = { ...punishment, startedAt: punishment.startedAt ?? now };

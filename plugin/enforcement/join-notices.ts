@@ -10,7 +10,7 @@ import type { EnforcementContext } from './enforcement-context.js';
 export function onJoined(context: EnforcementContext, player: Player, registerPlayers: boolean): void {
   const now = context.clock.now();
   const uuid = player.uuid.toLowerCase();
-  const policy = context.cache.policy;
+  const policy = context.policy();
   const lines: string[] = [];
   context.db.transaction(() => {
     context.cache.players.recordSeen(uuid, player.name, now);

@@ -2,6 +2,7 @@ import { isApiError, isAuthFailure } from '../../src/api/errors.js';
 import { readEvasionFields } from '../../src/api/evasion-data.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
 import { type LoginCheckBody, loginCheckBody, type Punishment } from '../../src/api/schemas.js';
+import { errorMessage } from '../../src/errors/error-message.js';
 import { parseIpAddress, rangeContains } from '../../src/ip/ip-range.js';
 import type { Timers } from '../../src/ports/timers.js';
 import type { Player, PreLoginEvent } from '../../src/runtime/plugin-api.js';
@@ -67,7 +68,7 @@ export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promis
       } catch (error) {
         context.logger.error('login check decision failed', {
           player: event.name,
-          error: error instanceof Error ? error.message : String(error),
+          error: errorMessage(error),
         });
       } finally {
         resolve();
@@ -99,7 +100,7 @@ async function askService(deps: LoginCheckDeps, event: PreLoginEvent, withdrawn:
       player: event.name,
       kind: isApiError(error) ? error.kind : 'unexpected',
       code: isApiError(error) ? error.code : undefined,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     };
     // Held by the gate, or a 401: the gate's closing (and a rejected key, loudly) was said once already.
     if ((isApiError(error) && error.gated !== undefined) || isAuthFailure(error)) {
@@ -115,7 +116,7 @@ async function askService(deps: LoginCheckDeps, event: PreLoginEvent, withdrawn:
     } catch (error) {
       context.logger.error('could not apply a punishment from the login check', {
         punishmentId: punishment.id,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   }
@@ -125,7 +126,7 @@ async function askService(deps: LoginCheckDeps, event: PreLoginEvent, withdrawn:
     // The service keeps them pending: they are shown at a later join.
     context.logger.error('could not show the notices of the login check', {
       player: event.name,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
   }
   return 'answered';

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../src/errors/error-message.js';
 import type { PreLoginEvent } from '../../src/runtime/plugin-api.js';
 import { banScreenKey } from './ban-screen.js';
 import type { EnforcementContext } from './enforcement-context.js';
@@ -26,7 +27,7 @@ export function onPreLogin(context: EnforcementContext, event: PreLoginEvent): v
     // Refusing the banned player matters more than recording it.
     context.logger.error('could not record a ban enforcement', {
       punishmentId: ban.id,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
   }
   event.deny(renderFor(context.messages(), banScreenKey(ban), ban, now, context.appealUrl()));

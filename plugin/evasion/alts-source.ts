@@ -5,9 +5,28 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import { expiresAt, fromServicePunishment } from '../cache/cached-punishment.js';
 import type { PunishmentCache } from '../cache/punishment-cache.js';
-import type { AltAccount, AltsPage, KnownPlayer } from '../commands/deps.js';
+import type { KnownPlayer } from '../identity/known-player.js';
 import type { IpRecord } from './ip-record.js';
 import { type LinkSettings, localLinkedAccounts } from './local-links.js';
+
+export interface AltAccount {
+  uuid: string;
+  name: string;
+  /** Shared addresses, with when this account was last seen on each; most recent first. */
+  sharedIps: ReadonlyArray<{ ip: string; lastSeenAt: number }>;
+  banned: boolean;
+  muted: boolean;
+}
+
+export interface AltsPage {
+  /** Where the links come from: the service's linked accounts, or this server's record of addresses. */
+  source: 'service' | 'local';
+  /** Why the service was not asked or did not answer, when `source` is local. */
+  fallback?: 'not-offered' | 'unreachable';
+  accounts: AltAccount[];
+  /** Linked accounts in all pages. */
+  total: number;
+}
 
 export interface AltsSourceDeps {
   client: Pick<ModerationApi, 'linkedAccounts' | 'extensions'>;
@@ -25,12 +44,11 @@ export interface AltsSourceDeps {
  */
 export function altsSource(deps: AltsSourceDeps) {
   const fromService = (account: LinkedAccount): AltAccount => {
-    const policy = deps.cache.policy;
     const now = deps.clock.now();
     const running = account.activePunishments
       .map(fromServicePunishment)
-      .filter((punishment) => policy.isEnforced(punishment.status) && now < expiresAt(punishment));
-    const indexed = running.map((punishment) => policy.kindOf(punishment).indexedAs);
+      .filter((punishment) => now < expiresAt(punishment));
+    const indexed = running.map((punishment) => deps.cache.enforcedAs(punishment));
     return {
       uuid: account.uuid.toLowerCase(),
       name: account.name,

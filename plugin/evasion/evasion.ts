@@ -1,16 +1,17 @@
 import type { ModerationApi } from '../../src/api/moderation-api.js';
 import type { Db } from '../../src/db/open-db.js';
+import type { IpBanPrefixLimits } from '../../src/ip/ip-ban-breadth.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Events, Permissions, Players, Scheduler } from '../../src/runtime/plugin-api.js';
 import type { PunishmentCache } from '../cache/punishment-cache.js';
-import type { EvasionLookups, StatusSnapshot } from '../commands/deps.js';
 import type { BailiffConfig } from '../config/schema.js';
 import type { EnforcementContext } from '../enforcement/enforcement-context.js';
 import type { StaffAudience } from '../enforcement/staff-broadcast.js';
+import type { KnownPlayer } from '../identity/known-player.js';
 import { alertStaffOfAlts } from './alt-alert.js';
 import { refuseAltOfBanned } from './alt-refusal.js';
-import { altsSource } from './alts-source.js';
+import { type AltsPage, altsSource } from './alts-source.js';
 import { ipBanBypass } from './ip-ban-bypass.js';
 import { IpRecord } from './ip-record.js';
 import type { LinkSettings } from './local-links.js';
@@ -35,11 +36,27 @@ export interface EvasionOptions {
   logger: Logger;
 }
 
+export interface EvasionLookups {
+  /** The address (canonical) a player last joined this server from; undefined when none is known. */
+  lastAddressOf(uuid: string): string | undefined;
+  /** Accounts linked to a player: from the service when it offers the route, else from this server's record. */
+  linkedAccounts(player: KnownPlayer, page: number, pageSize: number): Promise<AltsPage>;
+  /** The shortest prefix an IP ban may have (config.yml `evasion.ipBanMinPrefixV4`/`V6`). @default /16 and /48 */
+  ipBanPrefixLimits?(): IpBanPrefixLimits;
+}
+
+/** This server's record of addresses and its IP bans, for `/bailiff status`. */
+export interface EvasionStatus {
+  addresses: number;
+  keepDays: number;
+  ipBans: number;
+}
+
 export interface Evasion {
   /** For the IP-ban commands and /alts. */
   lookups: EvasionLookups;
   /** For `/bailiff status`. */
-  status(): NonNullable<StatusSnapshot['evasion']>;
+  status(): EvasionStatus;
 }
 
 /**

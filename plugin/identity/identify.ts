@@ -3,7 +3,7 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Timers } from '../../src/ports/timers.js';
 import type { ServerInfo } from '../../src/runtime/plugin-api.js';
-import type { PlayerDirectory } from '../commands/deps.js';
+import type { PlayerDirectory } from './known-player.js';
 import { lookUpProfile } from './profile-lookup.js';
 import { type Identified, identifyPlayer } from './resolve-player.js';
 import { ServiceLookup } from './service-lookup.js';

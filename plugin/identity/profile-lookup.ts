@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { createError } from '../../src/errors/create-error.js';
 import type { Timers } from '../../src/ports/timers.js';
-import type { KnownPlayer } from '../commands/deps.js';
+import type { KnownPlayer } from './known-player.js';
 import { asUuid } from './player-input.js';
 
 /** Mojang's: answers `{"id": "<32 hex digits>", "name": "<name as registered>"}`, 404 (or 204) for no such account. */
@@ -17,12 +18,7 @@ export interface ProfileLookupOptions {
 }
 
 /** The lookup failed: the message says why, for the staff member (never a stack trace). */
-export class ProfileLookupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ProfileLookupError';
-  }
-}
+export class ProfileLookupError extends createError('BAILIFF_PROFILE_LOOKUP', 'ProfileLookupError') {}
 
 /**
  * The Java account of a name, from a Mojang-style profile service: the account (its UUID and the

@@ -1,6 +1,6 @@
 import { offlineUuid, xuidUuid } from '../../src/minecraft/offline-uuid.js';
 import type { ServerInfo } from '../../src/runtime/plugin-api.js';
-import type { KnownPlayer } from '../commands/deps.js';
+import type { KnownPlayer } from './known-player.js';
 import { asUuid, isJavaName, isXuid } from './player-input.js';
 import { ProfileLookupError } from './profile-lookup.js';
 

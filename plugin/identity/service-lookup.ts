@@ -2,7 +2,7 @@ import { isApiError } from '../../src/api/errors.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
-import type { KnownPlayer } from '../commands/deps.js';
+import type { KnownPlayer } from './known-player.js';
 
 /** A lookup holds a staff command back: it gets less time than an ordinary call. */
 const LOOKUP_TIMEOUT_MS = 2000;

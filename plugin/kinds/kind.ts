@@ -1,8 +1,14 @@
-import type { Player } from '../../src/runtime/plugin-api.js';
+import type { Db } from '../../src/db/open-db.js';
+import type { Clock } from '../../src/ports/clock.js';
+import type { Logger } from '../../src/ports/logger.js';
+import type { Player, Players } from '../../src/runtime/plugin-api.js';
+import type { OutboxWriter } from '../acks/acknowledgements.js';
 import type { EnforcedKind } from '../cache/active-index.js';
 import type { CachedPunishment } from '../cache/cached-punishment.js';
+import type { PunishmentCache } from '../cache/punishment-cache.js';
 import type { PunishmentAction } from '../config/ordinal-defaults.js';
-import type { EnforcementContext } from '../enforcement/enforcement-context.js';
+import type { OnlineAddresses } from '../evasion/online-addresses.js';
+import type { Messages } from '../messages/messages.js';
 
 /**
  * One punishment arriving from the service (or created here) and newly enforced, not yet
@@ -11,7 +17,7 @@ import type { EnforcementContext } from '../enforcement/enforcement-context.js';
  * the effect on the online target (run after the commit).
  */
 export interface ArrivalStep {
-  readonly context: EnforcementContext;
+  readonly context: KindContext;
   readonly next: CachedPunishment;
   /** The service says it was already carried out (here before a restart, or on another server). */
   readonly startedAtService: boolean;
@@ -43,7 +49,26 @@ export interface Kind {
    * At join, for an enforced punishment whose notice the player has not seen: records what
    * has to be recorded and returns the line to show, or undefined.
    */
-  atJoin(context: EnforcementContext, punishment: CachedPunishment, now: number): string | undefined;
+  atJoin(context: KindContext, punishment: CachedPunishment, now: number): string | undefined;
   /** It was enforced and no longer is (pardoned, expired, gone from the snapshot). */
-  lifted(context: EnforcementContext, punishment: CachedPunishment, now: number): void;
+  lifted(context: KindContext, punishment: CachedPunishment, now: number): void;
+}
+
+/** What a punishment kind may touch while it is carried out, noticed or lifted. */
+export interface KindContext {
+  db: Db;
+  cache: PunishmentCache;
+  outbox: OutboxWriter;
+  /** Online players. */
+  players: Pick<Players, 'byUuid'>;
+  /** Current messages (they change on reload). */
+  messages(): Messages;
+  /** Current `appealUrl` of config.yml. */
+  appealUrl(): string;
+  clock: Clock;
+  logger: Logger;
+  /** Online players by address, so a new IP ban reaches everyone on it; absent: its target only. */
+  addresses?: Pick<OnlineAddresses, 'onlineIn'>;
+  /** Whether a player is spared by IP bans (`bailiff.ipban.bypass`); absent: nobody is. */
+  bypassesIpBans?: (player: { uuid: string; name: string }) => boolean;
 }

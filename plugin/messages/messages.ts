@@ -3,6 +3,10 @@ import type { MessageTable } from './schema.js';
 
 export type Placeholders = Readonly<Record<string, string | number>>;
 
+export interface MessageRenderer {
+  render(key: string, placeholders?: Record<string, string | number>): string;
+}
+
 export interface Messages {
   /**
    * The message at `key` with `{name}` placeholders filled; unknown placeholders stay as typed.

@@ -1,4 +1,4 @@
-import type { MessageRenderer } from '../commands/deps.js';
+import type { MessageRenderer } from './messages.js';
 
 /** A punishment's reason as shown, or messages.yml `reason.none` ("no reason given") when it has none. */
 export function reasonText(messages: MessageRenderer, reason: string): string {

@@ -1,4 +1,5 @@
 import type { Punishment } from '../../src/api/schemas.js';
+import { errorMessage } from '../../src/errors/error-message.js';
 import type { Player } from '../../src/runtime/plugin-api.js';
 import { queueNoticeAck, queuePunishmentAck } from '../acks/acknowledgements.js';
 import { type CachedPunishment, evasionFieldsOf, fromServicePunishment } from '../cache/cached-punishment.js';
@@ -29,7 +30,7 @@ export function applyPunishment(context: EnforcementContext, incoming: Punishmen
   }
 
   const now = clock.now();
-  const policy = cache.policy;
+  const policy = context.policy();
   const isEnforced = policy.isEnforced(fromService.status);
   const wasEnforced = existing !== undefined && policy.isEnforced(existing.status);
   const next: CachedPunishment = {
@@ -87,7 +88,7 @@ export function applyPunishment(context: EnforcementContext, incoming: Punishmen
     } catch (error) {
       context.logger.error('could not apply a punishment to an online player', {
         punishmentId: next.id,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   }

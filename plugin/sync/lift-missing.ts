@@ -26,7 +26,7 @@ export function liftMissingFromSnapshot(
   storedBefore: number,
 ): number {
   const { cache, clock } = context;
-  const policy = cache.policy;
+  const policy = context.policy();
   const lifted: Array<{ punishment: CachedPunishment; kind: Kind }> = [];
   for (const punishment of cache.store.iterateStoredBefore(storedBefore)) {
     // Warnings are never active, so never in a snapshot: there is nothing to lift.

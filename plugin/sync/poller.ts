@@ -1,6 +1,7 @@
 import { isApiError, isAuthFailure } from '../../src/api/errors.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
 import type { Punishment } from '../../src/api/schemas.js';
+import { errorMessage } from '../../src/errors/error-message.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { ApplyOutcome } from './apply-punishment.js';
@@ -41,7 +42,7 @@ export async function pollRecent(options: PollerOptions): Promise<PollResult> {
     const fields = {
       kind,
       code: isApiError(error) ? error.code : undefined,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     };
     // Held by the gate (a 429 or a rejected key): the turn is skipped; the gate's closing was said once.
     // A 401 itself is said once, loudly, by the plugin's key-rejection log.
@@ -63,7 +64,7 @@ export async function pollRecent(options: PollerOptions): Promise<PollResult> {
     } catch (error) {
       logger.error('could not apply a punishment', {
         punishmentId: punishment.id,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   }

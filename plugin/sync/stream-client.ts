@@ -8,7 +8,7 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Random } from '../../src/ports/random.js';
 import type { TimerHandle, Timers } from '../../src/ports/timers.js';
-import type { StreamState } from '../commands/deps.js';
+import type { StreamState } from './sync-status.js';
 
 /** The answer to a refused upgrade, as `ws` hands it over (an `http.IncomingMessage`). */
 export interface UpgradeRefusal {

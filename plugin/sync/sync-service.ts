@@ -1,11 +1,11 @@
 import type { ModerationApi } from '../../src/api/moderation-api.js';
 import { MAX_RECENT_HOURS, type Punishment } from '../../src/api/schemas.js';
+import { errorMessage } from '../../src/errors/error-message.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Random } from '../../src/ports/random.js';
 import type { Timers } from '../../src/ports/timers.js';
 import type { ScheduledTask, Scheduler } from '../../src/runtime/plugin-api.js';
-import type { SyncNowResult } from '../commands/deps.js';
 import type { BailiffConfig } from '../config/schema.js';
 import type { ApplyOutcome } from './apply-punishment.js';
 import { pollRecent } from './poller.js';
@@ -32,6 +32,11 @@ export interface SyncOptions {
   connect?: StreamClientOptions['connect'];
   /** The cache is empty: the first poll asks for the widest window the contract allows. @default false */
   backfillOnStart?: boolean;
+}
+
+export interface SyncNowResult {
+  /** Punishments stored or changed by this sync. */
+  applied: number;
 }
 
 export interface Sync {
@@ -64,7 +69,7 @@ export function createSync(options: SyncOptions): Sync {
     } catch (error) {
       logger.error('could not apply a pushed punishment', {
         punishmentId: punishment.id,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   };
@@ -76,7 +81,7 @@ export function createSync(options: SyncOptions): Sync {
       if (lifted > 0) logger.info('lifted cached punishments the stream snapshot no longer lists', { lifted });
     } catch (error) {
       logger.error('could not lift punishments missing from the stream snapshot', {
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   };

@@ -1,5 +1,6 @@
-import type { StreamState } from '../commands/deps.js';
 import type { SaturationReport } from './saturation.js';
+
+export type StreamState = 'connected' | 'connecting' | 'disconnected' | 'disabled' | 'unsupported';
 
 /** What sync knows about the service, for `/bailiff status`. */
 export interface SyncStatus {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorCodeOf } from '../errors/registry.js';
 import type { OperationName } from './endpoints.js';
 
 /** The operations of the endpoint table, and the stream (a WebSocket, not a call). */
@@ -25,7 +26,7 @@ export const API_ERROR_CODES = {
   rate_limited: 'BAILIFF_API_RATE_LIMITED',
   http: 'BAILIFF_API_HTTP',
   invalid_response: 'BAILIFF_API_INVALID_RESPONSE',
-} as const satisfies Record<ApiErrorKind, string>;
+} as const satisfies Record<ApiErrorKind, ErrorCodeOf<'api'>>;
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[ApiErrorKind];
 

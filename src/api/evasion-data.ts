@@ -16,8 +16,7 @@ export const evasionData = z.looseObject({
   linkedBanId: z.string().min(1, 'must not be empty').optional(),
 });
 
-/** Type of the bans issued to the linked accounts of an alt-blocking ban (docs/contract/service-semantics.md). */
-export const LINKED_BAN_ORDINAL = 4;
+export { LINKED_BAN_ORDINAL } from './type-catalogue.js';
 /** Issuer of Linked Bans, as the hosted panel names it. */
 export const SYSTEM_ISSUER = 'System';
 /** Target of an IP ban that names no account (the nil UUID), and the name it is shown with. */

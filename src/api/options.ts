@@ -1,3 +1,4 @@
+import { createError } from '../errors/create-error.js';
 import { type Clock, systemClock } from '../ports/clock.js';
 import { systemTimers, type Timers } from '../ports/timers.js';
 import { ExtensionSupport } from './extension-support.js';
@@ -55,14 +56,12 @@ export interface ResolvedClientOptions {
 export const DEFAULT_REPROBE_AFTER_MS = 600_000;
 
 /** A bad option given to {@link createModerationClient}; names the option and what it received. */
-export class ClientOptionsError extends TypeError {
-  readonly code = 'BAILIFF_API_INVALID_OPTION';
+export class ClientOptionsError extends createError('BAILIFF_API_INVALID_OPTION', 'ClientOptionsError', TypeError) {
   constructor(
     readonly option: string,
     readonly problem: string,
   ) {
     super(`Invalid moderation client option "${option}": ${problem}`);
-    this.name = 'ClientOptionsError';
   }
 }
 

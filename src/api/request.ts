@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { errorMessage } from '../errors/error-message.js';
 import type { EndpointSpec, HttpMethod } from './endpoints.js';
 import { ApiError, type ApiIssue, describeIssues, type EndpointName, toIssues } from './errors.js';
 import { migrationForm } from './multipart.js';
@@ -124,7 +125,7 @@ export async function prepareRequest(
     try {
       request.body = await migrationForm(filePath);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       throw invalidRequest(spec.name, [{ path: 'filePath', message: `cannot open ${filePath}: ${reason}` }], error);
     }
   }

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { z } from 'zod';
+import { errorMessage } from '../errors/error-message.js';
 import type { EndpointSpec } from './endpoints.js';
 import { ApiError, describeIssues, excerptOf, toIssues } from './errors.js';
 import type { RawReply } from './http.js';
@@ -12,7 +13,7 @@ function parseJson(text: string): JsonResult {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    return { ok: false, reason: errorMessage(error) };
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TYPE_ORDINAL, MIN_TYPE_ORDINAL } from './type-catalogue.js';
 
 /**
  * The moderation API contract (docs/contract/moderation-api.md) as zod schemas.
@@ -14,9 +15,8 @@ export const isoTimestamp = z
   .string()
   .refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 timestamp');
 
-/** Ordinals the contract allows for typed operations. */
-export const MIN_TYPE_ORDINAL = 0;
-export const MAX_TYPE_ORDINAL = 14;
+export { MAX_TYPE_ORDINAL, MIN_TYPE_ORDINAL } from './type-catalogue.js';
+
 export const typeOrdinal = z
   .number()
   .int('must be an integer')

@@ -1,3 +1,5 @@
+import { createError } from '../errors/create-error.js';
+
 /** What a `bailiff` subcommand sees: its arguments and where to write. */
 export interface CliContext {
   argv: string[];
@@ -11,10 +13,4 @@ export interface CliContext {
 export type CliCommand = (context: CliContext) => Promise<number>;
 
 /** A usage problem: printed with the command's usage and exit code 2. */
-export class UsageError extends Error {
-  readonly code = 'BAILIFF_USAGE';
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export class UsageError extends createError('BAILIFF_USAGE', 'UsageError') {}

@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import {
-  embeddedServicePath,
-  readEmbeddedService,
-  writeEmbeddedService,
-} from '../../plugin/config/embedded-service.js';
+import { embeddedServicePath, readEmbeddedService, writeEmbeddedService } from '../connection/embedded-service.js';
 import { type RunningService, type ServiceOptions, startService } from '../service/index.js';
 
 const DEMO_NETWORK = 'demo';

@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors/error-message.js';
 import type { CliCommand, CliContext } from './command.js';
 import { UsageError } from './command.js';
 
@@ -52,7 +53,7 @@ export async function runCli(args: string[], context: Partial<CliContext> = {}):
       stderr.write(`bailiff ${name}: ${error.message}\n`);
       return 2;
     }
-    stderr.write(`bailiff ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    stderr.write(`bailiff ${name}: ${errorMessage(error)}\n`);
     return 1;
   }
 }

@@ -1,18 +1,18 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { createError } from '../errors/create-error.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export type Db = Database.Database;
 
 /** Raised when a database file cannot be opened or is not a SQLite database. */
-export class DatabaseOpenError extends Error {
-  readonly code = 'BAILIFF_DB_OPEN';
+export class DatabaseOpenError extends createError('BAILIFF_DB_OPEN', 'DatabaseOpenError') {
   constructor(
     readonly path: string,
     cause: unknown,
   ) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
+    const detail = errorMessage(cause);
     super(`cannot open database ${path}: ${detail}`, { cause });
-    this.name = 'DatabaseOpenError';
   }
 }
 

@@ -1,3 +1,5 @@
+import type { ErrorCodeOf } from '../errors/registry.js';
+
 /** Why a migration stopped. */
 export type MigrationErrorKind = 'invalid_option' | 'source' | 'write' | 'upload';
 
@@ -6,7 +8,7 @@ export const MIGRATION_ERROR_CODES = {
   source: 'BAILIFF_MIGRATION_SOURCE',
   write: 'BAILIFF_MIGRATION_WRITE',
   upload: 'BAILIFF_MIGRATION_UPLOAD',
-} as const satisfies Record<MigrationErrorKind, string>;
+} as const satisfies Record<MigrationErrorKind, ErrorCodeOf<'migration'>>;
 
 /**
  * A migration that could not finish. The message is one or two sentences for the server owner
@@ -30,6 +32,4 @@ export function isMigrationError(error: unknown): error is MigrationError {
   return error instanceof MigrationError;
 }
 
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { errorMessage } from '../errors/error-message.js';

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ENDPOINTS, payloadSchema, QUEUEABLE_OPERATIONS } from '../api/endpoints.js';
 import { describeIssues, toIssues } from '../api/errors.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { OutboxCall, OutboxOperation } from './types.js';
 
 /** The payload schema of each operation, derived from the endpoint table; also re-validates rows read back. */
@@ -34,7 +35,7 @@ export function parseStoredCall(operation: string, payloadJson: string): ParsedC
   } catch (error) {
     return {
       ok: false,
-      problem: `stored payload is not JSON (${error instanceof Error ? error.message : String(error)})`,
+      problem: `stored payload is not JSON (${errorMessage(error)})`,
     };
   }
   const parsed = parseCall(operation, payload);

@@ -1,4 +1,4 @@
-import type { OutboxOperation } from './types.js';
+import type { OutboxOperation } from './call.js';
 
 /** Typed events of the outbox (eventemitter3), one object payload each. */
 export interface OutboxEvents {

@@ -1,6 +1,7 @@
 import { fullJitterDelayMs } from '../api/backoff.js';
 import { ENDPOINTS } from '../api/endpoints.js';
 import { type ApiError, isApiError, isAuthFailure, isRateLimited, isTransient } from '../api/errors.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { Random } from '../ports/random.js';
 import type { OutboxSettings } from './settings.js';
 
@@ -83,7 +84,7 @@ export function describeFailure(error: unknown): string {
     const head = error.status === undefined ? error.kind : `${error.status}`;
     return `${head} ${error.serviceMessage ?? error.message}`.slice(0, 500);
   }
-  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+  return errorMessage(error).slice(0, 500);
 }
 
 export function decide(context: FailureContext, rules: readonly RetryRule[] = RETRY_RULES): Decision {

@@ -1,3 +1,5 @@
+import { createError } from '../errors/create-error.js';
+
 /** Tunables of the outbox. Every field has a default; overrides are checked on creation. */
 export interface OutboxSettings {
   /** Calls in flight at once. @default 4 */
@@ -36,8 +38,11 @@ export const DEFAULT_OUTBOX_SETTINGS: Readonly<OutboxSettings> = Object.freeze({
 });
 
 /** A bad outbox setting; names the setting, what was expected and what was received. */
-export class OutboxSettingsError extends TypeError {
-  readonly code = 'BAILIFF_OUTBOX_INVALID_SETTING';
+export class OutboxSettingsError extends createError(
+  'BAILIFF_OUTBOX_INVALID_SETTING',
+  'OutboxSettingsError',
+  TypeError,
+) {
   constructor(
     readonly setting: string,
     expected: string,
@@ -46,7 +51,6 @@ export class OutboxSettingsError extends TypeError {
     super(
       `Invalid outbox setting "${setting}": expected ${expected}, received ${JSON.stringify(received) ?? String(received)}`,
     );
-    this.name = 'OutboxSettingsError';
   }
 }
 

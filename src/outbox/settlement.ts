@@ -2,10 +2,10 @@ import type { EventEmitter } from 'eventemitter3';
 import { isApiError } from '../api/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { Random } from '../ports/random.js';
+import type { ClaimedRow } from './claimed-row.js';
 import type { OutboxEvents } from './events.js';
 import { decide, describeFailure } from './retry-policy.js';
 import type { OutboxSettings } from './settings.js';
-import type { ClaimedRow } from './store.js';
 import type { OutboxOperation } from './types.js';
 
 /** How a claimed row ends its turn; written in the drainer's next transaction, announced after commit. */

@@ -1,5 +1,4 @@
 import type { EventEmitter } from 'eventemitter3';
-import type { Payload, QueueableName } from '../api/endpoints.js';
 import type { ModerationApi } from '../api/moderation-api.js';
 import type { Db } from '../db/open-db.js';
 import type { Clock } from '../ports/clock.js';
@@ -7,13 +6,11 @@ import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
 import type { Random } from '../ports/random.js';
 import type { Timers } from '../ports/timers.js';
+import type { OutboxCall } from './call.js';
 import type { OutboxEvents } from './events.js';
 import type { OutboxSettings } from './settings.js';
 
-/** One write to the service, as stored in a row: a queueable operation of the endpoint table and its payload. */
-export type OutboxCall = { [Name in QueueableName]: { operation: Name; payload: Payload<Name> } }[QueueableName];
-
-export type OutboxOperation = OutboxCall['operation'];
+export type { OutboxCall, OutboxOperation } from './call.js';
 
 export interface OutboxOptions {
   /** The plugin's database (from `openDb`); enqueue joins the caller's transaction on it. */

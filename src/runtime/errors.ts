@@ -1,10 +1,7 @@
-/** Stable codes of the errors the runtime raises. */
-export type RuntimeErrorCode =
-  | 'BAILIFF_PLUGIN_DESCRIPTOR'
-  | 'BAILIFF_PLUGIN_DEPENDENCY'
-  | 'BAILIFF_PLUGIN_LOAD'
-  | 'BAILIFF_CONFIG'
-  | 'BAILIFF_SERVER_SETTINGS';
+import type { ErrorCodeOf } from '../errors/registry.js';
+
+/** Stable codes of the errors the runtime raises (a handler's usage error is the plugin's own). */
+export type RuntimeErrorCode = Exclude<ErrorCodeOf<'runtime'>, 'BAILIFF_COMMAND_USAGE'>;
 
 /** Base of every error raised by the plugin runtime and its hosts. */
 export class RuntimeError extends Error {

@@ -51,7 +51,7 @@ describe.each(endpointCases(migrationFile, Buffer.byteLength(migrationJson)))('$
     } else {
       expect(call.body).toBeUndefined();
     }
-    expect(timers.pending.size).toBe(0);
+    expect(timers.pendingCount).toBe(0);
   });
 
   it.each(endpoint.errorStatuses)(
@@ -150,7 +150,7 @@ describe.each(endpointCases(migrationFile, Buffer.byteLength(migrationJson)))('$
     const error = await expectApiError(endpoint.badCall(api), 'invalid_request');
 
     expect(calls).toHaveLength(0);
-    expect(timers.pending.size).toBe(0);
+    expect(timers.pendingCount).toBe(0);
     expect(error.issues?.map((issue) => issue.path)).toContain(endpoint.badPath);
     expect(error.message).toMatch(new RegExp(`^${endpoint.name}: invalid request, not sent: .*${endpoint.badPath}: `));
   });

@@ -94,7 +94,7 @@ describe('failures', () => {
     });
     const error = await expectApiError(api.punishmentTypes(undefined, { signal: caller.signal }), 'network');
     expect(error.message).toBe('punishmentTypes: aborted by the caller');
-    expect(timers.pending.size).toBe(0);
+    expect(timers.pendingCount).toBe(0);
   });
 
   it('never calls fetch with an already aborted signal', async () => {

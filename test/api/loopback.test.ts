@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createModerationClient } from '../../src/api/client.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
+import { FakeTime } from '../support/fake-time.js';
 import { PLAYER_UUID } from './helpers/endpoint-cases.js';
-import { FakeTimers } from './helpers/fake-timers.js';
 import { expectApiError, SECRET_KEY } from './helpers/key-leak.js';
 import { type Handler, type LoopbackServer, sendJson, startLoopbackServer } from './helpers/loopback-server.js';
 
@@ -19,7 +19,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serve(handler: Handler, timers?: FakeTimers): Promise<{ api: ModerationApi; server: LoopbackServer }> {
+async function serve(handler: Handler, timers?: FakeTime): Promise<{ api: ModerationApi; server: LoopbackServer }> {
   server = await startLoopbackServer(handler);
   return { api: createModerationClient({ baseUrl: `${server.baseUrl}/`, apiKey: SECRET_KEY, timers }), server };
 }
@@ -90,7 +90,7 @@ describe('against a real HTTP server on 127.0.0.1', () => {
   });
 
   it('times out a real request that gets no answer when the injected timer fires', async () => {
-    const timers = new FakeTimers();
+    const timers = new FakeTime();
     let requestArrived: () => void = () => {};
     const arrived = new Promise<void>((resolve) => {
       requestArrived = resolve;

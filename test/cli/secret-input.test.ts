@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configuredService } from '../../plugin/config/service-connection.js';
 import { UsageError } from '../../src/cli/command.js';
 import { readSecret } from '../../src/cli/secret-input.js';
+import { configuredService } from '../../src/connection/service-connection.js';
 import { parseMigrateArgs } from '../../src/migration/cli/parse-args.js';
 import { tempDir } from '../runtime/helpers/temp-dir.js';
 

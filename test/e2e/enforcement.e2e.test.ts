@@ -4,32 +4,34 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModerationClient } from '../../src/api/client.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
-import { joinBot, mustJoin, offlineUuid, type TestBot } from './helpers/bots.js';
 import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
+import { HOSTS, type PlayerBot } from './helpers/hosts.js';
 import { API_KEY, adminApi, startTestService } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
 
 /**
- * Enforcement with the real pieces: the reference service (stream on), `bailiff start` as a
- * child process running flying-squid, and mineflayer bots on 127.0.0.1.
+ * Enforcement with the real pieces, written once and run on each host: the reference service
+ * (stream on), `bailiff start` as a child process running the game server, and bots on 127.0.0.1.
  */
-describe('enforcement end to end', { timeout: 60_000 }, () => {
+describe.each(HOSTS)('enforcement end to end on $name', { timeout: 60_000 }, (host) => {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-enforce-'));
   const names = ['Banned1', 'Muted1', 'Listener1', 'Kicked1', 'Expiring1'];
   let service: Awaited<ReturnType<typeof startTestService>>;
   let game: RunningGameServer;
   let client: ModerationApi;
   const admin = adminApi(() => service.url);
-  const bots: TestBot[] = [];
+  const bots: PlayerBot[] = [];
+  const joinBot = (port: number, name: string) => host.join(port, name);
 
   const join_ = async (name: string) => {
-    const bot = await mustJoin(game.port, name);
-    bots.push(bot);
-    return bot;
+    const result = await host.join(game.port, name);
+    if (!result.joined) throw new Error(`${name} was refused: ${result.reason}`);
+    bots.push(result.bot);
+    return result.bot;
   };
   const punish = async (name: string, typeOrdinal: number, reason: string, duration?: number) => {
     const { punishmentId } = await client.createPunishmentDynamic({
-      targetUuid: offlineUuid(name),
+      targetUuid: host.uuidOf(name),
       typeOrdinal,
       issuerName: 'E2E Moderator',
       reason,
@@ -39,9 +41,9 @@ describe('enforcement end to end', { timeout: 60_000 }, () => {
   };
 
   beforeAll(async () => {
-    service = await startTestService({ dbPath: join(dir, 'service.db'), players: names });
+    service = await startTestService({ dbPath: join(dir, 'service.db'), players: names, uuidOf: host.uuidOf });
     client = createModerationClient({ baseUrl: service.url, apiKey: API_KEY });
-    writeTestServerFolder(dir);
+    writeTestServerFolder(dir, undefined, host.serverSettings);
     game = await startGameServerProcess(dir, { BAILIFF_API_URL: service.url, BAILIFF_API_KEY: API_KEY });
     await waitFor('the stream to connect', () => game.output().includes('"state":"connected"'));
   });
@@ -79,13 +81,15 @@ describe('enforcement end to end', { timeout: 60_000 }, () => {
     const id = await punish('Muted1', 6, 'spamming links');
     await waitFor('the mute notice', () => muted.seen.some((line) => line.includes('muted')));
 
-    muted.bot.chat('muted-chat-line');
+    muted.chat('muted-chat-line');
     await waitFor('the chat refusal', () => muted.seen.some((line) => line.includes('You are muted')));
-    muted.bot.whisper('Listener1', 'muted-whisper-line');
-    await waitFor('the /tell refusal', () => muted.seen.some((line) => line.includes('cannot use /tell')));
+    muted.whisper('Listener1', 'muted-whisper-line');
+    await waitFor(`the /${host.whisperCommand} refusal`, () =>
+      muted.seen.some((line) => line.includes(`cannot use /${host.whisperCommand}`)),
+    );
 
     // The listener's own line arrives after both refused ones were handled by the server.
-    listener.bot.chat('listener-marker');
+    listener.chat('listener-marker');
     await waitFor('the listener to see its own line', () =>
       listener.seen.some((line) => line.includes('listener-marker')),
     );
@@ -107,7 +111,7 @@ describe('enforcement end to end', { timeout: 60_000 }, () => {
 
   it('a pardon at the service lets the banned player back in', async () => {
     const [ban] = (await client.recentPunishments({ hours: 1 })).punishments.filter(
-      (punishment) => punishment.targetName === 'Banned1',
+      (punishment) => punishment.targetUuid === host.uuidOf('Banned1'),
     );
     await admin.setStatus(ban!.id, 'pardoned');
     const back = await waitFor(

@@ -17,16 +17,18 @@ import { waitFor } from './helpers/wait.js';
 /**
  * Bailiff, unchanged, on a Bedrock server: `bailiff start` with `edition: bedrock` (SerenityJS)
  * as a child process, the reference service on loopback, and bedrock-protocol clients in
- * offline mode, identified by the UUID their client sends.
+ * offline mode, identified by the UUID their client sends. What every host does (bans, mutes,
+ * kicks, pardons, expiry) is enforcement.e2e.test.ts, run on this host too; this file keeps what
+ * is Bedrock's own.
  */
 describe('Bailiff on SerenityJS (Bedrock) end to end', { timeout: 60_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-serenity-'));
-  const names = ['BanFirst', 'Online1', 'Muted1', 'Listener1', 'Away1', 'Fine1'];
+  const names = ['BanFirst', 'Online1', 'Away1', 'Fine1'];
   let service: Awaited<ReturnType<typeof startTestService>> | undefined;
   let serviceUrl = '';
   let game: RunningGameServer;
   let client: ModerationApi;
-  const admin = adminApi(() => serviceUrl);
+  const _admin = adminApi(() => serviceUrl);
   const bots: BedrockBot[] = [];
   const env = () => ({ BAILIFF_API_URL: serviceUrl, BAILIFF_API_KEY: API_KEY });
 
@@ -80,59 +82,11 @@ describe('Bailiff on SerenityJS (Bedrock) end to end', { timeout: 60_000 }, () =
     for (const part of ['banned', 'griefing spawn', 'permanent', id]) expect(reason).toContain(part);
   });
 
-  it('kicks an online player when a ban is issued; the acknowledgements reach the service', async () => {
-    const online = await join_('Online1');
+  it('logs each join with the UUID and XUID the client sent', async () => {
+    await join_('Online1');
     await waitFor('the join line with UUID and XUID', () =>
       new RegExp(`Online1 joined \\(uuid ${bedrockOfflineUuid('Online1')}, xuid \\d+\\)`).test(game.output()),
     );
-    const id = await punish('Online1', 2, 'x-ray mining');
-    await waitFor('the banned player to be kicked', () => online.kickedWith);
-    expect(online.kickedWith).toContain('x-ray mining');
-    expect(await refusal('Online1')).toContain('x-ray mining');
-    const state = await waitFor('the acknowledgement', async () => {
-      const found = await admin.punishment(id);
-      return found.acknowledgements.length > 0 ? found : undefined;
-    });
-    expect(state.acknowledgements[0]).toMatchObject({ success: true });
-  });
-
-  it('a mute blocks chat and /msg from reaching another player, and tells the muted player why', async () => {
-    const muted = await join_('Muted1');
-    const listener = await join_('Listener1');
-    await punish('Muted1', 6, 'spamming links');
-    await waitFor('the mute notice', () => muted.seen.some((line) => line.includes('muted')));
-
-    muted.chat('muted-chat-line');
-    await waitFor('the chat refusal', () => muted.seen.some((line) => line.includes('You are muted')));
-    muted.command('msg Listener1 muted-whisper-line');
-    await waitFor('the /msg refusal', () => muted.seen.some((line) => line.includes('cannot use /msg')));
-
-    // The listener's own line arrives after both refused ones were handled by the server.
-    listener.chat('listener-marker');
-    await waitFor('the listener to see its own line', () =>
-      listener.seen.some((line) => line.includes('listener-marker')),
-    );
-    expect(listener.seen.join('\n')).not.toContain('muted-chat-line');
-    expect(listener.seen.join('\n')).not.toContain('muted-whisper-line');
-    expect(muted.seen.join('\n')).toContain('spamming links');
-  });
-
-  it('a pardon at the service lets the banned player back in', async () => {
-    const [ban] = (await client.recentPunishments({ hours: 1 })).punishments.filter(
-      (punishment) => punishment.targetUuid === bedrockOfflineUuid('BanFirst'),
-    );
-    await admin.setStatus(ban!.id, 'pardoned');
-    const back = await waitFor(
-      'the pardoned player to be let in',
-      async () => {
-        const attempt = await joinBedrock(game.port, 'BanFirst');
-        return attempt.joined ? attempt.bot : undefined;
-      },
-      20_000,
-      250,
-    );
-    bots.push(back);
-    expect(back.kickedWith).toBeUndefined();
   });
 
   it('with the service down, cached bans are still enforced, after a game server restart too', async () => {

@@ -6,6 +6,7 @@ import { openDb } from '../../src/db/open-db.js';
 import { MigrationError, runMigration } from '../../src/migration/index.js';
 import { createOutbox } from '../../src/outbox/index.js';
 import { type RunningService, startService } from '../../src/service/index.js';
+import { type ContractProxy, startContractProxy } from '../support/contract-proxy.js';
 import {
   makeTempDir,
   uuidOf,
@@ -15,7 +16,6 @@ import {
   writeBannedPlayers,
   writeEssentialsUser,
 } from './helpers/fixtures.js';
-import { type RecordingProxy, startRecordingProxy } from './helpers/recording-proxy.js';
 
 const NETWORK = 'survival';
 const API_KEY = 'migration-test-key-000001';
@@ -25,7 +25,7 @@ const HOUR = 3_600_000;
 let dir: string;
 let cleanup: () => Promise<void>;
 let service: RunningService;
-let proxy: RecordingProxy;
+let proxy: ContractProxy;
 let client: ModerationApi;
 
 async function admin(path: string): Promise<unknown> {
@@ -68,10 +68,11 @@ async function migrateThroughOutbox(dbName: string, from: 'vanilla' | 'essential
   }
 }
 
+const calls = () => proxy.log.requests;
 const progressCalls = () =>
-  proxy.calls
+  calls()
     .filter((call) => call.path.endsWith('/migration/progress'))
-    .map((call) => call.body as { status: string; message: string; processed?: number });
+    .map((call) => JSON.parse(call.body) as { status: string; message: string; processed?: number });
 
 beforeAll(async () => {
   ({ dir, cleanup } = await makeTempDir());
@@ -82,7 +83,7 @@ beforeAll(async () => {
     maxUploadMb: 1,
     seed: { networks: [{ name: NETWORK, servers: [{ name: 'hub', apiKey: API_KEY }] }] },
   });
-  proxy = await startRecordingProxy(service.url);
+  proxy = await startContractProxy({ upstream: () => service.url, profile: 'reference' });
   client = createModerationClient({ baseUrl: proxy.url, apiKey: API_KEY });
 });
 
@@ -140,14 +141,14 @@ describe('migration into the reference service', () => {
     expect(statuses[0]).toBe('building_json');
     expect(statuses.slice(-2)).toEqual(['uploading_json', 'completed']);
     expect(statuses.slice(0, -2).every((status) => status === 'building_json')).toBe(true);
-    const paths = proxy.calls.map((call) => call.path.split('/').slice(-2).join('/'));
+    const paths = calls().map((call) => call.path.split('/').slice(-2).join('/'));
     const uploadAt = paths.indexOf('migration/upload');
     expect(paths.lastIndexOf('migration/progress', uploadAt)).toBeGreaterThan(-1);
     expect(progressCalls().at(-1)?.message).toMatch(/^Uploaded 50 players and 50 punishments \(3 entries skipped\)/);
   });
 
   it('explains a 413 when the file is larger than the service accepts, and reports failed', async () => {
-    proxy.calls.length = 0;
+    calls().length = 0;
     const created = Date.now() - HOUR;
     await writeBannedPlayers(
       dir,
@@ -160,10 +161,10 @@ describe('migration into the reference service', () => {
     expect((error as MigrationError).message).toMatch(
       /^The migration file \(\d\.\d MB\) is larger than the service accepts \(413\): split it or raise the service's --max-upload-mb\.$/,
     );
-    expect(proxy.calls.find((call) => call.path.endsWith('/migration/upload'))?.status).toBe(413);
+    expect(calls().find((call) => call.path.endsWith('/migration/upload'))?.status).toBe(413);
     const last = progressCalls().at(-1);
     expect(last).toEqual({ status: 'failed', message: (error as MigrationError).message });
-    expect(JSON.stringify(proxy.calls)).not.toContain(API_KEY);
+    expect(JSON.stringify(calls())).not.toContain(API_KEY);
   });
 
   it('imports EssentialsX bans and mutes as Manual Ban and Manual Mute', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { settle } from '../support/fake-time.js';
 import { apiErrors } from './helpers/fake-client.js';
-import { settle } from './helpers/fake-time.js';
 import { ack, createHarness } from './helpers/outbox-harness.js';
 
 describe('stats, dead letters and pruning', () => {

@@ -5,8 +5,8 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { openDb } from '../../src/db/open-db.js';
+import { settle } from '../support/fake-time.js';
 import { apiErrors } from './helpers/fake-client.js';
-import { settle } from './helpers/fake-time.js';
 import { ack, createHarness } from './helpers/outbox-harness.js';
 
 let cwd: string;

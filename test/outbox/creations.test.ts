@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Punishment } from '../../src/api/schemas.js';
 import type { OutboxCall } from '../../src/outbox/index.js';
+import { settle } from '../support/fake-time.js';
 import { apiErrors, type RecordedCall } from './helpers/fake-client.js';
-import { settle } from './helpers/fake-time.js';
 import { createHarness, PLAYER } from './helpers/outbox-harness.js';
 
 const BODY = { targetUuid: PLAYER, typeOrdinal: 2, issuerName: 'Mod', reason: 'griefing', duration: 3_600_000 };

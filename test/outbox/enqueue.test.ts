@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OutboxEnqueueError } from '../../src/outbox/index.js';
-import { settle } from './helpers/fake-time.js';
+import { settle } from '../support/fake-time.js';
 import { ack, createHarness, PLAYER } from './helpers/outbox-harness.js';
 
 describe('enqueue', () => {

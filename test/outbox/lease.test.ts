@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/db/open-db.js';
+import { settle } from '../support/fake-time.js';
 import { deferred } from './helpers/fake-client.js';
-import { settle } from './helpers/fake-time.js';
 import { ack, createHarness } from './helpers/outbox-harness.js';
 
 const dirs: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { settle } from '../support/fake-time.js';
 import { apiErrors, deferred } from './helpers/fake-client.js';
-import { settle } from './helpers/fake-time.js';
 import { ack, createHarness } from './helpers/outbox-harness.js';
 
 const idOf = (call: { args: unknown[] }) => (call.args[0] as { punishmentId: string }).punishmentId;

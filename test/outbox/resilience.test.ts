@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settle } from './helpers/fake-time.js';
+import { settle } from '../support/fake-time.js';
 import { ack, createHarness } from './helpers/outbox-harness.js';
 
 describe('resilience of the drain', () => {

@@ -14,16 +14,7 @@ let deps: TestDeps;
 afterEach(() => deps?.db.close());
 
 function context(): EnforcementContext {
-  return {
-    db: deps.db,
-    cache: deps.cache,
-    outbox: deps.outbox,
-    players: { byUuid: () => undefined },
-    messages: () => deps.messages as never,
-    appealUrl: () => '',
-    clock: deps.clock,
-    logger: deps.logger,
-  };
+  return deps.enforcement;
 }
 
 /** The service's copy of `/ban Steve 7d griefing` by Mod, as sync brings it. */

@@ -92,7 +92,7 @@ describe('IP bans in the cache and at pre-login', () => {
   it('lets everyone in once the IP ban is pardoned, and after a restart rebuilds the address index from SQLite', () => {
     const h = enforcementHarness();
     applyPunishment(h.context, servicePunishment({ id: 'ip-1', data: { ipAddress: '203.0.113.0/28' } }));
-    const reloaded = new PunishmentCache(h.db, h.cache.policy);
+    const reloaded = new PunishmentCache(h.db, h.context.policy().enforcedAs);
     reloaded.load();
     expect(reloaded.activeIpBan('203.0.113.9', h.clock.now())?.id).toBe('ip-1');
 

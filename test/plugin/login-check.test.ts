@@ -11,7 +11,7 @@ import { ApiError } from '../../src/api/errors.js';
 import { ExtensionSupport } from '../../src/api/extension-support.js';
 import type { LoginCheckBody, LoginCheckResponse } from '../../src/api/schemas.js';
 import { PreLoginEventImpl } from '../../src/runtime/pre-login.js';
-import { FakeTimers, flushMicrotasks } from '../runtime/helpers/fake-timers.js';
+import { FakeTime, settle } from '../support/fake-time.js';
 import { ALICE, BOB, fakePlayer, servicePunishment } from './helpers/fakes.js';
 import { enforcementHarness } from './helpers/harness.js';
 
@@ -24,7 +24,7 @@ interface Answer {
 function harness(loginCheck: Record<string, unknown> = {}) {
   const h = enforcementHarness([], { enforcement: { loginCheck } });
   const settings = bailiffConfigSchema.parse({ enforcement: { loginCheck } }).enforcement.loginCheck;
-  const timers = new FakeTimers();
+  const timers = new FakeTime();
   const extensions = new ExtensionSupport({ reprobeAfterMs: 60_000 });
   const requests: LoginCheckBody[] = [];
   const answers: Answer[] = [];
@@ -114,7 +114,7 @@ describe('login check at pre-login', () => {
     const alice = fakePlayer(ALICE, 'Alice');
     h.players.add(alice);
     h.answers[0]!.resolve(answer({ activePunishments: [servicePunishment({ id: 'late-ban' })] }));
-    await flushMicrotasks();
+    await settle(1);
     expect(alice.kickedWith).toContain('late-ban');
     expect(h.outboxRows().map((row) => row.idempotency_key)).toEqual(['ack:late-ban', 'notify:late-ban']);
   });
@@ -125,7 +125,7 @@ describe('login check at pre-login', () => {
     await h.timers.advance(300);
     await pending;
     h.answers[0]!.resolve(answer({ activePunishments: [servicePunishment({ id: 'between' })] }));
-    await flushMicrotasks();
+    await settle(1);
     const alice = fakePlayer(ALICE, 'Alice');
     onJoinedAfterCheck(h.deps, alice);
     expect(alice.kickedWith).toContain('between');

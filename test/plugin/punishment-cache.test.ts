@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { expiresAt, fromServicePunishment, remainingMs } from '../../plugin/cache/cached-punishment.js';
 import { PunishmentCache } from '../../plugin/cache/punishment-cache.js';
 import { bailiffConfigSchema } from '../../plugin/config/schema.js';
-import { createPolicy } from '../../plugin/enforcement/policy.js';
+import { createPolicy } from '../../plugin/kinds/policy.js';
 import { openDb } from '../../src/db/open-db.js';
 import { ALICE, BOB, servicePunishment } from './helpers/fakes.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');
-const defaultPolicy = () => createPolicy(bailiffConfigSchema.parse({}).enforcement);
+const defaultPolicy = () => createPolicy(bailiffConfigSchema.parse({}).enforcement).enforcedAs;
 
 function cacheWith(...punishments: ReturnType<typeof servicePunishment>[]) {
   const db = openDb(':memory:');
@@ -107,7 +107,7 @@ describe('PunishmentCache', () => {
     const policy = createPolicy(
       bailiffConfigSchema.parse({ enforcement: { ordinalActions: { 6: 'none' } } }).enforcement,
     );
-    expect(reopened.load(policy)).toBe(1);
+    expect(reopened.load(policy.enforcedAs)).toBe(1);
     expect(reopened.activeMute(ALICE, NOW)).toBeUndefined();
   });
 

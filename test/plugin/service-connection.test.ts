@@ -2,8 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readEmbeddedService, writeEmbeddedService } from '../../plugin/config/embedded-service.js';
-import { configuredService, describeSource, resolveServiceConnection } from '../../plugin/config/service-connection.js';
+import { readEmbeddedService, writeEmbeddedService } from '../../src/connection/embedded-service.js';
+import {
+  configuredService,
+  describeSource,
+  resolveServiceConnection,
+} from '../../src/connection/service-connection.js';
 
 const EMBEDDED = {
   url: 'http://127.0.0.1:1234',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createCommandEffects } from '../../plugin/enforcement/command-effects.js';
 import { creationKey, InFlightCreations } from '../../plugin/enforcement/in-flight-creations.js';
 import { ANNOUNCE_SYNCED_WITHIN_MS, NOTIFY_PERMISSION } from '../../plugin/enforcement/staff-broadcast.js';
-import { createModeration } from '../../plugin/moderation.js';
 import { applyPunishment } from '../../plugin/sync/apply-punishment.js';
 import type { Punishment } from '../../src/api/schemas.js';
 import { ALICE, fakePlayer, servicePunishment } from './helpers/fakes.js';
@@ -14,7 +14,7 @@ function setUp() {
   const h = enforcementHarness([staff, plain]);
   const consoleLines: string[] = [];
   const inFlight = new InFlightCreations();
-  const moderation = createModeration({
+  const moderation = createCommandEffects({
     enforcement: h.context,
     audience: {
       online: () => [staff, plain],

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { StreamState } from '../../plugin/commands/deps.js';
 import { createStreamClient, type StreamSocket } from '../../plugin/sync/stream-client.js';
+import type { StreamState } from '../../plugin/sync/sync-status.js';
 import type { Punishment } from '../../src/api/schemas.js';
 import { clientDoors, recordingLogger, servicePunishment } from './helpers/fakes.js';
 

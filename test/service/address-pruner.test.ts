@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/ports/logger.js';
 import { AddressPruner } from '../../src/service/address-pruner.js';
 import type { AddressRetentionStore } from '../../src/service/store/address-retention.js';
-import { FakeTimers } from '../api/helpers/fake-timers.js';
+import { FakeTime } from '../support/fake-time.js';
 import { ManualClock } from './helpers/fixture.js';
 
 const SETTINGS = { retentionMs: 1000, intervalMs: 60_000, batchSize: 10 };
@@ -21,7 +21,7 @@ function recordingLogger() {
 describe('AddressPruner', () => {
   it('cuts at now minus the retention, clears last addresses once the history is done, and stops on close', () => {
     const clock = new ManualClock(50_000);
-    const timers = new FakeTimers();
+    const timers = new FakeTime();
     const calls: string[] = [];
     const store = {
       deleteHistoryBefore: (beforeMs: number, limit: number) => {
@@ -44,7 +44,7 @@ describe('AddressPruner', () => {
   });
 
   it('logs a failing run and tries again at the next interval', () => {
-    const timers = new FakeTimers();
+    const timers = new FakeTime();
     const { logger, errors } = recordingLogger();
     const store = {
       deleteHistoryBefore: () => {

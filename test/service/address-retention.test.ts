@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/db/open-db.js';
-import { FakeTimers } from '../api/helpers/fake-timers.js';
+import { FakeTime } from '../support/fake-time.js';
 import { JEB, ManualClock, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
 
 // Issue 23, point 7: the players' address history has a retention and is pruned.
@@ -28,7 +28,7 @@ async function addressesOf(service: TestService, uuid: string) {
 
 describe('address history retention', () => {
   it('deletes addresses last seen before the retention, on the pruning timer, and keeps the newer ones', async () => {
-    const timers = new FakeTimers();
+    const timers = new FakeTime();
     t = await startTestService({ timers, addressHistoryDays: 30 });
     expect(timers.delays()).toEqual([HOUR_MS]);
     expect((await login(t, NOTCH, 'Notch', '203.0.113.7')).status).toBe(200);
@@ -51,7 +51,7 @@ describe('address history retention', () => {
 
   it('prunes at start, a batch of 1,000 per timer turn, until the backlog is gone', async () => {
     const dbPath = join(dir, 'backlog.db');
-    const first = await startTestService({ dbPath, timers: new FakeTimers() });
+    const first = await startTestService({ dbPath, timers: new FakeTime() });
     expect((await login(first, NOTCH, 'Notch', '203.0.113.7')).status).toBe(200);
     const startMs = first.clock.now();
     await first.close();
@@ -71,7 +71,7 @@ describe('address history retention', () => {
     })();
     db.close();
 
-    const timers = new FakeTimers();
+    const timers = new FakeTime();
     t = await startTestService({ dbPath, timers, clock: new ManualClock(startMs + 91 * DAY_MS) });
     const countRows = () => {
       const reader = openDb(dbPath);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Db, openDb } from '../../db/open-db.js';
+import { errorMessage } from '../../errors/error-message.js';
 import { createOutboxInspector } from '../../outbox/inspect.js';
 import { renderDeadLetters, renderStats } from '../../outbox/report.js';
 import { hasOutboxTable } from '../../outbox/schema.js';
@@ -43,7 +44,7 @@ function parseOptions(argv: string[]) {
       options: { db: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    throw new UsageError(`${errorMessage(error)}\n${USAGE}`);
   }
 }
 

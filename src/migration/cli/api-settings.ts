@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { readEmbeddedService } from '../../../plugin/config/embedded-service.js';
-import { readApiSection } from '../../../plugin/config/read-api-section.js';
-import { ApiConnectionError, resolveServiceConnection } from '../../../plugin/config/service-connection.js';
 import { UsageError } from '../../cli/command.js';
+import { readEmbeddedService } from '../../connection/embedded-service.js';
+import { readApiSection } from '../../connection/read-api-section.js';
+import { ApiConnectionError, resolveServiceConnection } from '../../connection/service-connection.js';
+import { errorMessage } from '../../errors/error-message.js';
 
 export interface ApiSettings {
   baseUrl: string;
@@ -30,7 +31,7 @@ export async function resolveApiSettings(
     });
     return { baseUrl: connection.baseUrl, apiKey: connection.apiKey, platform: connection.platform };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     const hint = message.startsWith('no moderation service')
       ? ' (or give --api-url and --api-key, or use --dry-run)'
       : ' (or use --dry-run)';

@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../cli/command.js';
 import { readSecret } from '../../cli/secret-input.js';
+import { errorMessage } from '../../errors/error-message.js';
 import { MIGRATION_SOURCES, type MigrationSourceKind } from '../types.js';
 
 export const MIGRATE_USAGE = [
@@ -42,7 +43,7 @@ export function parseMigrateArgs(argv: string[], cwd: string): MigrateArgs {
   try {
     values = parse(argv).values;
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${MIGRATE_USAGE}`);
+    throw new UsageError(`${errorMessage(error)}\n${MIGRATE_USAGE}`);
   }
   const help = values.help ?? false;
   const from = values.from;

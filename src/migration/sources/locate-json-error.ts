@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { errorMessage } from '../../errors/error-message.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -26,7 +27,7 @@ export async function locateJsonArrayError(filePath: string): Promise<string | u
       JSON.parse(text);
       return undefined;
     } catch (error) {
-      return `entry #${index + 1}: ${error instanceof Error ? error.message : String(error)}`;
+      return `entry #${index + 1}: ${errorMessage(error)}`;
     }
   };
   for await (const chunk of createReadStream(filePath) as AsyncIterable<Buffer>) {

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parser } from 'stream-json';
+import { errorMessage } from '../../errors/error-message.js';
 
 export type StructureCheck = { ok: true; total: number } | { ok: false; message: string };
 
@@ -76,7 +77,7 @@ export async function checkMigrationFile(path: string): Promise<StructureCheck> 
   } catch (error) {
     return {
       ok: false,
-      message: `migrationFile: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+      message: `migrationFile: not valid JSON (${errorMessage(error)})`,
     };
   }
   return tracker.finish();

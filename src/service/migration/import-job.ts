@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
+import { errorMessage } from '../../errors/error-message.js';
 import type { ServiceContext } from '../context.js';
 import { guardedPromise } from '../guard.js';
 import { emptyTally, type ImportTally, importPlayerBatch } from './import-players.js';
@@ -83,7 +84,7 @@ export class ImportJobs {
       );
       stores.migrations.progress(uploadId, 'completed', processed, describe(tally), clock.now());
     } catch (error) {
-      const reason = signal.aborted ? 'service stopped' : error instanceof Error ? error.message : String(error);
+      const reason = signal.aborted ? 'service stopped' : errorMessage(error);
       stores.migrations.progress(uploadId, 'failed', processed, `failed: ${reason}`, clock.now());
       logger.warn('migration import failed', { uploadId, reason });
     } finally {

@@ -1,16 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
+import { createError } from '../../errors/create-error.js';
 import { describeIssue } from '../http/validate.js';
 import { type ParsedSeed, serviceSeed } from './seed-schema.js';
 
 /** A seed that cannot be used; the message names the file (or `seed`), the JSON path and what was expected. */
-export class SeedError extends Error {
-  readonly code = 'BAILIFF_SERVICE_SEED';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SeedError';
-  }
-}
+export class SeedError extends createError('BAILIFF_SERVICE_SEED', 'SeedError') {}
 
 function checkUniqueKeys(seed: ParsedSeed, source: string): void {
   const seen = new Map<string, string>();

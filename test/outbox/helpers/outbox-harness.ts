@@ -1,31 +1,17 @@
 import { type Db, openDb } from '../../../src/db/open-db.js';
 import type { Outbox, OutboxCall, OutboxSettings } from '../../../src/outbox/index.js';
 import { createOutbox } from '../../../src/outbox/index.js';
-import type { Logger } from '../../../src/ports/logger.js';
+import { FakeTime } from '../../support/fake-time.js';
+import { recordingLogger } from '../../support/recording-logger.js';
+
+export { recordingLogger } from '../../support/recording-logger.js';
+
 import { createFakeClient, type FakeClient } from './fake-client.js';
-import { FakeTime } from './fake-time.js';
 
 export const PLAYER = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
 
 export function ack(punishmentId: string): OutboxCall {
   return { operation: 'acknowledgePunishment', payload: { punishmentId, playerUuid: PLAYER, success: true } };
-}
-
-export interface LogLine {
-  level: keyof Logger;
-  message: string;
-  fields?: Record<string, unknown>;
-}
-
-export function recordingLogger() {
-  const lines: LogLine[] = [];
-  const logger: Logger = {
-    debug: (message, fields) => lines.push({ level: 'debug', message, fields }),
-    info: (message, fields) => lines.push({ level: 'info', message, fields }),
-    warn: (message, fields) => lines.push({ level: 'warn', message, fields }),
-    error: (message, fields) => lines.push({ level: 'error', message, fields }),
-  };
-  return { logger, lines };
 }
 
 export interface Harness {

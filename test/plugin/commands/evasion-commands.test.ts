@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { altsCommand } from '../../../plugin/commands/alts.js';
 import { showStatus } from '../../../plugin/commands/bailiff-status.js';
-import type { AltsPage, EvasionLookups } from '../../../plugin/commands/deps.js';
 import { ipBanCommand, ipUnbanCommand } from '../../../plugin/commands/ip-bans.js';
 import { moderationCommand } from '../../../plugin/commands/moderation.js';
+import type { AltsPage } from '../../../plugin/evasion/alts-source.js';
+import type { EvasionLookups } from '../../../plugin/evasion/evasion.js';
 import { ADDRESS_ONLY_TARGET } from '../../../src/api/evasion-data.js';
 import { ALEX, NOW, plain, STEVE, type TestDeps, testDeps } from './helpers/command-deps.js';
 import { apiError, unreachable } from './helpers/fake-api.js';

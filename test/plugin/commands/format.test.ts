@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatOutcome } from '../../../plugin/commands/format.js';
+import { formatOutcome } from '../../../plugin/commands/format.js';
 import { findType, listTypes, slugOf } from '../../../plugin/commands/punishment-types.js';
+import { formatDuration } from '../../../plugin/messages/duration.js';
 import { TYPES } from './helpers/command-deps.js';
 
 describe('formatDuration', () => {

@@ -138,16 +138,7 @@ describe('/ban, /tempban, /mute, /tempmute, /kick, /warn', () => {
     expect(plain(deps.staffLines)).toEqual(['[Bailiff] Mod banned Steve for 7d: griefing']);
 
     // Delivered later; the service's copy arrives by sync and replaces the local row.
-    const enforcement = {
-      db: deps.db,
-      cache: deps.cache,
-      outbox: deps.outbox,
-      players: { byUuid: () => undefined },
-      messages: () => deps.messages as never,
-      appealUrl: () => '',
-      clock: deps.clock,
-      logger: deps.logger,
-    };
+    const { enforcement } = deps;
     const outcome = applyPunishment(enforcement, {
       id: 'svc-1',
       targetUuid: STEVE.uuid,

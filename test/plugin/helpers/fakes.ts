@@ -1,8 +1,9 @@
 import { ExtensionSupport } from '../../../src/api/extension-support.js';
 import { RateLimitGate } from '../../../src/api/rate-limit-gate.js';
 import type { Punishment } from '../../../src/api/schemas.js';
-import type { Logger } from '../../../src/ports/logger.js';
 import type { Player } from '../../../src/runtime/plugin-api.js';
+
+export { recordingLogger } from '../../support/recording-logger.js';
 
 /** A clock the test moves by hand. */
 export function manualClock(start = Date.parse('2026-01-01T00:00:00Z')) {
@@ -13,18 +14,6 @@ export function manualClock(start = Date.parse('2026-01-01T00:00:00Z')) {
       now += ms;
     },
   };
-}
-
-/** A logger that keeps every line, to assert what was logged (and that no key was). */
-export function recordingLogger() {
-  const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
-  const at =
-    (level: string) =>
-    (message: string, fields?: Record<string, unknown>): void => {
-      lines.push({ level, message, fields });
-    };
-  const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-  return { logger, lines };
 }
 
 export interface FakePlayer extends Player {

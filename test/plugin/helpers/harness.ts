@@ -1,13 +1,8 @@
 import { join } from 'node:path';
-import { PunishmentCache } from '../../../plugin/cache/punishment-cache.js';
 import { bailiffConfigSchema } from '../../../plugin/config/schema.js';
-import type { EnforcementContext } from '../../../plugin/enforcement/enforcement-context.js';
-import { createPolicy } from '../../../plugin/enforcement/policy.js';
+import { createCore } from '../../../plugin/core/core.js';
 import { loadBundledMessages } from '../../../plugin/messages/load.js';
-import { createMessages } from '../../../plugin/messages/messages.js';
 import type { ModerationApi } from '../../../src/api/moderation-api.js';
-import { openDb } from '../../../src/db/open-db.js';
-import { createOutbox } from '../../../src/outbox/index.js';
 import { type FakePlayer, fakePlayers, manualClock, recordingLogger } from './fakes.js';
 
 const REPOSITORY_ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -20,29 +15,28 @@ export interface OutboxRow {
 }
 
 /**
- * The enforcement steps over a real `:memory:` database and the real outbox (never started, so
- * rows stay pending for the test to read), with the bundled messages and fake players.
+ * The plugin's core (createCore) over a real `:memory:` database and the real outbox (never started,
+ * so rows stay pending for the test to read), with the bundled messages and fake players.
  */
 export function enforcementHarness(online: FakePlayer[] = [], configInput: unknown = {}) {
-  const db = openDb(':memory:');
   const clock = manualClock();
   const { logger, lines } = recordingLogger();
-  const config = bailiffConfigSchema.parse(configInput);
-  const cache = new PunishmentCache(db, createPolicy(config.enforcement));
-  cache.load();
-  const outbox = createOutbox({ db, client: {} as ModerationApi, clock, logger });
   const players = fakePlayers(...online);
-  const messages = createMessages(loadBundledMessages(REPOSITORY_ROOT));
-  const context: EnforcementContext = {
-    db,
-    cache,
-    outbox,
+  const core = createCore({
+    config: bailiffConfigSchema.parse(configInput),
+    messages: loadBundledMessages(REPOSITORY_ROOT),
+    databaseFile: ':memory:',
+    connection: { baseUrl: 'http://127.0.0.1:9', apiKey: 'harness-key', platform: 'minecraft' },
+    keySource: 'the test harness',
+    createClient: () => ({}) as ModerationApi,
     players,
-    messages: () => messages,
-    appealUrl: () => config.appealUrl,
+    permissions: { has: () => false },
+    console: { kind: 'console', name: 'CONSOLE', sendMessage: () => {}, hasPermission: () => true },
     clock,
     logger,
-  };
+  });
+  const { db, cache, outbox, enforcement: context } = core;
+  const messages = core.settings.messages();
   const outboxRows = (): OutboxRow[] =>
     db
       .prepare<[], Omit<OutboxRow, 'payload'> & { payload: string }>(
@@ -50,5 +44,5 @@ export function enforcementHarness(online: FakePlayer[] = [], configInput: unkno
       )
       .all()
       .map((row) => ({ ...row, payload: JSON.parse(row.payload) as Record<string, unknown> }));
-  return { db, clock, logger, lines, cache, outbox, players, messages, context, outboxRows };
+  return { core, db, clock, logger, lines, cache, outbox, players, messages, context, outboxRows };
 }

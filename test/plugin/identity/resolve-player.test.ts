@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KnownPlayer } from '../../../plugin/commands/deps.js';
+import type { KnownPlayer } from '../../../plugin/identity/known-player.js';
 import { ProfileLookupError } from '../../../plugin/identity/profile-lookup.js';
 import { type IdentitySources, identifyPlayer } from '../../../plugin/identity/resolve-player.js';
 import { offlineUuid, xuidUuid } from '../../../src/minecraft/offline-uuid.js';

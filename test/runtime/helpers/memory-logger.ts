@@ -1,22 +1,10 @@
 import type { Logger } from '../../../src/ports/logger.js';
+import { type LoggedLine, recordingLogger } from '../../support/recording-logger.js';
 
-export interface LoggedLine {
-  level: 'debug' | 'info' | 'warn' | 'error';
-  message: string;
-  fields?: Record<string, unknown>;
-}
+export type { LoggedLine } from '../../support/recording-logger.js';
 
-/** A logger that keeps every line, for assertions. */
+/** The test kit's recording logger, as one object (the logger with its lines). */
 export function memoryLogger(): Logger & { lines: LoggedLine[]; text(): string } {
-  const lines: LoggedLine[] = [];
-  const at = (level: LoggedLine['level']) => (message: string, fields?: Record<string, unknown>) =>
-    void lines.push({ level, message, fields });
-  return {
-    lines,
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    text: () => lines.map((line) => `${line.level} ${line.message} ${JSON.stringify(line.fields ?? {})}`).join('\n'),
-  };
+  const { logger, lines, text } = recordingLogger();
+  return Object.assign(logger, { lines, text });
 }

@@ -1,19 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { PunishmentCache } from '../../../../plugin/cache/punishment-cache.js';
-import type { CommandDeps, KnownPlayer, StatusSnapshot } from '../../../../plugin/commands/deps.js';
+import type { PunishmentCache } from '../../../../plugin/cache/punishment-cache.js';
+import type { CommandDeps } from '../../../../plugin/commands/deps.js';
 import { bailiffConfigSchema } from '../../../../plugin/config/schema.js';
-import { InFlightCreations } from '../../../../plugin/enforcement/in-flight-creations.js';
-import { createPolicy } from '../../../../plugin/enforcement/policy.js';
+import { createCore } from '../../../../plugin/core/core.js';
+import type { EnforcementContext } from '../../../../plugin/enforcement/enforcement-context.js';
+import type { KnownPlayer } from '../../../../plugin/identity/known-player.js';
 import { type IdentitySources, identifyPlayer } from '../../../../plugin/identity/resolve-player.js';
-import { createMessages } from '../../../../plugin/messages/messages.js';
 import { messagesSchema } from '../../../../plugin/messages/schema.js';
-import { createModeration } from '../../../../plugin/moderation.js';
 import { PlayerCalls } from '../../../../plugin/players/player-calls.js';
+import type { StatusSnapshot } from '../../../../plugin/status/status-snapshot.js';
 import type { ModerationApi } from '../../../../src/api/moderation-api.js';
 import type { Punishment, PunishmentType } from '../../../../src/api/schemas.js';
-import { type Db, openDb } from '../../../../src/db/open-db.js';
-import { createOutbox } from '../../../../src/outbox/index.js';
+import type { Db } from '../../../../src/db/open-db.js';
 import type { Player, ServerInfo } from '../../../../src/runtime/plugin-api.js';
 import { type FakeApi, fakeApi } from './fake-api.js';
 
@@ -35,6 +34,8 @@ export interface TestDeps extends CommandDeps {
   db: Db;
   /** The plugin's real cache on the same database: what the commands applied. */
   cache: PunishmentCache;
+  /** The enforcement context of the same core (what sync and the hooks use). */
+  enforcement: EnforcementContext;
   applied: Punishment[];
   /** Lines announced to staff (the console's copy). */
   staffLines: string[];
@@ -67,44 +68,37 @@ export interface TestDepsOptions {
  */
 export function testDeps(options: TestDepsOptions = {}): TestDeps {
   const client = fakeApi(options.api);
-  const db = openDb(':memory:');
   const clock = { now: () => NOW };
   let nextId = 0;
   const ids = () => `id-${++nextId}`;
-  const outbox = createOutbox({ db, client, clock });
   const known = [STEVE, ALEX];
   const applied: Punishment[] = [];
-  const messages = createMessages(bundledMessages);
   const logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
-  const cache = new PunishmentCache(db, createPolicy(bailiffConfigSchema.parse({}).enforcement));
-  cache.load();
   const staffLines: string[] = [];
   const exempt = new Set((options.exempt ?? []).map((name) => name.toLowerCase()));
   const online = options.online ?? [];
-  const inFlight = new InFlightCreations();
-  const moderation = createModeration({
-    enforcement: {
-      db,
-      cache,
-      outbox,
-      players: { byUuid: (uuid) => online.find((player) => player.uuid.toLowerCase() === uuid.toLowerCase()) },
-      messages: () => messages,
-      appealUrl: () => 'https://example.com/appeal',
-      clock,
-      logger,
-    },
-    audience: {
-      online: () => [],
-      console: {
-        kind: 'console',
-        name: 'CONSOLE',
-        sendMessage: (line) => staffLines.push(line),
-        hasPermission: () => true,
-      },
-    },
+  const byUuid = (uuid: string) => online.find((player) => player.uuid.toLowerCase() === uuid.toLowerCase());
+  const core = createCore({
+    config: bailiffConfigSchema.parse({ appealUrl: 'https://example.com/appeal' }),
+    messages: bundledMessages,
+    databaseFile: ':memory:',
+    connection: { baseUrl: 'http://127.0.0.1:9', apiKey: 'test-key', platform: 'minecraft' },
+    keySource: 'the test deps',
+    createClient: () => client,
+    // Staff broadcasts reach the console only: the online players are targets.
+    players: { online: () => [], byUuid, byName: () => undefined },
     permissions: { has: (sender, node) => node === 'bailiff.exempt' && exempt.has(sender.name.toLowerCase()) },
-    inFlight,
+    console: {
+      kind: 'console',
+      name: 'CONSOLE',
+      sendMessage: (line) => staffLines.push(line),
+      hasPermission: () => true,
+    },
+    clock,
+    logger,
   });
+  const { db, cache, outbox, effects: moderation, inFlight } = core;
+  const messages = core.settings.messages();
   const players = {
     resolve: (input: string) =>
       known.find((player) => player.uuid === input.toLowerCase() || player.name.toLowerCase() === input.toLowerCase()),
@@ -113,6 +107,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     client,
     db,
     cache,
+    enforcement: core.enforcement,
     applied,
     staffLines,
     outbox,

@@ -1,5 +1,5 @@
-import type { Clock } from '../../../src/ports/clock.js';
-import type { TimerHandle, Timers } from '../../../src/ports/timers.js';
+import type { Clock } from '../../src/ports/clock.js';
+import type { TimerHandle, Timers } from '../../src/ports/timers.js';
 
 /** Lets queued promise callbacks and p-queue bookkeeping run; no real waiting. */
 export async function settle(rounds = 5): Promise<void> {
@@ -9,10 +9,15 @@ export async function settle(rounds = 5): Promise<void> {
 interface FakeTimer {
   id: number;
   at: number;
+  delayMs: number;
   callback: () => void;
 }
 
-/** A clock and timers driven by the test: time moves only in `advance`. */
+/**
+ * The test kit's clock and timers: time moves only in `advance`, which fires due timers in order
+ * and lets promises settle after each, so no test sleeps.
+ * @param start epoch ms of the clock. @default 2026-01-01T00:00:00Z
+ */
 export class FakeTime implements Clock, Timers {
   private current: number;
   private nextId = 1;
@@ -25,7 +30,7 @@ export class FakeTime implements Clock, Timers {
   now = (): number => this.current;
 
   setTimeout = (callback: () => void, delayMs: number): TimerHandle => {
-    const timer = { id: this.nextId++, at: this.current + Math.max(0, delayMs), callback };
+    const timer = { id: this.nextId++, at: this.current + Math.max(0, delayMs), delayMs, callback };
     this.timers.push(timer);
     return timer.id;
   };
@@ -47,6 +52,23 @@ export class FakeTime implements Clock, Timers {
     }
     this.current = target;
     await settle();
+  }
+
+  /** Timers armed and not yet fired or cleared. */
+  get pendingCount(): number {
+    return this.timers.length;
+  }
+
+  /** The delays the pending timers were armed with, in the order they were armed. */
+  delays(): number[] {
+    return this.timers.map((timer) => timer.delayMs);
+  }
+
+  /** Fires every pending timer now, in the order they were armed, without moving the clock. */
+  fireAll(): void {
+    const due = this.timers;
+    this.timers = [];
+    for (const timer of due) timer.callback();
   }
 
   /** Sets the clock without firing anything (a process that was down for a while). */

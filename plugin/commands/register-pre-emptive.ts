@@ -1,6 +1,7 @@
 import { isTransient } from '../../src/api/errors.js';
-import type { CommandDeps, KnownPlayer } from '../commands/deps.js';
-import type { Target } from '../commands/resolve-arguments.js';
+import type { KnownPlayer } from '../identity/known-player.js';
+import type { CommandDeps } from './deps.js';
+import type { Target } from './resolve-arguments.js';
 
 /** The service's player names are 1-16 characters: a player known only by UUID is registered under its first 16 digits. */
 function registrationName(player: KnownPlayer): string {

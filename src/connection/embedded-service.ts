@@ -1,6 +1,7 @@
 import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { errorMessage } from '../errors/error-message.js';
 
 /** File in the plugin's data folder where `bailiff start` records the embedded service it runs. */
 export const EMBEDDED_SERVICE_FILE = 'embedded-service.json';
@@ -33,9 +34,7 @@ export function readEmbeddedService(dataFolder: string): EmbeddedService | undef
   try {
     document = JSON.parse(text);
   } catch (error) {
-    throw new Error(
-      `${file} is not JSON (${error instanceof Error ? error.message : String(error)}): delete it and restart`,
-    );
+    throw new Error(`${file} is not JSON (${errorMessage(error)}): delete it and restart`);
   }
   const parsed = embeddedServiceSchema.safeParse(document);
   if (!parsed.success) {

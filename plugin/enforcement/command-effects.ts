@@ -1,28 +1,48 @@
-import type { Punishment } from '../src/api/schemas.js';
-import type { Permissions } from '../src/runtime/plugin-api.js';
+import type { Punishment } from '../../src/api/schemas.js';
+import type { Permissions } from '../../src/runtime/plugin-api.js';
 import {
   type CachedPunishment,
   expiresAt,
   fromServicePunishment,
   toServicePunishment,
-} from './cache/cached-punishment.js';
-import { isLocalId } from './cache/local-creations.js';
-import type { KnownPlayer, LiftRequest, PunishmentRecords } from './commands/deps.js';
-import type { EnforcementContext } from './enforcement/enforcement-context.js';
-import { creationKey, type InFlightCreations } from './enforcement/in-flight-creations.js';
-import { runsLongerText } from './enforcement/runs-longer.js';
-import {
-  ANNOUNCE_SYNCED_WITHIN_MS,
-  announcementOf,
-  type StaffAudience,
-  tellStaff,
-} from './enforcement/staff-broadcast.js';
-import { type ApplyOutcome, applyPunishment } from './sync/apply-punishment.js';
+} from '../cache/cached-punishment.js';
+import { isLocalId } from '../cache/local-creations.js';
+import type { PunishmentAction } from '../config/ordinal-defaults.js';
+import type { KnownPlayer } from '../identity/known-player.js';
+import { type ApplyOutcome, applyPunishment } from '../sync/apply-punishment.js';
+import type { EnforcementContext } from './enforcement-context.js';
+import { creationKey, type InFlightCreations } from './in-flight-creations.js';
+import { runsLongerText } from './runs-longer.js';
+import { ANNOUNCE_SYNCED_WITHIN_MS, announcementOf, type StaffAudience, tellStaff } from './staff-broadcast.js';
+
+export interface LiftRequest {
+  punishmentId: string;
+  issuerName: string;
+  reason: string;
+  silent: boolean;
+}
+
+export interface PunishmentRecords {
+  activeBan(uuid: string, now: number): CachedPunishment | undefined;
+  activeMute(uuid: string, now: number): CachedPunishment | undefined;
+  /** Every punishment stored for the player, newest first. */
+  history(uuid: string): CachedPunishment[];
+  /** The player's enforced punishments of one kind still running at `now`, newest first. */
+  running(uuid: string, action: PunishmentAction, now: number): CachedPunishment[];
+  /** Every running ban, newest first. */
+  activeBans(now: number): CachedPunishment[];
+  /** Running IP bans of exactly this address or range (canonical), or targeting this player; newest first. */
+  runningIpBans(of: { ipAddress?: string; targetUuid?: string }, now: number): CachedPunishment[];
+  /** What a punishment does here (its kind). */
+  actionOf(punishment: CachedPunishment): PunishmentAction;
+  /** What an active punishment of this type does here (config.yml `enforcement.ordinalActions`). */
+  actionOfType(typeOrdinal: number): PunishmentAction;
+}
 
 export const EXEMPT_PERMISSION = 'bailiff.exempt';
 export const PARDONED_STATUS = 'pardoned';
 
-export interface ModerationOptions {
+export interface CommandEffectsOptions {
   enforcement: EnforcementContext;
   audience: StaffAudience;
   permissions: Pick<Permissions, 'has'>;
@@ -34,14 +54,15 @@ export interface ModerationOptions {
  * staff unless silent), queue creations and lifts, read the cache. Sync announces through
  * {@link announceSynced}.
  */
-export function createModeration(options: ModerationOptions) {
+export function createCommandEffects(options: CommandEffectsOptions) {
   const { enforcement: context, audience } = options;
   const { cache } = context;
-  const isTimed = (punishment: CachedPunishment) => cache.policy.kindOf(punishment).indexedAs !== undefined;
+  const policy = () => context.policy();
+  const isTimed = (punishment: CachedPunishment) => policy().kindOf(punishment).indexedAs !== undefined;
 
   /** A running punishment of the same kind that ends after this one (it is what the player lives with). */
   const runningLonger = (punishment: CachedPunishment): CachedPunishment | undefined => {
-    const indexed = cache.policy.kindOf(punishment).indexedAs;
+    const indexed = policy().kindOf(punishment).indexedAs;
     // An IP ban holds an address, not the player: another ban of theirs says nothing about it.
     if (!indexed || punishment.ipAddress !== undefined) return undefined;
     const now = context.clock.now();
@@ -51,7 +72,7 @@ export function createModeration(options: ModerationOptions) {
   };
 
   const announce = (punishment: CachedPunishment) => {
-    const kind = cache.policy.kindOf(punishment);
+    const kind = policy().kindOf(punishment);
     const messages = context.messages();
     // An IP ban is announced without its address.
     const key =
@@ -74,8 +95,7 @@ export function createModeration(options: ModerationOptions) {
       cache
         .history(uuid.toLowerCase())
         .filter(
-          (row) =>
-            cache.policy.isEnforced(row.status) && cache.policy.kindOf(row).action === action && now < expiresAt(row),
+          (row) => policy().isEnforced(row.status) && policy().kindOf(row).action === action && now < expiresAt(row),
         ),
     activeBans: (now) => cache.activeBans(now).map((entry) => entry.punishment),
     runningIpBans: ({ ipAddress, targetUuid }, now) => {
@@ -88,14 +108,14 @@ export function createModeration(options: ModerationOptions) {
         .filter(
           (row) =>
             row.ipAddress !== undefined &&
-            cache.policy.isEnforced(row.status) &&
-            cache.policy.kindOf(row).action === 'ban' &&
+            policy().isEnforced(row.status) &&
+            policy().kindOf(row).action === 'ban' &&
             now < expiresAt(row),
         )
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     },
-    actionOf: (punishment) => cache.policy.kindOf(punishment).action,
-    actionOfType: (typeOrdinal) => cache.policy.actionOf(typeOrdinal),
+    actionOf: (punishment) => policy().kindOf(punishment).action,
+    actionOfType: (typeOrdinal) => policy().actionOf(typeOrdinal),
   };
 
   return {
@@ -106,14 +126,14 @@ export function createModeration(options: ModerationOptions) {
       const row = cache.get(request.punishmentId);
       if (!row) return;
       // The service's stream may have brought the pardon already: then only the announcement is left.
-      if (cache.policy.isEnforced(row.status)) {
+      if (policy().isEnforced(row.status)) {
         if (isLocalId(row.id)) {
           cache.localPardons.record(row.id, { issuerName: request.issuerName, reason: request.reason });
         }
         applyPunishment(context, { ...toServicePunishment(row), status: PARDONED_STATUS });
       }
       if (!request.silent) {
-        const action = cache.policy.kindOf(row).action;
+        const action = policy().kindOf(row).action;
         const key =
           action === 'mute'
             ? 'broadcast.unmute'
@@ -133,7 +153,7 @@ export function createModeration(options: ModerationOptions) {
     announceSynced(outcome: ApplyOutcome, punishment: Punishment): void {
       if (outcome !== 'new') return;
       const cached = fromServicePunishment(punishment);
-      if (!cache.policy.isEnforced(cached.status)) return;
+      if (!policy().isEnforced(cached.status)) return;
       if (context.clock.now() - Date.parse(cached.createdAt) > ANNOUNCE_SYNCED_WITHIN_MS) return;
       if (options.inFlight.has(creationKey(cached))) return;
       announce(cached);
@@ -141,4 +161,4 @@ export function createModeration(options: ModerationOptions) {
   };
 }
 
-export type Moderation = ReturnType<typeof createModeration>;
+export type CommandEffects = ReturnType<typeof createCommandEffects>;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createError } from '../errors/create-error.js';
 import { EMBEDDED_SERVICE_FILE, type EmbeddedService } from './embedded-service.js';
 
 /** The environment variables that name the service (container deployments keep the key out of files). */
@@ -30,13 +31,7 @@ export interface ConnectionInputs {
 }
 
 /** No service, or half of one: the message names every place to set what is missing. */
-export class ApiConnectionError extends Error {
-  readonly code = 'BAILIFF_API_NOT_CONFIGURED';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ApiConnectionError';
-  }
-}
+export class ApiConnectionError extends createError('BAILIFF_API_NOT_CONFIGURED', 'ApiConnectionError') {}
 
 const DEFAULT_PLATFORM = 'minecraft';
 

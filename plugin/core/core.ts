@@ -1,0 +1,147 @@
+import { createModerationClient } from '../../src/api/client.js';
+import { ExtensionSupport } from '../../src/api/extension-support.js';
+import type { ModerationApi } from '../../src/api/moderation-api.js';
+import { RateLimitGate } from '../../src/api/rate-limit-gate.js';
+import { type Db, openDb } from '../../src/db/open-db.js';
+import { startWalCheckpointer, type WalCheckpointer } from '../../src/db/wal-checkpointer.js';
+import { createOutbox } from '../../src/outbox/index.js';
+import type { Outbox } from '../../src/outbox/types.js';
+import type { Clock } from '../../src/ports/clock.js';
+import type { Logger } from '../../src/ports/logger.js';
+import type { CommandSender, Permissions, Players } from '../../src/runtime/plugin-api.js';
+import { PunishmentCache } from '../cache/punishment-cache.js';
+import type { BailiffConfig } from '../config/schema.js';
+import { sqliteExtensionStore } from '../connection/extension-store.js';
+import { logKeyRejections } from '../connection/key-rejection-log.js';
+import { type CommandEffects, createCommandEffects } from '../enforcement/command-effects.js';
+import type { EnforcementContext } from '../enforcement/enforcement-context.js';
+import { InFlightCreations } from '../enforcement/in-flight-creations.js';
+import type { StaffAudience } from '../enforcement/staff-broadcast.js';
+import type { MessageTable } from '../messages/schema.js';
+import { type CoreSettings, createCoreSettings } from './settings.js';
+
+export interface CoreOptions {
+  /** config.yml as read at enable. */
+  config: BailiffConfig;
+  /** messages.yml as read at enable, and the bundled copy its missing keys fall back to. */
+  messages: MessageTable;
+  bundledMessages?: MessageTable;
+  /** The plugin's SQLite file; `:memory:` in tests. */
+  databaseFile: string;
+  /** Where the service is and the key (from `resolveServiceConnection`). */
+  connection: { baseUrl: string; apiKey: string; platform: string };
+  /** Where the key came from, in the words of a log line (never the key). */
+  keySource: string;
+  /**
+   * Replaces the HTTP client built from `connection` (tests); it gets the shared gate and record
+   * of extensions. @default createModerationClient
+   */
+  createClient?: (shared: { gate: RateLimitGate; extensions: ExtensionSupport }) => ModerationApi;
+  players: Players;
+  permissions: Pick<Permissions, 'has'>;
+  console: CommandSender;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * What every feature shares: one database, one gate and record of extensions for every caller of
+ * the service, one client, cache and outbox, and the enforcement context over them. Nothing
+ * runs until {@link start}.
+ */
+export interface Core {
+  readonly db: Db;
+  readonly gate: RateLimitGate;
+  readonly extensions: ExtensionSupport;
+  readonly client: ModerationApi;
+  readonly cache: PunishmentCache;
+  readonly outbox: Outbox;
+  readonly enforcement: EnforcementContext;
+  /** What the staff commands (and sync's announcements) do to this server. */
+  readonly effects: CommandEffects;
+  /** Creations being sent now (sync leaves announcing them to the command). */
+  readonly inFlight: InFlightCreations;
+  /** Who hears staff broadcasts: the console and online players with `bailiff.notify`. */
+  readonly audience: StaffAudience;
+  /** config.yml, messages.yml and the policy, as the last reload left them. */
+  readonly settings: CoreSettings;
+  readonly keySource: string;
+  /** Enforced punishments the cache indexed at start. */
+  readonly enforcedAtStart: number;
+  /** Starts the outbox and the WAL checkpointer. */
+  start(): void;
+  /** Stops the outbox and the checkpointer, then closes the database. */
+  close(): Promise<void>;
+}
+
+export function createCore(options: CoreOptions): Core {
+  const { clock, logger } = options;
+  const db = openDb(options.databaseFile);
+  const settings = createCoreSettings(options.config, options.messages, options.bundledMessages);
+  const initial = settings.config();
+  const gate = new RateLimitGate({
+    requestsPerMinute: initial.api.requestsPerMinute,
+    playerRequestsPerMinute: Math.max(
+      1,
+      Math.floor((initial.api.requestsPerMinute * initial.api.playerSharePercent) / 100),
+    ),
+  });
+  logKeyRejections(gate, logger, options.keySource);
+  const extensions = new ExtensionSupport({
+    reprobeAfterMs: initial.enforcement.loginCheck.reprobeAfterMs ?? initial.api.reprobeAfterMs,
+    store: sqliteExtensionStore(db),
+  });
+  const client =
+    options.createClient?.({ gate, extensions }) ??
+    createModerationClient({
+      ...options.connection,
+      timeoutMs: initial.api.timeoutMs,
+      clock,
+      gate,
+      extensions,
+    });
+  const cache = new PunishmentCache(db, settings.policy().enforcedAs);
+  const enforcedAtStart = cache.load();
+  settings.onReplaced(() => cache.load(settings.policy().enforcedAs));
+  const outbox = createOutbox({ db, client, clock, logger, settings: initial.outbox });
+  const enforcement: EnforcementContext = {
+    db,
+    cache,
+    policy: settings.policy,
+    outbox,
+    players: options.players,
+    messages: settings.messages,
+    appealUrl: () => settings.config().appealUrl,
+    clock,
+    logger,
+  };
+  const audience: StaffAudience = { online: () => options.players.online(), console: options.console };
+  const inFlight = new InFlightCreations();
+  const effects = createCommandEffects({ enforcement, audience, permissions: options.permissions, inFlight });
+  let checkpointer: WalCheckpointer | undefined;
+
+  return {
+    db,
+    gate,
+    extensions,
+    client,
+    cache,
+    outbox,
+    enforcement,
+    effects,
+    inFlight,
+    audience,
+    settings,
+    keySource: options.keySource,
+    enforcedAtStart,
+    start() {
+      checkpointer ??= startWalCheckpointer(db, { logger });
+      outbox.start();
+    },
+    async close() {
+      await outbox.stop();
+      await checkpointer?.stop();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { type BedrockBot, bedrockOfflineUuid, joinBedrock } from './bedrock-bots.js';
+import { joinBot, offlineUuid, type TestBot } from './bots.js';
+import { BEDROCK_TEST_SETTINGS } from './game-server.js';
+
+/** A player connected to the game server under test, whatever its edition. */
+export interface PlayerBot {
+  readonly name: string;
+  /** Chat and system lines this player saw, in order, colour codes removed. */
+  readonly seen: string[];
+  /** The kick reason as text, once kicked. */
+  readonly kickedWith: string | undefined;
+  chat(message: string): void;
+  /** A private message to another player, with the host's own command. */
+  whisper(target: string, message: string): void;
+  quit(): Promise<void>;
+}
+
+export type PlayerJoin = { joined: true; bot: PlayerBot } | { joined: false; reason: string };
+
+/** One game server Bailiff runs on, as the end-to-end suites drive it. */
+export interface HostUnderTest {
+  readonly name: string;
+  /** Keys of server.yml for this host. */
+  readonly serverSettings: Record<string, unknown>;
+  /** The UUID the host gives an offline player of this name. */
+  uuidOf(name: string): string;
+  /** The private-message command the host routes (what a mute refuses). */
+  readonly whisperCommand: string;
+  join(port: number, name: string): Promise<PlayerJoin>;
+}
+
+function fromJava(bot: TestBot): PlayerBot {
+  return {
+    name: bot.name,
+    seen: bot.seen,
+    get kickedWith() {
+      return bot.kickedWith;
+    },
+    chat: (message) => bot.bot.chat(message),
+    whisper: (target, message) => bot.bot.whisper(target, message),
+    quit: () => bot.quit(),
+  };
+}
+
+function fromBedrock(bot: BedrockBot): PlayerBot {
+  return {
+    name: bot.name,
+    seen: bot.seen,
+    get kickedWith() {
+      return bot.kickedWith;
+    },
+    chat: (message) => bot.chat(message),
+    whisper: (target, message) => bot.command(`msg ${target} ${message}`),
+    quit: () => bot.quit(),
+  };
+}
+
+/** flying-squid with mineflayer bots, and SerenityJS with bedrock-protocol clients, both offline. */
+export const HOSTS: readonly HostUnderTest[] = [
+  {
+    name: 'flying-squid (Java)',
+    serverSettings: {},
+    uuidOf: offlineUuid,
+    whisperCommand: 'tell',
+    join: async (port, name) => {
+      const result = await joinBot(port, name);
+      return result.joined ? { joined: true, bot: fromJava(result.bot) } : result;
+    },
+  },
+  {
+    name: 'SerenityJS (Bedrock)',
+    serverSettings: BEDROCK_TEST_SETTINGS,
+    uuidOf: bedrockOfflineUuid,
+    whisperCommand: 'msg',
+    join: async (port, name) => {
+      const result = await joinBedrock(port, name);
+      return result.joined ? { joined: true, bot: fromBedrock(result.bot) } : result;
+    },
+  },
+];
