@@ -40,6 +40,7 @@ import { createModeration } from './moderation.js';
 import { adoptDelivered } from './sync/adopt-delivered.js';
 import { applyPunishment } from './sync/apply-punishment.js';
 import { liftMissingFromSnapshot } from './sync/lift-missing.js';
+import { sqliteStreamPositionStore } from './sync/stream-position.js';
 import { createSync, type Sync } from './sync/sync-service.js';
 
 /** The running plugin, as onEnable leaves it. */
@@ -131,6 +132,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
   const audience = { online: () => context.players.online(), console: context.console };
   const moderation = createModeration({ enforcement, audience, permissions: context.permissions, inFlight });
 
+  const streamPosition = sqliteStreamPositionStore(db, () => clock.now());
   const newSync = () =>
     createSync({
       client,
@@ -147,6 +149,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
       random: systemRandom,
       logger,
       backfillOnStart: cache.count() === 0,
+      streamPosition,
     });
   let sync = newSync();
 

@@ -7,6 +7,7 @@ import { limitBodyNesting } from './http/body-bounds.js';
 import { installErrorHandlers } from './http/errors.js';
 import { answerClientError, frameworkErrorHandler, refuseTunnels, requireHostHeader } from './http/framework-errors.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import type { TokenBuckets } from './http/token-bucket-store.js';
 import type { ImportJobs } from './migration/import-job.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
@@ -24,6 +25,8 @@ export interface AppSettings {
   adminToken: string;
   rateLimitPerMinute: number;
   rateLimitAllRoutes: boolean;
+  /** The per-key budgets, shared with the stream's handshakes. */
+  rateLimitBuckets: TokenBuckets;
   maxUploadBytes: number;
   uploadDirectory: string;
   jobs: ImportJobs;
@@ -48,7 +51,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
   await registerRateLimit(app, {
     perMinute: settings.rateLimitPerMinute,
     allRoutes: settings.rateLimitAllRoutes,
-    clock: context.clock,
+    buckets: settings.rateLimitBuckets,
   });
   await app.register(multipart, { limits: { fileSize: settings.maxUploadBytes, files: 1 } });
 

@@ -9,6 +9,7 @@ import { buildApp } from './app.js';
 import { createContext } from './context.js';
 import { SERVICE_MIGRATIONS } from './db/schema.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
+import { TokenBuckets } from './http/token-bucket-store.js';
 import { ImportJobs } from './migration/import-job.js';
 import {
   checkOptions,
@@ -27,6 +28,16 @@ import { DEFAULT_RULES } from './rules/catalogue.js';
 import { applySeed } from './seed/apply-seed.js';
 import { loadSeed, parseSeed } from './seed/load-seed.js';
 import { StreamServer } from './stream/stream-server.js';
+import {
+  DEFAULT_STREAM_CONNECTIONS_PER_KEY,
+  DEFAULT_STREAM_MAX_FRAME_BYTES,
+  DEFAULT_STREAM_RETAINED_CHANGES,
+  DEFAULT_STREAM_STALL_TIMEOUT_MS,
+  STREAM_HIGH_WATER_BYTES,
+  STREAM_MAX_BUFFERED_BYTES,
+  STREAM_PAGE_SIZE,
+  STREAM_SNAPSHOT_REUSE_MS,
+} from './stream/stream-settings.js';
 
 export * from './options.js';
 export type { ModerationRules } from './rules/catalogue.js';
@@ -60,21 +71,37 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
     const jobs = new ImportJobs(context);
+    const rateLimitPerMinute = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+    const rateLimitBuckets = new TokenBuckets(context.clock);
     const app = await buildApp(context, {
       platform,
       adminToken,
-      rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+      rateLimitPerMinute,
       rateLimitAllRoutes: options.rateLimitAllRoutes ?? false,
+      rateLimitBuckets,
       maxUploadBytes: Math.floor((options.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB) * MB),
       uploadDirectory,
       jobs,
     });
     const host = options.host ?? DEFAULT_HOST;
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
-    const stream = new StreamServer(app.server, context, {
-      platform,
-      pingIntervalMs: options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS,
-    });
+    const stream = new StreamServer(
+      app.server,
+      context,
+      {
+        platform,
+        pingIntervalMs: options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS,
+        maxFrameBytes: options.streamMaxFrameBytes ?? DEFAULT_STREAM_MAX_FRAME_BYTES,
+        connectionsPerKey: options.streamConnectionsPerKey ?? DEFAULT_STREAM_CONNECTIONS_PER_KEY,
+        retainedChanges: options.streamRetainedChanges ?? DEFAULT_STREAM_RETAINED_CHANGES,
+        stallTimeoutMs: options.streamStallTimeoutMs ?? DEFAULT_STREAM_STALL_TIMEOUT_MS,
+        pageSize: STREAM_PAGE_SIZE,
+        highWaterBytes: STREAM_HIGH_WATER_BYTES,
+        maxBufferedBytes: STREAM_MAX_BUFFERED_BYTES,
+        snapshotReuseMs: STREAM_SNAPSHOT_REUSE_MS,
+      },
+      { buckets: rateLimitBuckets, perMinute: rateLimitPerMinute },
+    );
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
     const urlHost = host.includes(':') ? `[${host}]` : host;

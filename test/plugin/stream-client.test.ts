@@ -25,7 +25,7 @@ function harness(random = 0.5) {
   const doors = clientDoors();
   const client = createStreamClient({
     endpoint: () => ({ url: 'ws://127.0.0.1:1/v1/minecraft/stream', headers: { 'X-API-Key': 'secret-key' } }),
-    onSnapshot: (list) => snapshots.push(list),
+    onSnapshotPage: (list) => snapshots.push(list),
     onPunishment: (punishment) => pushed.push(punishment),
     onStateChange: (state) => states.push(state),
     timers: {
