@@ -61,6 +61,8 @@ export class StreamChangeStore {
 
   /** The network's head, created (sequence 0, a fresh epoch) the first time it is asked for. */
   head(networkId: number): StreamHead {
+    const existing = this.headStatement.get(networkId);
+    if (existing) return existing;
     this.ensureHead.run(networkId);
     return this.headStatement.get(networkId)!;
   }

@@ -11,7 +11,7 @@ const CLOSE_GRACE_MS = 5000;
 /** A change as the live feed hands it to every connection of a network: framed once per protocol. */
 export interface LiveChange {
   sequence: number;
-  frames: Record<StreamRequest['protocol'], string>;
+  frames: Record<StreamRequest['protocol'], Buffer>;
 }
 
 type Phase = 'snapshot' | 'catch-up' | 'live' | 'closed';
@@ -77,7 +77,7 @@ export class StreamConnection {
       return;
     }
     this.cursor = change.sequence;
-    this.ws.send(change.frames[this.protocol]);
+    this.ws.send(change.frames[this.protocol], { binary: false });
   }
 
   /** The socket closed: lets go of the snapshot and timers. */

@@ -215,8 +215,10 @@ export class StreamServer extends EventEmitter<StreamEvents> {
       const change: LiveChange = {
         sequence,
         frames: {
-          [STREAM_PROTOCOL]: JSON.stringify(punishmentFrame(STREAM_PROTOCOL, sequence, punishment)),
-          [STREAM_PROTOCOL_RESUMING]: JSON.stringify(punishmentFrame(STREAM_PROTOCOL_RESUMING, sequence, punishment)),
+          [STREAM_PROTOCOL]: Buffer.from(JSON.stringify(punishmentFrame(STREAM_PROTOCOL, sequence, punishment))),
+          [STREAM_PROTOCOL_RESUMING]: Buffer.from(
+            JSON.stringify(punishmentFrame(STREAM_PROTOCOL_RESUMING, sequence, punishment)),
+          ),
         },
       };
       for (const connection of members) connection.deliver(change);
