@@ -15,7 +15,19 @@ const USAGE = `usage: bailiff service [options]
   --rate-limit-per-minute N    requests a minute per API key on limited routes (default: 1000)
   --max-upload-mb N            largest migration upload in MB (default: 100)
   --shared-ip-threshold N      an address seen with more accounts links none of them (default: 5)
-  --link-expiry-days N         logins older than this link no accounts (default: 90)`;
+  --link-expiry-days N         logins older than this link no accounts (default: 90)
+  --stream-connections-per-key N     stream connections one server key may hold (default: 3)
+  --stream-retained-changes N        changes kept per network for resuming streams (default: 100000)
+  --stream-max-frame-bytes N         largest frame a stream client may send (default: 65536)
+  --stream-stall-timeout-ms N        a stream reader stalled this long is closed (default: 30000)`;
+
+/** Stream flags and the service option each sets, with its minimum. */
+const STREAM_FLAGS = [
+  ['stream-connections-per-key', 'streamConnectionsPerKey', 1],
+  ['stream-retained-changes', 'streamRetainedChanges', 1],
+  ['stream-max-frame-bytes', 'streamMaxFrameBytes', 1024],
+  ['stream-stall-timeout-ms', 'streamStallTimeoutMs', 1],
+] as const;
 
 function integerFlag(name: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -48,6 +60,10 @@ function parse(argv: string[]) {
         'max-upload-mb': { type: 'string' },
         'shared-ip-threshold': { type: 'string' },
         'link-expiry-days': { type: 'string' },
+        'stream-connections-per-key': { type: 'string' },
+        'stream-retained-changes': { type: 'string' },
+        'stream-max-frame-bytes': { type: 'string' },
+        'stream-stall-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -96,6 +112,12 @@ export const command: CliCommand = async ({ argv, stdout, stderr, cwd }) => {
       ...(flags['link-expiry-days'] === undefined
         ? {}
         : { linkExpiryDays: integerFlag('link-expiry-days', flags['link-expiry-days'], 1)! }),
+      ...Object.fromEntries(
+        STREAM_FLAGS.filter(([flag]) => flags[flag] !== undefined).map(([flag, option, min]) => [
+          option,
+          integerFlag(flag, flags[flag], min),
+        ]),
+      ),
       logger: stderrLogger(stderr),
     });
   } catch (error) {
