@@ -59,7 +59,7 @@ interface RenderSettings {
 
 /**
  * Shares snapshots: a connection that needs one takes the render in progress (or a finished one
- * still within the change log) for its network and protocol, and only when there is none is a new
+ * nothing has changed since) for its network and protocol, and only when there is none is a new
  * one started. Rendering yields to the event loop between pages, so one network's snapshot never
  * holds up another's requests.
  */
@@ -77,7 +77,7 @@ export class SharedSnapshots extends EventEmitter<{ 'snapshot:rendered': (render
     const key = `${networkId}:${protocol}`;
     const existing = this.entries.get(key);
     const head = this.context.stores.streamChanges.head(networkId);
-    if (existing && !existing.failed && !existing.abandoned && existing.sequence >= head.prunedThrough) {
+    if (existing && this.reusable(existing, head.sequence)) {
       clearTimeout(existing.reuseTimer);
       existing.reuseTimer = undefined;
       existing.users += 1;
@@ -95,6 +95,16 @@ export class SharedSnapshots extends EventEmitter<{ 'snapshot:rendered': (render
       entry.finish(true);
     });
     return entry;
+  }
+
+  /**
+   * A render in progress is joined (rows inserted since are still ahead of it, in rowid order); a
+   * finished one only while nothing changed since, so a snapshot never lacks a row made active
+   * before the connection.
+   */
+  private reusable(entry: SharedSnapshot, headSequence: number): boolean {
+    if (entry.failed || entry.abandoned) return false;
+    return !entry.done || entry.sequence === headSequence;
   }
 
   release(entry: SharedSnapshot): void {
