@@ -97,6 +97,18 @@ describe('stream protocol 2: sequences and resume', () => {
     resumed.ws.close();
   });
 
+  it('a live connection also gets changes nobody published (an import), before the next one', async () => {
+    const { t, dbPath } = await serviceWith();
+    const session = openStreamSession(t.service.url, KEY_A1, '?protocol=2');
+    const greeting = hello(await caughtUp(session));
+    insertBans(dbPath, 'alpha', 1);
+    const published = await ban(t, NOTCH);
+    const frames = await session.untilCaughtUp();
+    expect(pushedIds(frames)).toEqual(['bulk-0', published]);
+    expect(frames.at(-1)).toEqual({ type: 'caught-up', sequence: greeting.sequence! + 2 });
+    session.ws.close();
+  });
+
   it('a position from another log, or ahead of this one, gets a snapshot', async () => {
     const { t } = await serviceWith();
     const id = await ban(t, NOTCH);

@@ -69,6 +69,11 @@ export class StreamConnection {
   /** A change published live; a connection still catching up reads it from the log instead. */
   deliver(change: LiveChange): void {
     if (this.phase !== 'live' || change.sequence <= this.cursor) return;
+    if (change.sequence > this.cursor + 1) {
+      // Changes nobody published (a migration import) lie between: read them and this one from the log.
+      this.startAfter(this.cursor);
+      return;
+    }
     if (this.ws.bufferedAmount > this.settings.maxBufferedBytes) {
       this.closeForCause(
         CLOSE_TOO_SLOW,
