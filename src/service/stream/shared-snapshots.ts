@@ -52,6 +52,9 @@ export interface SnapshotRendered {
   bytes: number;
 }
 
+/** A page is cut once its punishments reach this many characters of JSON. */
+const MAX_PAGE_BYTES = 256 * 1024;
+
 interface RenderSettings {
   pageSize: number;
   reuseMs: number;
@@ -134,28 +137,42 @@ export class SharedSnapshots extends EventEmitter<{ 'snapshot:rendered': (render
     const { pageSize } = this.settings;
     const frame = entry.protocol === STREAM_PROTOCOL ? protocolOnePage : protocolTwoPage(entry.sequence);
     let rows = streamChanges.activePage(entry.networkId, 0, pageSize);
+    let page = 0;
     let bytes = 0;
     let itemsBefore = false;
-    for (let page = 0; ; page += 1) {
+    const emit = (items: string[], last: boolean) => {
+      const piece = frame(items.join(','), page, last, itemsBefore);
+      itemsBefore ||= items.length > 0;
+      bytes += piece.data.length;
+      page += 1;
+      entry.add(piece);
+    };
+    for (;;) {
       // Rows changed after entry.sequence may show here; the catch-up from entry.sequence corrects them.
       const next =
         rows.length < pageSize ? [] : streamChanges.activePage(entry.networkId, rows.at(-1)!.page_rowid, pageSize);
-      const last = next.length === 0;
-      const items = this.context.render
-        .list(rows)
-        .map((punishment) => JSON.stringify(punishment))
-        .join(',');
-      const piece = frame(items, page, last, itemsBefore);
-      itemsBefore ||= items.length > 0;
-      bytes += piece.data.length;
-      entry.add(piece);
-      if (last) {
+      const lastBatch = next.length === 0;
+      // Pages are also cut by size, so rows with large data never make one huge piece.
+      let items: string[] = [];
+      let itemBytes = 0;
+      for (const punishment of this.context.render.list(rows)) {
+        const item = JSON.stringify(punishment);
+        items.push(item);
+        itemBytes += item.length;
+        if (itemBytes >= MAX_PAGE_BYTES) {
+          emit(items, false);
+          items = [];
+          itemBytes = 0;
+        }
+      }
+      if (items.length > 0 || lastBatch) emit(items, lastBatch);
+      if (lastBatch) {
         entry.finish(false);
         this.emit('snapshot:rendered', {
           networkId: entry.networkId,
           protocol: entry.protocol,
           sequence: entry.sequence,
-          pages: page + 1,
+          pages: page,
           bytes,
         });
         return;

@@ -17,7 +17,8 @@ export interface LiveChange {
 type Phase = 'snapshot' | 'catch-up' | 'live' | 'closed';
 
 interface ConnectionEvents {
-  onClosedForCause(code: number, reason: string): void;
+  /** `bufferedBytes`: what was waiting on the connection when it was closed. */
+  onClosedForCause(code: number, reason: string, bufferedBytes: number): void;
 }
 
 /**
@@ -166,7 +167,7 @@ export class StreamConnection {
   private closeForCause(code: number, reason: string): void {
     if (this.phase === 'closed') return;
     this.dispose();
-    this.events.onClosedForCause(code, reason);
+    this.events.onClosedForCause(code, reason, this.ws.bufferedAmount);
     this.ws.close(code, reason);
     setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS).unref();
   }

@@ -168,8 +168,13 @@ export class StreamServer extends EventEmitter<StreamEvents> {
       this.snapshots,
       this.settings,
       {
-        onClosedForCause: (code, reason) => {
-          this.context.logger.warn('stream connection closed by the service', { networkId, code, reason });
+        onClosedForCause: (code, reason, bufferedBytes) => {
+          this.context.logger.warn('stream connection closed by the service', {
+            networkId,
+            code,
+            reason,
+            bufferedBytes,
+          });
           this.emit('connection:closed', { networkId, code, reason });
         },
       },
