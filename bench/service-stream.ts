@@ -17,6 +17,7 @@ const STORM_SERVERS = Number(process.env.BAILIFF_BENCH_STREAM_SERVERS ?? 200);
 const FANOUT_SERVERS = Number(process.env.BAILIFF_BENCH_FANOUT_SERVERS ?? 1000);
 const CHANGES_WHILE_DOWN = 100;
 const FANOUT_BANS = 20;
+const QUIET_PROBE_MS = 5000;
 const STORM_TIMEOUT_MS = 180_000;
 const SERVICE_OPTIONS = {
   pingIntervalMs: 60_000,
@@ -137,6 +138,9 @@ export async function run(): Promise<BenchResult[]> {
     const fixtureMs = performance.now() - fixtureStarted;
 
     service = await startServiceProcess(dbPath, SERVICE_OPTIONS);
+    const quiet = startLoginProbe(service.url, serverKey(STORM_SERVERS), ACTIVE_BANS);
+    await new Promise((resolve) => setTimeout(resolve, QUIET_PROBE_MS));
+    const quietLogin = await quiet.stop();
     const first = await storm(service, STORM_SERVERS);
     opened.push(...first.servers);
     const snapshotMb = first.servers[0]!.snapshotBytes() / 1024 / 1024;
@@ -167,6 +171,12 @@ export async function run(): Promise<BenchResult[]> {
       `RSS ${result.baselineRssMb.toFixed(0)} MB before; login checks: ${result.login.count} answered, ${result.login.failures} failed`;
     return [
       { name: `fixture: ${ACTIVE_BANS} active bans written`, unit: 'ms', value: fixtureMs },
+      {
+        name: 'login check with no stream traffic (for comparison)',
+        unit: 'ms',
+        ...summarize(quietLogin.latencies),
+        notes: `${quietLogin.latencies.length} checks over ${QUIET_PROBE_MS / 1000} s, ${quietLogin.failures} failed`,
+      },
       {
         name: `first-time storm: ${STORM_SERVERS} servers all have their snapshot`,
         unit: 'ms',
