@@ -133,6 +133,8 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
   const moderation = createModeration({ enforcement, audience, permissions: context.permissions, inFlight });
 
   const streamPosition = sqliteStreamPositionStore(db, () => clock.now());
+  // An empty cache has nothing a resume would build on: the first connection takes a snapshot.
+  if (cache.count() === 0) streamPosition.clear();
   const newSync = () =>
     createSync({
       client,

@@ -38,6 +38,8 @@ export interface StreamClientOptions {
    */
   onSnapshotPage: (punishments: Punishment[], complete: boolean) => void;
   onPunishment: (punishment: Punishment) => void;
+  /** Protocol 2: every change up to the service's newest has been applied (after a resume or a snapshot). */
+  onCaughtUp?: () => void;
   /**
    * Where the last applied sequence is kept; it is sent on every connection so the service sends
    * only what changed since. @default kept in memory
@@ -166,6 +168,7 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
       savePosition(received.sequence);
     } else {
       savePosition(received.sequence);
+      options.onCaughtUp?.();
     }
   };
 

@@ -26,18 +26,22 @@ export interface StreamPosition {
 export interface StreamPositionStore {
   load(): StreamPosition | undefined;
   save(position: StreamPosition): void;
+  /** Forgets the position: the next connection asks for a snapshot. */
+  clear(): void;
 }
 
 /** Keeps the position in the plugin's database, so a restarted server resumes instead of taking a snapshot. */
 export function sqliteStreamPositionStore(db: Db, now: () => number): StreamPositionStore {
   migrate(db, 'stream-position', MIGRATIONS);
   const load = db.prepare<[], StreamPosition>('SELECT epoch, sequence FROM stream_position WHERE id = 1');
+  const clear = db.prepare('DELETE FROM stream_position');
   const save = db.prepare<{ epoch: string; sequence: number; savedAt: number }>(
     'INSERT OR REPLACE INTO stream_position (id, epoch, sequence, saved_at) VALUES (1, @epoch, @sequence, @savedAt)',
   );
   return {
     load: () => load.get(),
     save: ({ epoch, sequence }) => save.run({ epoch, sequence, savedAt: now() }),
+    clear: () => clear.run(),
   };
 }
 
@@ -48,6 +52,9 @@ export function memoryStreamPositionStore(initial?: StreamPosition): StreamPosit
     load: () => position,
     save: (next) => {
       position = { ...next };
+    },
+    clear: () => {
+      position = undefined;
     },
   };
 }

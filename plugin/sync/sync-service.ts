@@ -139,6 +139,12 @@ export function createSync(options: SyncOptions): Sync {
             status.serviceReachable = true;
             status.lastSyncAt = options.clock.now();
           },
+          onCaughtUp: () => {
+            status.saturation = undefined;
+            backfillPending = false;
+            status.serviceReachable = true;
+            status.lastSyncAt = options.clock.now();
+          },
           onPunishment: (punishment) => {
             applySafely(punishment);
             saturation.coveredUpTo(newestOf([punishment]));

@@ -42,8 +42,9 @@ describe('a restarted game server resumes its stream', { timeout: 120_000 }, () 
   beforeAll(async () => {
     service = await startTestService({
       dbPath: join(dir, 'service.db'),
-      players: ['Target'],
-      punishments: [{ targetUuid: offlineUuid('Target'), typeOrdinal: 6, id: 'old-warning' }],
+      players: ['Target', 'Other'],
+      // The cache is not empty after the first start, so the kept position is used.
+      punishments: [{ targetUuid: offlineUuid('Other'), typeOrdinal: 2, id: 'older-ban' }],
       logger,
     });
     writeTestServerFolder(serverDir, {

@@ -19,6 +19,7 @@ class FakeSocket extends EventEmitter {
 function harness(random = 0.5, position: StreamPositionStore = memoryStreamPositionStore()) {
   const sockets: FakeSocket[] = [];
   const urls: string[] = [];
+  let caughtUp = 0;
   const timers: Array<{ callback: () => void; delayMs: number; cleared: boolean }> = [];
   const states: StreamState[] = [];
   const snapshots: Punishment[][] = [];
@@ -29,6 +30,9 @@ function harness(random = 0.5, position: StreamPositionStore = memoryStreamPosit
     endpoint: () => ({ url: 'ws://127.0.0.1:1/v1/minecraft/stream', headers: { 'X-API-Key': 'secret-key' } }),
     onSnapshotPage: (list) => snapshots.push(list),
     onPunishment: (punishment) => pushed.push(punishment),
+    onCaughtUp: () => {
+      caughtUp += 1;
+    },
     onStateChange: (state) => states.push(state),
     timers: {
       setTimeout: (callback, delayMs) => {
@@ -54,7 +58,7 @@ function harness(random = 0.5, position: StreamPositionStore = memoryStreamPosit
       return socket as unknown as StreamSocket;
     },
   });
-  return { client, sockets, urls, timers, states, snapshots, pushed, lines, ...doors };
+  return { client, caughtUp: () => caughtUp, sockets, urls, timers, states, snapshots, pushed, lines, ...doors };
 }
 
 describe('stream client', () => {
@@ -151,6 +155,7 @@ describe('stream client', () => {
     expect(position.load()).toEqual({ epoch: 'e1', sequence: 7 });
     socket.send({ type: 'caught-up', sequence: 8 });
     expect(position.load()).toEqual({ epoch: 'e1', sequence: 8 });
+    expect(h.caughtUp()).toBe(1);
     socket.send({ type: 'punishment', sequence: 9, punishment: servicePunishment({ id: 'p-3' }) });
     expect(position.load()).toEqual({ epoch: 'e1', sequence: 9 });
     expect(h.snapshots.map((list) => list.map((p) => p.id))).toEqual([['p-1'], ['p-9']]);
