@@ -145,14 +145,14 @@ export class StreamConnection {
   private armStallTimer(): void {
     clearTimeout(this.stallTimer);
     if (this.phase === 'live' || this.phase === 'closed') return;
-    this.stallTimer = setTimeout(
-      () =>
-        this.closeForCause(
-          CLOSE_TOO_SLOW,
-          `stream reader too slow: nothing written for ${this.settings.stallTimeoutMs} ms`,
-        ),
-      this.settings.stallTimeoutMs,
-    );
+    this.stallTimer = setTimeout(() => {
+      // Nothing waiting means the connection waits for the snapshot's render, not for its reader.
+      if (this.ws.bufferedAmount === 0) return this.armStallTimer();
+      this.closeForCause(
+        CLOSE_TOO_SLOW,
+        `stream reader too slow: nothing written for ${this.settings.stallTimeoutMs} ms`,
+      );
+    }, this.settings.stallTimeoutMs);
     this.stallTimer.unref();
   }
 
