@@ -8,6 +8,9 @@ import { SERVICE_MIGRATIONS } from '../../src/service/db/schema.js';
 import { NetworkStore } from '../../src/service/store/networks.js';
 
 export const BENCH_NETWORK = 'bench';
+/** A second network with one server, whose key is {@link OTHER_NETWORK_KEY}. */
+export const OTHER_NETWORK = 'other';
+export const OTHER_NETWORK_KEY = 'other-network-server-key-0001';
 export const serverKey = (index: number) => `bench-server-key-${String(index).padStart(5, '0')}`;
 
 /**
@@ -28,6 +31,7 @@ export function writeStreamFixture(dbPath: string, servers: number, activeBans: 
     db.transaction(() => {
       const networkId = networks.ensureNetwork(BENCH_NETWORK);
       for (let n = 0; n < servers; n += 1) networks.ensureServer(networkId, `server-${n}`, serverKey(n));
+      networks.ensureServer(networks.ensureNetwork(OTHER_NETWORK), 'other-server', OTHER_NETWORK_KEY);
       for (let n = 0; n < activeBans; n += 1) {
         const uuid = `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
         insert.run(networkId, `ban-${n}`, uuid, `player${n}`, at + n, at + n);
