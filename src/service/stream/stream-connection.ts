@@ -34,6 +34,7 @@ export class StreamConnection {
   private snapshot: SharedSnapshot | undefined;
   private nextPiece = 0;
   private stallTimer: NodeJS.Timeout | undefined;
+  private pumping = false;
   private readonly afterWrite = (error?: Error) => {
     if (error || this.phase === 'closed') return;
     this.armStallTimer();
@@ -94,9 +95,15 @@ export class StreamConnection {
   }
 
   private readonly pump = (): void => {
-    if (this.ws.readyState !== WebSocket.OPEN) return;
-    if (this.phase === 'snapshot') this.pumpSnapshot();
-    if (this.phase === 'catch-up') this.pumpCatchUp();
+    // A write callback run from inside a send must not start a second loop over the same pages.
+    if (this.pumping || this.ws.readyState !== WebSocket.OPEN) return;
+    this.pumping = true;
+    try {
+      if (this.phase === 'snapshot') this.pumpSnapshot();
+      if (this.phase === 'catch-up') this.pumpCatchUp();
+    } finally {
+      this.pumping = false;
+    }
   };
 
   private pumpSnapshot(): void {
