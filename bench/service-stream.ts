@@ -10,7 +10,8 @@ import {
   startServiceProcess,
   writeStreamFixture,
 } from './support/stream-fixture.js';
-import { connectSimServer, type SimServer, type StreamPositionSeen } from './support/stream-sim-server.js';
+import { connectSimServer, type SimServer } from './support/stream-sim-server.js';
+import { fanOut, type StormResult, storm, withTimeout } from './support/stream-storm.js';
 
 const ACTIVE_BANS = Number(process.env.BAILIFF_BENCH_STREAM_BANS ?? 100_000);
 const STORM_SERVERS = Number(process.env.BAILIFF_BENCH_STREAM_SERVERS ?? 200);
@@ -18,108 +19,11 @@ const FANOUT_SERVERS = Number(process.env.BAILIFF_BENCH_FANOUT_SERVERS ?? 1000);
 const CHANGES_WHILE_DOWN = 100;
 const FANOUT_BANS = 20;
 const QUIET_PROBE_MS = 5000;
-const STORM_TIMEOUT_MS = 180_000;
 const SERVICE_OPTIONS = {
   pingIntervalMs: 60_000,
   rateLimitPerMinute: 100_000,
   adminToken: 'bench-admin-token-0123456789',
 };
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-interface StormResult {
-  allCaughtUpMs: number;
-  baselineRssMb: number;
-  peakRssMb: number;
-  login: { p50: number; p99: number; count: number; failures: number };
-  servers: SimServer[];
-}
-
-/** `count` servers connect at once (from `positions` when given); measured until every one is caught up. */
-async function storm(service: ServiceProcess, count: number, positions?: StreamPositionSeen[]): Promise<StormResult> {
-  const baselineRssMb = service.rssMb();
-  const probe = startLoginProbe(service.url, serverKey(count), ACTIVE_BANS);
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const started = performance.now();
-  const servers = Array.from({ length: count }, (_, index) =>
-    connectSimServer(service.url, serverKey(index), positions?.[index]),
-  );
-  const caughtUp = withTimeout(
-    Promise.all(servers.map((server) => server.caughtUp)),
-    STORM_TIMEOUT_MS,
-    `${count} servers caught up`,
-  );
-  // The probe stops either way, so a failed storm leaves no loop behind.
-  const settled = await caughtUp.then(
-    (at) => ({ at }),
-    (error: unknown) => ({ error }),
-  );
-  const probed = await probe.stop();
-  if ('error' in settled) throw settled.error;
-  const caughtUpAt = settled.at;
-  const latencies = probed.latencies;
-  return {
-    allCaughtUpMs: Math.max(...caughtUpAt) - started,
-    baselineRssMb,
-    peakRssMb: service.peakRssMb(),
-    login: { ...summarize(latencies), count: latencies.length, failures: probed.failures },
-    servers,
-  };
-}
-
-async function registerPlayers(service: ServiceProcess, count: number): Promise<string[]> {
-  const uuids: string[] = [];
-  for (let n = 0; n < count; n += 1) {
-    const uuid = `20000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
-    const response = await fetch(`${service.url}/v1/minecraft/players/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': serverKey(0) },
-      body: JSON.stringify({ uuid, name: `fanout${n}` }),
-    });
-    if (!response.ok) throw new Error(`register player: ${response.status}`);
-    uuids.push(uuid);
-  }
-  return uuids;
-}
-
-/** Bans created one after another; per server, the time from the request to the pushed frame. */
-async function fanOut(service: ServiceProcess, servers: SimServer[]): Promise<number[]> {
-  const uuids = await registerPlayers(service, FANOUT_BANS);
-  const latencies: number[] = [];
-  for (const uuid of uuids) {
-    let remaining = servers.length;
-    let allArrived!: () => void;
-    const arrived = new Promise<void>((resolve) => {
-      allArrived = resolve;
-    });
-    const sentAt = performance.now();
-    for (const server of servers) {
-      server.onPushed((_id, atMs) => {
-        latencies.push(atMs - sentAt);
-        remaining -= 1;
-        if (remaining === 0) allArrived();
-      });
-    }
-    const response = await fetch(`${service.url}/v1/minecraft/punishments/dynamic`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': serverKey(0) },
-      body: JSON.stringify({ targetUuid: uuid, typeOrdinal: 2, issuerName: 'bench' }),
-    });
-    if (!response.ok) throw new Error(`create punishment: ${response.status}`);
-    await withTimeout(arrived, 30_000, `ban pushed to ${servers.length} servers`);
-  }
-  return latencies;
-}
 
 /**
  * The stream at network size, the service in its own process (its RSS read from /proc): 200
@@ -141,7 +45,7 @@ export async function run(): Promise<BenchResult[]> {
     const quiet = startLoginProbe(service.url, serverKey(STORM_SERVERS), ACTIVE_BANS);
     await new Promise((resolve) => setTimeout(resolve, QUIET_PROBE_MS));
     const quietLogin = await quiet.stop();
-    const first = await storm(service, STORM_SERVERS);
+    const first = await storm(service, STORM_SERVERS, ACTIVE_BANS);
     opened.push(...first.servers);
     const snapshotMb = first.servers[0]!.snapshotBytes() / 1024 / 1024;
     const positions = first.servers.map((server) => server.position()!);
@@ -151,7 +55,7 @@ export async function run(): Promise<BenchResult[]> {
 
     addBans(dbPath, CHANGES_WHILE_DOWN, 'while-down');
     service = await startServiceProcess(dbPath, SERVICE_OPTIONS);
-    const resumed = await storm(service, STORM_SERVERS, positions);
+    const resumed = await storm(service, STORM_SERVERS, ACTIVE_BANS, positions);
     opened.push(...resumed.servers);
     const resumedCleanly = resumed.servers.every(
       (server) =>
@@ -165,7 +69,7 @@ export async function run(): Promise<BenchResult[]> {
     );
     opened.push(...fanOutServers);
     await withTimeout(Promise.all(fanOutServers.map((server) => server.caughtUp)), 60_000, 'fan-out servers connected');
-    const fanOutLatencies = await fanOut(service, fanOutServers);
+    const fanOutLatencies = await fanOut(service, fanOutServers, FANOUT_BANS);
 
     const stormNotes = (result: StormResult) =>
       `RSS ${result.baselineRssMb.toFixed(0)} MB before; login checks: ${result.login.count} answered, ${result.login.failures} failed`;

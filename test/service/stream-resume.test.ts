@@ -1,63 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StreamFrame } from '../../src/api/schemas.js';
-import type { ServiceOptions } from '../../src/service/index.js';
-import { recordingLogger } from '../plugin/helpers/fakes.js';
 import { insertBans } from './helpers/bulk-bans.js';
-import { JEB, KEY_A1, KEY_A2, KEY_B, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
-import { openStreamSession, refusedUpgrade, type StreamSession } from './helpers/stream-session.js';
+import { JEB, KEY_A1, KEY_A2, NOTCH } from './helpers/fixture.js';
+import { ban, caughtUp, hello, logged, pushedIds, snapshotIds, streamServices } from './helpers/stream-services.js';
+import { openStreamSession } from './helpers/stream-session.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'bailiff-stream-resume-'));
-let files = 0;
-const started: TestService[] = [];
-afterAll(async () => {
-  for (const service of started) await service.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function serviceWith(options: ServiceOptions = {}) {
-  const { logger, lines } = recordingLogger();
-  const dbPath = options.dbPath ?? join(dir, `service-${++files}.db`);
-  const t = await startTestService({ pingIntervalMs: 60_000, dbPath, logger, ...options });
-  started.push(t);
-  return { t, lines, dbPath };
-}
-
-async function ban(t: TestService, targetUuid: string): Promise<string> {
-  const response = await t.call('POST', '/punishments/dynamic', { targetUuid, typeOrdinal: 2, issuerName: 'mod' });
-  return ((await response.json()) as { punishmentId: string }).punishmentId;
-}
-
-function hello(frames: StreamFrame[]) {
-  const first = frames[0];
-  if (first?.type !== 'hello') throw new Error(`first frame is ${first?.type}`);
-  return first;
-}
-
-const snapshotIds = (frames: StreamFrame[]) =>
-  frames.flatMap((frame) => (frame.type === 'snapshot' ? frame.punishments.map((p) => p.id) : []));
-const pushedIds = (frames: StreamFrame[]) =>
-  frames.flatMap((frame) => (frame.type === 'punishment' ? [frame.punishment.id] : []));
-
-async function caughtUp(session: StreamSession) {
-  await session.opened;
-  return session.untilCaughtUp();
-}
-
-/** Waits (bounded) until the recorded log has a line matching `predicate`. */
-async function logged(
-  lines: ReturnType<typeof recordingLogger>['lines'],
-  predicate: (line: (typeof lines)[0]) => boolean,
-) {
-  const deadline = Date.now() + 10_000;
-  while (!lines.some(predicate)) {
-    if (Date.now() > deadline) throw new Error('expected log line not seen within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return lines.filter(predicate);
-}
+const services = streamServices('bailiff-stream-resume-');
+afterAll(() => services.close());
+const serviceWith = services.start;
 
 describe('stream protocol 2: sequences and resume', () => {
   it('a client with no position gets a snapshot at a sequence; resuming from it gets only the changes missed', async () => {
@@ -205,50 +154,5 @@ describe('shared snapshots with backpressure', () => {
     session.ws.resume();
     const { code } = await session.closed;
     expect([1008, 1006]).toContain(code);
-  });
-});
-
-describe('stream limits', () => {
-  it('closes a connection that sends a frame over the limit with 1009', async () => {
-    const { t } = await serviceWith();
-    const session = openStreamSession(t.service.url, KEY_B);
-    await session.opened;
-    session.ws.send('x'.repeat(100_000));
-    expect((await session.closed).code).toBe(1009);
-  });
-
-  it("refuses the connection past a key's cap with the error body while another network's recent answers", async () => {
-    const { t } = await serviceWith();
-    const held = Array.from({ length: 3 }, () => openStreamSession(t.service.url, KEY_A1, '?protocol=2'));
-    await Promise.all(held.map((session) => session.opened));
-    const refused = await refusedUpgrade(t.service.url, KEY_A1);
-    expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ status: 409, success: false, connectionLimit: 3 });
-    expect(String(refused.body.message)).toContain('streamConnectionsPerKey');
-    // Another key of the same network, and another network, are not held back.
-    const other = openStreamSession(t.service.url, KEY_A2, '?protocol=2');
-    await other.opened;
-    expect((await t.call('GET', '/punishments/recent?hours=1', undefined, KEY_B)).status).toBe(200);
-
-    held[0]!.ws.close();
-    await held[0]!.closed;
-    const again = openStreamSession(t.service.url, KEY_A1, '?protocol=2');
-    await again.opened;
-    for (const session of [...held, other, again]) session.ws.close();
-  });
-
-  it("counts handshakes against the key's rate limit", async () => {
-    const { t } = await serviceWith({ rateLimitPerMinute: 2 });
-    for (let n = 0; n < 2; n += 1) {
-      const session = openStreamSession(t.service.url, KEY_A1);
-      await session.opened;
-      session.ws.close();
-      await session.closed;
-    }
-    const refused = await refusedUpgrade(t.service.url, KEY_A1);
-    expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ status: 429, success: false });
-    expect(refused.body.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-    expect(refused.retryAfter).toBe(String(refused.body.retryAfterSeconds));
   });
 });
