@@ -131,7 +131,12 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     } else if (status === 401) {
       options.gate.keyRejected('stream', now);
     } else {
-      options.logger.warn('stream upgrade refused', { status });
+      // The service's message says why (a 409 names the cap of connections per key); never the key.
+      const message = (parseBody(body) as { message?: unknown } | undefined)?.message;
+      options.logger.warn('stream upgrade refused', {
+        status,
+        ...(typeof message === 'string' ? { message: message.slice(0, 300) } : {}),
+      });
     }
     scheduleReconnect();
   };
@@ -243,12 +248,12 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     current.on('unexpected-response', (_request, response) => {
       if (socket !== current) return;
       socket = undefined;
-      if (response.statusCode !== 429 || !response.on) {
+      if ((response.statusCode !== 429 && response.statusCode !== 409) || !response.on) {
         current.terminate();
         refused(response, '');
         return;
       }
-      // Only a 429's body matters (its retryAfterSeconds): read a little of it, then close.
+      // Only a 429's body (its retryAfterSeconds) and a 409's (why) matter: read a little of it, then close.
       let body = '';
       response.on('data', (chunk: Buffer) => {
         if (body.length < REFUSAL_BODY_LIMIT) body += chunk.toString('utf8');

@@ -178,4 +178,22 @@ describe('stream client', () => {
     expect(h.pushed.map((p) => p.id)).toEqual(['p-2']);
     expect(position.load()).toBeUndefined();
   });
+
+  it('a 409 to the upgrade (the cap of connections per key) is logged with the service message; the gate stays open', () => {
+    const h = harness(0);
+    h.client.start();
+    const response = new EventEmitter() as EventEmitter & { statusCode: number };
+    response.statusCode = 409;
+    h.sockets[0]!.emit('unexpected-response', {}, response);
+    response.emit('data', Buffer.from(JSON.stringify({ status: 409, message: 'stream connections: at most 3' })));
+    response.emit('end');
+    expect(h.lines).toContainEqual(
+      expect.objectContaining({
+        message: 'stream upgrade refused',
+        fields: { status: 409, message: 'stream connections: at most 3' },
+      }),
+    );
+    expect(h.gate.closure(0)).toBeUndefined();
+    expect(h.timers).toHaveLength(1);
+  });
 });
