@@ -66,6 +66,13 @@ describe('the stream change log (migration 7)', () => {
     expect(changes.head(alpha).sequence).toBe(6);
   });
 
+  it('prunes a network no stream has asked about yet', () => {
+    const { beta, changes, insert } = fixture();
+    for (let n = 0; n < 3; n += 1) insert(beta, `b${n}`);
+    expect(changes.prune(1)).toBe(2);
+    expect(changes.head(beta)).toMatchObject({ sequence: 3, prunedThrough: 2 });
+  });
+
   it('pages active punishments in rowid order', () => {
     const { alpha, punishments, changes, insert } = fixture();
     for (let n = 0; n < 5; n += 1) insert(alpha, `a${n}`);

@@ -30,21 +30,28 @@ export class StreamChangeStore {
 
   constructor(private readonly db: Db) {
     this.ensureHead = db.prepare<[number]>(
-      `INSERT OR IGNORE INTO service_stream_heads (network_id, epoch, sequence) VALUES (?, lower(hex(randomblob(8))), 0)`,
+      `INSERT OR IGNORE INTO service_stream_heads (network_id, epoch) VALUES (?, lower(hex(randomblob(8))))`,
     );
     this.headStatement = db.prepare<[number], StreamHead>(
-      `SELECT epoch, sequence, pruned_through AS prunedThrough FROM service_stream_heads WHERE network_id = ?`,
+      `SELECT h.epoch, h.pruned_through AS prunedThrough, COALESCE(
+         (SELECT MAX(c.sequence) FROM service_stream_changes c WHERE c.network_id = h.network_id), h.pruned_through
+       ) AS sequence
+       FROM service_stream_heads h WHERE h.network_id = ?`,
     );
     this.changesStatement = db.prepare<{ networkId: number; after: number; limit: number }, LoggedChange>(
       `SELECT p.*, c.sequence AS sequence FROM service_stream_changes c
        JOIN service_punishments p ON p.network_id = c.network_id AND p.id = c.punishment_id
        WHERE c.network_id = @networkId AND c.sequence > @after ORDER BY c.sequence LIMIT @limit`,
     );
-    this.sequenceOfStatement = db.prepare<[number, string], { sequence: number | null }>(
-      `SELECT MAX(sequence) AS sequence FROM service_stream_changes WHERE network_id = ? AND punishment_id = ?`,
+    // Asked right after the change: walking back from the newest finds it within a few rows.
+    this.sequenceOfStatement = db.prepare<[number, string], { sequence: number }>(
+      `SELECT sequence FROM service_stream_changes WHERE network_id = ? AND punishment_id = ?
+       ORDER BY sequence DESC LIMIT 1`,
     );
-    this.headsStatement = db.prepare<[], { networkId: number; sequence: number }>(
-      'SELECT network_id AS networkId, sequence FROM service_stream_heads',
+    this.headsStatement = db.prepare<[], { networkId: number; sequence: number | null }>(
+      `SELECT n.id AS networkId,
+         (SELECT MAX(c.sequence) FROM service_stream_changes c WHERE c.network_id = n.id) AS sequence
+       FROM service_networks n`,
     );
     this.pruneStatement = db.prepare<[number, number]>(
       'DELETE FROM service_stream_changes WHERE network_id = ? AND sequence <= ?',
@@ -87,8 +94,9 @@ export class StreamChangeStore {
     return this.db.transaction(() => {
       let deleted = 0;
       for (const { networkId, sequence } of this.headsStatement.all()) {
-        const through = sequence - retained;
+        const through = (sequence ?? 0) - retained;
         if (through <= 0) continue;
+        this.ensureHead.run(networkId);
         deleted += this.pruneStatement.run(networkId, through).changes;
         this.markPrunedStatement.run(through, networkId);
       }
