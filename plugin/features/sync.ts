@@ -4,6 +4,7 @@ import type { Core } from '../core/core.js';
 import type { Feature, FeatureHooks } from '../core/feature.js';
 import { applyPunishment } from '../sync/apply-punishment.js';
 import { liftMissingFromSnapshot } from '../sync/lift-missing.js';
+import { sqliteStreamPositionStore } from '../sync/stream-position.js';
 import { createSync, type Sync, type SyncNowResult } from '../sync/sync-service.js';
 import type { SyncStatus } from '../sync/sync-status.js';
 
@@ -15,6 +16,9 @@ export interface SyncFeature extends Feature {
 /** Keeps the cache in step with the service (stream and polls); started anew with the new `sync:` after a reload. */
 export function installSync(core: Core, hooks: FeatureHooks): SyncFeature {
   const { enforcement, effects } = core;
+  const streamPosition = sqliteStreamPositionStore(core.db, () => enforcement.clock.now());
+  // An empty cache has nothing a resume would build on: the first connection takes a snapshot.
+  if (core.cache.count() === 0) streamPosition.clear();
   const newSync = (): Sync =>
     createSync({
       client: core.client,
@@ -31,6 +35,7 @@ export function installSync(core: Core, hooks: FeatureHooks): SyncFeature {
       random: systemRandom,
       logger: enforcement.logger,
       backfillOnStart: core.cache.count() === 0,
+      streamPosition,
     });
   let sync = newSync();
   let started = false;

@@ -3,11 +3,12 @@ import { fullJitterDelayMs } from '../../src/api/backoff.js';
 import type { ExtensionSupport } from '../../src/api/extension-support.js';
 import type { RateLimitGate } from '../../src/api/rate-limit-gate.js';
 import { parseRetryAfterMs } from '../../src/api/retry-after.js';
-import { type Punishment, streamFrame } from '../../src/api/schemas.js';
+import { type Punishment, STREAM_PROTOCOL_RESUMING, streamFrame } from '../../src/api/schemas.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Random } from '../../src/ports/random.js';
 import type { TimerHandle, Timers } from '../../src/ports/timers.js';
+import { memoryStreamPositionStore, type StreamPositionStore } from './stream-position.js';
 import type { StreamState } from './sync-status.js';
 
 /** The answer to a refused upgrade, as `ws` hands it over (an `http.IncomingMessage`). */
@@ -31,8 +32,19 @@ export interface StreamSocket {
 export interface StreamClientOptions {
   /** URL and headers (with the key: never logged). */
   endpoint: () => { url: string; headers: Record<string, string> };
-  onSnapshot: (punishments: Punishment[]) => void;
+  /**
+   * A page of the snapshot of every active punishment; `complete` on its last page. A service of
+   * protocol 1 sends the whole snapshot as one page.
+   */
+  onSnapshotPage: (punishments: Punishment[], complete: boolean) => void;
   onPunishment: (punishment: Punishment) => void;
+  /** Protocol 2: every change up to the service's newest has been applied (after a resume or a snapshot). */
+  onCaughtUp?: () => void;
+  /**
+   * Where the last applied sequence is kept; it is sent on every connection so the service sends
+   * only what changed since. @default kept in memory
+   */
+  position?: StreamPositionStore;
   onStateChange: (state: StreamState) => void;
   timers: Timers;
   random: Random;
@@ -61,7 +73,9 @@ const REFUSAL_BODY_LIMIT = 4096;
 
 /**
  * The service's push stream: applies the snapshot and each pushed punishment as it arrives and
- * reconnects with the shared backoff (full jitter, capped). Every connection passes the client's
+ * reconnects with the shared backoff (full jitter, capped). It asks for protocol 2 and keeps the
+ * sequence of every change it applied, so a reconnection gets only what changed since; a service
+ * of protocol 1 answers as before (a full snapshot each time). Every connection passes the client's
  * rate-limit gate: none opens while it is closed, and a 429 or 401 to the upgrade closes it for
  * every caller. A 404 means the service has no stream: polling alone keeps up, and the stream is
  * asked again after the extension record's wait.
@@ -76,6 +90,9 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
   let retryTimer: TimerHandle | undefined;
   let failures = 0;
   let stopped = true;
+  const position = options.position ?? memoryStreamPositionStore();
+  // The epoch of the log the current connection speaks of (protocol 2), set by its hello.
+  let epoch: string | undefined;
 
   const setState = (next: StreamState) => {
     if (next === state) return;
@@ -114,7 +131,12 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     } else if (status === 401) {
       options.gate.keyRejected('stream', now);
     } else {
-      options.logger.warn('stream upgrade refused', { status });
+      // The service's message says why (a 409 names the cap of connections per key); never the key.
+      const message = (parseBody(body) as { message?: unknown } | undefined)?.message;
+      options.logger.warn('stream upgrade refused', {
+        status,
+        ...(typeof message === 'string' ? { message: message.slice(0, 300) } : {}),
+      });
     }
     scheduleReconnect();
   };
@@ -134,15 +156,56 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
       });
       return;
     }
-    if (frame.data.type === 'hello') {
+    const received = frame.data;
+    if (received.type === 'hello') {
       failures = 0;
+      epoch = received.protocol >= STREAM_PROTOCOL_RESUMING ? received.epoch : undefined;
       options.gate.keyAccepted();
       options.extensions.markOffered('stream');
       setState('connected');
-    } else if (frame.data.type === 'snapshot') {
-      options.onSnapshot(frame.data.punishments);
+    } else if (received.type === 'snapshot') {
+      const complete = received.page === undefined || received.last === true;
+      options.onSnapshotPage(received.punishments, complete);
+      // A snapshot replaces whatever position was kept: it is the state at its sequence.
+      if (complete) savePosition(received.sequence);
+    } else if (received.type === 'punishment') {
+      options.onPunishment(received.punishment);
+      savePosition(received.sequence);
     } else {
-      options.onPunishment(frame.data.punishment);
+      savePosition(received.sequence);
+      options.onCaughtUp?.();
+    }
+  };
+
+  const savePosition = (sequence: number | undefined) => {
+    if (epoch === undefined || sequence === undefined) return;
+    try {
+      position.save({ epoch, sequence });
+    } catch (error) {
+      options.logger.warn('could not keep the stream position', { error: (error as Error).message });
+    }
+  };
+
+  // Protocol 2 with the position to resume from; a service of protocol 1 ignores the query.
+  const withResume = (url: string) => {
+    const target = new URL(url);
+    target.searchParams.set('protocol', String(STREAM_PROTOCOL_RESUMING));
+    const kept = loadPosition();
+    if (kept) {
+      target.searchParams.set('epoch', kept.epoch);
+      target.searchParams.set('after', String(kept.sequence));
+    }
+    return target.toString();
+  };
+
+  const loadPosition = () => {
+    try {
+      return position.load();
+    } catch (error) {
+      options.logger.warn('could not read the stream position: asking for a snapshot', {
+        error: (error as Error).message,
+      });
+      return undefined;
     }
   };
 
@@ -169,9 +232,10 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     }
     setState('connecting');
     const { url, headers } = options.endpoint();
+    epoch = undefined;
     let current: StreamSocket;
     try {
-      current = connect(url, headers);
+      current = connect(withResume(url), headers);
     } catch (error) {
       options.logger.warn('stream could not be opened', { error: (error as Error).message });
       scheduleReconnect();
@@ -184,12 +248,12 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     current.on('unexpected-response', (_request, response) => {
       if (socket !== current) return;
       socket = undefined;
-      if (response.statusCode !== 429 || !response.on) {
+      if ((response.statusCode !== 429 && response.statusCode !== 409) || !response.on) {
         current.terminate();
         refused(response, '');
         return;
       }
-      // Only a 429's body matters (its retryAfterSeconds): read a little of it, then close.
+      // Only a 429's body (its retryAfterSeconds) and a 409's (why) matter: read a little of it, then close.
       let body = '';
       response.on('data', (chunk: Buffer) => {
         if (body.length < REFUSAL_BODY_LIMIT) body += chunk.toString('utf8');

@@ -11,6 +11,7 @@ import type { ApplyOutcome } from './apply-punishment.js';
 import { pollRecent } from './poller.js';
 import { createSaturationWatch } from './saturation.js';
 import { createStreamClient, type StreamClient, type StreamClientOptions } from './stream-client.js';
+import type { StreamPositionStore } from './stream-position.js';
 import { createSyncStatus, type SyncStatus } from './sync-status.js';
 
 export interface SyncOptions {
@@ -32,6 +33,8 @@ export interface SyncOptions {
   connect?: StreamClientOptions['connect'];
   /** The cache is empty: the first poll asks for the widest window the contract allows. @default false */
   backfillOnStart?: boolean;
+  /** Where the stream's last applied sequence is kept. @default in memory */
+  streamPosition?: StreamPositionStore;
 }
 
 export interface SyncNowResult {
@@ -58,6 +61,9 @@ export function createSync(options: SyncOptions): Sync {
   let stream: StreamClient | undefined;
   // When the current stream connection was opened: the snapshot cannot vouch for rows stored later.
   let connectingSince = options.clock.now();
+  // The ids and newest creation of the snapshot pages received so far on this connection.
+  let snapshotIds = new Set<string>();
+  let snapshotNewest = Number.NEGATIVE_INFINITY;
   const saturation = createSaturationWatch({ clock: options.clock, logger });
   let backfillPending = options.backfillOnStart === true;
   let catchUpTask: ScheduledTask | undefined;
@@ -124,10 +130,21 @@ export function createSync(options: SyncOptions): Sync {
       if (options.sync.stream === 'auto') {
         stream = createStreamClient({
           endpoint: () => options.client.streamEndpoint(),
-          onSnapshot: (punishments) => {
+          onSnapshotPage: (punishments, complete) => {
             for (let at = punishments.length - 1; at >= 0; at -= 1) applySafely(punishments[at]!);
-            liftMissing(new Set(punishments.map((punishment) => punishment.id)));
-            saturation.coveredUpTo(newestOf(punishments));
+            for (const punishment of punishments) snapshotIds.add(punishment.id);
+            if (punishments.length > 0) snapshotNewest = Math.max(snapshotNewest, newestOf(punishments));
+            if (!complete) return;
+            liftMissing(snapshotIds);
+            saturation.coveredUpTo(snapshotNewest);
+            snapshotIds = new Set();
+            snapshotNewest = Number.NEGATIVE_INFINITY;
+            status.saturation = undefined;
+            backfillPending = false;
+            status.serviceReachable = true;
+            status.lastSyncAt = options.clock.now();
+          },
+          onCaughtUp: () => {
             status.saturation = undefined;
             backfillPending = false;
             status.serviceReachable = true;
@@ -138,8 +155,13 @@ export function createSync(options: SyncOptions): Sync {
             saturation.coveredUpTo(newestOf([punishment]));
             status.lastSyncAt = options.clock.now();
           },
+          position: options.streamPosition,
           onStateChange: (state) => {
-            if (state === 'connecting') connectingSince = options.clock.now();
+            if (state === 'connecting') {
+              connectingSince = options.clock.now();
+              snapshotIds = new Set();
+              snapshotNewest = Number.NEGATIVE_INFINITY;
+            }
             status.streamState = state;
             logger.info('stream state', { state });
           },

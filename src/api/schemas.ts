@@ -351,10 +351,27 @@ export type ErrorBody = z.infer<typeof errorBody>;
 
 // ---------------------------------------------------------------- stream extension
 
+/** The first stream protocol: a full snapshot at every connection, frames without sequences. */
 export const STREAM_PROTOCOL = 1;
+/** The resuming protocol (asked for with `?protocol=2`): sequences, resume, paged snapshots, `caught-up`. */
+export const STREAM_PROTOCOL_RESUMING = 2;
+const sequence = z.number().int().nonnegative();
 export const streamFrame = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('hello'), protocol: z.number().int() }),
-  z.looseObject({ type: z.literal('snapshot'), punishments: z.array(punishment) }),
-  z.looseObject({ type: z.literal('punishment'), punishment }),
+  z.looseObject({
+    type: z.literal('hello'),
+    protocol: z.number().int(),
+    epoch: z.string().min(1).optional(),
+    sequence: sequence.optional(),
+    resumed: z.boolean().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('snapshot'),
+    punishments: z.array(punishment),
+    sequence: sequence.optional(),
+    page: z.number().int().nonnegative().optional(),
+    last: z.boolean().optional(),
+  }),
+  z.looseObject({ type: z.literal('punishment'), punishment, sequence: sequence.optional() }),
+  z.looseObject({ type: z.literal('caught-up'), sequence }),
 ]);
 export type StreamFrame = z.infer<typeof streamFrame>;

@@ -15,6 +15,7 @@ import { PlayerIpStore } from './store/player-ips.js';
 import { PlayerStore } from './store/players.js';
 import { PunishmentRenderer } from './store/punishment-renderer.js';
 import { PunishmentStore } from './store/punishments.js';
+import { StreamChangeStore } from './store/stream-changes.js';
 import { TicketStore } from './store/tickets.js';
 import { PunishmentFeed } from './stream/punishment-feed.js';
 
@@ -30,6 +31,7 @@ export interface ServiceStores {
   tickets: TicketStore;
   migrations: MigrationStore;
   idempotencyKeys: IdempotencyKeyStore;
+  streamChanges: StreamChangeStore;
 }
 
 /** Everything a route needs, built once per running service. */
@@ -62,6 +64,7 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
     ),
     migrations: new MigrationStore(db),
     idempotencyKeys: new IdempotencyKeyStore(db),
+    streamChanges: new StreamChangeStore(db),
   };
 }
 

@@ -36,6 +36,16 @@ import { applySeed } from './seed/apply-seed.js';
 import { loadSeed, parseSeed } from './seed/load-seed.js';
 import { AddressRetentionStore } from './store/address-retention.js';
 import { StreamServer } from './stream/stream-server.js';
+import {
+  DEFAULT_STREAM_CONNECTIONS_PER_KEY,
+  DEFAULT_STREAM_MAX_FRAME_BYTES,
+  DEFAULT_STREAM_RETAINED_CHANGES,
+  DEFAULT_STREAM_STALL_TIMEOUT_MS,
+  STREAM_HIGH_WATER_BYTES,
+  STREAM_MAX_BUFFERED_BYTES,
+  STREAM_PAGE_SIZE,
+  STREAM_SNAPSHOT_REUSE_MS,
+} from './stream/stream-settings.js';
 
 export * from './options.js';
 export type { ModerationRules } from './rules/catalogue.js';
@@ -102,10 +112,23 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     pruner.start();
     const host = options.host ?? DEFAULT_HOST;
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
-    const stream = new StreamServer(app.server, context, {
-      platform,
-      pingIntervalMs: options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS,
-    });
+    const stream = new StreamServer(
+      app.server,
+      context,
+      {
+        platform,
+        pingIntervalMs: options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS,
+        maxFrameBytes: options.streamMaxFrameBytes ?? DEFAULT_STREAM_MAX_FRAME_BYTES,
+        connectionsPerKey: options.streamConnectionsPerKey ?? DEFAULT_STREAM_CONNECTIONS_PER_KEY,
+        retainedChanges: options.streamRetainedChanges ?? DEFAULT_STREAM_RETAINED_CHANGES,
+        stallTimeoutMs: options.streamStallTimeoutMs ?? DEFAULT_STREAM_STALL_TIMEOUT_MS,
+        pageSize: STREAM_PAGE_SIZE,
+        highWaterBytes: STREAM_HIGH_WATER_BYTES,
+        maxBufferedBytes: STREAM_MAX_BUFFERED_BYTES,
+        snapshotReuseMs: STREAM_SNAPSHOT_REUSE_MS,
+      },
+      { rateLimits, authThrottle },
+    );
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
     const urlHost = host.includes(':') ? `[${host}]` : host;

@@ -53,6 +53,14 @@ export interface ServiceOptions {
   ipBanMinPrefixV6?: number;
   /** Interval of WebSocket pings on the stream. @default 25000 */
   pingIntervalMs?: number;
+  /** Largest frame a stream client may send; a bigger one closes its connection with 1009. @default 65536 */
+  streamMaxFrameBytes?: number;
+  /** Stream connections one server key may hold at once; the next is refused with 409. @default 3 */
+  streamConnectionsPerKey?: number;
+  /** Changes kept in each network's change log; a client further behind gets a snapshot. @default 100000 */
+  streamRetainedChanges?: number;
+  /** A stream connection whose queued data has not moved for this long is closed (1008). @default 30000 */
+  streamStallTimeoutMs?: number;
   /** Source of "now" for timestamps, windows and the rate limiter. @default system clock */
   clock?: Clock;
   /** Timers of background work (pruning the address history). @default system timers, unref'd */
@@ -108,6 +116,10 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('authFailuresPerMinute', 1);
   positiveInteger('addressHistoryDays', 1);
   positiveInteger('pingIntervalMs', 1);
+  positiveInteger('streamMaxFrameBytes', 1024);
+  positiveInteger('streamConnectionsPerKey', 1);
+  positiveInteger('streamRetainedChanges', 1);
+  positiveInteger('streamStallTimeoutMs', 1);
   positiveInteger('sharedIpThreshold', 1);
   positiveInteger('linkExpiryDays', 1);
   atMost('ipBanMinPrefixV4', 32);

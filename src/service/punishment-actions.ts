@@ -79,5 +79,6 @@ function publish(context: ServiceContext, networkId: number, id: string): void {
   if (context.feed.listenerCount('punishment:changed') === 0) return;
   const row = context.stores.punishments.find(networkId, id);
   const punishment = row && context.render.one(row);
-  if (punishment) context.feed.publish(networkId, punishment);
+  const sequence = context.stores.streamChanges.sequenceOf(networkId, id);
+  if (punishment && sequence !== undefined) context.feed.publish(networkId, punishment, sequence);
 }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createStreamClient, type StreamSocket } from '../../plugin/sync/stream-client.js';
+import { memoryStreamPositionStore, type StreamPositionStore } from '../../plugin/sync/stream-position.js';
 import type { StreamState } from '../../plugin/sync/sync-status.js';
 import type { Punishment } from '../../src/api/schemas.js';
 import { clientDoors, recordingLogger, servicePunishment } from './helpers/fakes.js';
@@ -15,8 +16,10 @@ class FakeSocket extends EventEmitter {
   }
 }
 
-function harness(random = 0.5) {
+function harness(random = 0.5, position: StreamPositionStore = memoryStreamPositionStore()) {
   const sockets: FakeSocket[] = [];
+  const urls: string[] = [];
+  let caughtUp = 0;
   const timers: Array<{ callback: () => void; delayMs: number; cleared: boolean }> = [];
   const states: StreamState[] = [];
   const snapshots: Punishment[][] = [];
@@ -25,8 +28,11 @@ function harness(random = 0.5) {
   const doors = clientDoors();
   const client = createStreamClient({
     endpoint: () => ({ url: 'ws://127.0.0.1:1/v1/minecraft/stream', headers: { 'X-API-Key': 'secret-key' } }),
-    onSnapshot: (list) => snapshots.push(list),
+    onSnapshotPage: (list) => snapshots.push(list),
     onPunishment: (punishment) => pushed.push(punishment),
+    onCaughtUp: () => {
+      caughtUp += 1;
+    },
     onStateChange: (state) => states.push(state),
     timers: {
       setTimeout: (callback, delayMs) => {
@@ -44,13 +50,15 @@ function harness(random = 0.5) {
     logger,
     minDelayMs: 1000,
     maxDelayMs: 5000,
-    connect: () => {
+    position,
+    connect: (url) => {
+      urls.push(url);
       const socket = new FakeSocket();
       sockets.push(socket);
       return socket as unknown as StreamSocket;
     },
   });
-  return { client, sockets, timers, states, snapshots, pushed, lines, ...doors };
+  return { client, caughtUp: () => caughtUp, sockets, urls, timers, states, snapshots, pushed, lines, ...doors };
 }
 
 describe('stream client', () => {
@@ -126,5 +134,66 @@ describe('stream client', () => {
     h.client.stop();
     expect(h.timers[0]!.cleared).toBe(true);
     expect(h.client.state).toBe('disconnected');
+  });
+
+  it('asks for protocol 2 with the kept position, and keeps the sequence of each frame it applied', () => {
+    const position = memoryStreamPositionStore();
+    const h = harness(0.5, position);
+    h.client.start();
+    expect(new URL(h.urls[0]!).searchParams.toString()).toBe('protocol=2');
+    const socket = h.sockets[0]!;
+    socket.send({ type: 'hello', protocol: 2, epoch: 'e1', sequence: 7, resumed: false });
+    socket.send({ type: 'snapshot', sequence: 7, page: 0, last: false, punishments: [servicePunishment()] });
+    expect(position.load()).toBeUndefined();
+    socket.send({
+      type: 'snapshot',
+      sequence: 7,
+      page: 1,
+      last: true,
+      punishments: [servicePunishment({ id: 'p-9' })],
+    });
+    expect(position.load()).toEqual({ epoch: 'e1', sequence: 7 });
+    socket.send({ type: 'caught-up', sequence: 8 });
+    expect(position.load()).toEqual({ epoch: 'e1', sequence: 8 });
+    expect(h.caughtUp()).toBe(1);
+    socket.send({ type: 'punishment', sequence: 9, punishment: servicePunishment({ id: 'p-3' }) });
+    expect(position.load()).toEqual({ epoch: 'e1', sequence: 9 });
+    expect(h.snapshots.map((list) => list.map((p) => p.id))).toEqual([['p-1'], ['p-9']]);
+
+    socket.emit('close');
+    h.timers.at(-1)!.callback();
+    const resumeQuery = new URL(h.urls[1]!).searchParams;
+    expect(Object.fromEntries(resumeQuery)).toEqual({ protocol: '2', epoch: 'e1', after: '9' });
+  });
+
+  it('against a service of protocol 1 it applies frames as before and keeps no position', () => {
+    const position = memoryStreamPositionStore();
+    const h = harness(0.5, position);
+    h.client.start();
+    const socket = h.sockets[0]!;
+    socket.send({ type: 'hello', protocol: 1 });
+    socket.send({ type: 'snapshot', punishments: [servicePunishment()] });
+    socket.send({ type: 'punishment', punishment: servicePunishment({ id: 'p-2' }) });
+    expect(h.snapshots.map((list) => list.map((p) => p.id))).toEqual([['p-1']]);
+    expect(h.pushed.map((p) => p.id)).toEqual(['p-2']);
+    expect(position.load()).toBeUndefined();
+  });
+
+  it('a 409 to the upgrade (the cap of connections per key) is logged with the service message; the gate stays open', () => {
+    const h = harness(0);
+    h.client.start();
+    const response = new EventEmitter() as EventEmitter & { statusCode: number };
+    response.statusCode = 409;
+    h.sockets[0]!.emit('unexpected-response', {}, response);
+    response.emit('data', Buffer.from(JSON.stringify({ status: 409, message: 'stream connections: at most 3' })));
+    response.emit('end');
+    expect(h.lines).toContainEqual(
+      expect.objectContaining({
+        message: 'stream upgrade refused',
+        fields: { status: 409, message: 'stream connections: at most 3' },
+      }),
+    );
+    expect(h.gate.closure(0)).toBeUndefined();
+    expect(h.timers).toHaveLength(1);
   });
 });

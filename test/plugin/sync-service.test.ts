@@ -24,6 +24,7 @@ function harness(stream: 'auto' | 'off') {
     },
   };
   const applied: string[] = [];
+  const lifted: string[][] = [];
   const sockets: FakeSocket[] = [];
   let polls = 0;
   const clock = manualClock();
@@ -42,6 +43,10 @@ function harness(stream: 'auto' | 'off') {
       applied.push(punishment.id);
       return 'new';
     },
+    liftMissing: (activeIds) => {
+      lifted.push([...activeIds].sort());
+      return 0;
+    },
     clock,
     timers: { setTimeout: () => 0, clearTimeout: () => {} },
     random: () => 0,
@@ -52,7 +57,7 @@ function harness(stream: 'auto' | 'off') {
       return socket as unknown as StreamSocket;
     },
   });
-  return { sync, repeating, applied, sockets, polls: () => polls, clock };
+  return { sync, repeating, applied, lifted, sockets, polls: () => polls, clock };
 }
 
 describe('sync', () => {
@@ -87,5 +92,18 @@ describe('sync', () => {
   it('syncNow polls once and reports how many punishments it applied', async () => {
     const h = harness('off');
     expect(await h.sync.syncNow()).toEqual({ applied: 1 });
+  });
+
+  it('applies a paged snapshot page by page and lifts what it does not list only after its last page', () => {
+    const h = harness('auto');
+    h.sync.start();
+    const socket = h.sockets[0]!;
+    socket.send({ type: 'hello', protocol: 2, epoch: 'e1', sequence: 4, resumed: false });
+    socket.send({ type: 'snapshot', sequence: 4, page: 0, last: false, punishments: [servicePunishment({ id: 'a' })] });
+    expect(h.applied).toEqual(['a']);
+    expect(h.lifted).toEqual([]);
+    socket.send({ type: 'snapshot', sequence: 4, page: 1, last: true, punishments: [servicePunishment({ id: 'b' })] });
+    expect(h.applied).toEqual(['a', 'b']);
+    expect(h.lifted).toEqual([['a', 'b']]);
   });
 });

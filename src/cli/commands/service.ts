@@ -27,7 +27,19 @@ const USAGE = `usage: bailiff service [options]
   --shared-ip-threshold N      an address seen with more accounts links none of them (default: 5)
   --link-expiry-days N         logins older than this link no accounts (default: 90)
   --ip-ban-min-prefix-v4 N     refuse IPv4 bans broader than this prefix (default: 16)
-  --ip-ban-min-prefix-v6 N     refuse IPv6 bans broader than this prefix (default: 48)`;
+  --ip-ban-min-prefix-v6 N     refuse IPv6 bans broader than this prefix (default: 48)
+  --stream-connections-per-key N     stream connections one server key may hold (default: 3)
+  --stream-retained-changes N        changes kept per network for resuming streams (default: 100000)
+  --stream-max-frame-bytes N         largest frame a stream client may send (default: 65536)
+  --stream-stall-timeout-ms N        a stream reader stalled this long is closed (default: 30000)`;
+
+/** Stream flags and the service option each sets, with its minimum. */
+const STREAM_FLAGS = [
+  ['stream-connections-per-key', 'streamConnectionsPerKey', 1],
+  ['stream-retained-changes', 'streamRetainedChanges', 1],
+  ['stream-max-frame-bytes', 'streamMaxFrameBytes', 1024],
+  ['stream-stall-timeout-ms', 'streamStallTimeoutMs', 1],
+] as const;
 
 function integerFlag(name: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -68,6 +80,10 @@ function parse(argv: string[]) {
         'link-expiry-days': { type: 'string' },
         'ip-ban-min-prefix-v4': { type: 'string' },
         'ip-ban-min-prefix-v6': { type: 'string' },
+        'stream-connections-per-key': { type: 'string' },
+        'stream-retained-changes': { type: 'string' },
+        'stream-max-frame-bytes': { type: 'string' },
+        'stream-stall-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -146,6 +162,12 @@ export const command: CliCommand = async ({ argv, stdout, stderr, cwd, env }) =>
       ...(flags['ip-ban-min-prefix-v6'] === undefined
         ? {}
         : { ipBanMinPrefixV6: integerFlag('ip-ban-min-prefix-v6', flags['ip-ban-min-prefix-v6'], 0)! }),
+      ...Object.fromEntries(
+        STREAM_FLAGS.filter(([flag]) => flags[flag] !== undefined).map(([flag, option, min]) => [
+          option,
+          integerFlag(flag, flags[flag], min),
+        ]),
+      ),
       logger: stderrLogger(stderr),
     });
   } catch (error) {

@@ -191,6 +191,48 @@ export const SERVICE_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 7,
+    name: 'stream change log: a sequence number per network for every change of a punishment',
+    up: `
+      CREATE TABLE service_stream_heads (
+        network_id INTEGER PRIMARY KEY,
+        epoch TEXT NOT NULL,
+        pruned_through INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE service_stream_changes (
+        network_id INTEGER NOT NULL,
+        sequence INTEGER NOT NULL,
+        punishment_id TEXT NOT NULL,
+        PRIMARY KEY (network_id, sequence)
+      ) WITHOUT ROWID;
+      -- Triggers, so that no writer (routes, imports, admin, seed) can change a punishment without a sequence.
+      -- Each appends at the end of the primary key: no other index to keep, so bulk imports stay cheap.
+      -- A network's head row (its epoch) is made when the stream first asks for it.
+      CREATE TRIGGER service_stream_log_insert AFTER INSERT ON service_punishments BEGIN
+        INSERT INTO service_stream_changes (network_id, sequence, punishment_id) VALUES (
+          NEW.network_id,
+          COALESCE(
+            (SELECT MAX(sequence) FROM service_stream_changes WHERE network_id = NEW.network_id),
+            (SELECT pruned_through FROM service_stream_heads WHERE network_id = NEW.network_id),
+            0
+          ) + 1,
+          NEW.id);
+      END;
+      CREATE TRIGGER service_stream_log_update
+        AFTER UPDATE OF status, target_uuid, target_name, issuer_name, type_ordinal, reason, duration, severity, data,
+          notes, attached_ticket_ids ON service_punishments BEGIN
+        INSERT INTO service_stream_changes (network_id, sequence, punishment_id) VALUES (
+          NEW.network_id,
+          COALESCE(
+            (SELECT MAX(sequence) FROM service_stream_changes WHERE network_id = NEW.network_id),
+            (SELECT pruned_through FROM service_stream_heads WHERE network_id = NEW.network_id),
+            0
+          ) + 1,
+          NEW.id);
+      END;
+    `,
+  },
+  {
     version: 8,
     name: 'address history retention: logins found by age for pruning',
     up: `

@@ -9,11 +9,19 @@ import { errorBody, HttpError, sendError } from './errors.js';
 const CLOSE_GRACE_MS = 2000;
 
 /** The HTTP/1.1 error response, in the documented shape, for a socket the server gives up on. */
-export function closingResponse(status: number, message: string): string {
-  const body = JSON.stringify(errorBody(status, message));
+export function closingResponse(
+  status: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): string {
+  const body = JSON.stringify(errorBody(status, message, extra));
+  const extraHeaders = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+    `${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
   );
 }
 

@@ -1,39 +1,100 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { EventEmitter } from 'eventemitter3';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { Punishment, StreamFrame } from '../../api/schemas.js';
-import { STREAM_PROTOCOL } from '../../api/schemas.js';
+import type { Punishment } from '../../api/schemas.js';
+import { STREAM_PROTOCOL, STREAM_PROTOCOL_RESUMING } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { guarded } from '../guard.js';
+import type { AuthFailureThrottle } from '../http/auth-throttle.js';
+import { HttpError } from '../http/errors.js';
 import { closingResponse } from '../http/framework-errors.js';
+import { type KeyRateLimits, rateLimited } from '../http/rate-limit.js';
+import { ConnectionCap } from './connection-cap.js';
+import { parseStreamRequest, type StreamRequest } from './handshake.js';
+import { SharedSnapshots, type SnapshotRendered } from './shared-snapshots.js';
+import { type LiveChange, punishmentFrame, StreamConnection } from './stream-connection.js';
+import type { StreamSettings } from './stream-settings.js';
 
-export interface StreamSettings {
-  platform: string;
-  pingIntervalMs: number;
+export type { StreamSettings } from './stream-settings.js';
+
+/** What a handshake draws on, shared with the HTTP routes: the key's request bucket and the address's allowance of wrong keys. */
+export interface HandshakeBudget {
+  rateLimits: KeyRateLimits;
+  authThrottle: AuthFailureThrottle;
 }
 
-function refuse(socket: Duplex, status: number, message: string): void {
-  if (socket.writable) socket.end(closingResponse(status, message));
+interface StreamEvents {
+  /** A snapshot was rendered (once, however many connections share it). */
+  'snapshot:rendered': (rendered: SnapshotRendered) => void;
+  /** A connection was closed by the service: too slow, or behind the change log. */
+  'connection:closed': (closed: { networkId: number; code: number; reason: string }) => void;
+}
+
+/** How often the change log is pruned to its retained length. */
+const PRUNE_INTERVAL_MS = 60_000;
+
+/** The HttpError a check threw, or undefined when it passed. */
+function refusal(check: () => void): HttpError | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    if (error instanceof HttpError) return error;
+    throw error;
+  }
+}
+
+function refuseWith(socket: Duplex, error: HttpError): void {
+  const retryAfterSeconds = error.extra.retryAfterSeconds;
+  const headers = typeof retryAfterSeconds === 'number' ? { 'Retry-After': String(retryAfterSeconds) } : undefined;
+  refuse(socket, error.statusCode, error.message, error.extra, headers);
+}
+
+function refuse(
+  socket: Duplex,
+  status: number,
+  message: string,
+  extra?: Record<string, unknown>,
+  headers?: Record<string, string>,
+): void {
+  if (socket.writable) socket.end(closingResponse(status, message, extra, headers));
   else socket.destroy();
 }
 
 /**
- * The stream extension on the HTTP server's upgrade event: hello, a snapshot of the network's
- * active punishments, then one frame per created or status-changed punishment, with pings.
+ * The stream extension on the HTTP server's upgrade event. Protocol 1 (no query): hello, a
+ * snapshot of the network's active punishments, then a frame per change. Protocol 2
+ * (`?protocol=2[&epoch=E&after=N]`): every frame carries its change's sequence; a client that
+ * sends the last one it applied gets only the changes since, others a paged snapshot; both end
+ * their catch-up with `caught-up`. Snapshots are shared, every write respects backpressure, and
+ * each server key holds a bounded number of connections.
  */
-export class StreamServer {
-  private readonly sockets = new WebSocketServer({ noServer: true });
-  private readonly byNetwork = new Map<number, Set<WebSocket>>();
+export class StreamServer extends EventEmitter<StreamEvents> {
+  private readonly sockets: WebSocketServer;
+  private readonly byNetwork = new Map<number, Set<StreamConnection>>();
   private readonly alive = new WeakSet<WebSocket>();
   private readonly pingTimer: NodeJS.Timeout;
+  private readonly pruneTimer: NodeJS.Timeout;
   private readonly path: string;
+  private readonly cap: ConnectionCap;
+  private readonly snapshots: SharedSnapshots;
 
   constructor(
     private readonly server: Server,
     private readonly context: ServiceContext,
-    settings: StreamSettings,
+    private readonly settings: StreamSettings,
+    private readonly budget: HandshakeBudget,
   ) {
+    super();
     this.path = `/v1/${settings.platform}/stream`;
+    this.cap = new ConnectionCap(settings.connectionsPerKey);
+    this.sockets = new WebSocketServer({ noServer: true, maxPayload: settings.maxFrameBytes });
+    this.snapshots = new SharedSnapshots(context, { pageSize: settings.pageSize, reuseMs: settings.snapshotReuseMs });
+    this.snapshots.on('snapshot:rendered', (rendered) => {
+      context.logger.info('stream snapshot rendered', { ...rendered });
+      this.emit('snapshot:rendered', rendered);
+    });
     server.on('upgrade', this.onUpgrade);
     // A broken handshake (no key, bad version, wrong method) gets the error shape, not ws's plain text.
     this.sockets.on('wsClientError', (error, socket) =>
@@ -45,6 +106,16 @@ export class StreamServer {
       settings.pingIntervalMs,
     );
     this.pingTimer.unref();
+    this.pruneTimer = setInterval(() => this.prune(), PRUNE_INTERVAL_MS);
+    this.pruneTimer.unref();
+    this.prune();
+  }
+
+  /** Trims every network's change log to `retainedChanges`. */
+  prune(): void {
+    guarded(this.context.logger, 'stream log prune', {}, () => {
+      this.context.stores.streamChanges.prune(this.settings.retainedChanges);
+    });
   }
 
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -64,68 +135,138 @@ export class StreamServer {
     if (!url) return refuse(socket, 400, 'path: not a valid URL');
     const path = url.pathname;
     if (path !== this.path) return refuse(socket, 404, `no stream at ${path}`);
+    const address = request.socket.remoteAddress ?? '';
     const header = request.headers['x-api-key'];
     const apiKey = Array.isArray(header) ? header[0] : header;
     if (!apiKey) return refuse(socket, 401, 'missing X-API-Key header');
+    const throttled = refusal(() => this.budget.authThrottle.refuseIfExhausted(address));
+    if (throttled) return refuseWith(socket, throttled);
     const caller = this.context.stores.networks.authenticate(apiKey);
-    if (!caller) return refuse(socket, 401, 'X-API-Key is not valid');
+    if (!caller) {
+      this.budget.authThrottle.recordFailure(address);
+      return refuse(socket, 401, 'X-API-Key is not valid');
+    }
+    const taken = this.budget.rateLimits.takeRequest(apiKey);
+    if (!taken.isAllowed) {
+      const limited = rateLimited(this.budget.rateLimits.settings.perMinute, 'requests', taken.msUntilToken);
+      return refuseWith(socket, new HttpError(429, `${limited.message} (stream handshakes count)`, limited.extra));
+    }
+    const asked = parseStreamRequest(url.searchParams);
+    if ('error' in asked) return refuse(socket, 400, asked.error);
+    if (!this.cap.take(caller.serverId)) {
+      return refuse(
+        socket,
+        409,
+        `stream connections: this server key already holds ${this.cap.perKey}, the most allowed (service option streamConnectionsPerKey); close one first`,
+        { connectionLimit: this.cap.perKey },
+      );
+    }
+    // The place is held from here until the socket closes, whether or not the handshake completes.
+    socket.once('close', () => this.cap.release(caller.serverId));
     this.sockets.handleUpgrade(request, socket, head, (ws) =>
       guarded(
         this.context.logger,
-        'stream snapshot',
+        'stream connection',
         { networkId: caller.networkId },
-        () => this.onConnection(ws, caller.networkId),
+        () => this.onConnection(ws, caller.networkId, asked),
         () => ws.close(1011, 'internal server error'),
       ),
     );
   }
 
-  private onConnection(ws: WebSocket, networkId: number): void {
+  private onConnection(ws: WebSocket, networkId: number, asked: StreamRequest): void {
     this.alive.add(ws);
     ws.on('pong', () => this.alive.add(ws));
     ws.on('error', () => ws.terminate());
-    send(ws, { type: 'hello', protocol: STREAM_PROTOCOL });
-    // Snapshot and subscription happen in the same tick, so no change falls between them.
-    const active = this.context.stores.punishments.active(networkId);
-    send(ws, { type: 'snapshot', punishments: this.context.render.list(active) });
-    const members = this.byNetwork.get(networkId) ?? new Set<WebSocket>();
-    members.add(ws);
+    const connection = new StreamConnection(
+      ws,
+      networkId,
+      asked.protocol,
+      this.context,
+      this.snapshots,
+      this.settings,
+      {
+        onClosedForCause: (code, reason, bufferedBytes) => {
+          this.context.logger.warn('stream connection closed by the service', {
+            networkId,
+            code,
+            reason,
+            bufferedBytes,
+          });
+          this.emit('connection:closed', { networkId, code, reason });
+        },
+      },
+    );
+    const members = this.byNetwork.get(networkId) ?? new Set<StreamConnection>();
+    members.add(connection);
     this.byNetwork.set(networkId, members);
     ws.on('close', () => {
-      members.delete(ws);
-      if (members.size === 0) this.byNetwork.delete(networkId);
+      connection.dispose();
+      members.delete(connection);
+      if (members.size === 0 && this.byNetwork.get(networkId) === members) this.byNetwork.delete(networkId);
     });
+
+    const head = this.context.stores.streamChanges.head(networkId);
+    if (asked.protocol === STREAM_PROTOCOL) {
+      ws.send(JSON.stringify({ type: 'hello', protocol: STREAM_PROTOCOL }));
+      connection.startWithSnapshot();
+      return;
+    }
+    const from = asked.resumeFrom;
+    const resumed =
+      from !== undefined &&
+      from.epoch === head.epoch &&
+      from.sequence >= head.prunedThrough &&
+      from.sequence <= head.sequence;
+    ws.send(
+      JSON.stringify({
+        type: 'hello',
+        protocol: STREAM_PROTOCOL_RESUMING,
+        epoch: head.epoch,
+        sequence: head.sequence,
+        resumed,
+      }),
+    );
+    if (resumed) connection.startAfter(from.sequence);
+    else connection.startWithSnapshot();
   }
 
-  private readonly onChange = (networkId: number, punishment: Punishment) => {
+  private readonly onChange = (networkId: number, punishment: Punishment, sequence: number) => {
     guarded(this.context.logger, 'stream frame', { networkId, id: punishment.id }, () => {
-      for (const ws of this.byNetwork.get(networkId) ?? []) send(ws, { type: 'punishment', punishment });
+      const members = this.byNetwork.get(networkId);
+      if (!members) return;
+      const change: LiveChange = {
+        sequence,
+        frames: {
+          [STREAM_PROTOCOL]: Buffer.from(JSON.stringify(punishmentFrame(STREAM_PROTOCOL, sequence, punishment))),
+          [STREAM_PROTOCOL_RESUMING]: Buffer.from(
+            JSON.stringify(punishmentFrame(STREAM_PROTOCOL_RESUMING, sequence, punishment)),
+          ),
+        },
+      };
+      for (const connection of members) connection.deliver(change);
     });
   };
 
   private pingAll(): void {
-    for (const members of this.byNetwork.values()) {
-      for (const ws of members) {
-        // No pong since the last ping: the peer is gone.
-        if (!this.alive.has(ws)) {
-          ws.terminate();
-          continue;
-        }
-        this.alive.delete(ws);
-        ws.ping();
+    for (const ws of this.sockets.clients) {
+      // No pong since the last ping: the peer is gone.
+      if (!this.alive.has(ws)) {
+        ws.terminate();
+        continue;
       }
+      this.alive.delete(ws);
+      if (ws.readyState === WebSocket.OPEN) ws.ping();
     }
   }
 
   async close(): Promise<void> {
     clearInterval(this.pingTimer);
+    clearInterval(this.pruneTimer);
     this.server.off('upgrade', this.onUpgrade);
     this.context.feed.off('punishment:changed', this.onChange);
+    this.snapshots.close();
     for (const ws of this.sockets.clients) ws.terminate();
     await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
   }
-}
-
-function send(ws: WebSocket, frame: StreamFrame): void {
-  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
 }

@@ -1,3 +1,4 @@
+import type { Logger } from '../../../src/ports/logger.js';
 import { startService } from '../../../src/service/index.js';
 import { offlineUuid } from './bots.js';
 
@@ -19,6 +20,8 @@ export function startTestService(options: {
   /** Ban evasion: accounts above which an address links nobody. */
   sharedIpThreshold?: number;
   uuidOf?: (name: string) => string;
+  /** @default silent */
+  logger?: Logger;
 }) {
   const uuidOf = options.uuidOf ?? offlineUuid;
   return startService({
@@ -28,6 +31,7 @@ export function startTestService(options: {
     adminToken: ADMIN_TOKEN,
     ...(options.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.rateLimitPerMinute }),
     ...(options.sharedIpThreshold === undefined ? {} : { sharedIpThreshold: options.sharedIpThreshold }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     seed: {
       networks: [
         {

@@ -1,0 +1,187 @@
+import { WebSocket } from 'ws';
+import { STREAM_PROTOCOL } from '../../api/schemas.js';
+import type { ServiceContext } from '../context.js';
+import type { StreamRequest } from './handshake.js';
+import type { SharedSnapshot, SharedSnapshots } from './shared-snapshots.js';
+import { CLOSE_FELL_BEHIND, CLOSE_TOO_SLOW, type StreamSettings } from './stream-settings.js';
+
+/** How long a closed-for-cause connection may take to flush its close frame before it is cut. */
+const CLOSE_GRACE_MS = 5000;
+
+/** A change as the live feed hands it to every connection of a network: framed once per protocol. */
+export interface LiveChange {
+  sequence: number;
+  frames: Record<StreamRequest['protocol'], Buffer>;
+}
+
+type Phase = 'snapshot' | 'catch-up' | 'live' | 'closed';
+
+interface ConnectionEvents {
+  /** `bufferedBytes`: what was waiting on the connection when it was closed. */
+  onClosedForCause(code: number, reason: string, bufferedBytes: number): void;
+}
+
+/**
+ * One stream connection after its hello: a snapshot (shared, written with backpressure) when it
+ * cannot resume, then the changes after the sequence it has (read from the log page by page),
+ * then live changes. Nothing is queued for it beyond `highWaterBytes` while it catches up; live
+ * frames it misses meanwhile are read from the log, so a slow reader costs the service nothing.
+ */
+export class StreamConnection {
+  private phase: Phase = 'catch-up';
+  /** Sequence of the last change this connection has been sent (or the snapshot's). */
+  private cursor = 0;
+  private snapshot: SharedSnapshot | undefined;
+  private nextPiece = 0;
+  private stallTimer: NodeJS.Timeout | undefined;
+  private pumping = false;
+  private readonly afterWrite = (error?: Error) => {
+    if (error || this.phase === 'closed') return;
+    this.armStallTimer();
+    this.pump();
+  };
+
+  constructor(
+    private readonly ws: WebSocket,
+    readonly networkId: number,
+    readonly protocol: StreamRequest['protocol'],
+    private readonly context: ServiceContext,
+    private readonly snapshots: SharedSnapshots,
+    private readonly settings: StreamSettings,
+    private readonly events: ConnectionEvents,
+  ) {}
+
+  /** Starts with the snapshot. */
+  startWithSnapshot(): void {
+    this.phase = 'snapshot';
+    this.snapshot = this.snapshots.acquire(this.networkId, this.protocol);
+    this.snapshot.on('progress', this.pump, this);
+    this.armStallTimer();
+    this.pump();
+  }
+
+  /** Starts with the changes after `sequence`. */
+  startAfter(sequence: number): void {
+    this.phase = 'catch-up';
+    this.cursor = sequence;
+    this.armStallTimer();
+    this.pump();
+  }
+
+  /** A change published live; a connection still catching up reads it from the log instead. */
+  deliver(change: LiveChange): void {
+    if (this.phase !== 'live' || change.sequence <= this.cursor) return;
+    if (change.sequence > this.cursor + 1) {
+      // Changes nobody published (a migration import) lie between: read them and this one from the log.
+      this.startAfter(this.cursor);
+      return;
+    }
+    if (this.ws.bufferedAmount > this.settings.maxBufferedBytes) {
+      this.closeForCause(
+        CLOSE_TOO_SLOW,
+        `stream reader too slow: more than ${this.settings.maxBufferedBytes} bytes waiting`,
+      );
+      return;
+    }
+    this.cursor = change.sequence;
+    this.ws.send(change.frames[this.protocol], { binary: false });
+  }
+
+  /** The socket closed: lets go of the snapshot and timers. */
+  dispose(): void {
+    this.phase = 'closed';
+    clearTimeout(this.stallTimer);
+    this.leaveSnapshot();
+  }
+
+  private readonly pump = (): void => {
+    // A write callback run from inside a send must not start a second loop over the same pages.
+    if (this.pumping || this.ws.readyState !== WebSocket.OPEN) return;
+    this.pumping = true;
+    try {
+      if (this.phase === 'snapshot') this.pumpSnapshot();
+      if (this.phase === 'catch-up') this.pumpCatchUp();
+    } finally {
+      this.pumping = false;
+    }
+  };
+
+  private pumpSnapshot(): void {
+    const snapshot = this.snapshot!;
+    if (snapshot.failed) {
+      this.closeForCause(1011, 'stream snapshot failed: reconnect');
+      return;
+    }
+    while (this.nextPiece < snapshot.pieces.length && this.ws.bufferedAmount < this.settings.highWaterBytes) {
+      const piece = snapshot.pieces[this.nextPiece]!;
+      this.nextPiece += 1;
+      this.ws.send(piece.data, { binary: false, fin: piece.fin }, this.afterWrite);
+    }
+    if (!snapshot.done || this.nextPiece < snapshot.pieces.length) return;
+    this.cursor = snapshot.sequence;
+    this.leaveSnapshot();
+    this.phase = 'catch-up';
+  }
+
+  private pumpCatchUp(): void {
+    const { streamChanges } = this.context.stores;
+    while (this.ws.bufferedAmount < this.settings.highWaterBytes) {
+      if (this.cursor < streamChanges.head(this.networkId).prunedThrough) {
+        this.closeForCause(CLOSE_FELL_BEHIND, 'stream fell behind the change log: reconnect for a snapshot');
+        return;
+      }
+      const changes = streamChanges.changesAfter(this.networkId, this.cursor, this.settings.pageSize);
+      for (const change of changes) {
+        this.cursor = change.sequence;
+        const punishment = this.context.render.one(change);
+        if (!punishment) continue;
+        this.ws.send(JSON.stringify(punishmentFrame(this.protocol, change.sequence, punishment)), this.afterWrite);
+      }
+      if (changes.length < this.settings.pageSize) {
+        // Caught up within this tick: from here on the live feed has every later change.
+        this.phase = 'live';
+        clearTimeout(this.stallTimer);
+        if (this.protocol !== STREAM_PROTOCOL) {
+          this.ws.send(JSON.stringify({ type: 'caught-up', sequence: this.cursor }));
+        }
+        return;
+      }
+    }
+  }
+
+  private armStallTimer(): void {
+    clearTimeout(this.stallTimer);
+    if (this.phase === 'live' || this.phase === 'closed') return;
+    this.stallTimer = setTimeout(() => {
+      // Nothing waiting means the connection waits for the snapshot's render, not for its reader.
+      if (this.ws.bufferedAmount === 0) return this.armStallTimer();
+      this.closeForCause(
+        CLOSE_TOO_SLOW,
+        `stream reader too slow: nothing written for ${this.settings.stallTimeoutMs} ms`,
+      );
+    }, this.settings.stallTimeoutMs);
+    this.stallTimer.unref();
+  }
+
+  private leaveSnapshot(): void {
+    const snapshot = this.snapshot;
+    if (!snapshot) return;
+    this.snapshot = undefined;
+    snapshot.off('progress', this.pump, this);
+    this.snapshots.release(snapshot);
+  }
+
+  private closeForCause(code: number, reason: string): void {
+    if (this.phase === 'closed') return;
+    this.dispose();
+    this.events.onClosedForCause(code, reason, this.ws.bufferedAmount);
+    this.ws.close(code, reason);
+    setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS).unref();
+  }
+}
+
+export function punishmentFrame(protocol: StreamRequest['protocol'], sequence: number, punishment: unknown) {
+  return protocol === STREAM_PROTOCOL
+    ? { type: 'punishment', punishment }
+    : { type: 'punishment', sequence, punishment };
+}
