@@ -50,4 +50,13 @@ describe('stream limits', () => {
     expect(refused.body.retryAfterSeconds).toBeGreaterThanOrEqual(1);
     expect(refused.retryAfter).toBe(String(refused.body.retryAfterSeconds));
   });
+
+  it('counts wrong keys at the handshake against the address, as the HTTP routes do', async () => {
+    const { t } = await serviceWith({ authFailuresPerMinute: 3 });
+    const statuses: number[] = [];
+    for (let n = 0; n < 5; n += 1) statuses.push((await refusedUpgrade(t.service.url, `wrong-key-${n}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    // The HTTP routes share the allowance: the same address is held back there too.
+    expect((await t.call('GET', '/punishments/recent?hours=1', undefined, KEY_B)).status).toBe(429);
+  });
 });
