@@ -11,27 +11,27 @@ export const ENV_ADMIN_TOKEN = 'BAILIFF_ADMIN_TOKEN';
 
 const USAGE = `usage: bailiff service [options]
 
-  --host HOST                  interface to listen on (default: 127.0.0.1)
-  --port N                     TCP port, 0 for a free one (default: 8787)
-  --db PATH                    SQLite file (default: in memory, lost on exit)
-  --seed FILE                  JSON seed: networks, servers and keys, players, tickets, punishments
-  --platform NAME              path segment after /v1/ (default: minecraft)
-  --admin-token-file FILE      file holding the bearer token of /admin/v1 (default: BAILIFF_ADMIN_TOKEN,
-                               else the file BAILIFF_ADMIN_TOKEN_FILE names, else generated and printed)
-  --admin-token TOKEN          the token itself (visible to other users in \`ps\`: prefer the file)
-  --rate-limit-per-minute N    requests a minute per API key on limited routes (default: 1000)
-  --write-rate-limit-per-minute N  writes a minute per API key (default: 3000)
-  --auth-failures-per-minute N wrong keys or admin tokens a minute per client address (default: 10)
-  --address-history-days N     login addresses are deleted this many days after last seen (default: 90)
-  --max-upload-mb N            largest migration upload in MB (default: 100)
-  --shared-ip-threshold N      an address seen with more accounts links none of them (default: 5)
-  --link-expiry-days N         logins older than this link no accounts (default: 90)
-  --ip-ban-min-prefix-v4 N     refuse IPv4 bans broader than this prefix (default: 16)
-  --ip-ban-min-prefix-v6 N     refuse IPv6 bans broader than this prefix (default: 48)
-  --stream-connections-per-key N     stream connections one server key may hold (default: 3)
-  --stream-retained-changes N        changes kept per network for resuming streams (default: 100000)
-  --stream-max-frame-bytes N         largest frame a stream client may send (default: 65536)
-  --stream-stall-timeout-ms N        a stream reader stalled this long is closed (default: 30000)`;
+  --host HOST                       interface to listen on (default: 127.0.0.1)
+  --port N                          TCP port, 0 for a free one (default: 8787)
+  --db PATH                         SQLite file (default: in memory, lost on exit)
+  --seed FILE                       JSON seed: networks, servers and keys, players, tickets, punishments
+  --platform NAME                   path segment after /v1/ (default: minecraft)
+  --admin-token-file FILE           file holding the bearer token of /admin/v1 (default: BAILIFF_ADMIN_TOKEN,
+                                    else the file BAILIFF_ADMIN_TOKEN_FILE names, else generated and printed)
+  --admin-token TOKEN               the token itself (visible to other users in \`ps\`: prefer the file)
+  --rate-limit-per-minute N         requests a minute per API key on limited routes (default: 1000)
+  --write-rate-limit-per-minute N   writes a minute per API key (default: 3000)
+  --auth-failures-per-minute N      wrong keys or admin tokens a minute per client address (default: 10)
+  --address-history-days N          login addresses are deleted this many days after last seen (default: 90)
+  --max-upload-mb N                 largest migration upload in MB (default: 100)
+  --shared-ip-threshold N           an address seen with more accounts links none of them (default: 5)
+  --link-expiry-days N              logins older than this link no accounts (default: 90)
+  --ip-ban-min-prefix-v4 N          refuse IPv4 bans broader than this prefix (default: 16)
+  --ip-ban-min-prefix-v6 N          refuse IPv6 bans broader than this prefix (default: 48)
+  --stream-connections-per-key N    stream connections one server key may hold (default: 3)
+  --stream-retained-changes N       changes kept per network for resuming streams (default: 100000)
+  --stream-max-frame-bytes N        largest frame a stream client may send (default: 65536)
+  --stream-stall-timeout-ms N       a stream reader stalled this long is closed (default: 30000)`;
 
 /** Stream flags and the service option each sets, with its minimum. */
 const STREAM_FLAGS = [
