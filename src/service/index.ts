@@ -8,6 +8,7 @@ import { silentLogger } from '../ports/logger.js';
 import { buildApp } from './app.js';
 import { createContext } from './context.js';
 import { SERVICE_MIGRATIONS } from './db/schema.js';
+import { refreshStatistics } from './db/statistics.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
 import { ImportJobs } from './migration/import-job.js';
 import {
@@ -57,6 +58,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       logger: options.logger ?? silentLogger,
     });
     if (seed) applySeed(context, seed);
+    // After the seed, so a large seed is planned with its own statistics.
+    refreshStatistics(db);
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
     const jobs = new ImportJobs(context);

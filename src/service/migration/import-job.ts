@@ -6,6 +6,7 @@ import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
 import type { ServiceContext } from '../context.js';
+import { refreshStatistics } from '../db/statistics.js';
 import { guardedPromise } from '../guard.js';
 import { emptyTally, type ImportTally, importPlayerBatch } from './import-players.js';
 
@@ -81,6 +82,7 @@ export class ImportJobs {
         sink,
         { signal },
       );
+      refreshStatistics(this.context.db);
       stores.migrations.progress(uploadId, 'completed', processed, describe(tally), clock.now());
     } catch (error) {
       const reason = signal.aborted ? 'service stopped' : error instanceof Error ? error.message : String(error);
