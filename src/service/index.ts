@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../db/migrate.js';
 import { openDb } from '../db/open-db.js';
+import { startWalCheckpointer, type WalCheckpointer } from '../db/wal-checkpointer.js';
 import { systemClock } from '../ports/clock.js';
 import { silentLogger } from '../ports/logger.js';
 import { buildApp } from './app.js';
 import { createContext } from './context.js';
+import { sizePageCache } from './db/page-cache.js';
 import { SERVICE_MIGRATIONS } from './db/schema.js';
 import { refreshStatistics } from './db/statistics.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
@@ -44,7 +46,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     typeof options.seed === 'string' ? loadSeed(options.seed) : options.seed ? parseSeed(options.seed) : undefined;
   const db = openDb(options.dbPath ?? ':memory:');
   const uploadDirectory = await mkdtemp(join(tmpdir(), 'bailiff-service-'));
+  let checkpointer: WalCheckpointer | undefined;
   try {
+    sizePageCache(db);
     migrate(db, 'service', SERVICE_MIGRATIONS);
     const context = createContext({
       db,
@@ -60,6 +64,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     if (seed) applySeed(context, seed);
     // After the seed, so a large seed is planned with its own statistics.
     refreshStatistics(db);
+    // Every login check commits; a checkpoint inside one of those commits would be its p99.
+    checkpointer = startWalCheckpointer(db, { logger: context.logger });
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
     const jobs = new ImportJobs(context);
@@ -91,6 +97,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
           await stream.close();
           await app.close();
           await jobs.close();
+          await checkpointer?.stop();
           db.close();
           await rm(uploadDirectory, { recursive: true, force: true });
         })();
@@ -98,6 +105,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       },
     };
   } catch (error) {
+    await checkpointer?.stop();
     db.close();
     await rm(uploadDirectory, { recursive: true, force: true });
     throw error;

@@ -46,7 +46,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     uses: ['service_player_ips_of_player'],
   },
   'playerIps.accountsOn': {
-    args: (f) => ({ networkId: f.networkId, ip: '10.0.0.50', sinceMs: f.nowMs - 90 * DAY_MS }),
+    args: (f) => ({ networkId: f.networkId, ip: '10.0.0.50', sinceMs: f.nowMs - 90 * DAY_MS, limit: 6 }),
     uses: [PK],
   },
   'punishments.byId': { args: (f) => [f.networkId, 'p10'], uses: ['sqlite_autoindex_service_punishments_1'] },

@@ -21,7 +21,7 @@ export const PLAYER_IP_SQL = {
   addressesOf: `SELECT ip, first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt FROM service_player_ips
        WHERE network_id = @networkId AND uuid = @uuid AND last_seen_at >= @sinceMs ORDER BY last_seen_at DESC`,
   accountsOn: `SELECT uuid, last_seen_at AS lastSeenAt FROM service_player_ips
-       WHERE network_id = @networkId AND ip = @ip AND last_seen_at >= @sinceMs`,
+       WHERE network_id = @networkId AND ip = @ip AND last_seen_at >= @sinceMs LIMIT @limit`,
 } as const;
 
 /** Which addresses each player logged in from, and when (the login check records them). */
@@ -35,7 +35,9 @@ export class PlayerIpStore {
     this.ofPlayer = db.prepare<{ networkId: number; uuid: string; sinceMs: number }, PlayerIp>(
       PLAYER_IP_SQL.addressesOf,
     );
-    this.onIp = db.prepare<{ networkId: number; ip: string; sinceMs: number }, AccountOnIp>(PLAYER_IP_SQL.accountsOn);
+    this.onIp = db.prepare<{ networkId: number; ip: string; sinceMs: number; limit: number }, AccountOnIp>(
+      PLAYER_IP_SQL.accountsOn,
+    );
   }
 
   record(networkId: number, uuid: string, ip: string, at: number): void {
@@ -47,8 +49,8 @@ export class PlayerIpStore {
     return this.ofPlayer.all({ networkId, uuid: uuid.toLowerCase(), sinceMs });
   }
 
-  /** Every account seen on `ip` since `sinceMs`. */
-  accountsOn(networkId: number, ip: string, sinceMs: number): AccountOnIp[] {
-    return this.onIp.all({ networkId, ip, sinceMs });
+  /** Accounts seen on `ip` since `sinceMs`, at most `limit` of them. */
+  accountsOn(networkId: number, ip: string, sinceMs: number, limit: number): AccountOnIp[] {
+    return this.onIp.all({ networkId, ip, sinceMs, limit });
   }
 }

@@ -36,16 +36,18 @@ export const fixtureName = (n: number) => `player${n}`;
 export const fixtureAddress = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
 /**
- * What the `at`-th IP ban bans: single IPv4 addresses (172.16.0.0/12), /24 and /16 ranges, IPv6
- * addresses and /64 ranges, in the proportions a network sees (mostly single addresses).
+ * What the `at`-th IP ban bans: single IPv4 addresses, /24 and /16 ranges, IPv6 addresses and /64
+ * ranges, in the proportions a network sees (mostly single addresses); all distinct.
  */
 export function fixtureBannedAddress(at: number): string {
   // Halved, so the active bans (every other IP ban in the shapes used) have every kind too.
   const kind = (at >> 1) % 10;
-  if (kind === 0) return `172.${16 + ((at >> 8) & 15)}.${at & 255}.0/24`;
-  if (kind === 1) return `11.${at & 255}.0.0/16`;
-  if (kind === 2) return `2001:db8:${(at & 0xffff).toString(16)}::${(at >> 16).toString(16)}`;
-  if (kind === 3) return `2001:db8:1:${(at & 0xffff).toString(16)}::/64`;
+  // Which ban of its kind this is: two of each kind in every twenty.
+  const u = Math.floor(at / 20) * 2 + (at & 1);
+  if (kind === 0) return `${173 + (u >> 16)}.${(u >> 8) & 255}.${u & 255}.0/24`;
+  if (kind === 1) return `${11 + (u >> 8)}.${u & 255}.0.0/16`;
+  if (kind === 2) return `2001:db8:${u.toString(16)}::1`;
+  if (kind === 3) return `2001:db8:1:${u.toString(16)}::/64`;
   return `172.${16 + ((at >> 16) & 15)}.${(at >> 8) & 255}.${at & 255}`;
 }
 
@@ -83,8 +85,12 @@ function fillPlayers(stores: ServiceStores, networkId: number, shape: NetworkSha
   }
 }
 
-/** Target of the `i`-th punishment: spread over every player, a few players with many. */
-const targetOf = (i: number, players: number) => (((i % 7 === 0 ? i % 100 : i * 7919) % players) + players) % players;
+/**
+ * Target of the `i`-th punishment: spread over every player; the first hundred players are repeat
+ * offenders with a long history (none of those punishments active, see fillPunishments).
+ */
+const targetOf = (i: number, players: number) =>
+  i % 70 === 3 ? i % 100 : (Math.imul(i, 2_654_435_761) >>> 0) % players;
 
 function fillPunishments(db: Db, stores: ServiceStores, facts: FixtureFacts, shape: NetworkShape): void {
   const { networkId, serverId, nowMs } = facts;

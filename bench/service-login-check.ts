@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startService } from '../src/service/index.js';
+import { FIXTURE_API_KEY, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
+import { type BenchResult, summarize } from './result.js';
+import { loginBody } from './support/login-bodies.js';
+import { networkFixtureCopy } from './support/network-fixture-file.js';
+
+const WARM_UP = 300;
+const SAMPLES = 2000;
+
+/**
+ * The login check (`POST /player/login`) with 1,000,000 punishments stored and 100,000 active in
+ * one network of 20,000 players: sequential calls over HTTP on 127.0.0.1, and how long the service
+ * takes to start on that file (statistics included).
+ */
+export async function run(): Promise<BenchResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-login-'));
+  try {
+    const nowMs = Date.now();
+    const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, nowMs);
+    const startBegan = performance.now();
+    const service = await startService({ port: 0, host: '127.0.0.1', dbPath: fixture.path, rateLimitPerMinute: 1e9 });
+    const startMs = performance.now() - startBegan;
+    try {
+      const url = `${service.url}/v1/minecraft/player/login`;
+      const headers = { 'x-api-key': FIXTURE_API_KEY, 'content-type': 'application/json' };
+      const durations: number[] = [];
+      let punishmentsSeen = 0;
+      for (let n = 0; n < WARM_UP + SAMPLES; n += 1) {
+        const body = loginBody(n, NETWORK_AT_SCALE, fixture.facts);
+        const began = performance.now();
+        const response = await fetch(url, { method: 'POST', headers, body });
+        const answer = (await response.json()) as { activePunishments?: unknown[] };
+        if (!response.ok) throw new Error(`login check answered ${response.status}: ${JSON.stringify(answer)}`);
+        if (n >= WARM_UP) {
+          durations.push(performance.now() - began);
+          punishmentsSeen += answer.activePunishments?.length ?? 0;
+        }
+      }
+      const shape = `${NETWORK_AT_SCALE.stored.toLocaleString('en')} stored, ${NETWORK_AT_SCALE.active.toLocaleString('en')} active, ${NETWORK_AT_SCALE.players.toLocaleString('en')} players`;
+      const generated =
+        fixture.generatedSeconds === undefined
+          ? 'cached fixture'
+          : `fixture generated in ${fixture.generatedSeconds.toFixed(0)} s`;
+      return [
+        {
+          name: 'login check (SQLite, 1M stored, 100k active)',
+          unit: 'ms',
+          ...summarize(durations),
+          target: 'p99 <= 5 ms',
+          notes: `${shape}; ${SAMPLES} sequential HTTP calls on 127.0.0.1, 1 in 10 from an IP-banned address; ${punishmentsSeen} active punishments answered; ${generated}`,
+        },
+        {
+          name: 'service start on that file (migrations + statistics)',
+          unit: 'ms',
+          value: startMs,
+          notes: 'PRAGMA optimize with analysis_limit, page cache cold after the copy',
+        },
+      ];
+    } finally {
+      await service.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,135 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { FIXTURE_API_KEY, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
+import { type BenchResult, summarize } from './result.js';
+import { loginBody } from './support/login-bodies.js';
+import { networkFixtureCopy } from './support/network-fixture-file.js';
+
+const TARGET_PER_SECOND = 2000;
+const STORM_MS = 10_000;
+const TOTAL = (TARGET_PER_SECOND * STORM_MS) / 1000;
+/** Requests open at once at most; past it the storm falls behind its target rather than queueing without bound. */
+const MAX_IN_FLIGHT = 256;
+const WARM_UP = 1000;
+const START_TIMEOUT_MS = 120_000;
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function startChild(dbPath: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = fork(join(here, 'support', 'service-child.js'), [dbPath], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`service did not start within ${START_TIMEOUT_MS} ms`)),
+      START_TIMEOUT_MS,
+    );
+    child.once('message', (message) => {
+      clearTimeout(timer);
+      resolve({ child, url: (message as { url: string }).url });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code} before it started`));
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.send('close');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+interface Storm {
+  latencies: number[];
+  failures: number;
+  elapsedMs: number;
+}
+
+/** Sends `TOTAL` login checks paced at `TARGET_PER_SECOND`, at most `MAX_IN_FLIGHT` at once. */
+async function storm(url: string, first: number): Promise<Storm> {
+  const headers = { 'x-api-key': FIXTURE_API_KEY, 'content-type': 'application/json' };
+  const latencies: number[] = [];
+  let failures = 0;
+  let launched = 0;
+  let inFlight = 0;
+  const began = performance.now();
+  const send = async (n: number) => {
+    const sent = performance.now();
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: loginBody(first + n, NETWORK_AT_SCALE, facts!),
+      });
+      await response.arrayBuffer();
+      if (response.ok) latencies.push(performance.now() - sent);
+      else failures += 1;
+    } catch {
+      failures += 1;
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  // Bounded: each pass launches at least one request or waits a millisecond, and gives up at three times the storm.
+  while (launched < TOTAL && performance.now() - began < STORM_MS * 3) {
+    const due = Math.min(TOTAL, Math.floor(((performance.now() - began) * TARGET_PER_SECOND) / 1000));
+    while (launched < due && inFlight < MAX_IN_FLIGHT) {
+      inFlight += 1;
+      void send(launched);
+      launched += 1;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  for (let waited = 0; inFlight > 0 && waited < 30_000; waited += 10)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  return { latencies, failures: failures + (TOTAL - launched), elapsedMs: performance.now() - began };
+}
+
+let facts: ReturnType<typeof networkFixtureCopy>['facts'] | undefined;
+
+/** A login storm at 2,000 checks a second against the service in its own process, over HTTP on 127.0.0.1. */
+export async function run(): Promise<BenchResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-storm-'));
+  try {
+    const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
+    facts = fixture.facts;
+    const { child, url } = await startChild(fixture.path);
+    try {
+      const loginUrl = `${url}/v1/minecraft/player/login`;
+      const headers = { 'x-api-key': FIXTURE_API_KEY, 'content-type': 'application/json' };
+      for (let n = 0; n < WARM_UP; n += 1) {
+        const response = await fetch(loginUrl, {
+          method: 'POST',
+          headers,
+          body: loginBody(n, NETWORK_AT_SCALE, facts),
+        });
+        await response.arrayBuffer();
+      }
+      const result = await storm(loginUrl, WARM_UP);
+      const achieved = (result.latencies.length * 1000) / result.elapsedMs;
+      return [
+        {
+          name: 'login storm (target 2,000/s, SQLite, 1M stored)',
+          unit: 'ms',
+          ...summarize(result.latencies),
+          value: achieved,
+          target: 'value = achieved checks/s',
+          notes: `${TOTAL} checks paced at ${TARGET_PER_SECOND}/s, at most ${MAX_IN_FLIGHT} open; ${result.failures} failed; service in its own process; load generator in the bench process on the same cores`,
+        },
+      ];
+    } finally {
+      await stopChild(child);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
