@@ -8,7 +8,6 @@ import { systemClock } from '../ports/clock.js';
 import { silentLogger } from '../ports/logger.js';
 import { buildApp } from './app.js';
 import { createContext } from './context.js';
-import { sizePageCache } from './db/page-cache.js';
 import { SERVICE_MIGRATIONS } from './db/schema.js';
 import { refreshStatistics } from './db/statistics.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
@@ -48,7 +47,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const uploadDirectory = await mkdtemp(join(tmpdir(), 'bailiff-service-'));
   let checkpointer: WalCheckpointer | undefined;
   try {
-    sizePageCache(db);
     migrate(db, 'service', SERVICE_MIGRATIONS);
     const context = createContext({
       db,
