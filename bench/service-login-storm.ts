@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -123,7 +123,7 @@ export async function run(): Promise<BenchResult[]> {
           ...summarize(result.latencies),
           value: achieved,
           target: 'value = achieved checks/s',
-          notes: `${TOTAL} checks paced at ${TARGET_PER_SECOND}/s, at most ${MAX_IN_FLIGHT} open; ${result.failures} failed; service in its own process; load generator in the bench process on the same cores`,
+          notes: `${TOTAL} checks paced at ${TARGET_PER_SECOND}/s, at most ${MAX_IN_FLIGHT} open; ${result.failures} failed; service in its own process; load generator in the bench process on the same cores; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
         },
       ];
     } finally {
