@@ -12,7 +12,7 @@ import {
 } from '../../test/service/helpers/network-fixture.js';
 
 /** Bump when the fixture's content changes; the schema version is part of the cache key too. */
-const FIXTURE_VERSION = 2;
+const FIXTURE_VERSION = 3;
 const CACHE_DIR = join(tmpdir(), 'bailiff-bench-cache');
 
 export interface NetworkFixtureCopy {

@@ -89,8 +89,14 @@ function fillPlayers(stores: ServiceStores, networkId: number, shape: NetworkSha
  * Target of the `i`-th punishment: spread over every player; the first hundred players are repeat
  * offenders with a long history (none of those punishments active, see fillPunishments).
  */
-const targetOf = (i: number, players: number) =>
-  i % 70 === 3 ? i % 100 : (Math.imul(i, 2_654_435_761) >>> 0) % players;
+const targetOf = (i: number, players: number) => (i % 70 === 3 ? i % 100 : mix(i) % players);
+
+/** An integer hash whose low bits depend on every bit of `n`, so every tenth punishment still lands anywhere. */
+function mix(n: number): number {
+  let h = Math.imul(n ^ (n >>> 16), 0x45d9f3b);
+  h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
+  return (h ^ (h >>> 16)) >>> 0;
+}
 
 function fillPunishments(db: Db, stores: ServiceStores, facts: FixtureFacts, shape: NetworkShape): void {
   const { networkId, serverId, nowMs } = facts;
