@@ -5,7 +5,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { FIXTURE_API_KEY, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
+import { FIXTURE_API_KEY, type FixtureFacts, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import { type BenchResult, summarize } from './result.js';
 import { loginBody } from './support/login-bodies.js';
 import { networkFixtureCopy } from './support/network-fixture-file.js';
@@ -16,6 +16,9 @@ const TOTAL = (TARGET_PER_SECOND * STORM_MS) / 1000;
 /** Requests open at once at most; past it the storm falls behind its target rather than queueing without bound. */
 const MAX_IN_FLIGHT = 256;
 const WARM_UP = 1000;
+/** Connections are opened this far apart before the storm: a burst of connects overflows the listen queue and
+ * leaves some waiting for SYN retransmits (seconds), which would be measured as the service's latency. */
+const CONNECTION_RAMP_MS = 5;
 const START_TIMEOUT_MS = 120_000;
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -83,12 +86,29 @@ function post(agent: Agent, url: string, body: string): Promise<number> {
   });
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Sends `TOTAL` login checks paced at `TARGET_PER_SECOND`, at most `MAX_IN_FLIGHT` at once, each
- * on its own kept-alive connection (as many game servers would), timed from send to last byte.
+ * Opens the agent's `MAX_IN_FLIGHT` connections one after another, as game servers hold theirs
+ * before a storm, and warms the service up with `WARM_UP` checks over them.
  */
-async function storm(url: string, first: number): Promise<Storm> {
-  const agent = new Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT });
+async function openConnections(agent: Agent, url: string, facts: FixtureFacts): Promise<void> {
+  let next = 0;
+  const worker = async (index: number) => {
+    await sleep(index * CONNECTION_RAMP_MS);
+    do {
+      const status = await post(agent, url, loginBody(next++, NETWORK_AT_SCALE, facts));
+      if (status !== 200) throw new Error(`warm-up login check answered ${status}`);
+    } while (next < WARM_UP);
+  };
+  await Promise.all(Array.from({ length: MAX_IN_FLIGHT }, (_, index) => worker(index)));
+}
+
+/**
+ * Sends `TOTAL` login checks paced at `TARGET_PER_SECOND`, at most `MAX_IN_FLIGHT` at once over the
+ * agent's kept-alive connections (one per game server), timed from send to last byte.
+ */
+async function storm(agent: Agent, url: string, facts: FixtureFacts): Promise<Storm> {
   const latencies: number[] = [];
   const failures = new Map<string, number>();
   const fail = (reason: string) => failures.set(reason, (failures.get(reason) ?? 0) + 1);
@@ -98,7 +118,7 @@ async function storm(url: string, first: number): Promise<Storm> {
   const send = async (n: number) => {
     const sent = performance.now();
     try {
-      const status = await post(agent, url, loginBody(first + n, NETWORK_AT_SCALE, facts!));
+      const status = await post(agent, url, loginBody(WARM_UP + n, NETWORK_AT_SCALE, facts));
       if (status === 200) latencies.push(performance.now() - sent);
       else fail(`HTTP ${status}`);
     } catch (error) {
@@ -115,34 +135,23 @@ async function storm(url: string, first: number): Promise<Storm> {
       void send(launched);
       launched += 1;
     }
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    await sleep(1);
   }
-  for (let waited = 0; inFlight > 0 && waited < 30_000; waited += 10)
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let waited = 0; inFlight > 0 && waited < 30_000; waited += 10) await sleep(10);
   return { latencies, failures, unsent: TOTAL - launched, elapsedMs: performance.now() - began };
 }
-
-let facts: ReturnType<typeof networkFixtureCopy>['facts'] | undefined;
 
 /** A login storm at 2,000 checks a second against the service in its own process, over HTTP on 127.0.0.1. */
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-storm-'));
   try {
     const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
-    facts = fixture.facts;
     const { child, url } = await startChild(fixture.path);
+    const agent = new Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT, maxFreeSockets: MAX_IN_FLIGHT });
     try {
       const loginUrl = `${url}/v1/minecraft/player/login`;
-      const headers = { 'x-api-key': FIXTURE_API_KEY, 'content-type': 'application/json' };
-      for (let n = 0; n < WARM_UP; n += 1) {
-        const response = await fetch(loginUrl, {
-          method: 'POST',
-          headers,
-          body: loginBody(n, NETWORK_AT_SCALE, facts),
-        });
-        await response.arrayBuffer();
-      }
-      const result = await storm(loginUrl, WARM_UP);
+      await openConnections(agent, loginUrl, fixture.facts);
+      const result = await storm(agent, loginUrl, fixture.facts);
       const achieved = (result.latencies.length * 1000) / result.elapsedMs;
       return [
         {
@@ -155,6 +164,7 @@ export async function run(): Promise<BenchResult[]> {
         },
       ];
     } finally {
+      agent.destroy();
       await stopChild(child);
     }
   } finally {
