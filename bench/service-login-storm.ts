@@ -1,14 +1,13 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { FIXTURE_API_KEY, type FixtureFacts, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import { type BenchResult, summarize } from './result.js';
 import { loginBody } from './support/login-bodies.js';
 import { networkFixtureCopy } from './support/network-fixture-file.js';
+import { cpuOf, startServiceProcess, stopServiceProcess } from './support/service-process.js';
 
 const TARGET_PER_SECOND = 2000;
 const STORM_MS = 10_000;
@@ -19,54 +18,6 @@ const WARM_UP = 1000;
 /** Connections are opened this far apart before the storm: a burst of connects overflows the listen queue and
  * leaves some waiting for SYN retransmits (seconds), which would be measured as the service's latency. */
 const CONNECTION_RAMP_MS = 5;
-const START_TIMEOUT_MS = 120_000;
-
-const here = dirname(fileURLToPath(import.meta.url));
-
-function startChild(dbPath: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = fork(join(here, 'support', 'service-child.js'), [dbPath], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`service did not start within ${START_TIMEOUT_MS} ms`)),
-      START_TIMEOUT_MS,
-    );
-    child.once('message', (message) => {
-      clearTimeout(timer);
-      resolve({ child, url: (message as { url: string }).url });
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited with ${code} before it started`));
-    });
-  });
-}
-
-/** The service's CPU time so far, in microseconds (user + system). */
-function cpuOf(child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('service did not tell its CPU time within 10 s')), 10_000);
-    const onMessage = (message: unknown) => {
-      const cpu = (message as { cpu?: NodeJS.CpuUsage }).cpu;
-      if (!cpu) return;
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      resolve(cpu.user + cpu.system);
-    };
-    child.on('message', onMessage);
-    child.send('cpu');
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.send('close');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 interface Storm {
   latencies: number[];
@@ -162,7 +113,7 @@ export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-storm-'));
   try {
     const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
-    const { child, url } = await startChild(fixture.path);
+    const { child, url } = await startServiceProcess(fixture.path);
     const agent = new Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT, maxFreeSockets: MAX_IN_FLIGHT });
     try {
       const loginUrl = `${url}/v1/minecraft/player/login`;
@@ -189,7 +140,7 @@ export async function run(): Promise<BenchResult[]> {
       ];
     } finally {
       agent.destroy();
-      await stopChild(child);
+      await stopServiceProcess(child);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
