@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../db/migrate.js';
 import { openDb } from '../db/open-db.js';
+import { startWalCheckpointer, type WalCheckpointer } from '../db/wal-checkpointer.js';
 import { DEFAULT_IP_BAN_PREFIX_LIMITS } from '../ip/ip-ban-breadth.js';
 import { systemClock } from '../ports/clock.js';
 import { silentLogger } from '../ports/logger.js';
@@ -11,6 +12,7 @@ import { ADDRESS_PRUNE_BATCH_SIZE, ADDRESS_PRUNE_INTERVAL_MS, AddressPruner } fr
 import { buildApp } from './app.js';
 import { createContext } from './context.js';
 import { SERVICE_MIGRATIONS } from './db/schema.js';
+import { refreshStatistics } from './db/statistics.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
 import { AuthFailureThrottle } from './http/auth-throttle.js';
 import { KeyRateLimits } from './http/rate-limit.js';
@@ -63,6 +65,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const db = openDb(options.dbPath ?? ':memory:');
   const uploadDirectory = await mkdtemp(join(tmpdir(), 'bailiff-service-'));
   let pruner: AddressPruner | undefined;
+  let checkpointer: WalCheckpointer | undefined;
   try {
     migrate(db, 'service', SERVICE_MIGRATIONS);
     const clock = options.clock ?? systemClock;
@@ -82,6 +85,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       logger: options.logger ?? silentLogger,
     });
     if (seed) applySeed(context, seed);
+    // After the seed, so a large seed is planned with its own statistics.
+    refreshStatistics(db);
+    // Every login check commits; a checkpoint inside one of those commits would be its p99.
+    checkpointer = startWalCheckpointer(db, { logger: context.logger });
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
     const jobs = new ImportJobs(context);
@@ -143,6 +150,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
           await stream.close();
           await app.close();
           await jobs.close();
+          await checkpointer?.stop();
           db.close();
           await rm(uploadDirectory, { recursive: true, force: true });
         })();
@@ -151,6 +159,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     };
   } catch (error) {
     pruner?.close();
+    await checkpointer?.stop();
     db.close();
     await rm(uploadDirectory, { recursive: true, force: true });
     throw error;

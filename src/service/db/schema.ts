@@ -1,4 +1,5 @@
 import type { Migration } from '../../db/migrate.js';
+import { NETWORK_SIZE_INDEXES } from './network-size-indexes.js';
 
 /** Tables of the reference service. Times are epoch milliseconds; UUIDs are stored lower-case. */
 export const SERVICE_MIGRATIONS: readonly Migration[] = [
@@ -190,6 +191,7 @@ export const SERVICE_MIGRATIONS: readonly Migration[] = [
         WHERE json_extract(data, '$.linkedBanId') IS NOT NULL;
     `,
   },
+  NETWORK_SIZE_INDEXES,
   {
     version: 7,
     name: 'stream change log: a sequence number per network for every change of a punishment',

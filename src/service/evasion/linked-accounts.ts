@@ -31,7 +31,8 @@ export function linkedAccounts(
   const sinceMs = nowMs - settings.linkExpiryMs;
   const byUuid = new Map<string, LinkedAccount>();
   for (const { ip } of stores.playerIps.addressesOf(networkId, self, sinceMs)) {
-    const accounts = stores.playerIps.accountsOn(networkId, ip, sinceMs);
+    // One more than the threshold is enough to know the address links nobody (a school, a proxy).
+    const accounts = stores.playerIps.accountsOn(networkId, ip, sinceMs, settings.sharedIpThreshold + 1);
     if (accounts.length > settings.sharedIpThreshold) continue;
     for (const account of accounts) {
       if (account.uuid === self) continue;

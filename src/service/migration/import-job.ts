@@ -7,6 +7,7 @@ import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
 import { errorMessage } from '../../errors/error-message.js';
 import type { ServiceContext } from '../context.js';
+import { refreshStatistics } from '../db/statistics.js';
 import { guardedPromise } from '../guard.js';
 import { emptyTally, type ImportTally, importPlayerBatch } from './import-players.js';
 
@@ -82,6 +83,7 @@ export class ImportJobs {
         sink,
         { signal },
       );
+      refreshStatistics(this.context.db);
       stores.migrations.progress(uploadId, 'completed', processed, describe(tally), clock.now());
     } catch (error) {
       const reason = signal.aborted ? 'service stopped' : errorMessage(error);

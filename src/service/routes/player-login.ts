@@ -1,7 +1,6 @@
 import { type LoginCheckResponse, loginCheckBody, playerLoginBody, playerLookupQuery } from '../../api/schemas.js';
 import { parseIpAddress } from '../../ip/ip-range.js';
 import type { ServiceContext } from '../context.js';
-import { ipBansMatching } from '../evasion/ip-bans.js';
 import { issueLinkedBans } from '../evasion/linked-bans.js';
 import { callerOf } from '../http/auth.js';
 import { parseOrThrow } from '../http/validate.js';
@@ -45,7 +44,7 @@ export function playerLoginHandlers(
         const { punishments, notifications } = context.db.transaction(() => {
           const own = stores.punishments.activeFor(caller.networkId, uuid);
           const ownIds = new Set(own.map((row) => row.id));
-          const ofAddress = address ? ipBansMatching(stores, caller.networkId, address) : [];
+          const ofAddress = address ? stores.evasion.activeIpBansHolding(caller.networkId, address) : [];
           return {
             punishments: [...own, ...ofAddress.filter((row) => !ownIds.has(row.id))],
             notifications: stores.notifications.pendingFor(caller.networkId, uuid),

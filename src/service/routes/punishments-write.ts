@@ -8,7 +8,7 @@ import {
   dynamicCreateBody,
 } from '../../api/schemas.js';
 import type { ServiceContext } from '../context.js';
-import { refuseTooBroadIpBan } from '../evasion/ip-bans.js';
+import { refuseTooBroadIpBan } from '../evasion/ip-ban-breadth.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { idempotentCreations } from '../http/idempotency.js';

@@ -24,6 +24,20 @@ export interface EvidenceView {
   createdAt: number;
 }
 
+/** The statements of {@link EnforcementStore}; test/service/query-plans.test.ts checks each one's plan. */
+export const ENFORCEMENT_SQL = {
+  insertAcknowledgement: `INSERT OR IGNORE INTO service_acknowledgements
+         (network_id, punishment_id, server_id, player_uuid, executed_at, success, error_message, received_at)
+       VALUES (@networkId, @punishmentId, @serverId, @playerUuid, @executedAt, @success, @errorMessage, @receivedAt)`,
+  acknowledgementsOf: `SELECT a.executed_at AS executedAt, a.success, a.error_message AS errorMessage, s.name AS server
+       FROM service_acknowledgements a JOIN service_servers s ON s.id = a.server_id
+       WHERE a.network_id = ? AND a.punishment_id = ? ORDER BY a.id`,
+  insertEvidence: `INSERT INTO service_evidence (network_id, punishment_id, issuer_name, evidence_url, created_at)
+       VALUES (@networkId, @punishmentId, @issuerName, @url, @nowMs)`,
+  evidenceOf: `SELECT issuer_name AS issuerName, evidence_url AS evidenceUrl, created_at AS createdAt
+       FROM service_evidence WHERE network_id = ? AND punishment_id = ? ORDER BY id`,
+} as const;
+
 /** What servers reported about punishments: acknowledgements and evidence. */
 export class EnforcementStore {
   private readonly insertAck;
@@ -34,33 +48,19 @@ export class EnforcementStore {
   constructor(db: Db) {
     this.insertAck = db.prepare<
       Omit<AcknowledgementRecord, 'success' | 'errorMessage'> & { success: number; errorMessage: string | null }
-    >(
-      `INSERT OR IGNORE INTO service_acknowledgements
-         (network_id, punishment_id, server_id, player_uuid, executed_at, success, error_message, received_at)
-       VALUES (@networkId, @punishmentId, @serverId, @playerUuid, @executedAt, @success, @errorMessage, @receivedAt)`,
-    );
+    >(ENFORCEMENT_SQL.insertAcknowledgement);
     this.acksOf = db.prepare<
       [number, string],
       { executedAt: number; success: number; errorMessage: string | null; server: string }
-    >(
-      `SELECT a.executed_at AS executedAt, a.success, a.error_message AS errorMessage, s.name AS server
-       FROM service_acknowledgements a JOIN service_servers s ON s.id = a.server_id
-       WHERE a.network_id = ? AND a.punishment_id = ? ORDER BY a.id`,
-    );
+    >(ENFORCEMENT_SQL.acknowledgementsOf);
     this.insertEvidence = db.prepare<{
       networkId: number;
       punishmentId: string;
       issuerName: string;
       url: string;
       nowMs: number;
-    }>(
-      `INSERT INTO service_evidence (network_id, punishment_id, issuer_name, evidence_url, created_at)
-       VALUES (@networkId, @punishmentId, @issuerName, @url, @nowMs)`,
-    );
-    this.evidenceOf = db.prepare<[number, string], EvidenceView>(
-      `SELECT issuer_name AS issuerName, evidence_url AS evidenceUrl, created_at AS createdAt
-       FROM service_evidence WHERE network_id = ? AND punishment_id = ? ORDER BY id`,
-    );
+    }>(ENFORCEMENT_SQL.insertEvidence);
+    this.evidenceOf = db.prepare<[number, string], EvidenceView>(ENFORCEMENT_SQL.evidenceOf);
   }
 
   recordAcknowledgement(record: AcknowledgementRecord): void {

@@ -6,6 +6,15 @@ export interface IdempotentCreation {
   punishmentId: string;
 }
 
+/** The statements of {@link IdempotencyKeyStore}; test/service/query-plans.test.ts checks each one's plan. */
+export const IDEMPOTENCY_KEY_SQL = {
+  record: `INSERT OR REPLACE INTO service_idempotency_keys (network_id, idempotency_key, request_hash, punishment_id, created_at)
+       VALUES (@networkId, @key, @requestHash, @punishmentId, @createdAt)`,
+  find: `SELECT request_hash AS requestHash, punishment_id AS punishmentId FROM service_idempotency_keys
+       WHERE network_id = ? AND idempotency_key = ? AND created_at >= ?`,
+  prune: 'DELETE FROM service_idempotency_keys WHERE created_at < ?',
+} as const;
+
 /**
  * Creations made with an `Idempotency-Key` (IETF httpapi idempotency-key draft), per network:
  * the same key within the retention answers the original punishment instead of creating another.
@@ -22,15 +31,9 @@ export class IdempotencyKeyStore {
       requestHash: string;
       punishmentId: string;
       createdAt: number;
-    }>(
-      `INSERT OR REPLACE INTO service_idempotency_keys (network_id, idempotency_key, request_hash, punishment_id, created_at)
-       VALUES (@networkId, @key, @requestHash, @punishmentId, @createdAt)`,
-    );
-    this.findStatement = db.prepare<[number, string, number], IdempotentCreation>(
-      `SELECT request_hash AS requestHash, punishment_id AS punishmentId FROM service_idempotency_keys
-       WHERE network_id = ? AND idempotency_key = ? AND created_at >= ?`,
-    );
-    this.pruneStatement = db.prepare<[number]>('DELETE FROM service_idempotency_keys WHERE created_at < ?');
+    }>(IDEMPOTENCY_KEY_SQL.record);
+    this.findStatement = db.prepare<[number, string, number], IdempotentCreation>(IDEMPOTENCY_KEY_SQL.find);
+    this.pruneStatement = db.prepare<[number]>(IDEMPOTENCY_KEY_SQL.prune);
   }
 
   /** The creation recorded under `key` since `sinceMs`, if any. */

@@ -25,6 +25,22 @@ export interface ProgressReport {
   reportedAt: number;
 }
 
+/** The statements of {@link MigrationStore}; test/service/query-plans.test.ts checks each one's plan. */
+export const MIGRATION_SQL = {
+  insertUpload: `INSERT INTO service_migration_uploads (id, network_id, server_id, file_size, status, processed, total, message, created_at, updated_at)
+       VALUES (@id, @networkId, @serverId, @fileSize, 'processing', 0, @total, 'queued', @nowMs, @nowMs)`,
+  updateUpload: `UPDATE service_migration_uploads SET status = @status, processed = @processed, message = @message, updated_at = @nowMs
+       WHERE id = @id`,
+  uploads: `SELECT u.id, s.name AS server, u.file_size, u.status, u.processed, u.total, u.message, u.created_at, u.updated_at
+       FROM service_migration_uploads u JOIN service_servers s ON s.id = u.server_id
+       WHERE u.network_id = ? ORDER BY u.created_at DESC, u.rowid DESC`,
+  insertReport: `INSERT INTO service_migration_reports (network_id, server_id, status, message, processed, total, reported_at)
+       VALUES (@networkId, @serverId, @status, @message, @processed, @total, @reportedAt)`,
+  reports: `SELECT s.name AS server, r.status, r.message, r.processed, r.total, r.reported_at
+       FROM service_migration_reports r JOIN service_servers s ON s.id = r.server_id
+       WHERE r.network_id = ? ORDER BY r.id DESC LIMIT 100`,
+} as const;
+
 /** Migration uploads (one record per upload) and the progress servers report. */
 export class MigrationStore {
   private readonly insertUpload;
@@ -34,28 +50,11 @@ export class MigrationStore {
   private readonly listReports;
 
   constructor(db: Db) {
-    this.insertUpload = db.prepare(
-      `INSERT INTO service_migration_uploads (id, network_id, server_id, file_size, status, processed, total, message, created_at, updated_at)
-       VALUES (@id, @networkId, @serverId, @fileSize, 'processing', 0, @total, 'queued', @nowMs, @nowMs)`,
-    );
-    this.updateUpload = db.prepare(
-      `UPDATE service_migration_uploads SET status = @status, processed = @processed, message = @message, updated_at = @nowMs
-       WHERE id = @id`,
-    );
-    this.listUploads = db.prepare<[number], Record<string, string | number>>(
-      `SELECT u.id, s.name AS server, u.file_size, u.status, u.processed, u.total, u.message, u.created_at, u.updated_at
-       FROM service_migration_uploads u JOIN service_servers s ON s.id = u.server_id
-       WHERE u.network_id = ? ORDER BY u.created_at DESC, u.rowid DESC`,
-    );
-    this.insertReport = db.prepare(
-      `INSERT INTO service_migration_reports (network_id, server_id, status, message, processed, total, reported_at)
-       VALUES (@networkId, @serverId, @status, @message, @processed, @total, @reportedAt)`,
-    );
-    this.listReports = db.prepare<[number], Record<string, string | number | null>>(
-      `SELECT s.name AS server, r.status, r.message, r.processed, r.total, r.reported_at
-       FROM service_migration_reports r JOIN service_servers s ON s.id = r.server_id
-       WHERE r.network_id = ? ORDER BY r.id DESC LIMIT 100`,
-    );
+    this.insertUpload = db.prepare(MIGRATION_SQL.insertUpload);
+    this.updateUpload = db.prepare(MIGRATION_SQL.updateUpload);
+    this.listUploads = db.prepare<[number], Record<string, string | number>>(MIGRATION_SQL.uploads);
+    this.insertReport = db.prepare(MIGRATION_SQL.insertReport);
+    this.listReports = db.prepare<[number], Record<string, string | number | null>>(MIGRATION_SQL.reports);
   }
 
   startUpload(upload: {

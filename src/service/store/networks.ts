@@ -19,6 +19,17 @@ interface ServerRow {
   key_hash: Buffer;
 }
 
+/** The statements of {@link NetworkStore}; test/service/query-plans.test.ts checks each one's plan. */
+export const NETWORK_SQL = {
+  serverByKeyHash: 'SELECT id, network_id, name, key_hash FROM service_servers WHERE key_hash = ?',
+  networkByName: 'SELECT id FROM service_networks WHERE name = ?',
+  insertNetwork: 'INSERT INTO service_networks (name) VALUES (?)',
+  serverByName: 'SELECT id, network_id, name, key_hash FROM service_servers WHERE network_id = ? AND name = ?',
+  insertServer: 'INSERT INTO service_servers (network_id, name, key_hash) VALUES (@networkId, @name, @keyHash)',
+  updateServerKey: 'UPDATE service_servers SET key_hash = @keyHash WHERE id = @id',
+  serverById: 'SELECT name FROM service_servers WHERE id = ?',
+} as const;
+
 /** Networks (tenants) and their servers; API keys are only ever stored as SHA-256 hashes. */
 export class NetworkStore {
   private readonly byHash;
@@ -30,21 +41,13 @@ export class NetworkStore {
   private readonly serverById;
 
   constructor(db: Db) {
-    this.byHash = db.prepare<[Buffer], ServerRow>(
-      'SELECT id, network_id, name, key_hash FROM service_servers WHERE key_hash = ?',
-    );
-    this.networkByName = db.prepare<[string], { id: number }>('SELECT id FROM service_networks WHERE name = ?');
-    this.insertNetwork = db.prepare<[string]>('INSERT INTO service_networks (name) VALUES (?)');
-    this.serverByName = db.prepare<[number, string], ServerRow>(
-      'SELECT id, network_id, name, key_hash FROM service_servers WHERE network_id = ? AND name = ?',
-    );
-    this.insertServer = db.prepare<{ networkId: number; name: string; keyHash: Buffer }>(
-      'INSERT INTO service_servers (network_id, name, key_hash) VALUES (@networkId, @name, @keyHash)',
-    );
-    this.updateServerKey = db.prepare<{ id: number; keyHash: Buffer }>(
-      'UPDATE service_servers SET key_hash = @keyHash WHERE id = @id',
-    );
-    this.serverById = db.prepare<[number], { name: string }>('SELECT name FROM service_servers WHERE id = ?');
+    this.byHash = db.prepare<[Buffer], ServerRow>(NETWORK_SQL.serverByKeyHash);
+    this.networkByName = db.prepare<[string], { id: number }>(NETWORK_SQL.networkByName);
+    this.insertNetwork = db.prepare<[string]>(NETWORK_SQL.insertNetwork);
+    this.serverByName = db.prepare<[number, string], ServerRow>(NETWORK_SQL.serverByName);
+    this.insertServer = db.prepare<{ networkId: number; name: string; keyHash: Buffer }>(NETWORK_SQL.insertServer);
+    this.updateServerKey = db.prepare<{ id: number; keyHash: Buffer }>(NETWORK_SQL.updateServerKey);
+    this.serverById = db.prepare<[number], { name: string }>(NETWORK_SQL.serverById);
   }
 
   /** The server whose key this is, or undefined. The hash comparison is constant-time. */

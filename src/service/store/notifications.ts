@@ -8,6 +8,20 @@ export interface PendingNotificationRow {
   reason: string | null;
 }
 
+/** The statements of {@link NotificationStore}; test/service/query-plans.test.ts checks each one's plan. */
+export const NOTIFICATION_SQL = {
+  insert: `INSERT OR IGNORE INTO service_notifications (network_id, id, player_uuid, created_at)
+    VALUES (@networkId, @id, @playerUuid, @nowMs)`,
+  // Acknowledging twice keeps the first time.
+  acknowledge: `UPDATE service_notifications SET acknowledged_at = coalesce(acknowledged_at, @at)
+    WHERE network_id = @networkId AND id = @id AND player_uuid = @playerUuid`,
+  byId: 'SELECT acknowledged_at FROM service_notifications WHERE network_id = ? AND id = ?',
+  pendingFor: `SELECT n.id, n.created_at, p.type_ordinal, p.reason FROM service_notifications n
+    LEFT JOIN service_punishments p ON p.network_id = n.network_id AND p.id = n.id
+    WHERE n.network_id = ? AND n.player_uuid = ? AND n.acknowledged_at IS NULL
+    ORDER BY n.created_at`,
+} as const;
+
 /** One pending notification per punishment, for its target; its id is the punishment id. */
 export class NotificationStore {
   private readonly insert;
@@ -17,23 +31,13 @@ export class NotificationStore {
 
   constructor(private readonly db: Db) {
     this.insert = db.prepare<{ networkId: number; id: string; playerUuid: string; nowMs: number }>(
-      `INSERT OR IGNORE INTO service_notifications (network_id, id, player_uuid, created_at)
-       VALUES (@networkId, @id, @playerUuid, @nowMs)`,
+      NOTIFICATION_SQL.insert,
     );
-    // Acknowledging twice keeps the first time.
     this.acknowledgeOne = db.prepare<{ networkId: number; id: string; playerUuid: string; at: number }>(
-      `UPDATE service_notifications SET acknowledged_at = coalesce(acknowledged_at, @at)
-       WHERE network_id = @networkId AND id = @id AND player_uuid = @playerUuid`,
+      NOTIFICATION_SQL.acknowledge,
     );
-    this.byId = db.prepare<[number, string], { acknowledged_at: number | null }>(
-      'SELECT acknowledged_at FROM service_notifications WHERE network_id = ? AND id = ?',
-    );
-    this.pendingStatement = db.prepare<[number, string], PendingNotificationRow>(
-      `SELECT n.id, n.created_at, p.type_ordinal, p.reason FROM service_notifications n
-       LEFT JOIN service_punishments p ON p.network_id = n.network_id AND p.id = n.id
-       WHERE n.network_id = ? AND n.player_uuid = ? AND n.acknowledged_at IS NULL
-       ORDER BY n.created_at`,
-    );
+    this.byId = db.prepare<[number, string], { acknowledged_at: number | null }>(NOTIFICATION_SQL.byId);
+    this.pendingStatement = db.prepare<[number, string], PendingNotificationRow>(NOTIFICATION_SQL.pendingFor);
   }
 
   pendingFor(networkId: number, playerUuid: string): PendingNotificationRow[] {

@@ -17,21 +17,23 @@ export interface PardonView {
   pardonedAt: number;
 }
 
+/** The statements of {@link PardonStore}; test/service/query-plans.test.ts checks each one's plan. */
+export const PARDON_SQL = {
+  insert: `INSERT OR IGNORE INTO service_pardons (network_id, punishment_id, issuer_name, reason, server_id, pardoned_at)
+       VALUES (@networkId, @punishmentId, @issuerName, @reason, @serverId, @pardonedAt)`,
+  byPunishment: `SELECT p.issuer_name AS issuerName, p.reason, s.name AS server, p.pardoned_at AS pardonedAt
+       FROM service_pardons p LEFT JOIN service_servers s ON s.id = p.server_id
+       WHERE p.network_id = ? AND p.punishment_id = ?`,
+} as const;
+
 /** Who pardoned a punishment, when and why (the pardon extension); one per punishment. */
 export class PardonStore {
   private readonly insertStatement;
   private readonly byPunishment;
 
   constructor(db: Db) {
-    this.insertStatement = db.prepare<PardonRecord>(
-      `INSERT OR IGNORE INTO service_pardons (network_id, punishment_id, issuer_name, reason, server_id, pardoned_at)
-       VALUES (@networkId, @punishmentId, @issuerName, @reason, @serverId, @pardonedAt)`,
-    );
-    this.byPunishment = db.prepare<[number, string], PardonView>(
-      `SELECT p.issuer_name AS issuerName, p.reason, s.name AS server, p.pardoned_at AS pardonedAt
-       FROM service_pardons p LEFT JOIN service_servers s ON s.id = p.server_id
-       WHERE p.network_id = ? AND p.punishment_id = ?`,
-    );
+    this.insertStatement = db.prepare<PardonRecord>(PARDON_SQL.insert);
+    this.byPunishment = db.prepare<[number, string], PardonView>(PARDON_SQL.byPunishment);
   }
 
   /** Records the first pardon of a punishment; a later one changes nothing. */

@@ -17,6 +17,23 @@ export interface PlayerLogin {
   at: number;
 }
 
+/** The statements of {@link PlayerStore}; test/service/query-plans.test.ts checks each one's plan. */
+export const PLAYER_SQL = {
+  nameOf: 'SELECT name FROM service_players WHERE network_id = ? AND uuid = ?',
+  save: `INSERT INTO service_players (network_id, uuid, name) VALUES (@networkId, @uuid, @name)
+       ON CONFLICT (network_id, uuid) DO UPDATE SET name = excluded.name WHERE name <> excluded.name`,
+  // An address the login did not carry keeps the last one known.
+  recordLogin: `INSERT INTO service_players (network_id, uuid, name, last_ip, last_server, last_login_at)
+       VALUES (@networkId, @uuid, @name, @ip, @server, @at)
+       ON CONFLICT (network_id, uuid) DO UPDATE SET name = excluded.name,
+         last_ip = coalesce(excluded.last_ip, last_ip), last_server = excluded.last_server,
+         last_login_at = excluded.last_login_at`,
+  byName: `SELECT uuid, name FROM service_players WHERE network_id = ? AND name = ? COLLATE NOCASE
+       ORDER BY last_login_at IS NULL, last_login_at DESC LIMIT 1`,
+  byUuid: `SELECT uuid, name, last_ip AS lastIp, last_server AS lastServer, last_login_at AS lastLoginAt
+       FROM service_players WHERE network_id = ? AND uuid = ?`,
+} as const;
+
 /** Players a network has seen, by lower-case UUID. */
 export class PlayerStore {
   private readonly nameOf;
@@ -26,14 +43,8 @@ export class PlayerStore {
   private readonly byName;
 
   constructor(db: Db) {
-    this.nameOf = db.prepare<[number, string], { name: string }>(
-      'SELECT name FROM service_players WHERE network_id = ? AND uuid = ?',
-    );
-    this.upsert = db.prepare<{ networkId: number; uuid: string; name: string }>(
-      `INSERT INTO service_players (network_id, uuid, name) VALUES (@networkId, @uuid, @name)
-       ON CONFLICT (network_id, uuid) DO UPDATE SET name = excluded.name WHERE name <> excluded.name`,
-    );
-    // An address the login did not carry keeps the last one known.
+    this.nameOf = db.prepare<[number, string], { name: string }>(PLAYER_SQL.nameOf);
+    this.upsert = db.prepare<{ networkId: number; uuid: string; name: string }>(PLAYER_SQL.save);
     this.loginUpsert = db.prepare<{
       networkId: number;
       uuid: string;
@@ -41,21 +52,9 @@ export class PlayerStore {
       ip: string | null;
       server: string;
       at: number;
-    }>(
-      `INSERT INTO service_players (network_id, uuid, name, last_ip, last_server, last_login_at)
-       VALUES (@networkId, @uuid, @name, @ip, @server, @at)
-       ON CONFLICT (network_id, uuid) DO UPDATE SET name = excluded.name,
-         last_ip = coalesce(excluded.last_ip, last_ip), last_server = excluded.last_server,
-         last_login_at = excluded.last_login_at`,
-    );
-    this.byName = db.prepare<[number, string], { uuid: string; name: string }>(
-      `SELECT uuid, name FROM service_players WHERE network_id = ? AND name = ? COLLATE NOCASE
-       ORDER BY last_login_at IS NULL, last_login_at DESC LIMIT 1`,
-    );
-    this.byUuid = db.prepare<[number, string], PlayerRecord>(
-      `SELECT uuid, name, last_ip AS lastIp, last_server AS lastServer, last_login_at AS lastLoginAt
-       FROM service_players WHERE network_id = ? AND uuid = ?`,
-    );
+    }>(PLAYER_SQL.recordLogin);
+    this.byName = db.prepare<[number, string], { uuid: string; name: string }>(PLAYER_SQL.byName);
+    this.byUuid = db.prepare<[number, string], PlayerRecord>(PLAYER_SQL.byUuid);
   }
 
   /** The player of that name (any case); when several held it, the one who logged in last. */

@@ -1,5 +1,6 @@
 import type { Punishment, Severity } from '../../api/schemas.js';
 import { checkDateMs, toIso, UnrenderableDateError } from './dates.js';
+import { ipBanKeyOfData } from './ip-ban-keys.js';
 
 export { toIso } from './dates.js';
 
@@ -108,6 +109,7 @@ export function toInsertParams(record: NewPunishment) {
     severity: record.severity ?? null,
     status: record.status,
     data: json(record.data),
+    ipBanKey: ipBanKeyOfData(record.data),
     notes: json(record.notes),
     attachedTicketIds: json(record.attachedTicketIds),
     createdAt: checkDateMs(record.createdAt, 'createdAt'),

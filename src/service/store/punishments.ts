@@ -4,6 +4,28 @@ import { checkDateMs } from './dates.js';
 import type { NewPunishment, PunishmentRow } from './punishment-rows.js';
 import { toInsertParams } from './punishment-rows.js';
 
+/** The statements of {@link PunishmentStore}; test/service/query-plans.test.ts checks each one's plan. */
+export const PUNISHMENT_SQL = {
+  insert: `INSERT OR IGNORE INTO service_punishments (network_id, id, target_uuid, target_name, issuer_name, issuer_id,
+      type_ordinal, reason, duration, severity, status, data, ip_ban_key, notes, attached_ticket_ids, created_at,
+      started_at, updated_at)
+    VALUES (@networkId, @id, @targetUuid, @targetName, @issuerName, @issuerId, @typeOrdinal, @reason, @duration,
+      @severity, @status, @data, @ipBanKey, @notes, @attachedTicketIds, @createdAt, @startedAt, @createdAt)`,
+  byId: 'SELECT * FROM service_punishments WHERE network_id = ? AND id = ?',
+  recent: `SELECT * FROM service_punishments WHERE network_id = @networkId AND created_at >= @sinceMs
+    ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
+  active: `SELECT * FROM service_punishments WHERE network_id = ? AND status = 'active' ORDER BY created_at DESC`,
+  activeFor: `SELECT * FROM service_punishments WHERE network_id = ? AND target_uuid = ? AND status = 'active'
+    ORDER BY created_at DESC`,
+  history: `SELECT type_ordinal AS typeOrdinal, severity, status, duration, created_at AS createdAt,
+      started_at AS startedAt
+    FROM service_punishments WHERE network_id = ? AND target_uuid = ?`,
+  setStatus: `UPDATE service_punishments SET status = @status, updated_at = @nowMs
+    WHERE network_id = @networkId AND id = @id AND status <> @status`,
+  markStarted: `UPDATE service_punishments SET started_at = @startedAt, updated_at = @nowMs
+    WHERE network_id = @networkId AND id = @id AND started_at IS NULL`,
+} as const;
+
 /** Punishments of all networks; every read is scoped to one network. */
 export class PunishmentStore {
   private readonly insertStatement;
@@ -16,37 +38,19 @@ export class PunishmentStore {
   private readonly startStatement;
 
   constructor(db: Db) {
-    this.insertStatement = db.prepare<ReturnType<typeof toInsertParams>>(
-      `INSERT OR IGNORE INTO service_punishments (network_id, id, target_uuid, target_name, issuer_name, issuer_id,
-         type_ordinal, reason, duration, severity, status, data, notes, attached_ticket_ids, created_at, started_at, updated_at)
-       VALUES (@networkId, @id, @targetUuid, @targetName, @issuerName, @issuerId, @typeOrdinal, @reason, @duration,
-         @severity, @status, @data, @notes, @attachedTicketIds, @createdAt, @startedAt, @createdAt)`,
-    );
-    this.byId = db.prepare<[number, string], PunishmentRow>(
-      'SELECT * FROM service_punishments WHERE network_id = ? AND id = ?',
-    );
+    this.insertStatement = db.prepare<ReturnType<typeof toInsertParams>>(PUNISHMENT_SQL.insert);
+    this.byId = db.prepare<[number, string], PunishmentRow>(PUNISHMENT_SQL.byId);
     this.recentStatement = db.prepare<{ networkId: number; sinceMs: number; limit: number }, PunishmentRow>(
-      `SELECT * FROM service_punishments WHERE network_id = @networkId AND created_at >= @sinceMs
-       ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
+      PUNISHMENT_SQL.recent,
     );
-    this.activeStatement = db.prepare<[number], PunishmentRow>(
-      `SELECT * FROM service_punishments WHERE network_id = ? AND status = 'active' ORDER BY created_at DESC`,
-    );
-    this.activeForStatement = db.prepare<[number, string], PunishmentRow>(
-      `SELECT * FROM service_punishments WHERE network_id = ? AND target_uuid = ? AND status = 'active'
-       ORDER BY created_at DESC`,
-    );
-    this.historyStatement = db.prepare<[number, string], PastPunishment>(
-      `SELECT type_ordinal AS typeOrdinal, severity, status, duration, created_at AS createdAt, started_at AS startedAt
-       FROM service_punishments WHERE network_id = ? AND target_uuid = ?`,
-    );
+    this.activeStatement = db.prepare<[number], PunishmentRow>(PUNISHMENT_SQL.active);
+    this.activeForStatement = db.prepare<[number, string], PunishmentRow>(PUNISHMENT_SQL.activeFor);
+    this.historyStatement = db.prepare<[number, string], PastPunishment>(PUNISHMENT_SQL.history);
     this.statusStatement = db.prepare<{ networkId: number; id: string; status: string; nowMs: number }>(
-      `UPDATE service_punishments SET status = @status, updated_at = @nowMs
-       WHERE network_id = @networkId AND id = @id AND status <> @status`,
+      PUNISHMENT_SQL.setStatus,
     );
     this.startStatement = db.prepare<{ networkId: number; id: string; startedAt: number; nowMs: number }>(
-      `UPDATE service_punishments SET started_at = @startedAt, updated_at = @nowMs
-       WHERE network_id = @networkId AND id = @id AND started_at IS NULL`,
+      PUNISHMENT_SQL.markStarted,
     );
   }
 

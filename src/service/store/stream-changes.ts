@@ -14,6 +14,31 @@ export interface StreamHead {
 /** A logged change and the punishment as it is now. */
 export type LoggedChange = PunishmentRow & { sequence: number };
 
+/** The statements of {@link StreamChangeStore}; test/service/query-plans.test.ts checks each one's plan. */
+export const STREAM_CHANGE_SQL = {
+  ensureHead: 'INSERT OR IGNORE INTO service_stream_heads (network_id, epoch) VALUES (?, lower(hex(randomblob(8))))',
+  head: `SELECT h.epoch, h.pruned_through AS prunedThrough, COALESCE(
+      (SELECT MAX(c.sequence) FROM service_stream_changes c WHERE c.network_id = h.network_id), h.pruned_through
+    ) AS sequence
+    FROM service_stream_heads h WHERE h.network_id = ?`,
+  changesAfter: `SELECT p.*, c.sequence AS sequence FROM service_stream_changes c
+    JOIN service_punishments p ON p.network_id = c.network_id AND p.id = c.punishment_id
+    WHERE c.network_id = @networkId AND c.sequence > @after ORDER BY c.sequence LIMIT @limit`,
+  // Asked right after the change: walking back from the newest finds it within a few rows.
+  sequenceOf: `SELECT sequence FROM service_stream_changes WHERE network_id = ? AND punishment_id = ?
+    ORDER BY sequence DESC LIMIT 1`,
+  // One row per network, each with its newest sequence read from the end of the primary key.
+  heads: `SELECT networks.id AS networkId,
+      (SELECT MAX(c.sequence) FROM service_stream_changes c WHERE c.network_id = networks.id) AS sequence
+    FROM service_networks networks`,
+  prune: 'DELETE FROM service_stream_changes WHERE network_id = ? AND sequence <= ?',
+  markPruned: 'UPDATE service_stream_heads SET pruned_through = MAX(pruned_through, ?) WHERE network_id = ?',
+  // (created_at, rowid) is the order of the (network_id, status, created_at) index, so each page is a range scan.
+  activePage: `SELECT rowid AS page_rowid, * FROM service_punishments
+    WHERE network_id = @networkId AND status = 'active' AND (created_at, rowid) > (@afterCreatedAt, @afterRowid)
+    ORDER BY created_at, rowid LIMIT @limit`,
+} as const;
+
 /**
  * The per-network change log of punishments (written by triggers of migration 7), read by the
  * stream to resume a client from the last sequence it applied, and pruned to a bounded length.
@@ -29,41 +54,19 @@ export class StreamChangeStore {
   private readonly activePageStatement;
 
   constructor(private readonly db: Db) {
-    this.ensureHead = db.prepare<[number]>(
-      `INSERT OR IGNORE INTO service_stream_heads (network_id, epoch) VALUES (?, lower(hex(randomblob(8))))`,
-    );
-    this.headStatement = db.prepare<[number], StreamHead>(
-      `SELECT h.epoch, h.pruned_through AS prunedThrough, COALESCE(
-         (SELECT MAX(c.sequence) FROM service_stream_changes c WHERE c.network_id = h.network_id), h.pruned_through
-       ) AS sequence
-       FROM service_stream_heads h WHERE h.network_id = ?`,
-    );
+    this.ensureHead = db.prepare<[number]>(STREAM_CHANGE_SQL.ensureHead);
+    this.headStatement = db.prepare<[number], StreamHead>(STREAM_CHANGE_SQL.head);
     this.changesStatement = db.prepare<{ networkId: number; after: number; limit: number }, LoggedChange>(
-      `SELECT p.*, c.sequence AS sequence FROM service_stream_changes c
-       JOIN service_punishments p ON p.network_id = c.network_id AND p.id = c.punishment_id
-       WHERE c.network_id = @networkId AND c.sequence > @after ORDER BY c.sequence LIMIT @limit`,
+      STREAM_CHANGE_SQL.changesAfter,
     );
-    // Asked right after the change: walking back from the newest finds it within a few rows.
-    this.sequenceOfStatement = db.prepare<[number, string], { sequence: number }>(
-      `SELECT sequence FROM service_stream_changes WHERE network_id = ? AND punishment_id = ?
-       ORDER BY sequence DESC LIMIT 1`,
-    );
-    this.headsStatement = db.prepare<[], { networkId: number; sequence: number | null }>(
-      `SELECT n.id AS networkId,
-         (SELECT MAX(c.sequence) FROM service_stream_changes c WHERE c.network_id = n.id) AS sequence
-       FROM service_networks n`,
-    );
-    this.pruneStatement = db.prepare<[number, number]>(
-      'DELETE FROM service_stream_changes WHERE network_id = ? AND sequence <= ?',
-    );
-    this.markPrunedStatement = db.prepare<[number, number]>(
-      'UPDATE service_stream_heads SET pruned_through = MAX(pruned_through, ?) WHERE network_id = ?',
-    );
-    // rowid order follows the (network_id, status) index, so each page is a range scan.
-    this.activePageStatement = db.prepare<{ networkId: number; afterRowid: number; limit: number }, ActiveRow>(
-      `SELECT rowid AS page_rowid, * FROM service_punishments
-       WHERE network_id = @networkId AND status = 'active' AND rowid > @afterRowid ORDER BY rowid LIMIT @limit`,
-    );
+    this.sequenceOfStatement = db.prepare<[number, string], { sequence: number }>(STREAM_CHANGE_SQL.sequenceOf);
+    this.headsStatement = db.prepare<[], { networkId: number; sequence: number | null }>(STREAM_CHANGE_SQL.heads);
+    this.pruneStatement = db.prepare<[number, number]>(STREAM_CHANGE_SQL.prune);
+    this.markPrunedStatement = db.prepare<[number, number]>(STREAM_CHANGE_SQL.markPruned);
+    this.activePageStatement = db.prepare<
+      { networkId: number; afterCreatedAt: number; afterRowid: number; limit: number },
+      ActiveRow
+    >(STREAM_CHANGE_SQL.activePage);
   }
 
   /** The network's head, created (sequence 0, a fresh epoch) the first time it is asked for. */
@@ -84,9 +87,14 @@ export class StreamChangeStore {
     return this.sequenceOfStatement.get(networkId, punishmentId)?.sequence ?? undefined;
   }
 
-  /** Active punishments with a rowid above `afterRowid`, in rowid order: one page of a snapshot. */
-  activePage(networkId: number, afterRowid: number, limit: number): ActiveRow[] {
-    return this.activePageStatement.all({ networkId, afterRowid, limit });
+  /** Active punishments after the last row of the previous page (none: from the first), oldest first: one page of a snapshot. */
+  activePage(networkId: number, after: PageCursor | undefined, limit: number): ActiveRow[] {
+    return this.activePageStatement.all({
+      networkId,
+      afterCreatedAt: after?.created_at ?? Number.MIN_SAFE_INTEGER,
+      afterRowid: after?.page_rowid ?? 0,
+      limit,
+    });
   }
 
   /** Keeps the newest `retained` changes of every network; returns how many were deleted. */
@@ -107,3 +115,6 @@ export class StreamChangeStore {
 
 /** An active row with the rowid its page continues after. */
 export type ActiveRow = PunishmentRow & { page_rowid: number };
+
+/** Where the next page of a snapshot starts: after this row. */
+export type PageCursor = Pick<ActiveRow, 'created_at' | 'page_rowid'>;

@@ -37,6 +37,29 @@ function toSummary(row: Omit<TicketRow, 'description' | 'reported_player_uuid' |
 /** Told about a stored ticket or reply whose date no Date holds (only an older version could have stored one). */
 export type UnrenderableTicketReport = (ticketId: string, error: UnrenderableDateError) => void;
 
+/** The statements of {@link TicketStore}; test/service/query-plans.test.ts checks each one's plan. */
+export const TICKET_SQL = {
+  saveTicket: `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
+         creator_name, reported_player_uuid, reported_player_name, tags, created_at, updated_at)
+       VALUES (@networkId, @id, @type, @subject, @description, @status, @priority, @creatorUuid, @creatorName,
+         @reportedPlayerUuid, @reportedPlayerName, @tags, @createdAt, @updatedAt)
+       ON CONFLICT (network_id, id) DO UPDATE SET type = excluded.type, subject = excluded.subject,
+         description = excluded.description, status = excluded.status, priority = excluded.priority,
+         creator_uuid = excluded.creator_uuid, creator_name = excluded.creator_name,
+         reported_player_uuid = excluded.reported_player_uuid, reported_player_name = excluded.reported_player_name,
+         tags = excluded.tags, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+  saveReply: `INSERT INTO service_ticket_replies (network_id, ticket_id, id, author_name, message, created_at)
+       VALUES (@networkId, @ticketId, @id, @authorName, @message, @createdAt)
+       ON CONFLICT (network_id, ticket_id, id) DO UPDATE SET author_name = excluded.author_name,
+         message = excluded.message, created_at = excluded.created_at`,
+  touch: 'UPDATE service_tickets SET updated_at = max(updated_at, @nowMs) WHERE network_id = @networkId AND id = @id',
+  byId: 'SELECT * FROM service_tickets WHERE network_id = ? AND id = ?',
+  repliesOf:
+    'SELECT id, author_name, message, created_at FROM service_ticket_replies WHERE network_id = ? AND ticket_id = ? ORDER BY created_at, id',
+  byCreator: `SELECT ${SUMMARY_COLUMNS} FROM service_tickets WHERE network_id = ? AND creator_uuid = ?
+       ORDER BY created_at DESC, id DESC LIMIT ?`,
+} as const;
+
 /**
  * Tickets come from the admin API or a seed; the contract only reads them. A row whose date
  * cannot be shown is left out of lists (a reply, of its ticket) and reported, never a 500.
@@ -53,39 +76,15 @@ export class TicketStore {
     private readonly db: Db,
     private readonly reportUnrenderable: UnrenderableTicketReport = () => {},
   ) {
-    this.upsertTicket = db.prepare(
-      `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
-         creator_name, reported_player_uuid, reported_player_name, tags, created_at, updated_at)
-       VALUES (@networkId, @id, @type, @subject, @description, @status, @priority, @creatorUuid, @creatorName,
-         @reportedPlayerUuid, @reportedPlayerName, @tags, @createdAt, @updatedAt)
-       ON CONFLICT (network_id, id) DO UPDATE SET type = excluded.type, subject = excluded.subject,
-         description = excluded.description, status = excluded.status, priority = excluded.priority,
-         creator_uuid = excluded.creator_uuid, creator_name = excluded.creator_name,
-         reported_player_uuid = excluded.reported_player_uuid, reported_player_name = excluded.reported_player_name,
-         tags = excluded.tags, created_at = excluded.created_at, updated_at = excluded.updated_at`,
-    );
-    this.upsertReply = db.prepare(
-      `INSERT INTO service_ticket_replies (network_id, ticket_id, id, author_name, message, created_at)
-       VALUES (@networkId, @ticketId, @id, @authorName, @message, @createdAt)
-       ON CONFLICT (network_id, ticket_id, id) DO UPDATE SET author_name = excluded.author_name,
-         message = excluded.message, created_at = excluded.created_at`,
-    );
-    this.touch = db.prepare<{ networkId: number; id: string; nowMs: number }>(
-      'UPDATE service_tickets SET updated_at = max(updated_at, @nowMs) WHERE network_id = @networkId AND id = @id',
-    );
-    this.byId = db.prepare<[number, string], TicketRow>(
-      'SELECT * FROM service_tickets WHERE network_id = ? AND id = ?',
-    );
+    this.upsertTicket = db.prepare(TICKET_SQL.saveTicket);
+    this.upsertReply = db.prepare(TICKET_SQL.saveReply);
+    this.touch = db.prepare<{ networkId: number; id: string; nowMs: number }>(TICKET_SQL.touch);
+    this.byId = db.prepare<[number, string], TicketRow>(TICKET_SQL.byId);
     this.repliesOf = db.prepare<
       [number, string],
       { id: string; author_name: string; message: string; created_at: number }
-    >(
-      'SELECT id, author_name, message, created_at FROM service_ticket_replies WHERE network_id = ? AND ticket_id = ? ORDER BY created_at, id',
-    );
-    this.byCreator = db.prepare<[number, string, number], TicketRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM service_tickets WHERE network_id = ? AND creator_uuid = ?
-       ORDER BY created_at DESC, id DESC LIMIT ?`,
-    );
+    >(TICKET_SQL.repliesOf);
+    this.byCreator = db.prepare<[number, string, number], TicketRow>(TICKET_SQL.byCreator);
   }
 
   /** Creates or replaces the ticket and its listed replies, in one transaction. */

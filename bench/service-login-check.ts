@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openDb } from '../src/db/open-db.js';
+import { parseIpAddress } from '../src/ip/ip-range.js';
+import { createStores } from '../src/service/context.js';
+import { startService } from '../src/service/index.js';
+import { FIXTURE_API_KEY, type FixtureFacts, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
+import { type BenchResult, summarize } from './result.js';
+import { loginBody } from './support/login-bodies.js';
+import { networkFixtureCopy } from './support/network-fixture-file.js';
+import { startServiceProcess, stopServiceProcess } from './support/service-process.js';
+
+const WARM_UP = 300;
+const SAMPLES = 2000;
+
+/**
+ * The reads of one login check straight on the stores, without HTTP: the part the indexes decide,
+ * in microseconds. The service is closed by then, so the file is this connection's alone.
+ */
+function statementsOnly(path: string, facts: FixtureFacts): { p50: number; p99: number } {
+  const db = openDb(path);
+  try {
+    const stores = createStores(db);
+    const durations: number[] = [];
+    for (let n = 0; n < WARM_UP + SAMPLES; n += 1) {
+      const body = JSON.parse(loginBody(n, NETWORK_AT_SCALE, facts)) as { minecraftUuid: string; ipAddress: string };
+      const began = performance.now();
+      stores.punishments.activeFor(facts.networkId, body.minecraftUuid);
+      stores.evasion.activeIpBansHolding(facts.networkId, parseIpAddress(body.ipAddress)!);
+      stores.notifications.pendingFor(facts.networkId, body.minecraftUuid);
+      for (const { ip } of stores.playerIps.addressesOf(facts.networkId, body.minecraftUuid, 0)) {
+        stores.playerIps.accountsOn(facts.networkId, ip, 0, 6);
+      }
+      if (n >= WARM_UP) durations.push((performance.now() - began) * 1000);
+    }
+    return summarize(durations);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The login check (`POST /player/login`) with 1,000,000 punishments stored and 100,000 active in
+ * one network of 20,000 players: sequential calls over HTTP on 127.0.0.1, and how long the service
+ * takes to start on that file (statistics included).
+ */
+export async function run(): Promise<BenchResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-login-'));
+  try {
+    const nowMs = Date.now();
+    const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, nowMs);
+    const startBegan = performance.now();
+    const started = await startService({ port: 0, host: '127.0.0.1', dbPath: fixture.path });
+    const startMs = performance.now() - startBegan;
+    await started.close();
+    // The calls go to a service in its own process, as a game server's would: the client's work is not on its loop.
+    const { child, url: serviceUrl } = await startServiceProcess(fixture.path);
+    let stopped = false;
+    try {
+      const url = `${serviceUrl}/v1/minecraft/player/login`;
+      const headers = { 'x-api-key': FIXTURE_API_KEY, 'content-type': 'application/json' };
+      const durations: number[] = [];
+      let punishmentsSeen = 0;
+      for (let n = 0; n < WARM_UP + SAMPLES; n += 1) {
+        const body = loginBody(n, NETWORK_AT_SCALE, fixture.facts);
+        const began = performance.now();
+        const response = await fetch(url, { method: 'POST', headers, body });
+        const answer = (await response.json()) as { activePunishments?: unknown[] };
+        if (!response.ok) throw new Error(`login check answered ${response.status}: ${JSON.stringify(answer)}`);
+        if (n >= WARM_UP) {
+          durations.push(performance.now() - began);
+          punishmentsSeen += answer.activePunishments?.length ?? 0;
+        }
+      }
+      const shape = `${NETWORK_AT_SCALE.stored.toLocaleString('en')} stored, ${NETWORK_AT_SCALE.active.toLocaleString('en')} active, ${NETWORK_AT_SCALE.players.toLocaleString('en')} players`;
+      const machine = `load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
+      const generated =
+        fixture.generatedSeconds === undefined
+          ? 'cached fixture'
+          : `fixture generated in ${fixture.generatedSeconds.toFixed(0)} s`;
+      await stopServiceProcess(child);
+      stopped = true;
+      const statements = statementsOnly(fixture.path, fixture.facts);
+      return [
+        {
+          name: 'login check (SQLite, 1M stored, 100k active)',
+          unit: 'ms',
+          ...summarize(durations),
+          target: 'p99 <= 5 ms',
+          notes: `${shape}; ${SAMPLES} sequential HTTP calls on 127.0.0.1 to the service in its own process, 1 in 10 from an IP-banned address; ${punishmentsSeen} active punishments answered; ${generated}; ${machine}`,
+        },
+        {
+          name: 'login check reads alone (no HTTP)',
+          unit: 'us',
+          ...statements,
+          notes: `own active punishments, IP bans of the address, pending notices, linked-account addresses; ${SAMPLES} checks in process; ${machine}`,
+        },
+        {
+          name: 'service start on that file (migrations + statistics)',
+          unit: 'ms',
+          value: startMs,
+          notes: 'PRAGMA optimize with analysis_limit, page cache cold after the copy',
+        },
+      ];
+    } finally {
+      if (!stopped) await stopServiceProcess(child);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,67 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { migrate } from '../../src/db/migrate.js';
+import { openDb } from '../../src/db/open-db.js';
+import { SERVICE_MIGRATIONS } from '../../src/service/db/schema.js';
+import {
+  type FixtureFacts,
+  fillNetworkFixture,
+  type NetworkShape,
+} from '../../test/service/helpers/network-fixture.js';
+
+/** Bump when the fixture's content changes; the schema version is part of the cache key too. */
+const FIXTURE_VERSION = 3;
+const CACHE_DIR = join(tmpdir(), 'bailiff-bench-cache');
+
+export interface NetworkFixtureCopy {
+  /** A private copy the bench may write to. */
+  path: string;
+  facts: FixtureFacts;
+  /** Seconds spent generating the fixture now; undefined when the cached file was used. */
+  generatedSeconds: number | undefined;
+}
+
+function cacheKey(shape: NetworkShape): string {
+  const schema = Math.max(...SERVICE_MIGRATIONS.map((migration) => migration.version));
+  return `service-network-v${FIXTURE_VERSION}-s${schema}-${shape.players}p-${shape.stored}s-${shape.active}a-${shape.tickets}t`;
+}
+
+/** Writes the fixture in one transaction to `path`, checkpointed so the file alone holds it. */
+function generate(path: string, shape: NetworkShape, nowMs: number): FixtureFacts {
+  const db = openDb(path);
+  try {
+    migrate(db, 'service', SERVICE_MIGRATIONS);
+    const facts = fillNetworkFixture(db, shape, nowMs);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    return facts;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A copy of the network fixture of `shape` in `dir`. The fixture is generated once (about a
+ * minute at 1,000,000 punishments) and cached under the system's temp directory by version and shape.
+ */
+export function networkFixtureCopy(shape: NetworkShape, dir: string, nowMs: number): NetworkFixtureCopy {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const key = cacheKey(shape);
+  const cached = join(CACHE_DIR, `${key}.db`);
+  const factsFile = join(CACHE_DIR, `${key}.json`);
+  let generatedSeconds: number | undefined;
+  if (!existsSync(cached) || !existsSync(factsFile)) {
+    const partial = join(CACHE_DIR, `${key}.${process.pid}.partial`);
+    rmSync(partial, { force: true });
+    const started = performance.now();
+    const facts = generate(partial, shape, nowMs);
+    generatedSeconds = (performance.now() - started) / 1000;
+    for (const suffix of ['-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
+    renameSync(partial, cached);
+    writeFileSync(factsFile, JSON.stringify(facts));
+  }
+  const path = join(dir, 'service.db');
+  copyFileSync(cached, path);
+  return { path, facts: JSON.parse(readFileSync(factsFile, 'utf8')) as FixtureFacts, generatedSeconds };
+}

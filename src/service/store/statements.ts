@@ -1,0 +1,31 @@
+import { ENFORCEMENT_SQL } from './enforcement.js';
+import { EVASION_SQL } from './evasion-punishments.js';
+import { IDEMPOTENCY_KEY_SQL } from './idempotency-keys.js';
+import { MIGRATION_SQL } from './migrations.js';
+import { NETWORK_SQL } from './networks.js';
+import { NOTIFICATION_SQL } from './notifications.js';
+import { PARDON_SQL } from './pardons.js';
+import { PLAYER_IP_SQL } from './player-ips.js';
+import { PLAYER_SQL } from './players.js';
+import { PUNISHMENT_SQL } from './punishments.js';
+import { STREAM_CHANGE_SQL } from './stream-changes.js';
+import { TICKET_SQL } from './tickets.js';
+
+/**
+ * Every statement the service's stores prepare, by store and name. The query-plan test checks the
+ * plan of each against a database the size of a network, so a statement without an index fails CI.
+ */
+export const SERVICE_STATEMENTS = {
+  networks: NETWORK_SQL,
+  players: PLAYER_SQL,
+  playerIps: PLAYER_IP_SQL,
+  punishments: PUNISHMENT_SQL,
+  enforcement: ENFORCEMENT_SQL,
+  evasion: EVASION_SQL,
+  notifications: NOTIFICATION_SQL,
+  pardons: PARDON_SQL,
+  tickets: TICKET_SQL,
+  migrations: MIGRATION_SQL,
+  idempotencyKeys: IDEMPOTENCY_KEY_SQL,
+  streamChanges: STREAM_CHANGE_SQL,
+} as const;

@@ -1,0 +1,287 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/db/migrate.js';
+import { type Db, openDb } from '../../src/db/open-db.js';
+import { parseIpAddress } from '../../src/ip/ip-range.js';
+import { createStores } from '../../src/service/context.js';
+import { SERVICE_MIGRATIONS } from '../../src/service/db/schema.js';
+import { ipBanKeysHolding } from '../../src/service/store/ip-ban-keys.js';
+import { hashApiKey } from '../../src/service/store/networks.js';
+import { SERVICE_STATEMENTS } from '../../src/service/store/statements.js';
+import { FIXTURE_API_KEY, type FixtureFacts, fillNetworkFixture } from './helpers/network-fixture.js';
+
+/** Enough rows that ANALYZE gives the planner the proportions of a real network. */
+const SHAPE = { players: 2_000, stored: 20_000, active: 2_000, tickets: 500 };
+const NOW_MS = Date.parse('2026-11-01T00:00:00.000Z');
+const DAY_MS = 86_400_000;
+
+type Args = unknown[] | Record<string, unknown>;
+
+/** How a statement must run: the parameters it is planned with and the index each table is read through. */
+interface Expected {
+  args: (facts: FixtureFacts) => Args;
+  /** Every one of these must appear in the plan (`USING INDEX x`, `USING PRIMARY KEY`...). */
+  uses: string[];
+}
+
+const PK = 'PRIMARY KEY';
+
+/**
+ * Every statement of the stores but plain inserts (which find their conflict row by the key they
+ * name), with the index it must use. A statement added to a store fails the test until it is here.
+ */
+const EXPECTED_PLANS: Record<string, Expected> = {
+  'networks.serverByKeyHash': {
+    args: () => [hashApiKey(FIXTURE_API_KEY)],
+    uses: ['sqlite_autoindex_service_servers_1'],
+  },
+  'networks.networkByName': { args: () => ['large'], uses: ['sqlite_autoindex_service_networks_1'] },
+  'networks.serverByName': { args: (f) => [f.networkId, 'game-1'], uses: ['sqlite_autoindex_service_servers_2'] },
+  'networks.updateServerKey': { args: (f) => ({ id: f.serverId, keyHash: Buffer.alloc(32) }), uses: [PK] },
+  'networks.serverById': { args: (f) => [f.serverId], uses: [PK] },
+  'players.nameOf': { args: (f) => [f.networkId, f.punishedPlayers[0]], uses: [PK] },
+  'players.byName': { args: (f) => [f.networkId, 'PLAYER12'], uses: ['service_players_name'] },
+  'players.byUuid': { args: (f) => [f.networkId, f.punishedPlayers[0]], uses: [PK] },
+  'playerIps.addressesOf': {
+    args: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0], sinceMs: f.nowMs - 90 * DAY_MS }),
+    uses: ['service_player_ips_of_player'],
+  },
+  'playerIps.accountsOn': {
+    args: (f) => ({ networkId: f.networkId, ip: '10.0.0.50', sinceMs: f.nowMs - 90 * DAY_MS, limit: 6 }),
+    uses: [PK],
+  },
+  'punishments.byId': { args: (f) => [f.networkId, 'p10'], uses: ['sqlite_autoindex_service_punishments_1'] },
+  'punishments.recent': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 2 * DAY_MS, limit: 100 }),
+    uses: ['service_punishments_recent'],
+  },
+  'punishments.active': { args: (f) => [f.networkId], uses: ['service_punishments_status_created'] },
+  'punishments.activeFor': {
+    args: (f) => [f.networkId, f.punishedPlayers[0]],
+    uses: ['service_punishments_target_status'],
+  },
+  'punishments.history': {
+    args: (f) => [f.networkId, f.punishedPlayers[0]],
+    uses: ['service_punishments_target_status'],
+  },
+  'punishments.setStatus': {
+    args: (f) => ({ networkId: f.networkId, id: 'p10', status: 'pardoned', nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_punishments_1'],
+  },
+  'punishments.markStarted': {
+    args: (f) => ({ networkId: f.networkId, id: 'p10', startedAt: f.nowMs, nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_punishments_1'],
+  },
+  'enforcement.acknowledgementsOf': {
+    args: (f) => [f.networkId, 'p8'],
+    uses: ['sqlite_autoindex_service_acknowledgements_1', 'INTEGER PRIMARY KEY'],
+  },
+  'enforcement.evidenceOf': { args: (f) => [f.networkId, 'p10'], uses: ['service_evidence_punishment'] },
+  'evasion.activeIpBansHolding': {
+    args: (f) => [f.networkId, JSON.stringify(ipBanKeysHolding(parseIpAddress(f.bannedAddresses[0]!)!))],
+    uses: ['service_punishments_ip_ban'],
+  },
+  'evasion.activeLinkedBans': {
+    args: (f) => [f.networkId, f.linkedParentId],
+    uses: ['service_punishments_linked_ban'],
+  },
+  'evasion.linkedBanOfTarget': {
+    args: (f) => [f.networkId, f.linkedParentId, f.punishedPlayers[0]],
+    uses: ['service_punishments_linked_ban'],
+  },
+  'notifications.acknowledge': {
+    args: (f) => ({ networkId: f.networkId, id: 'p10', playerUuid: f.punishedPlayers[0], at: f.nowMs }),
+    uses: [PK],
+  },
+  'notifications.byId': { args: (f) => [f.networkId, 'p10'], uses: [PK] },
+  'notifications.pendingFor': {
+    args: (f) => [f.networkId, f.punishedPlayers[0]],
+    uses: ['service_notifications_pending_of_player', 'sqlite_autoindex_service_punishments_1'],
+  },
+  'pardons.byPunishment': { args: (f) => [f.networkId, 'p11'], uses: [PK, 'INTEGER PRIMARY KEY'] },
+  'tickets.touch': {
+    args: (f) => ({ networkId: f.networkId, id: f.ticketId, nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_tickets_1'],
+  },
+  'tickets.byId': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_tickets_1'] },
+  'tickets.repliesOf': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_ticket_replies_1'] },
+  'tickets.byCreator': { args: (f) => [f.networkId, f.ticketCreator, 50], uses: ['service_tickets_creator'] },
+  'migrations.updateUpload': {
+    args: (f) => ({ id: 'upload-1', status: 'processing', processed: 1, message: 'x', nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.uploads': {
+    args: (f) => [f.networkId],
+    uses: ['service_migration_uploads_network', 'INTEGER PRIMARY KEY'],
+  },
+  'migrations.reports': {
+    args: (f) => [f.networkId],
+    uses: ['service_migration_reports_network', 'INTEGER PRIMARY KEY'],
+  },
+  'idempotencyKeys.find': { args: (f) => [f.networkId, 'key-10', f.nowMs - DAY_MS], uses: [PK] },
+  'idempotencyKeys.prune': { args: (f) => [f.nowMs - 30 * DAY_MS], uses: ['service_idempotency_keys_age'] },
+  'streamChanges.head': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY', PK] },
+  'streamChanges.changesAfter': {
+    args: (f) => ({ networkId: f.networkId, after: 10, limit: 1000 }),
+    uses: [PK, 'sqlite_autoindex_service_punishments_1'],
+  },
+  'streamChanges.sequenceOf': { args: (f) => [f.networkId, 'p10'], uses: [PK] },
+  'streamChanges.heads': { args: () => [], uses: [PK] },
+  'streamChanges.prune': { args: (f) => [f.networkId, 10], uses: [PK] },
+  'streamChanges.markPruned': { args: (f) => [10, f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'streamChanges.activePage': {
+    args: (f) => ({ networkId: f.networkId, afterCreatedAt: f.nowMs - DAY_MS, afterRowid: 0, limit: 1000 }),
+    uses: ['service_punishments_status_created'],
+  },
+};
+
+const isPlainInsert = (sql: string) => /^\s*INSERT\b/i.test(sql);
+
+const catalogue = Object.entries(SERVICE_STATEMENTS).flatMap(([store, statements]) =>
+  Object.entries(statements).map(([name, sql]) => ({ key: `${store}.${name}`, sql: sql as string })),
+);
+
+/** Tables holding rows per player or per punishment: a read that narrows them by network alone walks a network. */
+const LARGE_TABLES = [
+  'service_punishments',
+  'service_notifications',
+  'service_players',
+  'service_player_ips',
+  'service_acknowledgements',
+  'service_evidence',
+  'service_tickets',
+  'service_ticket_replies',
+];
+/** The stream snapshot reads every active punishment of the network by design. */
+const READS_A_WHOLE_NETWORK = new Set(['punishments.active']);
+/** Pages through a whole network or its change log: each page must be a range of an index, not a sort. */
+const PAGES_IN_INDEX_ORDER = new Set(['streamChanges.activePage', 'streamChanges.changesAfter', 'punishments.recent']);
+/** Reads one row per network (the networks table stays as small as the number of tenants). */
+const SCANS_THE_NETWORKS = new Set(['streamChanges.heads']);
+
+let db: Db;
+let facts: FixtureFacts;
+/**
+ * Plans by statement: before the first ANALYZE (a new service), after it, and with the statistics
+ * of the network when it was small (a service that grew since it last refreshed them).
+ */
+const plans = {
+  'never analyzed': new Map<string, string[]>(),
+  analyzed: new Map<string, string[]>(),
+  'analyzed while small': new Map<string, string[]>(),
+};
+const SMALL_SHAPE = { players: 100, stored: 1_000, active: 100, tickets: 10 };
+
+function planOf(sql: string, args: Args): string[] {
+  const explain = db.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`);
+  const rows = Array.isArray(args) ? explain.all(...args) : explain.all(args);
+  return rows.map((row) => row.detail);
+}
+
+function planEverything(into: Map<string, string[]>): void {
+  for (const entry of catalogue) {
+    const expected = EXPECTED_PLANS[entry.key];
+    if (expected) into.set(entry.key, planOf(entry.sql, expected.args(facts)));
+  }
+}
+
+beforeAll(() => {
+  db = openDb(':memory:');
+  migrate(db, 'service', SERVICE_MIGRATIONS);
+  facts = fillNetworkFixture(db, SHAPE, NOW_MS);
+  planEverything(plans['never analyzed']);
+  db.exec('ANALYZE');
+  planEverything(plans.analyzed);
+  useStatisticsOf(smallNetworkStatistics());
+  planEverything(plans['analyzed while small']);
+});
+
+type StatisticsRows = { stat1: unknown[]; stat4: unknown[] };
+
+function smallNetworkStatistics(): StatisticsRows {
+  const small = openDb(':memory:');
+  try {
+    migrate(small, 'service', SERVICE_MIGRATIONS);
+    fillNetworkFixture(small, SMALL_SHAPE, NOW_MS);
+    small.exec('ANALYZE');
+    return {
+      stat1: small.prepare('SELECT tbl, idx, stat FROM sqlite_stat1').raw().all(),
+      stat4: small.prepare('SELECT tbl, idx, neq, nlt, ndlt, sample FROM sqlite_stat4').raw().all(),
+    };
+  } finally {
+    small.close();
+  }
+}
+
+/** Replaces the planner's statistics (ANALYZE sqlite_schema makes it read them again). */
+function useStatisticsOf(rows: StatisticsRows): void {
+  db.exec('DELETE FROM sqlite_stat1; DELETE FROM sqlite_stat4');
+  const stat1 = db.prepare('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
+  const stat4 = db.prepare('INSERT INTO sqlite_stat4 (tbl, idx, neq, nlt, ndlt, sample) VALUES (?, ?, ?, ?, ?, ?)');
+  for (const row of rows.stat1) stat1.run(...(row as unknown[]));
+  for (const row of rows.stat4) stat4.run(...(row as unknown[]));
+  db.exec('ANALYZE sqlite_schema');
+}
+afterAll(() => db?.close());
+
+/** Plan lines that read a table without an index, or a large table by network alone. */
+function walks(key: string, plan: string[]): string[] {
+  return plan.filter((detail) => {
+    if (/^SCAN /.test(detail)) {
+      return !/^SCAN json_each\b/.test(detail) && !(SCANS_THE_NETWORKS.has(key) && /^SCAN networks\b/.test(detail));
+    }
+    // A page of a network-wide read sorted after reading every matching row: the index must give the order.
+    if (/^USE TEMP B-TREE FOR ORDER BY/.test(detail)) return PAGES_IN_INDEX_ORDER.has(key);
+    const byNetworkOnly = /^SEARCH (\w+)(?: AS \w+)? USING .*\(network_id=\?\)/.exec(detail);
+    return byNetworkOnly !== null && !READS_A_WHOLE_NETWORK.has(key) && isLargeTable(byNetworkOnly[1]!);
+  });
+}
+
+const TABLE_OF_ALIAS: Record<string, string> = { n: 'service_notifications', p: 'service_punishments' };
+const isLargeTable = (name: string) => LARGE_TABLES.includes(TABLE_OF_ALIAS[name] ?? name);
+
+describe('query plans of the service statements on a network-sized database', () => {
+  it('the catalogue lists every statement the stores prepare', () => {
+    const prepared: string[] = [];
+    const recording = new Proxy(db, {
+      get(target, property) {
+        if (property === 'prepare') {
+          return (sql: string) => {
+            prepared.push(sql);
+            return target.prepare(sql);
+          };
+        }
+        const value = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    createStores(recording);
+    const listed = new Set(catalogue.map((entry) => entry.sql));
+    expect(prepared.filter((sql) => !listed.has(sql))).toEqual([]);
+  });
+
+  it('plans "analyzed while small" with the small network\'s statistics', () => {
+    const stat = db
+      .prepare<[], { stat: string }>("SELECT stat FROM sqlite_stat1 WHERE idx = 'service_punishments_target_status'")
+      .get()!.stat;
+    // The first number is the rows counted: the small network's punishments, not the large one's.
+    expect(Number(stat.split(' ')[0])).toBeLessThanOrEqual(SMALL_SHAPE.stored * 2);
+  });
+
+  it('every read, update and delete has an expected plan here', () => {
+    const missing = catalogue.filter((entry) => !isPlainInsert(entry.sql) && !(entry.key in EXPECTED_PLANS));
+    expect(missing.map((entry) => entry.key)).toEqual([]);
+  });
+
+  const reads = catalogue.filter((entry) => !isPlainInsert(entry.sql)).map((entry) => entry.key);
+  describe.each(['never analyzed', 'analyzed', 'analyzed while small'] as const)('%s', (mode) => {
+    it.each(reads)('%s reads through its index', (key) => {
+      const expected = EXPECTED_PLANS[key];
+      if (!expected) return; // reported by the test above
+      const plan = plans[mode].get(key)!;
+      expect({ key, walks: walks(key, plan) }).toEqual({ key, walks: [] });
+      for (const index of expected.uses) {
+        expect({ key, plan }).toEqual({ key, plan: expect.arrayContaining([expect.stringContaining(index)]) });
+      }
+    });
+  });
+});
