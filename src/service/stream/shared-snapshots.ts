@@ -149,8 +149,7 @@ export class SharedSnapshots extends EventEmitter<{ 'snapshot:rendered': (render
     };
     for (;;) {
       // Rows changed after entry.sequence may show here; the catch-up from entry.sequence corrects them.
-      const next =
-        rows.length < pageSize ? [] : streamChanges.activePage(entry.networkId, rows.at(-1), pageSize);
+      const next = rows.length < pageSize ? [] : streamChanges.activePage(entry.networkId, rows.at(-1), pageSize);
       const lastBatch = next.length === 0;
       // Pages are also cut by size, so rows with large data never make one huge piece.
       let items: string[] = [];
