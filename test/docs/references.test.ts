@@ -12,12 +12,6 @@ const codeFiles = CODE_FOLDERS.flatMap((folder) => filesUnder(folder, CODE_EXTEN
 /** Ways of pointing outside the repository (spelled in pieces so this file does not match itself). */
 const OUTSIDE = [['..', 'shared'].join('/'), ['shared', 'spec'].join('/')];
 
-/**
- * Pages other branches are adding now; a link to one may point at nothing until they are merged.
- * Remove an entry once its page is in.
- */
-const PAGES_OF_OTHER_BRANCHES = new Set(['docs/operators/service-at-scale.md', 'docs/operators/stream-protocol.md']);
-
 function outsideReferences(files: readonly string[]): string[] {
   return files.flatMap((file) =>
     readRepositoryFile(file)
@@ -40,7 +34,7 @@ function brokenLinks(page: string): string[] {
             .split('\\')
             .join('/');
     if (!existsSync(join(repositoryRoot, file))) {
-      return PAGES_OF_OTHER_BRANCHES.has(file) ? [] : [`${page}: ${target} (no file ${file})`];
+      return [`${page}: ${target} (no file ${file})`];
     }
     if (anchor === undefined || !file.endsWith('.md')) return [];
     return anchorsOf(readRepositoryFile(file)).has(anchor) ? [] : [`${page}: ${target} (no heading #${anchor})`];
@@ -82,9 +76,7 @@ describe('references stay inside the repository', () => {
   it('every Markdown file a code file cites exists in the repository', () => {
     const cited = citedPages();
     expect(cited.length).toBeGreaterThan(0);
-    const missing = cited.filter(
-      ({ page }) => !existsSync(join(repositoryRoot, page)) && !PAGES_OF_OTHER_BRANCHES.has(page),
-    );
+    const missing = cited.filter(({ page }) => !existsSync(join(repositoryRoot, page)));
     expect(missing.map(({ file, page }) => `${file}: ${page}`)).toEqual([]);
   });
 
