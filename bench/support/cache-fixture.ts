@@ -3,7 +3,7 @@ import { fromServicePunishment } from '../../plugin/cache/cached-punishment.js';
 import { PunishmentCache } from '../../plugin/cache/punishment-cache.js';
 import { bailiffConfigSchema } from '../../plugin/config/schema.js';
 import { createPolicy } from '../../plugin/kinds/policy.js';
-import type { Punishment } from '../../src/api/schemas.js';
+import type { Punishment } from '../../src/contract/schemas.js';
 import { openDb } from '../../src/db/open-db.js';
 
 /** The fields of the `at`-th punishment that differ from one fixture to another. */

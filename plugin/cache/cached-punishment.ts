@@ -1,5 +1,5 @@
-import { readEvasionFields } from '../../src/api/evasion-data.js';
-import type { Punishment } from '../../src/api/schemas.js';
+import { readEvasionFields } from '../../src/contract/evasion-data.js';
+import type { Punishment } from '../../src/contract/schemas.js';
 
 /** A punishment as the plugin keeps it: the service's fields plus local enforcement state. */
 export interface CachedPunishment {

@@ -1,5 +1,5 @@
-import type { PunishmentType } from '../../src/api/schemas.js';
-import { severity as severitySchema } from '../../src/api/schemas.js';
+import type { PunishmentType } from '../../src/contract/schemas.js';
+import { severity as severitySchema } from '../../src/contract/schemas.js';
 import type { CommandDeps } from './deps.js';
 import { slugOf } from './punishment-types.js';
 

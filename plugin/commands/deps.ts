@@ -1,5 +1,5 @@
 import type { ModerationApi } from '../../src/api/moderation-api.js';
-import type { Punishment, PunishmentType } from '../../src/api/schemas.js';
+import type { Punishment, PunishmentType } from '../../src/contract/schemas.js';
 import type { Outbox } from '../../src/outbox/index.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';

@@ -1,4 +1,4 @@
-import { PERMANENT } from '../../src/api/schemas.js';
+import { PERMANENT } from '../../src/contract/schemas.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,6 +1,6 @@
 import { isTransient } from '../../src/api/errors.js';
-import type { AddEvidenceBody } from '../../src/api/schemas.js';
-import { httpUrl } from '../../src/api/schemas.js';
+import type { AddEvidenceBody } from '../../src/contract/schemas.js';
+import { httpUrl } from '../../src/contract/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import type { CommandDeps } from './deps.js';

@@ -1,4 +1,4 @@
-import type { Outcome } from '../../src/api/schemas.js';
+import type { Outcome } from '../../src/contract/schemas.js';
 import { formatDuration } from '../messages/duration.js';
 
 /** `ban, 7d`, `ban, permanent`, or just `kick` when the outcome has no duration. */

@@ -1,6 +1,6 @@
-import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../src/api/evasion-data.js';
-import type { DynamicCreateBody } from '../../src/api/schemas.js';
-import { MANUAL_BAN_ORDINAL } from '../../src/api/type-catalogue.js';
+import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../src/contract/evasion-data.js';
+import type { DynamicCreateBody } from '../../src/contract/schemas.js';
+import { MANUAL_BAN_ORDINAL } from '../../src/contract/type-catalogue.js';
 import { DEFAULT_IP_BAN_PREFIX_LIMITS, tooBroadIpBan } from '../../src/ip/ip-ban-breadth.js';
 import type { IpRange } from '../../src/ip/ip-range.js';
 import type { CommandHandler, CommandInvocation, CommandSender } from '../../src/runtime/plugin-api.js';

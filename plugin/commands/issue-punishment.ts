@@ -1,5 +1,5 @@
 import { isAuthFailure, isRateLimited } from '../../src/api/errors.js';
-import type { DynamicCreateBody, Punishment } from '../../src/api/schemas.js';
+import type { DynamicCreateBody, Punishment } from '../../src/contract/schemas.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import { creationIdempotencyKey, localIdOfCreation } from '../cache/local-creations.js';
 import { creationKey } from '../enforcement/in-flight-creations.js';

@@ -1,5 +1,5 @@
-import type { DynamicCreateBody } from '../../src/api/schemas.js';
-import { KICK_ORDINAL, MANUAL_BAN_ORDINAL, MANUAL_MUTE_ORDINAL } from '../../src/api/type-catalogue.js';
+import type { DynamicCreateBody } from '../../src/contract/schemas.js';
+import { KICK_ORDINAL, MANUAL_BAN_ORDINAL, MANUAL_MUTE_ORDINAL } from '../../src/contract/type-catalogue.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { PERMANENT_MS } from '../cache/cached-punishment.js';
 import { WARNING_STATUS } from '../kinds/index.js';

@@ -1,5 +1,5 @@
-import type { PreviewResponse } from '../../src/api/schemas.js';
-import { severity as severitySchema } from '../../src/api/schemas.js';
+import type { PreviewResponse } from '../../src/contract/schemas.js';
+import { severity as severitySchema } from '../../src/contract/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import type { Completions } from './completion.js';

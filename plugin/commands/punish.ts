@@ -1,6 +1,6 @@
 import { isTransient } from '../../src/api/errors.js';
-import type { DynamicCreateBody, PreviewResponse, Severity } from '../../src/api/schemas.js';
-import { severity as severitySchema } from '../../src/api/schemas.js';
+import type { DynamicCreateBody, PreviewResponse, Severity } from '../../src/contract/schemas.js';
+import { severity as severitySchema } from '../../src/contract/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import { type Completions, startsWith } from './completion.js';

@@ -1,5 +1,5 @@
-import type { PunishmentType } from '../../src/api/schemas.js';
-import { MAX_TYPE_ORDINAL, MIN_TYPE_ORDINAL } from '../../src/api/schemas.js';
+import type { PunishmentType } from '../../src/contract/schemas.js';
+import { MAX_TYPE_ORDINAL, MIN_TYPE_ORDINAL } from '../../src/contract/schemas.js';
 
 /** `Chat Abuse` -> `chat-abuse`: how staff type a type's title. */
 export function slugOf(title: string): string {

@@ -1,4 +1,4 @@
-import type { PunishmentType } from '../../src/api/schemas.js';
+import type { PunishmentType } from '../../src/contract/schemas.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import type { KnownPlayer } from '../identity/known-player.js';
 import type { UuidSource } from '../identity/resolve-player.js';

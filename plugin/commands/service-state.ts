@@ -1,4 +1,4 @@
-import type { ExtensionName } from '../../src/api/endpoints.js';
+import type { ExtensionName } from '../../src/contract/endpoints.js';
 import { formatDuration } from '../messages/duration.js';
 import type { StatusSnapshot } from '../status/status-snapshot.js';
 import type { CommandDeps } from './deps.js';

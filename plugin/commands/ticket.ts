@@ -1,5 +1,5 @@
 import { isApiError } from '../../src/api/errors.js';
-import type { Ticket } from '../../src/api/schemas.js';
+import type { Ticket } from '../../src/contract/schemas.js';
 import type { CommandHandler, CommandInvocation, CommandSender } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import { playerWritten } from '../messages/player-text.js';

@@ -1,4 +1,4 @@
-import type { TicketSummary } from '../../src/api/schemas.js';
+import type { TicketSummary } from '../../src/contract/schemas.js';
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import type { KnownPlayer } from '../identity/known-player.js';

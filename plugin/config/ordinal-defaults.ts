@@ -1,6 +1,6 @@
-import { TYPE_CATALOGUE } from '../../src/api/type-catalogue.js';
+import { TYPE_CATALOGUE } from '../../src/contract/type-catalogue.js';
 
-export { typeTitle } from '../../src/api/type-catalogue.js';
+export { typeTitle } from '../../src/contract/type-catalogue.js';
 
 /** What a punishment does on this server (each one a module of plugin/kinds/). `warn` stores it and only shows the notice. */
 export const PUNISHMENT_ACTIONS = ['ban', 'mute', 'kick', 'warn'] as const;

@@ -1,5 +1,5 @@
-import type { ExtensionName } from '../../src/api/endpoints.js';
 import type { ExtensionSupportStore } from '../../src/api/extension-support.js';
+import type { ExtensionName } from '../../src/contract/endpoints.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/open-db.js';
 

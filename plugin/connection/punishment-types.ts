@@ -1,5 +1,5 @@
 import type { ModerationApi } from '../../src/api/moderation-api.js';
-import type { PunishmentType } from '../../src/api/schemas.js';
+import type { PunishmentType } from '../../src/contract/schemas.js';
 import type { Clock } from '../../src/ports/clock.js';
 
 /** The type catalogue, fetched once and kept for `ttlMs`; a failure is not cached. */

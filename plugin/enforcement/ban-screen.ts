@@ -1,4 +1,4 @@
-import { LINKED_BAN_ORDINAL } from '../../src/api/evasion-data.js';
+import { LINKED_BAN_ORDINAL } from '../../src/contract/evasion-data.js';
 import type { CachedPunishment } from '../cache/cached-punishment.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Punishment } from '../../src/api/schemas.js';
+import type { Punishment } from '../../src/contract/schemas.js';
 import type { Permissions } from '../../src/runtime/plugin-api.js';
 import {
   type CachedPunishment,

@@ -1,7 +1,7 @@
 import { isApiError, isAuthFailure } from '../../src/api/errors.js';
-import { readEvasionFields } from '../../src/api/evasion-data.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
-import { type LoginCheckBody, loginCheckBody, type Punishment } from '../../src/api/schemas.js';
+import { readEvasionFields } from '../../src/contract/evasion-data.js';
+import { type LoginCheckBody, loginCheckBody, type Punishment } from '../../src/contract/schemas.js';
 import { errorMessage } from '../../src/errors/error-message.js';
 import { parseIpAddress, rangeContains } from '../../src/ip/ip-range.js';
 import type { Timers } from '../../src/ports/timers.js';

@@ -1,4 +1,4 @@
-import type { PendingNotification } from '../../src/api/schemas.js';
+import type { PendingNotification } from '../../src/contract/schemas.js';
 import type { Player } from '../../src/runtime/plugin-api.js';
 import { queueNoticeAck } from '../acks/acknowledgements.js';
 import type { EnforcementContext } from './enforcement-context.js';

@@ -1,6 +1,6 @@
 import { isApiError, isTransient } from '../../src/api/errors.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
-import type { LinkedAccount } from '../../src/api/schemas.js';
+import type { LinkedAccount } from '../../src/contract/schemas.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import { expiresAt, fromServicePunishment } from '../cache/cached-punishment.js';

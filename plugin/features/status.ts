@@ -1,4 +1,4 @@
-import { EXTENSION_NAMES } from '../../src/api/endpoints.js';
+import { EXTENSION_NAMES } from '../../src/contract/endpoints.js';
 import type { Core } from '../core/core.js';
 import type { Feature } from '../core/feature.js';
 import type { StatusSnapshot } from '../status/status-snapshot.js';

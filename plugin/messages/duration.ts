@@ -1,4 +1,4 @@
-import { PERMANENT } from '../../src/api/schemas.js';
+import { PERMANENT } from '../../src/contract/schemas.js';
 
 const UNITS: ReadonlyArray<readonly [suffix: string, ms: number]> = [
   ['d', 86_400_000],

@@ -1,6 +1,6 @@
-import type { ExtensionName } from '../../src/api/endpoints.js';
 import type { GateReason } from '../../src/api/errors.js';
 import type { ExtensionState } from '../../src/api/extension-support.js';
+import type { ExtensionName } from '../../src/contract/endpoints.js';
 import type { LoginCheckState } from '../enforcement/login-check-support.js';
 import type { EvasionStatus } from '../evasion/evasion.js';
 import type { SaturationReport } from '../sync/saturation.js';

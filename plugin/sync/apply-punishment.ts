@@ -1,4 +1,4 @@
-import type { Punishment } from '../../src/api/schemas.js';
+import type { Punishment } from '../../src/contract/schemas.js';
 import { errorMessage } from '../../src/errors/error-message.js';
 import type { Player } from '../../src/runtime/plugin-api.js';
 import { queueNoticeAck, queuePunishmentAck } from '../acks/acknowledgements.js';

@@ -1,6 +1,6 @@
 import { isApiError, isAuthFailure } from '../../src/api/errors.js';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
-import type { Punishment } from '../../src/api/schemas.js';
+import type { Punishment } from '../../src/contract/schemas.js';
 import { errorMessage } from '../../src/errors/error-message.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';

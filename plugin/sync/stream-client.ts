@@ -3,7 +3,7 @@ import { fullJitterDelayMs } from '../../src/api/backoff.js';
 import type { ExtensionSupport } from '../../src/api/extension-support.js';
 import type { RateLimitGate } from '../../src/api/rate-limit-gate.js';
 import { parseRetryAfterMs } from '../../src/api/retry-after.js';
-import { type Punishment, STREAM_PROTOCOL_RESUMING, streamFrame } from '../../src/api/schemas.js';
+import { type Punishment, STREAM_PROTOCOL_RESUMING, streamFrame } from '../../src/contract/schemas.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Random } from '../../src/ports/random.js';

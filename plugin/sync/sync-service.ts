@@ -1,5 +1,5 @@
 import type { ModerationApi } from '../../src/api/moderation-api.js';
-import { MAX_RECENT_HOURS, type Punishment } from '../../src/api/schemas.js';
+import { MAX_RECENT_HOURS, type Punishment } from '../../src/contract/schemas.js';
 import { errorMessage } from '../../src/errors/error-message.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';

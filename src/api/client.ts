@@ -1,4 +1,4 @@
-import { ENDPOINTS, type EndpointSpec, type OperationName, STREAM_PATH } from './endpoints.js';
+import { ENDPOINTS, type EndpointSpec, type OperationName, STREAM_PATH } from '../contract/endpoints.js';
 import { ApiError, isApiError } from './errors.js';
 import { sendRequest } from './http.js';
 import type { CallOptions, ModerationApi, ModerationCalls } from './moderation-api.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import type { OperationName } from '../contract/endpoints.js';
 import type { ErrorCodeOf } from '../errors/registry.js';
-import type { OperationName } from './endpoints.js';
 
 /** The operations of the endpoint table, and the stream (a WebSocket, not a call). */
 export type EndpointName = OperationName | 'stream';

@@ -1,4 +1,4 @@
-import type { ExtensionName } from './endpoints.js';
+import type { ExtensionName } from '../contract/endpoints.js';
 
 /** Where the state of extensions is kept across restarts (the plugin's SQLite file). */
 export interface ExtensionSupportStore {

@@ -1,5 +1,6 @@
+export { ENDPOINTS, type EndpointSpec, type HttpMethod, STREAM_PATH } from '../contract/endpoints.js';
+export * from '../contract/schemas.js';
 export { createModerationClient } from './client.js';
-export { ENDPOINTS, type EndpointSpec, type HttpMethod, STREAM_PATH } from './endpoints.js';
 export * from './errors.js';
 export type { CallOptions, ModerationApi } from './moderation-api.js';
 export { MIGRATION_FILE_FIELD } from './multipart.js';
@@ -12,4 +13,3 @@ export {
 } from './options.js';
 export type { GateClosure, RateLimitGateOptions, RequestLane } from './rate-limit-gate.js';
 export { type HeaderReader, parseRetryAfterMs } from './retry-after.js';
-export * from './schemas.js';

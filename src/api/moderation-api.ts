@@ -1,4 +1,4 @@
-import type { OperationName, Payload, Result } from './endpoints.js';
+import type { OperationName, Payload, Result } from '../contract/endpoints.js';
 import type { ExtensionSupport } from './extension-support.js';
 import type { RateLimitGate, RequestLane } from './rate-limit-gate.js';
 

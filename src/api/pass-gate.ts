@@ -1,6 +1,6 @@
+import type { EndpointSpec, ExtensionName } from '../contract/endpoints.js';
 import type { Clock } from '../ports/clock.js';
 import type { Timers } from '../ports/timers.js';
-import type { EndpointSpec, ExtensionName } from './endpoints.js';
 import { ApiError, type EndpointName, isApiError } from './errors.js';
 import type { ExtensionSupport } from './extension-support.js';
 import type { GateClosure, RateLimitGate, RequestLane } from './rate-limit-gate.js';

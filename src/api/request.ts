@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import type { EndpointSpec, HttpMethod } from '../contract/endpoints.js';
 import { errorMessage } from '../errors/error-message.js';
-import type { EndpointSpec, HttpMethod } from './endpoints.js';
 import { ApiError, type ApiIssue, describeIssues, type EndpointName, toIssues } from './errors.js';
 import { migrationForm } from './multipart.js';
 

@@ -1,11 +1,11 @@
 import { STATUS_CODES } from 'node:http';
 import type { z } from 'zod';
+import type { EndpointSpec } from '../contract/endpoints.js';
+import { errorBody } from '../contract/schemas.js';
 import { errorMessage } from '../errors/error-message.js';
-import type { EndpointSpec } from './endpoints.js';
 import { ApiError, describeIssues, excerptOf, toIssues } from './errors.js';
 import type { RawReply } from './http.js';
 import { parseRetryAfterMs } from './retry-after.js';
-import { errorBody } from './schemas.js';
 
 type JsonResult = { ok: true; value: unknown } | { ok: false; reason: string };
 

@@ -1,4 +1,4 @@
-import type { Punishment } from '../api/schemas.js';
+import type { Punishment } from '../contract/schemas.js';
 import type { MigrationPlayer } from './types.js';
 
 /**

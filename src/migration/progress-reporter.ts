@@ -1,5 +1,5 @@
 import type { ModerationApi } from '../api/moderation-api.js';
-import { MAX_MIGRATION_MESSAGE_LENGTH, type MigrationProgressBody, type MigrationStatus } from '../api/schemas.js';
+import { MAX_MIGRATION_MESSAGE_LENGTH, type MigrationProgressBody, type MigrationStatus } from '../contract/schemas.js';
 import type { Outbox } from '../outbox/types.js';
 import type { Logger } from '../ports/logger.js';
 import { errorMessage } from './errors.js';

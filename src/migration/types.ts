@@ -1,5 +1,5 @@
 import type { ModerationApi } from '../api/moderation-api.js';
-import type { MigrationStatus, MigrationUploadResponse } from '../api/schemas.js';
+import type { MigrationStatus, MigrationUploadResponse } from '../contract/schemas.js';
 import type { Outbox } from '../outbox/types.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';

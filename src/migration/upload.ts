@@ -1,7 +1,7 @@
 import { fullJitterDelayMs } from '../api/backoff.js';
 import { isRateLimited, isTransient } from '../api/errors.js';
 import type { ModerationApi } from '../api/moderation-api.js';
-import type { MigrationUploadResponse } from '../api/schemas.js';
+import type { MigrationUploadResponse } from '../contract/schemas.js';
 import type { Random } from '../ports/random.js';
 import type { Timers } from '../ports/timers.js';
 import { MigrationError } from './errors.js';

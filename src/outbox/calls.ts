@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { ENDPOINTS, payloadSchema, QUEUEABLE_OPERATIONS } from '../api/endpoints.js';
 import { describeIssues, toIssues } from '../api/errors.js';
+import { ENDPOINTS, payloadSchema, QUEUEABLE_OPERATIONS } from '../contract/endpoints.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { OutboxCall, OutboxOperation } from './types.js';
 

@@ -1,8 +1,8 @@
 import type { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
-import { creationFingerprint, ENDPOINTS, type EndpointSpec, type ExtensionName } from '../api/endpoints.js';
 import { isAuthFailure, isOutcomeUnknown, isRateLimited } from '../api/errors.js';
 import type { ModerationApi } from '../api/moderation-api.js';
+import { creationFingerprint, ENDPOINTS, type EndpointSpec, type ExtensionName } from '../contract/endpoints.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';

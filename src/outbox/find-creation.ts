@@ -1,6 +1,6 @@
-import type { CreationFingerprint } from '../api/endpoints.js';
 import type { ModerationApi } from '../api/moderation-api.js';
-import { MAX_RECENT_HOURS, type Punishment } from '../api/schemas.js';
+import type { CreationFingerprint } from '../contract/endpoints.js';
+import { MAX_RECENT_HOURS, type Punishment } from '../contract/schemas.js';
 
 /** How far the service's clock may be behind ours when we compare its `createdAt` with our attempt. */
 export const CREATION_CLOCK_SKEW_MS = 120_000;

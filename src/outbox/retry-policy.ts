@@ -1,6 +1,6 @@
 import { fullJitterDelayMs } from '../api/backoff.js';
-import { ENDPOINTS } from '../api/endpoints.js';
 import { type ApiError, isApiError, isAuthFailure, isRateLimited, isTransient } from '../api/errors.js';
+import { ENDPOINTS } from '../contract/endpoints.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { Random } from '../ports/random.js';
 import type { OutboxSettings } from './settings.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { evasionData } from '../api/evasion-data.js';
-import { ticket } from '../api/schemas.js';
+import { evasionData } from '../contract/evasion-data.js';
+import { ticket } from '../contract/schemas.js';
 
 /**
  * Longest id the service stores (punishments, tickets, replies) and so the longest id a path

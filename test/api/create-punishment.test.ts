@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CreatePunishmentBody } from '../../src/api/schemas.js';
+import type { CreatePunishmentBody } from '../../src/contract/schemas.js';
 import { PLAYER_UUID } from './helpers/endpoint-cases.js';
 import { jsonResponse, unreachable } from './helpers/fake-fetch.js';
 import { expectApiError } from './helpers/key-leak.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ORDINAL_ACTIONS } from '../../plugin/config/ordinal-defaults.js';
-import { MAX_TYPE_ORDINAL, TYPE_CATALOGUE, typeTitle } from '../../src/api/type-catalogue.js';
+import { MAX_TYPE_ORDINAL, TYPE_CATALOGUE, typeTitle } from '../../src/contract/type-catalogue.js';
 import { DEFAULT_RULES } from '../../src/service/rules/catalogue.js';
 
 describe('the type catalogue', () => {

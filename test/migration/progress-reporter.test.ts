@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModerationApi } from '../../src/api/moderation-api.js';
-import type { MigrationProgressBody } from '../../src/api/schemas.js';
+import type { MigrationProgressBody } from '../../src/contract/schemas.js';
 import { ProgressReporter } from '../../src/migration/progress-reporter.js';
 import { waitOn } from '../../src/migration/wait.js';
 import { silentLogger } from '../../src/ports/logger.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Punishment } from '../../src/api/schemas.js';
+import type { Punishment } from '../../src/contract/schemas.js';
 import type { OutboxCall } from '../../src/outbox/index.js';
 import { settle } from '../support/fake-time.js';
 import { apiErrors, type RecordedCall } from './helpers/fake-client.js';

@@ -3,7 +3,7 @@ import { liftCommand } from '../../plugin/commands/lift.js';
 import { moderationCommand } from '../../plugin/commands/moderation.js';
 import type { EnforcementContext } from '../../plugin/enforcement/enforcement-context.js';
 import { applyPunishment } from '../../plugin/sync/apply-punishment.js';
-import type { Punishment } from '../../src/api/schemas.js';
+import type { Punishment } from '../../src/contract/schemas.js';
 import { NOW, STEVE, type TestDeps, testDeps } from './commands/helpers/command-deps.js';
 import { unreachable } from './commands/helpers/fake-api.js';
 import { fakeSender } from './commands/helpers/fake-sender.js';

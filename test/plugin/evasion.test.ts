@@ -9,7 +9,7 @@ import { recordLoginAddress } from '../../plugin/evasion/record-login.js';
 import { applyPunishment } from '../../plugin/sync/apply-punishment.js';
 import { ApiError, isApiError } from '../../src/api/errors.js';
 import { ExtensionSupport } from '../../src/api/extension-support.js';
-import type { LinkedAccountsResponse } from '../../src/api/schemas.js';
+import type { LinkedAccountsResponse } from '../../src/contract/schemas.js';
 import { PreLoginEventImpl } from '../../src/runtime/pre-login.js';
 import { ALICE, BOB, fakePlayer, servicePunishment } from './helpers/fakes.js';
 import { enforcementHarness } from './helpers/harness.js';

@@ -6,7 +6,7 @@ import { onPreLogin } from '../../plugin/enforcement/pre-login.js';
 import { OnlineAddresses } from '../../plugin/evasion/online-addresses.js';
 import { adoptLocal } from '../../plugin/sync/adopt-local.js';
 import { applyPunishment } from '../../plugin/sync/apply-punishment.js';
-import { ADDRESS_ONLY_TARGET } from '../../src/api/evasion-data.js';
+import { ADDRESS_ONLY_TARGET } from '../../src/contract/evasion-data.js';
 import { parseIpRange } from '../../src/ip/ip-range.js';
 import type { PreLoginEvent } from '../../src/runtime/plugin-api.js';
 import { ALICE, BOB, fakePlayer, servicePunishment } from './helpers/fakes.js';

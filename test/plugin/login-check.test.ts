@@ -9,7 +9,7 @@ import { onPreLogin } from '../../plugin/enforcement/pre-login.js';
 import { applyPunishment } from '../../plugin/sync/apply-punishment.js';
 import { ApiError } from '../../src/api/errors.js';
 import { ExtensionSupport } from '../../src/api/extension-support.js';
-import type { LoginCheckBody, LoginCheckResponse } from '../../src/api/schemas.js';
+import type { LoginCheckBody, LoginCheckResponse } from '../../src/contract/schemas.js';
 import { PreLoginEventImpl } from '../../src/runtime/pre-login.js';
 import { FakeTime, settle } from '../support/fake-time.js';
 import { ALICE, BOB, fakePlayer, servicePunishment } from './helpers/fakes.js';

@@ -3,7 +3,7 @@ import { applyPunishment } from '../../plugin/sync/apply-punishment.js';
 import { pollRecent } from '../../plugin/sync/poller.js';
 import { createSyncStatus } from '../../plugin/sync/sync-status.js';
 import { ApiError } from '../../src/api/errors.js';
-import type { RecentResponse } from '../../src/api/schemas.js';
+import type { RecentResponse } from '../../src/contract/schemas.js';
 import { ALICE, BOB, fakePlayer, servicePunishment } from './helpers/fakes.js';
 import { enforcementHarness } from './helpers/harness.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bailiffConfigSchema } from '../../plugin/config/schema.js';
 import { createSync } from '../../plugin/sync/sync-service.js';
-import type { Punishment, RecentQuery } from '../../src/api/schemas.js';
+import type { Punishment, RecentQuery } from '../../src/contract/schemas.js';
 import type { Scheduler } from '../../src/runtime/plugin-api.js';
 import { clientDoors, manualClock, recordingLogger, servicePunishment } from './helpers/fakes.js';
 

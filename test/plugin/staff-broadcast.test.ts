@@ -3,7 +3,7 @@ import { createCommandEffects } from '../../plugin/enforcement/command-effects.j
 import { creationKey, InFlightCreations } from '../../plugin/enforcement/in-flight-creations.js';
 import { ANNOUNCE_SYNCED_WITHIN_MS, NOTIFY_PERMISSION } from '../../plugin/enforcement/staff-broadcast.js';
 import { applyPunishment } from '../../plugin/sync/apply-punishment.js';
-import type { Punishment } from '../../src/api/schemas.js';
+import type { Punishment } from '../../src/contract/schemas.js';
 import { ALICE, fakePlayer, servicePunishment } from './helpers/fakes.js';
 import { enforcementHarness } from './helpers/harness.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createStreamClient, type StreamSocket } from '../../plugin/sync/stream-client.js';
 import { memoryStreamPositionStore, type StreamPositionStore } from '../../plugin/sync/stream-position.js';
 import type { StreamState } from '../../plugin/sync/sync-status.js';
-import type { Punishment } from '../../src/api/schemas.js';
+import type { Punishment } from '../../src/contract/schemas.js';
 import { clientDoors, recordingLogger, servicePunishment } from './helpers/fakes.js';
 
 class FakeSocket extends EventEmitter {

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { createStreamClient, type StreamClient } from '../../plugin/sync/stream-client.js';
 import { sqliteStreamPositionStore } from '../../plugin/sync/stream-position.js';
-import type { Punishment } from '../../src/api/schemas.js';
+import type { Punishment } from '../../src/contract/schemas.js';
 import { openDb } from '../../src/db/open-db.js';
 import { systemTimers } from '../../src/ports/timers.js';
 import { JEB, KEY_A1, NOTCH, startTestService, type TestService } from '../service/helpers/fixture.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { errorBody } from '../../src/api/schemas.js';
+import { errorBody } from '../../src/contract/schemas.js';
 import { AuthFailureThrottle, clientOf } from '../../src/service/http/auth-throttle.js';
 import { ADMIN_TOKEN, KEY_A1, ManualClock, startTestService, type TestService } from './helpers/fixture.js';
 import { closeAgents, requestFrom } from './helpers/http-from.js';

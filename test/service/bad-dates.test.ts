@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recentResponse } from '../../src/api/schemas.js';
+import { recentResponse } from '../../src/contract/schemas.js';
 import { migrate } from '../../src/db/migrate.js';
 import { type Db, openDb } from '../../src/db/open-db.js';
 import type { Logger } from '../../src/ports/logger.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ADDRESS_ONLY_TARGET } from '../../src/api/evasion-data.js';
-import { loginCheckResponse, type StreamFrame, streamFrame } from '../../src/api/schemas.js';
+import { ADDRESS_ONLY_TARGET } from '../../src/contract/evasion-data.js';
+import { loginCheckResponse, type StreamFrame, streamFrame } from '../../src/contract/schemas.js';
 import { errorOf, KEY_A2, KEY_B, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
 
 const ALT = '11111111-1111-4111-8111-000000000001';

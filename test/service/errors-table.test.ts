@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody } from '../../src/api/schemas.js';
+import { errorBody } from '../../src/contract/schemas.js';
 import { errorOf, JEB, KEY_A1, NOTCH, startTestService, type TestService, UNKNOWN_PLAYER } from './helpers/fixture.js';
 
 let t: TestService;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { linkedAccountsResponse } from '../../src/api/schemas.js';
+import { linkedAccountsResponse } from '../../src/contract/schemas.js';
 import {
   errorOf,
   JEB,

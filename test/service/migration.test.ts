@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationUploadResponse, recentResponse } from '../../src/api/schemas.js';
+import { migrationUploadResponse, recentResponse } from '../../src/contract/schemas.js';
 import { errorOf, JEB, KEY_A1, NOTCH, START_MS, startTestService, type TestService } from './helpers/fixture.js';
 
 const NEW_PLAYER = '4566e69f-c907-48ee-8d71-d7ba5aa00d20';

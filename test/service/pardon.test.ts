@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type StreamFrame, streamFrame } from '../../src/api/schemas.js';
+import { type StreamFrame, streamFrame } from '../../src/contract/schemas.js';
 import { JEB, KEY_A2, KEY_B, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
 
 let t: TestService;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { dynamicCreateResponse, loginCheckResponse, successResponse } from '../../src/api/schemas.js';
+import { dynamicCreateResponse, loginCheckResponse, successResponse } from '../../src/contract/schemas.js';
 import { errorOf, JEB, KEY_A2, KEY_B, NOTCH, START_MS, startTestService, type TestService } from './helpers/fixture.js';
 
 const NEWCOMER = '11111111-2222-4333-8444-555555555555';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { previewResponse } from '../../src/api/schemas.js';
+import { previewResponse } from '../../src/contract/schemas.js';
 import { JEB, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
 
 const DAY_MS = 86_400_000;

@@ -5,7 +5,7 @@ import {
   recentResponse,
   successMessageResponse,
   successResponse,
-} from '../../src/api/schemas.js';
+} from '../../src/contract/schemas.js';
 import { errorOf, JEB, KEY_A2, KEY_B, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
 
 let t: TestService;

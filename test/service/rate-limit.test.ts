@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorBody } from '../../src/api/schemas.js';
+import { errorBody } from '../../src/contract/schemas.js';
 import { errorOf, KEY_A1, KEY_A2, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
 
 let t: TestService | undefined;

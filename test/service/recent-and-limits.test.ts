@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recentResponse, typesResponse } from '../../src/api/schemas.js';
+import { recentResponse, typesResponse } from '../../src/contract/schemas.js';
 import { errorOf, JEB, KEY_B, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
 
 const HOUR_MS = 3_600_000;

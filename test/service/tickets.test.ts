@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { playerTicketsResponse, type Ticket, ticketResponse } from '../../src/api/schemas.js';
+import { playerTicketsResponse, type Ticket, ticketResponse } from '../../src/contract/schemas.js';
 import { errorOf, JEB, KEY_B, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
 
 let t: TestService;

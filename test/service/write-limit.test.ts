@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorBody } from '../../src/api/schemas.js';
+import { errorBody } from '../../src/contract/schemas.js';
 import { DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE } from '../../src/service/index.js';
 import { errorOf, KEY_A1, KEY_A2, KEY_B, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
 

@@ -1,6 +1,6 @@
 /**
  * The 12 endpoints of the published contract (docs/contract/moderation-api.md), written out here
- * rather than read from src/api/endpoints.ts: the proxy is an oracle of the contract, not of
+ * rather than read from src/contract/endpoints.ts: the proxy is an oracle of the contract, not of
  * the code under test.
  */
 const CONTRACT_ROUTES: ReadonlyArray<{ name: string; method: 'GET' | 'POST'; path: RegExp }> = [

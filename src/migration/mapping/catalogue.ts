@@ -1,5 +1,5 @@
 /** Ordinals of the punishment type catalogue that imports map to. */
-export { MANUAL_BAN_ORDINAL, MANUAL_MUTE_ORDINAL } from '../../api/type-catalogue.js';
+export { MANUAL_BAN_ORDINAL, MANUAL_MUTE_ORDINAL } from '../../contract/type-catalogue.js';
 export const PERMANENT_DURATION = -1;
 
 /** Minecraft names are 1-16 characters; anything else cannot be a player's name. */

@@ -1,4 +1,4 @@
-import { readEvasionFields } from '../../api/evasion-data.js';
+import { readEvasionFields } from '../../contract/evasion-data.js';
 import { type IpBanPrefixLimits, tooBroadIpBan } from '../../ip/ip-ban-breadth.js';
 import { badRequest } from '../http/errors.js';
 

@@ -1,5 +1,5 @@
-import { LINKED_BAN_ORDINAL, readEvasionFields, SYSTEM_ISSUER } from '../../api/evasion-data.js';
-import { PERMANENT } from '../../api/schemas.js';
+import { LINKED_BAN_ORDINAL, readEvasionFields, SYSTEM_ISSUER } from '../../contract/evasion-data.js';
+import { PERMANENT } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { createPunishment } from '../punishment-actions.js';
 import { findTypeRule } from '../rules/catalogue.js';

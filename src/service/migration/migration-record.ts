@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuid } from '../../api/schemas.js';
+import { uuid } from '../../contract/schemas.js';
 import { storedId } from '../limits.js';
 import { epochMs } from '../store/dates.js';
 

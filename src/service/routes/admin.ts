@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { playerLoginBody } from '../../api/schemas.js';
+import { playerLoginBody } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { linkedAccounts } from '../evasion/linked-accounts.js';
 import { requireAdminToken } from '../http/admin-auth.js';

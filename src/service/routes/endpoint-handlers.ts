@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ENDPOINTS, OPERATION_NAMES, type OperationName } from '../../api/endpoints.js';
+import { ENDPOINTS, OPERATION_NAMES, type OperationName } from '../../contract/endpoints.js';
 import { RATE_LIMITED, writeLimited } from '../http/rate-limit.js';
 
 /** How the service answers one operation of the endpoint table. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type LinkedAccountsResponse, linkedAccountsQuery, uuid } from '../../api/schemas.js';
+import { type LinkedAccountsResponse, linkedAccountsQuery, uuid } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { linkedAccounts } from '../evasion/linked-accounts.js';
 import { callerOf } from '../http/auth.js';

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { migrationProgressBody } from '../../api/schemas.js';
+import { migrationProgressBody } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';

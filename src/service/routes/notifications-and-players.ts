@@ -1,4 +1,4 @@
-import { acknowledgeNotificationsBody } from '../../api/schemas.js';
+import { acknowledgeNotificationsBody } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { parseOrThrow } from '../http/validate.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pardonBody } from '../../api/schemas.js';
+import { pardonBody } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';

@@ -1,4 +1,4 @@
-import { type LoginCheckResponse, loginCheckBody, playerLoginBody, playerLookupQuery } from '../../api/schemas.js';
+import { type LoginCheckResponse, loginCheckBody, playerLoginBody, playerLookupQuery } from '../../contract/schemas.js';
 import { parseIpAddress } from '../../ip/ip-range.js';
 import type { ServiceContext } from '../context.js';
 import { issueLinkedBans } from '../evasion/linked-bans.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_RECENT_HOURS, recentQuery, typeOrdinal, typesResponse, uuid } from '../../api/schemas.js';
+import { MAX_RECENT_HOURS, recentQuery, typeOrdinal, typesResponse, uuid } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../api/evasion-data.js';
+import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../contract/evasion-data.js';
 import {
   acknowledgePunishmentBody,
   addEvidenceBody,
   createPunishmentBody,
   type DynamicCreateBody,
   dynamicCreateBody,
-} from '../../api/schemas.js';
+} from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { refuseTooBroadIpBan } from '../evasion/ip-ban-breadth.js';
 import { callerOf } from '../http/auth.js';

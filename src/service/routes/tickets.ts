@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Ticket, uuid } from '../../api/schemas.js';
+import { type Ticket, uuid } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';

@@ -1,4 +1,4 @@
-import type { Severity } from '../../api/schemas.js';
+import type { Severity } from '../../contract/schemas.js';
 
 export type TypeCategory = 'administrative' | 'social' | 'gameplay';
 export type OffenseLevel = 'low' | 'medium' | 'high';

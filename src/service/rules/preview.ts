@@ -1,4 +1,4 @@
-import type { Outcome, PreviewResponse, Severity } from '../../api/schemas.js';
+import type { Outcome, PreviewResponse, Severity } from '../../contract/schemas.js';
 import type { ModerationRules, OffenseLevel, PunishmentTypeRule, TypeCategory } from './catalogue.js';
 import { daysToMs, findTypeRule } from './catalogue.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { durationMs, isoTimestamp, severity, uuid } from '../../api/schemas.js';
+import { durationMs, isoTimestamp, severity, uuid } from '../../contract/schemas.js';
 import { storedId, storedTicket } from '../limits.js';
 import { weakSecretProblem } from '../secret-strength.js';
 

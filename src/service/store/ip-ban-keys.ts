@@ -1,4 +1,4 @@
-import { readEvasionFields } from '../../api/evasion-data.js';
+import { readEvasionFields } from '../../contract/evasion-data.js';
 import { type IpRange, maskOf } from '../../ip/ip-range.js';
 
 /**

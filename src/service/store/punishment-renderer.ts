@@ -1,4 +1,4 @@
-import type { Punishment } from '../../api/schemas.js';
+import type { Punishment } from '../../contract/schemas.js';
 import type { Logger } from '../../ports/logger.js';
 import { UnrenderableDateError } from './dates.js';
 import { type PunishmentRow, toPunishment } from './punishment-rows.js';

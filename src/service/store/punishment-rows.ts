@@ -1,4 +1,4 @@
-import type { Punishment, Severity } from '../../api/schemas.js';
+import type { Punishment, Severity } from '../../contract/schemas.js';
 import { checkDateMs, toIso, UnrenderableDateError } from './dates.js';
 import { ipBanKeyOfData } from './ip-ban-keys.js';
 

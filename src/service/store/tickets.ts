@@ -1,4 +1,4 @@
-import type { Reply, Ticket, TicketSummary } from '../../api/schemas.js';
+import type { Reply, Ticket, TicketSummary } from '../../contract/schemas.js';
 import type { Db } from '../../db/open-db.js';
 import { toIso, UnrenderableDateError } from './dates.js';
 

@@ -1,4 +1,4 @@
-import { STREAM_PROTOCOL, STREAM_PROTOCOL_RESUMING } from '../../api/schemas.js';
+import { STREAM_PROTOCOL, STREAM_PROTOCOL_RESUMING } from '../../contract/schemas.js';
 
 /** What a client asked for in the upgrade's query string. */
 export interface StreamRequest {

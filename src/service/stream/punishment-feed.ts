@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import type { Punishment } from '../../api/schemas.js';
+import type { Punishment } from '../../contract/schemas.js';
 
 interface FeedEvents {
   /** A punishment was created or changed; `sequence` is its change's number in the network's log. */

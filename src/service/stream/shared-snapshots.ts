@@ -1,6 +1,6 @@
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { EventEmitter } from 'eventemitter3';
-import { STREAM_PROTOCOL } from '../../api/schemas.js';
+import { STREAM_PROTOCOL } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
 import type { StreamRequest } from './handshake.js';
 

@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import { STREAM_PROTOCOL } from '../../api/schemas.js';
+import { STREAM_PROTOCOL } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
 import type { StreamRequest } from './handshake.js';
 import type { SharedSnapshot, SharedSnapshots } from './shared-snapshots.js';

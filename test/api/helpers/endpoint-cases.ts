@@ -1,5 +1,5 @@
-import { ENDPOINTS, type OperationName, type Payload } from '../../../src/api/endpoints.js';
 import type { CallOptions, ModerationApi } from '../../../src/api/moderation-api.js';
+import { ENDPOINTS, type OperationName, type Payload } from '../../../src/contract/endpoints.js';
 
 export const PLAYER_UUID = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
 const NOW_ISO = '2026-11-22T10:00:00.000Z';

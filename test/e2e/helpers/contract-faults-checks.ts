@@ -1,4 +1,4 @@
-import type { Punishment } from '../../../src/api/schemas.js';
+import type { Punishment } from '../../../src/contract/schemas.js';
 import { SCRIPT, type ScriptedPunishment } from './contract-faults-script.js';
 import { adminApi } from './service.js';
 import { punishmentsAtService } from './service-rows.js';

@@ -1,5 +1,5 @@
 import { createModerationClient } from '../../../src/api/client.js';
-import type { Punishment } from '../../../src/api/schemas.js';
+import type { Punishment } from '../../../src/contract/schemas.js';
 import { API_KEY } from './service.js';
 
 /** Every punishment of the last hour at the service, read there directly (not through a proxy). */

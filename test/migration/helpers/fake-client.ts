@@ -1,7 +1,7 @@
 import { ExtensionSupport } from '../../../src/api/extension-support.js';
 import type { ModerationApi } from '../../../src/api/moderation-api.js';
 import { RateLimitGate } from '../../../src/api/rate-limit-gate.js';
-import type { MigrationProgressBody, MigrationUploadResponse } from '../../../src/api/schemas.js';
+import type { MigrationProgressBody, MigrationUploadResponse } from '../../../src/contract/schemas.js';
 
 export interface FakeMigrationClient {
   client: ModerationApi;

@@ -5,7 +5,7 @@ import { ipBanCommand, ipUnbanCommand } from '../../../plugin/commands/ip-bans.j
 import { moderationCommand } from '../../../plugin/commands/moderation.js';
 import type { AltsPage } from '../../../plugin/evasion/alts-source.js';
 import type { EvasionLookups } from '../../../plugin/evasion/evasion.js';
-import { ADDRESS_ONLY_TARGET } from '../../../src/api/evasion-data.js';
+import { ADDRESS_ONLY_TARGET } from '../../../src/contract/evasion-data.js';
 import { ALEX, NOW, plain, STEVE, type TestDeps, testDeps } from './helpers/command-deps.js';
 import { apiError, unreachable } from './helpers/fake-api.js';
 import { fakeSender } from './helpers/fake-sender.js';

@@ -3,7 +3,7 @@ import { banlistCommand } from '../../../plugin/commands/banlist.js';
 import { checkCommand } from '../../../plugin/commands/check.js';
 import { historyCommand } from '../../../plugin/commands/history.js';
 import { liftCommand } from '../../../plugin/commands/lift.js';
-import type { Punishment } from '../../../src/api/schemas.js';
+import type { Punishment } from '../../../src/contract/schemas.js';
 import { CommandUsageError } from '../../../src/runtime/plugin-api.js';
 import { fakePlayer } from '../helpers/fakes.js';
 import { ALEX, NOW, plain, STEVE, type TestDeps, testDeps } from './helpers/command-deps.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bailiffCommand } from '../../../plugin/commands/bailiff.js';
-import type { MigrationProgressBody } from '../../../src/api/schemas.js';
+import type { MigrationProgressBody } from '../../../src/contract/schemas.js';
 import { plain, type TestDeps, testDeps } from './helpers/command-deps.js';
 import { apiError } from './helpers/fake-api.js';
 import { fakeSender } from './helpers/fake-sender.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { punishCommand } from '../../../plugin/commands/punish.js';
-import type { PreviewResponse } from '../../../src/api/schemas.js';
+import type { PreviewResponse } from '../../../src/contract/schemas.js';
 import { CommandUsageError } from '../../../src/runtime/plugin-api.js';
 import { NOW, plain, STEVE, type TestDeps, testDeps } from './helpers/command-deps.js';
 import { apiError, unreachable } from './helpers/fake-api.js';

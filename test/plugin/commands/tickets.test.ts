@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ticketCommand } from '../../../plugin/commands/ticket.js';
 import { ticketsCommand } from '../../../plugin/commands/tickets.js';
 import { ApiError } from '../../../src/api/errors.js';
-import type { Ticket, TicketSummary } from '../../../src/api/schemas.js';
+import type { Ticket, TicketSummary } from '../../../src/contract/schemas.js';
 import { parseColourCodes } from '../../../src/runtime/colour-codes.js';
 import { ALEX, plain, STEVE, type TestDeps, testDeps } from './helpers/command-deps.js';
 import { apiError } from './helpers/fake-api.js';

@@ -1,6 +1,6 @@
 import { ExtensionSupport } from '../../../src/api/extension-support.js';
 import { RateLimitGate } from '../../../src/api/rate-limit-gate.js';
-import type { Punishment } from '../../../src/api/schemas.js';
+import type { Punishment } from '../../../src/contract/schemas.js';
 import type { Player } from '../../../src/runtime/plugin-api.js';
 
 export { recordingLogger } from '../../support/recording-logger.js';

@@ -1,4 +1,4 @@
-import type { Ticket } from '../../../src/api/schemas.js';
+import type { Ticket } from '../../../src/contract/schemas.js';
 import type { ServiceOptions, ServiceSeed } from '../../../src/service/index.js';
 import { type RunningService, startService } from '../../../src/service/index.js';
 

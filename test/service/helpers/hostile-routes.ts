@@ -1,4 +1,4 @@
-import { ENDPOINTS, OPERATION_NAMES, type OperationName } from '../../../src/api/endpoints.js';
+import { ENDPOINTS, OPERATION_NAMES, type OperationName } from '../../../src/contract/endpoints.js';
 import { JEB, NOTCH, ticketFixture } from './fixture.js';
 
 /** A route of the service as the hostile generators see it: one valid request they then mutate. */

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { errorBody } from '../../../src/api/schemas.js';
+import { errorBody } from '../../../src/contract/schemas.js';
 import { type Db, openDb } from '../../../src/db/open-db.js';
 import { JEB, KEY_A1, startTestService, type TestService, testSeed, ticketFixture } from './fixture.js';
 import type { HostileRequest } from './hostile-requests.js';

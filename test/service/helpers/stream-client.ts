@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { type StreamFrame, streamFrame } from '../../../src/api/schemas.js';
+import { type StreamFrame, streamFrame } from '../../../src/contract/schemas.js';
 
 /** Opens the stream, returns its first `count` frames (hello, snapshot, ...) and closes it; fails after 5 s. */
 export function firstFrames(serviceUrl: string, apiKey: string, count = 2): Promise<StreamFrame[]> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StreamFrame } from '../../../src/api/schemas.js';
+import type { StreamFrame } from '../../../src/contract/schemas.js';
 import type { ServiceOptions } from '../../../src/service/index.js';
 import { recordingLogger } from '../../plugin/helpers/fakes.js';
 import { startTestService, type TestService } from './fixture.js';

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { type StreamFrame, streamFrame } from '../../../src/api/schemas.js';
+import { type StreamFrame, streamFrame } from '../../../src/contract/schemas.js';
 
 export interface StreamSession {
   ws: WebSocket;

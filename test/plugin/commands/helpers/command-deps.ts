@@ -11,7 +11,7 @@ import { messagesSchema } from '../../../../plugin/messages/schema.js';
 import { PlayerCalls } from '../../../../plugin/players/player-calls.js';
 import type { StatusSnapshot } from '../../../../plugin/status/status-snapshot.js';
 import type { ModerationApi } from '../../../../src/api/moderation-api.js';
-import type { Punishment, PunishmentType } from '../../../../src/api/schemas.js';
+import type { Punishment, PunishmentType } from '../../../../src/contract/schemas.js';
 import type { Db } from '../../../../src/db/open-db.js';
 import type { Player, ServerInfo } from '../../../../src/runtime/plugin-api.js';
 import { type FakeApi, fakeApi } from './fake-api.js';
