@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/open-db.js';
-import { SERVICE_MIGRATIONS } from '../src/service/db/schema.js';
+import { applySchemaMigrations } from '../src/db/schema-migrations.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../src/service/db/schema.js';
 import { AuthFailureThrottle } from '../src/service/http/auth-throttle.js';
 import { startService } from '../src/service/index.js';
 import { AddressRetentionStore } from '../src/service/store/address-retention.js';
@@ -104,7 +104,7 @@ async function guessing(): Promise<BenchResult[]> {
 function pruning(directory: string): BenchResult[] {
   const db = openDb(join(directory, 'prune.db'));
   try {
-    migrate(db, 'service', SERVICE_MIGRATIONS);
+    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
     const networkId = Number(db.prepare("INSERT INTO service_networks (name) VALUES ('bench')").run().lastInsertRowid);
     const insert = db.prepare(
       `INSERT INTO service_player_ips (network_id, ip, uuid, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)`,

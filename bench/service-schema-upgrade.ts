@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/open-db.js';
-import { SERVICE_MIGRATIONS } from '../src/service/db/schema.js';
+import { applySchemaMigrations } from '../src/db/schema-migrations.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../src/service/db/schema.js';
 import { NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import type { BenchResult } from './result.js';
 import { networkFixtureCopy } from './support/network-fixture-file.js';
@@ -48,7 +48,7 @@ export async function run(): Promise<BenchResult[]> {
     const db = openDb(fixture.path);
     try {
       const began = performance.now();
-      const applied = migrate(db, 'service', SERVICE_MIGRATIONS);
+      const applied = applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
       const seconds = (performance.now() - began) / 1000;
       if (applied !== 1) throw new Error(`expected to apply schema version 6 alone, applied ${applied}`);
       const ipBans = db

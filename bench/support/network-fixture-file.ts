@@ -2,9 +2,9 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { migrate } from '../../src/db/migrate.js';
 import { openDb } from '../../src/db/open-db.js';
-import { SERVICE_MIGRATIONS } from '../../src/service/db/schema.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
 import {
   type FixtureFacts,
   fillNetworkFixture,
@@ -24,7 +24,7 @@ export interface NetworkFixtureCopy {
 }
 
 function cacheKey(shape: NetworkShape): string {
-  const schema = Math.max(...SERVICE_MIGRATIONS.map((migration) => migration.version));
+  const schema = Math.max(...SERVICE_SCHEMA_MIGRATIONS.map((migration) => migration.version));
   return `service-network-v${FIXTURE_VERSION}-s${schema}-${shape.players}p-${shape.stored}s-${shape.active}a-${shape.tickets}t`;
 }
 
@@ -32,7 +32,7 @@ function cacheKey(shape: NetworkShape): string {
 function generate(path: string, shape: NetworkShape, nowMs: number): FixtureFacts {
   const db = openDb(path);
   try {
-    migrate(db, 'service', SERVICE_MIGRATIONS);
+    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
     const facts = fillNetworkFixture(db, shape, nowMs);
     db.pragma('wal_checkpoint(TRUNCATE)');
     return facts;

@@ -2,9 +2,9 @@ import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { migrate } from '../../src/db/migrate.js';
 import { openDb } from '../../src/db/open-db.js';
-import { SERVICE_MIGRATIONS } from '../../src/service/db/schema.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
 import { NetworkStore } from '../../src/service/store/networks.js';
 
 export const BENCH_NETWORK = 'bench';
@@ -20,7 +20,7 @@ export const serverKey = (index: number) => `bench-server-key-${String(index).pa
 export function writeStreamFixture(dbPath: string, servers: number, activeBans: number): void {
   const db = openDb(dbPath);
   try {
-    migrate(db, 'service', SERVICE_MIGRATIONS);
+    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
     const networks = new NetworkStore(db);
     const insert = db.prepare(
       `INSERT INTO service_punishments (network_id, id, target_uuid, target_name, issuer_name, type_ordinal, reason,

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
-import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/open-db.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 
 /**
  * A punishment issued here while the service was unreachable is applied at once under a local
@@ -61,7 +61,7 @@ export class LocalPardons {
   readonly #delete: Statement<[string]>;
 
   constructor(db: Db) {
-    migrate(db, COMPONENT, MIGRATIONS);
+    applySchemaMigrations(db, COMPONENT, MIGRATIONS);
     this.#insert = db.prepare(
       'INSERT OR REPLACE INTO local_pardons (local_id, issuer_name, reason) VALUES (@localId, @issuerName, @reason)',
     );

@@ -1,13 +1,13 @@
-import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/open-db.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { parseIpRange } from '../../src/ip/ip-range.js';
 import { ActiveIndex, type EnforcedAs, type EnforcedKind } from './active-index.js';
 import { type CachedPunishment, expiresAt, remainingMs } from './cached-punishment.js';
 import { IpIndex } from './ip-index.js';
 import { LocalPardons } from './local-creations.js';
-import { CACHE_COMPONENT, CACHE_MIGRATIONS } from './migrations.js';
 import { PlayerStore } from './player-store.js';
 import { type IndexFields, PunishmentStore } from './punishment-store.js';
+import { CACHE_COMPONENT, CACHE_SCHEMA_MIGRATIONS } from './schema-migrations.js';
 
 /** A running ban or mute found for a player, with its row (needed for the message anyway). */
 export interface IndexEntry {
@@ -35,7 +35,7 @@ export class PunishmentCache {
     readonly db: Db,
     enforcedAs: EnforcedAs,
   ) {
-    migrate(db, CACHE_COMPONENT, CACHE_MIGRATIONS);
+    applySchemaMigrations(db, CACHE_COMPONENT, CACHE_SCHEMA_MIGRATIONS);
     this.store = new PunishmentStore(db);
     this.players = new PlayerStore(db);
     this.localPardons = new LocalPardons(db);

@@ -1,10 +1,10 @@
-import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/open-db.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { activePunishmentsOf } from '../../src/migration/as-punishments.js';
 import type { MigrationPlayer } from '../../src/migration/types.js';
 import { fromServicePunishment } from './cached-punishment.js';
-import { CACHE_COMPONENT, CACHE_MIGRATIONS } from './migrations.js';
 import { PunishmentStore } from './punishment-store.js';
+import { CACHE_COMPONENT, CACHE_SCHEMA_MIGRATIONS } from './schema-migrations.js';
 
 /**
  * For `bailiff migrate` run beside a stopped (or running) server: stores each exported player's
@@ -13,7 +13,7 @@ import { PunishmentStore } from './punishment-store.js';
  * Rows already there are left alone (they carry this server's enforcement state).
  */
 export function cacheSeeder(db: Db, now: () => number): (player: MigrationPlayer) => number {
-  migrate(db, CACHE_COMPONENT, CACHE_MIGRATIONS);
+  applySchemaMigrations(db, CACHE_COMPONENT, CACHE_SCHEMA_MIGRATIONS);
   const store = new PunishmentStore(db);
   return (player) =>
     db.transaction(() => {

@@ -1,7 +1,7 @@
 import type { ExtensionSupportStore } from '../../src/api/extension-support.js';
 import type { ExtensionName } from '../../src/contract/endpoints.js';
-import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/open-db.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 
 const MIGRATIONS = [
   {
@@ -18,7 +18,7 @@ const MIGRATIONS = [
 
 /** Keeps in the plugin's database which extensions the service lacks, so a restart does not ask again at once. */
 export function sqliteExtensionStore(db: Db): ExtensionSupportStore {
-  migrate(db, 'service-extensions', MIGRATIONS);
+  applySchemaMigrations(db, 'service-extensions', MIGRATIONS);
   const all = db.prepare<[], { name: string; missingUntil: number }>(
     'SELECT name, missing_until AS missingUntil FROM service_extensions_missing',
   );

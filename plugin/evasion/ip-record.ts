@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
-import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/open-db.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 
 const COMPONENT = 'evasion';
 
@@ -49,7 +49,7 @@ export class IpRecord {
   readonly #addresses: Statement<[], { count: number }>;
 
   constructor(db: Db) {
-    migrate(db, COMPONENT, MIGRATIONS);
+    applySchemaMigrations(db, COMPONENT, MIGRATIONS);
     this.#upsert = db.prepare(`
       INSERT INTO evasion_player_ips (ip, uuid, name, first_seen_at, last_seen_at) VALUES (@ip, @uuid, @name, @at, @at)
       ON CONFLICT (ip, uuid) DO UPDATE SET name = excluded.name, last_seen_at = max(last_seen_at, excluded.last_seen_at)`);

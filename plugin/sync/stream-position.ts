@@ -1,5 +1,5 @@
-import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/open-db.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 
 const MIGRATIONS = [
   {
@@ -32,7 +32,7 @@ export interface StreamPositionStore {
 
 /** Keeps the position in the plugin's database, so a restarted server resumes instead of taking a snapshot. */
 export function sqliteStreamPositionStore(db: Db, now: () => number): StreamPositionStore {
-  migrate(db, 'stream-position', MIGRATIONS);
+  applySchemaMigrations(db, 'stream-position', MIGRATIONS);
   const load = db.prepare<[], StreamPosition>('SELECT epoch, sequence FROM stream_position WHERE id = 1');
   const clear = db.prepare('DELETE FROM stream_position');
   const save = db.prepare<{ epoch: string; sequence: number; savedAt: number }>(

@@ -4,7 +4,13 @@ export type { OutboxEvents } from './events.js';
 export { createOutboxInspector, type OutboxInspector } from './inspect.js';
 export { createOutbox } from './outbox.js';
 export { type Decision, RETRY_RULES, type RetryRule } from './retry-policy.js';
-export { hasOutboxTable, migrateOutbox, OUTBOX_COMPONENT, OUTBOX_MIGRATIONS, type OutboxStatus } from './schema.js';
+export {
+  hasOutboxTable,
+  migrateOutbox,
+  OUTBOX_COMPONENT,
+  OUTBOX_SCHEMA_MIGRATIONS,
+  type OutboxStatus,
+} from './schema.js';
 export { DEFAULT_OUTBOX_SETTINGS, type OutboxSettings, OutboxSettingsError, resolveSettings } from './settings.js';
 export type {
   DeadLetter,

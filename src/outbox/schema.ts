@@ -1,5 +1,5 @@
-import { type Migration, migrate } from '../db/migrate.js';
 import type { Db } from '../db/open-db.js';
+import { applySchemaMigrations, type SchemaMigration } from '../db/schema-migrations.js';
 
 export const OUTBOX_COMPONENT = 'outbox';
 
@@ -7,7 +7,7 @@ export const OUTBOX_COMPONENT = 'outbox';
 export const OUTBOX_STATUSES = ['pending', 'in_flight', 'sent', 'dead'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
-export const OUTBOX_MIGRATIONS: readonly Migration[] = [
+export const OUTBOX_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   {
     version: 1,
     name: 'create outbox',
@@ -50,7 +50,7 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
 
 /** Creates or upgrades the outbox table in a shared database file. */
 export function migrateOutbox(db: Db): number {
-  return migrate(db, OUTBOX_COMPONENT, OUTBOX_MIGRATIONS);
+  return applySchemaMigrations(db, OUTBOX_COMPONENT, OUTBOX_SCHEMA_MIGRATIONS);
 }
 
 /** Whether this database has an outbox at all (for inspection commands that must not create one). */

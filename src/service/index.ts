@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate } from '../db/migrate.js';
 import { openDb } from '../db/open-db.js';
+import { applySchemaMigrations } from '../db/schema-migrations.js';
 import { startWalCheckpointer, type WalCheckpointer } from '../db/wal-checkpointer.js';
 import { DEFAULT_IP_BAN_PREFIX_LIMITS } from '../ip/ip-ban-breadth.js';
 import { systemClock } from '../ports/clock.js';
@@ -11,7 +11,7 @@ import { systemTimers } from '../ports/timers.js';
 import { ADDRESS_PRUNE_BATCH_SIZE, ADDRESS_PRUNE_INTERVAL_MS, AddressPruner } from './address-pruner.js';
 import { buildApp } from './app.js';
 import { createContext } from './context.js';
-import { SERVICE_MIGRATIONS } from './db/schema.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from './db/schema.js';
 import { refreshStatistics } from './db/statistics.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
 import { AuthFailureThrottle } from './http/auth-throttle.js';
@@ -67,7 +67,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   let pruner: AddressPruner | undefined;
   let checkpointer: WalCheckpointer | undefined;
   try {
-    migrate(db, 'service', SERVICE_MIGRATIONS);
+    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
     const clock = options.clock ?? systemClock;
     const context = createContext({
       db,

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recentResponse } from '../../src/contract/schemas.js';
-import { migrate } from '../../src/db/migrate.js';
 import { type Db, openDb } from '../../src/db/open-db.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import type { Logger } from '../../src/ports/logger.js';
-import { SERVICE_MIGRATIONS } from '../../src/service/db/schema.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
 import { parseSeed } from '../../src/service/index.js';
 import { PunishmentStore } from '../../src/service/store/punishments.js';
 import {
@@ -202,7 +202,7 @@ describe('the punishment store', () => {
   it('refuses to store a date no Date holds, whatever path a value took to get there', () => {
     const db = openDb(':memory:');
     try {
-      migrate(db, 'service', SERVICE_MIGRATIONS);
+      applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
       const store = new PunishmentStore(db);
       const record = {
         networkId: 1,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../../src/db/migrate.js';
 import { openDb } from '../../src/db/open-db.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { type IpRange, parseIpAddress, parseIpRange, rangeContains } from '../../src/ip/ip-range.js';
 import { createStores } from '../../src/service/context.js';
-import { SERVICE_MIGRATIONS } from '../../src/service/db/schema.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
 import { ipBanKey, ipBanKeysHolding } from '../../src/service/store/ip-ban-keys.js';
 
 const RANGES = [
@@ -62,10 +62,10 @@ describe('schema version 6 on a database of version 5', () => {
   it('gives the IP bans stored before it their key, so the login check finds them', () => {
     const db = openDb(':memory:');
     try {
-      migrate(
+      applySchemaMigrations(
         db,
         'service',
-        SERVICE_MIGRATIONS.filter((migration) => migration.version <= 5),
+        SERVICE_SCHEMA_MIGRATIONS.filter((migration) => migration.version <= 5),
       );
       db.exec("INSERT INTO service_networks (id, name) VALUES (1, 'alpha')");
       const insert = db.prepare(
@@ -79,7 +79,7 @@ describe('schema version 6 on a database of version 5', () => {
       insert.run('elsewhere', 'active', JSON.stringify({ ipAddress: '198.51.100.0/24' }), 4, 4);
       insert.run('no address', 'active', JSON.stringify({ altBlocking: true }), 5, 5);
 
-      migrate(db, 'service', SERVICE_MIGRATIONS);
+      applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
 
       const evasion = createStores(db).evasion;
       const found = evasion.activeIpBansHolding(1, parseIpAddress('203.0.113.7')!).map((row) => row.id);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../src/db/migrate.js';
 import { type Db, openDb } from '../../src/db/open-db.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { parseIpAddress } from '../../src/ip/ip-range.js';
 import { createStores } from '../../src/service/context.js';
-import { SERVICE_MIGRATIONS } from '../../src/service/db/schema.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
 import { ipBanKeysHolding } from '../../src/service/store/ip-ban-keys.js';
 import { hashApiKey } from '../../src/service/store/networks.js';
 import { SERVICE_STATEMENTS } from '../../src/service/store/statements.js';
@@ -186,7 +186,7 @@ function planEverything(into: Map<string, string[]>): void {
 
 beforeAll(() => {
   db = openDb(':memory:');
-  migrate(db, 'service', SERVICE_MIGRATIONS);
+  applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
   facts = fillNetworkFixture(db, SHAPE, NOW_MS);
   planEverything(plans['never analyzed']);
   db.exec('ANALYZE');
@@ -200,7 +200,7 @@ type StatisticsRows = { stat1: unknown[]; stat4: unknown[] };
 function smallNetworkStatistics(): StatisticsRows {
   const small = openDb(':memory:');
   try {
-    migrate(small, 'service', SERVICE_MIGRATIONS);
+    applySchemaMigrations(small, 'service', SERVICE_SCHEMA_MIGRATIONS);
     fillNetworkFixture(small, SMALL_SHAPE, NOW_MS);
     small.exec('ANALYZE');
     return {

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate } from '../../src/db/migrate.js';
 import { type Db, openDb } from '../../src/db/open-db.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { DEFAULT_IP_BAN_PREFIX_LIMITS } from '../../src/ip/ip-ban-breadth.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import { createContext } from '../../src/service/context.js';
-import { SERVICE_MIGRATIONS } from '../../src/service/db/schema.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
 import { refreshStatistics } from '../../src/service/db/statistics.js';
 import { startService } from '../../src/service/index.js';
 import { ImportJobs } from '../../src/service/migration/import-job.js';
@@ -29,7 +29,7 @@ function analyzedIndexes(db: Db): string[] {
 
 function fixtureDb(path: string): Db {
   const db = openDb(path);
-  migrate(db, 'service', SERVICE_MIGRATIONS);
+  applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
   fillNetworkFixture(db, SHAPE, NOW_MS);
   return db;
 }
@@ -82,7 +82,7 @@ describe('planner statistics', () => {
     writeFileSync(filePath, JSON.stringify({ players }));
     const db = openDb(':memory:');
     try {
-      migrate(db, 'service', SERVICE_MIGRATIONS);
+      applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
       const context = createContext({
         db,
         clock: { now: () => NOW_MS },

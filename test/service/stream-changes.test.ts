@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../../src/db/migrate.js';
 import { openDb } from '../../src/db/open-db.js';
-import { SERVICE_MIGRATIONS } from '../../src/service/db/schema.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
 import { NetworkStore } from '../../src/service/store/networks.js';
 import { PunishmentStore } from '../../src/service/store/punishments.js';
 import { StreamChangeStore } from '../../src/service/store/stream-changes.js';
 
 function fixture() {
   const db = openDb(':memory:');
-  migrate(db, 'service', SERVICE_MIGRATIONS);
+  applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
   const networks = new NetworkStore(db);
   const alpha = networks.ensureNetwork('alpha');
   const beta = networks.ensureNetwork('beta');

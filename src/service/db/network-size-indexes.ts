@@ -1,5 +1,5 @@
-import type { Migration } from '../../db/migrate.js';
 import type { Db } from '../../db/open-db.js';
+import type { SchemaMigration } from '../../db/schema-migrations.js';
 import { ipBanKeyOfData } from '../store/ip-ban-keys.js';
 
 // Rows whose key is written per batch, so a large file's backfill never holds every row at once.
@@ -26,7 +26,7 @@ function backfillIpBanKeys(db: Db): void {
  * network's punishments. Indexes the new ones make redundant are dropped: a two-column index the
  * planner could pick instead (status, target) is what made the login check walk every active row.
  */
-export const NETWORK_SIZE_INDEXES: Migration = {
+export const NETWORK_SIZE_INDEXES: SchemaMigration = {
   version: 6,
   name: 'indexes for a network of 1,000,000 punishments: IP bans by prefix key, active punishments of a player',
   up(db) {

@@ -1,8 +1,8 @@
-import type { Migration } from '../../db/migrate.js';
+import type { SchemaMigration } from '../../db/schema-migrations.js';
 import { NETWORK_SIZE_INDEXES } from './network-size-indexes.js';
 
 /** Tables of the reference service. Times are epoch milliseconds; UUIDs are stored lower-case. */
-export const SERVICE_MIGRATIONS: readonly Migration[] = [
+export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   {
     version: 1,
     name: 'networks, players, punishments, tickets, migrations',

@@ -1,9 +1,9 @@
-import type { Migration } from '../../src/db/migrate.js';
+import type { SchemaMigration } from '../../src/db/schema-migrations.js';
 
 /** Component name of the cache's migrations in the shared `schema_migrations` table. */
 export const CACHE_COMPONENT = 'cache';
 
-export const CACHE_MIGRATIONS: readonly Migration[] = [
+export const CACHE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   {
     version: 1,
     name: 'punishments and players seen',

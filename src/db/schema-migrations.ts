@@ -1,7 +1,7 @@
 import type { Db } from './open-db.js';
 
 /** One numbered schema change of one component. Versions start at 1 and never change once shipped. */
-export interface Migration {
+export interface SchemaMigration {
   version: number;
   name: string;
   up: string | ((db: Db) => void);
@@ -11,7 +11,7 @@ export interface Migration {
  * Applies the component's migrations not yet recorded, each in its own transaction.
  * Components (outbox, cache, service) share one file, so versions are kept per component.
  */
-export function migrate(db: Db, component: string, migrations: readonly Migration[]): number {
+export function applySchemaMigrations(db: Db, component: string, migrations: readonly SchemaMigration[]): number {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     component TEXT NOT NULL,
     version INTEGER NOT NULL,
