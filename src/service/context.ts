@@ -17,6 +17,8 @@ import { PunishmentRenderer } from './store/punishment-renderer.js';
 import { PunishmentStore } from './store/punishments.js';
 import { TicketStore } from './store/tickets.js';
 import { PunishmentFeed } from './stream/punishment-feed.js';
+import { WebhookQueue } from './webhooks/webhook-queue.js';
+import { WebhookStore } from './webhooks/webhook-store.js';
 
 export interface ServiceStores {
   networks: NetworkStore;
@@ -30,6 +32,7 @@ export interface ServiceStores {
   tickets: TicketStore;
   migrations: MigrationStore;
   idempotencyKeys: IdempotencyKeyStore;
+  webhooks: WebhookStore;
 }
 
 /** Everything a route needs, built once per running service. */
@@ -37,6 +40,8 @@ export interface ServiceContext {
   db: Db;
   stores: ServiceStores;
   feed: PunishmentFeed;
+  /** Queues webhook deliveries of what happens in a network. */
+  webhooks: WebhookQueue;
   /** Renders rows for lists and the stream, leaving out (and logging once) a row that cannot be shown. */
   render: PunishmentRenderer;
   clock: Clock;
@@ -62,14 +67,17 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
     ),
     migrations: new MigrationStore(db),
     idempotencyKeys: new IdempotencyKeyStore(db),
+    webhooks: new WebhookStore(db),
   };
 }
 
-export function createContext(parts: Omit<ServiceContext, 'stores' | 'feed' | 'render'>): ServiceContext {
+export function createContext(parts: Omit<ServiceContext, 'stores' | 'feed' | 'render' | 'webhooks'>): ServiceContext {
+  const stores = createStores(parts.db, parts.logger);
   return {
     ...parts,
-    stores: createStores(parts.db, parts.logger),
+    stores,
     feed: new PunishmentFeed(),
+    webhooks: new WebhookQueue(stores.webhooks),
     render: new PunishmentRenderer(parts.logger),
   };
 }

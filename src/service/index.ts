@@ -5,6 +5,7 @@ import { migrate } from '../db/migrate.js';
 import { openDb } from '../db/open-db.js';
 import { systemClock } from '../ports/clock.js';
 import { silentLogger } from '../ports/logger.js';
+import { systemRandom } from '../ports/random.js';
 import { systemTimers } from '../ports/timers.js';
 import { ADDRESS_PRUNE_BATCH_SIZE, ADDRESS_PRUNE_INTERVAL_MS, AddressPruner } from './address-pruner.js';
 import { buildApp } from './app.js';
@@ -24,6 +25,9 @@ import {
   DEFAULT_PLATFORM,
   DEFAULT_PORT,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
+  DEFAULT_WEBHOOK_RETRY_BASE_MS,
+  DEFAULT_WEBHOOK_RETRY_MAX_MS,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
   DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE,
   type RunningService,
   randomAdminToken,
@@ -35,6 +39,7 @@ import { applySeed } from './seed/apply-seed.js';
 import { loadSeed, parseSeed } from './seed/load-seed.js';
 import { AddressRetentionStore } from './store/address-retention.js';
 import { StreamServer } from './stream/stream-server.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export * from './options.js';
 export type { ModerationRules } from './rules/catalogue.js';
@@ -43,6 +48,10 @@ export { loadSeed, parseSeed, SeedError } from './seed/load-seed.js';
 export { type ParsedSeed, type ServiceSeed, serviceSeed } from './seed/seed-schema.js';
 
 const MB = 1024 * 1024;
+const HOUR_MS = 60 * 60 * 1000;
+/** 429s with a retry time a delivery may wait out before each further one spends a try. */
+const WEBHOOK_FREE_WAITS = 20;
+const WEBHOOK_MAX_CONCURRENT = 8;
 
 /** Starts the reference moderation service; resolves once it is listening. */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
@@ -52,6 +61,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const db = openDb(options.dbPath ?? ':memory:');
   const uploadDirectory = await mkdtemp(join(tmpdir(), 'bailiff-service-'));
   let pruner: AddressPruner | undefined;
+  let webhooks: WebhookDispatcher | undefined;
   try {
     migrate(db, 'service', SERVICE_MIGRATIONS);
     const clock = options.clock ?? systemClock;
@@ -66,6 +76,26 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       },
       logger: options.logger ?? silentLogger,
     });
+    const timers = options.timers ?? systemTimers;
+    webhooks = new WebhookDispatcher(context.stores.webhooks, {
+      fetch: options.webhookFetch ?? ((url, init) => globalThis.fetch(url, init)),
+      clock,
+      timers,
+      random: options.random ?? systemRandom,
+      logger: context.logger,
+      policy: {
+        backoff: {
+          baseDelayMs: options.webhookRetryBaseMs ?? DEFAULT_WEBHOOK_RETRY_BASE_MS,
+          maxDelayMs: options.webhookRetryMaxMs ?? DEFAULT_WEBHOOK_RETRY_MAX_MS,
+        },
+        maxFreeWaits: WEBHOOK_FREE_WAITS,
+        maxRetryAfterMs: HOUR_MS,
+      },
+      requestTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+      maxConcurrent: WEBHOOK_MAX_CONCURRENT,
+    });
+    const dispatcher = webhooks;
+    context.webhooks.onQueued = () => dispatcher.wake();
     if (seed) applySeed(context, seed);
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
@@ -88,13 +118,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       maxUploadBytes: Math.floor((options.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB) * MB),
       uploadDirectory,
       jobs,
+      webhooks,
     });
-    pruner = new AddressPruner(new AddressRetentionStore(db), clock, options.timers ?? systemTimers, context.logger, {
+    pruner = new AddressPruner(new AddressRetentionStore(db), clock, timers, context.logger, {
       retentionMs: (options.addressHistoryDays ?? DEFAULT_ADDRESS_HISTORY_DAYS) * DAY_MS,
       intervalMs: ADDRESS_PRUNE_INTERVAL_MS,
       batchSize: ADDRESS_PRUNE_BATCH_SIZE,
     });
     pruner.start();
+    // Deliveries left pending by an earlier run go out first.
+    webhooks.wake();
     const host = options.host ?? DEFAULT_HOST;
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
     const stream = new StreamServer(app.server, context, {
@@ -115,6 +148,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
           await stream.close();
           await app.close();
           await jobs.close();
+          await dispatcher.close();
           db.close();
           await rm(uploadDirectory, { recursive: true, force: true });
         })();
@@ -123,6 +157,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     };
   } catch (error) {
     pruner?.close();
+    await webhooks?.close();
     db.close();
     await rm(uploadDirectory, { recursive: true, force: true });
     throw error;
