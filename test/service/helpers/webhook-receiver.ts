@@ -8,7 +8,9 @@ export type ReceiverAnswer =
   | { kind: 'rate-limit'; retryAfterSeconds: number }
   | { kind: 'server-error' }
   /** Read the request, then destroy the connection: the sender never learns the outcome. */
-  | { kind: 'drop' };
+  | { kind: 'drop' }
+  /** Read the request and never answer. */
+  | { kind: 'hang' };
 
 export interface ReceivedRequest {
   path: string;
@@ -73,7 +75,9 @@ export class WebhookReceiver {
         body,
         answer: answer.kind,
       });
-      if (answer.kind === 'drop') {
+      if (answer.kind === 'hang') {
+        // Left open until the sender gives up or the receiver closes.
+      } else if (answer.kind === 'drop') {
         request.socket.destroy();
       } else if (answer.kind === 'rate-limit') {
         const fromMs = Date.now();
