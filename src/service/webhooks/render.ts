@@ -1,5 +1,11 @@
-import type { WebhookEvent, WebhookEventName } from './events.js';
-import { type EmbedTemplate, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH, type WebhookFormat } from './webhook-config.js';
+import type { Placeholder, WebhookEvent, WebhookEventName } from './events.js';
+import {
+  type EmbedTemplate,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_TITLE_LENGTH,
+  PLACEHOLDER_USE,
+  type WebhookFormat,
+} from './webhook-config.js';
 
 const DEFAULT_TEMPLATES: Record<WebhookEventName, Required<EmbedTemplate>> = {
   'punishment.created': {
@@ -26,10 +32,10 @@ const EVENT_COLOURS: Record<WebhookEventName, number> = {
   'appeal.created': 0xeb459e,
 };
 
-/** `{name}` replaced by the event's value; a placeholder the event has no value for becomes `-`. */
+/** `{name}` replaced by the event's value, `-` when the event has none (templates name known placeholders only). */
 export function fillTemplate(template: string, values: WebhookEvent['values']): string {
-  return template.replace(/\{([a-zA-Z]+)\}/g, (whole, name: string) =>
-    Object.hasOwn(values, name) ? (values[name as keyof typeof values] ?? '-') : whole === '{}' ? whole : '-',
+  return template.replace(PLACEHOLDER_USE, (_whole, name: string) =>
+    Object.hasOwn(values, name) ? (values[name as Placeholder] ?? '-') : '-',
   );
 }
 

@@ -13,7 +13,8 @@ export const MAX_WEBHOOK_NAME_LENGTH = 64;
 export const MAX_TITLE_LENGTH = 256;
 export const MAX_DESCRIPTION_LENGTH = 4096;
 
-const PLACEHOLDER_USE = /\{([a-zA-Z]+)\}/g;
+/** A `{name}` in a template. */
+export const PLACEHOLDER_USE = /\{([a-zA-Z]+)\}/g;
 const KNOWN_PLACEHOLDERS = new Set<string>(PLACEHOLDERS);
 
 function templateText(max: number) {
