@@ -150,8 +150,10 @@ export class WebhookStore {
       'UPDATE service_webhooks SET blocked_until = max(blocked_until, @untilMs) WHERE id = @webhookId',
     );
     this.insertLog = db.prepare(
+      // An endpoint deleted while its request was in flight keeps no log.
       `INSERT INTO service_webhook_log (webhook_id, delivery_id, event, attempted_at, outcome, status_code, excerpt)
-       VALUES (@webhookId, @deliveryId, @event, @attemptedAtMs, @outcome, @statusCode, @excerpt)`,
+       SELECT @webhookId, @deliveryId, @event, @attemptedAtMs, @outcome, @statusCode, @excerpt
+       WHERE EXISTS (SELECT 1 FROM service_webhooks WHERE id = @webhookId)`,
     );
     this.pruneLog = db.prepare(
       `DELETE FROM service_webhook_log WHERE webhook_id = @webhookId AND id <= (

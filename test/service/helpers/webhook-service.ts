@@ -1,5 +1,5 @@
 import type { Logger } from '../../../src/ports/logger.js';
-import { type RunningService, type ServiceOptions, startService } from '../../../src/service/index.js';
+import { type RunningService, type ServiceOptions, type ServiceSeed, startService } from '../../../src/service/index.js';
 import { seededRandom } from '../../support/fault-plan.js';
 import { ADMIN_TOKEN, KEY_A1, testSeed } from './fixture.js';
 
@@ -29,7 +29,7 @@ export async function startWebhookService(
   options: ServiceOptions = {},
 ): Promise<WebhookTestService> {
   const seed = testSeed();
-  seed.networks[0]!.webhooks = webhooks as never;
+  seed.networks[0]!.webhooks = webhooks as ServiceSeed['networks'][number]['webhooks'];
   let next = 0;
   const service = await startService({
     port: 0,
