@@ -1,5 +1,10 @@
 import type { Logger } from '../../../src/ports/logger.js';
-import { type RunningService, type ServiceOptions, type ServiceSeed, startService } from '../../../src/service/index.js';
+import {
+  type RunningService,
+  type ServiceOptions,
+  type ServiceSeed,
+  startService,
+} from '../../../src/service/index.js';
 import { seededRandom } from '../../support/fault-plan.js';
 import { ADMIN_TOKEN, KEY_A1, testSeed } from './fixture.js';
 
