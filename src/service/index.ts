@@ -25,6 +25,7 @@ import {
   DEFAULT_PLATFORM,
   DEFAULT_PORT,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
+  DEFAULT_WEBHOOK_EXPIRY_CHECK_MS,
   DEFAULT_WEBHOOK_RETRY_BASE_MS,
   DEFAULT_WEBHOOK_RETRY_MAX_MS,
   DEFAULT_WEBHOOK_TIMEOUT_MS,
@@ -40,6 +41,7 @@ import { loadSeed, parseSeed } from './seed/load-seed.js';
 import { AddressRetentionStore } from './store/address-retention.js';
 import { StreamServer } from './stream/stream-server.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { EXPIRY_BATCH_SIZE, EXPIRY_MAX_LATE_MS, ExpiryAnnouncer } from './webhooks/expiry-announcer.js';
 
 export * from './options.js';
 export type { ModerationRules } from './rules/catalogue.js';
@@ -62,6 +64,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const uploadDirectory = await mkdtemp(join(tmpdir(), 'bailiff-service-'));
   let pruner: AddressPruner | undefined;
   let webhooks: WebhookDispatcher | undefined;
+  let expiries: ExpiryAnnouncer | undefined;
   try {
     migrate(db, 'service', SERVICE_MIGRATIONS);
     const clock = options.clock ?? systemClock;
@@ -128,6 +131,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     pruner.start();
     // Deliveries left pending by an earlier run go out first.
     webhooks.wake();
+    expiries = new ExpiryAnnouncer(context, timers, {
+      intervalMs: options.webhookExpiryCheckMs ?? DEFAULT_WEBHOOK_EXPIRY_CHECK_MS,
+      batchSize: EXPIRY_BATCH_SIZE,
+      maxLateMs: EXPIRY_MAX_LATE_MS,
+    });
+    expiries.start();
     const host = options.host ?? DEFAULT_HOST;
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
     const stream = new StreamServer(app.server, context, {
@@ -145,6 +154,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       close: () => {
         closing ??= (async () => {
           pruner?.close();
+          expiries?.close();
           await stream.close();
           await app.close();
           await jobs.close();
@@ -157,6 +167,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     };
   } catch (error) {
     pruner?.close();
+    expiries?.close();
     await webhooks?.close();
     db.close();
     await rm(uploadDirectory, { recursive: true, force: true });

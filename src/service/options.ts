@@ -61,6 +61,8 @@ export interface ServiceOptions {
   webhookRetryMaxMs?: number;
   /** A webhook request without an answer after this long is a failed try. @default 10000 */
   webhookTimeoutMs?: number;
+  /** How often the service looks for temporary punishments whose time is over (`punishment.expired`). @default 30000 */
+  webhookExpiryCheckMs?: number;
   /** The `fetch` webhook deliveries use. @default globalThis.fetch */
   webhookFetch?: WebhookFetch;
   /** Source of the jitter of webhook retries. @default Math.random */
@@ -95,6 +97,7 @@ export const DEFAULT_PING_INTERVAL_MS = 25_000;
 export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 2000;
 export const DEFAULT_WEBHOOK_RETRY_MAX_MS = 600_000;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+export const DEFAULT_WEBHOOK_EXPIRY_CHECK_MS = 30_000;
 
 export const shortRandomId: IdGenerator = () => randomBytes(8).toString('base64url').slice(0, 10);
 export const randomAdminToken = () => randomBytes(24).toString('base64url');
@@ -118,6 +121,7 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('webhookRetryBaseMs', 1);
   positiveInteger('webhookRetryMaxMs', 1);
   positiveInteger('webhookTimeoutMs', 1);
+  positiveInteger('webhookExpiryCheckMs', 1);
   if (options.webhookFetch !== undefined && typeof options.webhookFetch !== 'function') {
     throw new RangeError(`service option webhookFetch: must be a function, received ${typeof options.webhookFetch}`);
   }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { ServiceOptions } from '../../src/service/index.js';
 import { JEB, NOTCH } from './helpers/fixture.js';
 import { type ReceivedRequest, seededFaults, WebhookReceiver } from './helpers/webhook-receiver.js';
 import { startWebhookService, type WebhookTestService } from './helpers/webhook-service.js';
@@ -24,8 +25,14 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-async function start(webhooks: Record<string, unknown>[], lines: string[], run: string, dbPath?: string) {
-  const service = await startWebhookService(webhooks, lines, run, dbPath ? { dbPath } : {});
+async function start(
+  webhooks: Record<string, unknown>[],
+  lines: string[],
+  run: string,
+  dbPath?: string,
+  options: ServiceOptions = {},
+) {
+  const service = await startWebhookService(webhooks, lines, run, { ...(dbPath ? { dbPath } : {}), ...options });
   services.push(service);
   return service;
 }
@@ -292,6 +299,49 @@ describe('webhooks', () => {
     expect(test).toMatchObject({ success: true, statusCode: 204 });
     expect(await logOf(service, id, 1)).toEqual([
       expect.objectContaining({ event: 'test', outcome: 'delivered', deliveryId: test.deliveryId }),
+    ]);
+  });
+
+  it('announces the end of a started temporary punishment once, and nothing for the others', async () => {
+    receiver = await WebhookReceiver.start();
+    const service = await start([jsonEndpoint('ends', PATH_A, ['punishment.expired'])], [], 'x', undefined, {
+      webhookExpiryCheckMs: 20,
+    });
+    async function punishment(reason: string, duration: number): Promise<string> {
+      const created = await service.call('POST', '/punishments/dynamic', {
+        targetUuid: NOTCH,
+        typeOrdinal: 6,
+        issuerName: 'Mod',
+        reason,
+        duration,
+      });
+      return ((await created.json()) as { punishmentId: string }).punishmentId;
+    }
+    async function enforced(punishmentId: string, agoMs: number): Promise<string> {
+      const executedAt = new Date(Date.now() - agoMs).toISOString();
+      const body = { punishmentId, playerUuid: NOTCH, executedAt, success: true };
+      expect((await service.call('POST', '/punishments/acknowledge', body)).status).toBe(200);
+      return punishmentId;
+    }
+    await enforced(await punishment('permanent', -1), 5000);
+    await punishment('never enforced', 1000);
+    await enforced(await punishment('still running', 3_600_000), 1000);
+    // Pardoned before it is enforced, so no look for ended punishments can see it active and ended.
+    const pardoned = await punishment('pardoned', 1000);
+    const pardon = await service.call('POST', `/punishments/${pardoned}/pardon`, {
+      issuerName: 'Mod',
+      reason: 'sorry',
+    });
+    expect(pardon.status).toBe(200);
+    await enforced(pardoned, 5000);
+    const first = await enforced(await punishment('first', 1000), 5000);
+    await receiver.until(() => receiver!.accepted(PATH_A).length === 1, WAIT_MS, 'the first end');
+    const second = await enforced(await punishment('second', 1000), 5000);
+    await receiver.until(() => receiver!.accepted(PATH_A).length === 2, WAIT_MS, 'the second end');
+    const data = receiver.accepted(PATH_A).map((request) => (request.body as { data: { id: string } }).data);
+    expect(data).toEqual([
+      expect.objectContaining({ id: first, actor: 'Bailiff', reason: 'first' }),
+      expect.objectContaining({ id: second, actor: 'Bailiff', reason: 'second' }),
     ]);
   });
 

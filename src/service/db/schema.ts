@@ -244,6 +244,14 @@ export const SERVICE_MIGRATIONS: readonly Migration[] = [
         excerpt TEXT NOT NULL
       );
       CREATE INDEX service_webhook_log_by_webhook ON service_webhook_log (webhook_id, id);
+      -- When the end of a temporary punishment was announced (punishment.expired); its status stays.
+      ALTER TABLE service_punishments ADD COLUMN expiry_announced_at INTEGER;
+      -- Punishments that ended before webhooks existed are not announced.
+      UPDATE service_punishments SET expiry_announced_at = 0
+        WHERE duration >= 0 AND started_at IS NOT NULL
+          AND started_at + duration <= CAST(strftime('%s', 'now') AS INTEGER) * 1000;
+      CREATE INDEX service_punishments_unannounced_end ON service_punishments (started_at + duration)
+        WHERE status = 'active' AND duration >= 0 AND started_at IS NOT NULL AND expiry_announced_at IS NULL;
     `,
   },
 ];
