@@ -79,11 +79,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       },
       logger: options.logger ?? silentLogger,
     });
-    const timers = options.timers ?? systemTimers;
+    const webhookTimers = options.webhookTimers ?? systemTimers;
     webhooks = new WebhookDispatcher(context.stores.webhooks, {
       fetch: options.webhookFetch ?? ((url, init) => globalThis.fetch(url, init)),
       clock,
-      timers,
+      timers: webhookTimers,
       random: options.random ?? systemRandom,
       logger: context.logger,
       policy: {
@@ -123,7 +123,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       jobs,
       webhooks,
     });
-    pruner = new AddressPruner(new AddressRetentionStore(db), clock, timers, context.logger, {
+    pruner = new AddressPruner(new AddressRetentionStore(db), clock, options.timers ?? systemTimers, context.logger, {
       retentionMs: (options.addressHistoryDays ?? DEFAULT_ADDRESS_HISTORY_DAYS) * DAY_MS,
       intervalMs: ADDRESS_PRUNE_INTERVAL_MS,
       batchSize: ADDRESS_PRUNE_BATCH_SIZE,
@@ -131,7 +131,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     pruner.start();
     // Deliveries left pending by an earlier run go out first.
     webhooks.wake();
-    expiries = new ExpiryAnnouncer(context, timers, {
+    expiries = new ExpiryAnnouncer(context, webhookTimers, {
       intervalMs: options.webhookExpiryCheckMs ?? DEFAULT_WEBHOOK_EXPIRY_CHECK_MS,
       batchSize: EXPIRY_BATCH_SIZE,
       maxLateMs: EXPIRY_MAX_LATE_MS,

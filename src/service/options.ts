@@ -53,8 +53,10 @@ export interface ServiceOptions {
   pingIntervalMs?: number;
   /** Source of "now" for timestamps, windows and the rate limiter. @default system clock */
   clock?: Clock;
-  /** Timers of background work (pruning the address history, webhook deliveries). @default system timers, unref'd */
+  /** Timers of background work (pruning the address history). @default system timers, unref'd */
   timers?: Timers;
+  /** Timers of webhook deliveries and of the look for ended punishments. @default system timers, unref'd */
+  webhookTimers?: Timers;
   /** First ceiling of a webhook delivery's backoff, doubling with each failed try. @default 2000 */
   webhookRetryBaseMs?: number;
   /** Largest ceiling of a webhook delivery's backoff. @default 600000 (10 minutes) */
