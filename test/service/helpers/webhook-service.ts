@@ -9,11 +9,22 @@ import { seededRandom } from '../../support/fault-plan.js';
 import { ADMIN_TOKEN, KEY_A1, testSeed } from './fixture.js';
 
 /** Every line the service logged, as JSON text, so a test can look for what must never appear. */
-export function recordingLogger(lines: string[]): Logger {
+export function recordingLogger(lines: string[], onLine: (line: string) => void = () => {}): Logger {
   const record = (level: string) => (message: string, fields?: Record<string, unknown>) => {
-    lines.push(JSON.stringify({ level, message, fields }));
+    const line = JSON.stringify({ level, message, fields });
+    lines.push(line);
+    onLine(line);
   };
   return { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
+}
+
+/** Resolves with `promise`, or rejects naming `what` after `timeoutMs`. */
+export function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }
 
 export interface WebhookTestService {
