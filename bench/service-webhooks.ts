@@ -8,6 +8,8 @@ import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/open-db.js';
 import { SERVICE_MIGRATIONS } from '../src/service/db/schema.js';
 import { type ServiceSeed, startService } from '../src/service/index.js';
+import { DeliveryStore } from '../src/service/webhooks/delivery-store.js';
+import { WebhookLog } from '../src/service/webhooks/webhook-log.js';
 import { WebhookQueue } from '../src/service/webhooks/webhook-queue.js';
 import { WebhookStore } from '../src/service/webhooks/webhook-store.js';
 import { type BenchResult, summarize } from './result.js';
@@ -114,7 +116,7 @@ async function drainRate(dir: string, endpoints: number): Promise<number> {
   await (await startService({ port: 0, dbPath, seed: seed(port, endpoints) })).close();
   const db = openDb(dbPath);
   migrate(db, 'service', SERVICE_MIGRATIONS);
-  const queue = new WebhookQueue(new WebhookStore(db));
+  const queue = new WebhookQueue(new WebhookStore(db), new DeliveryStore(db, new WebhookLog(db)));
   const networkId = (db.prepare("SELECT id FROM service_networks WHERE name = 'bench'").get() as { id: number }).id;
   db.transaction(() => {
     for (let n = 0; n < BACKLOG_PER_ENDPOINT; n += 1) {

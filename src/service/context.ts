@@ -17,6 +17,8 @@ import { PunishmentRenderer } from './store/punishment-renderer.js';
 import { PunishmentStore } from './store/punishments.js';
 import { TicketStore } from './store/tickets.js';
 import { PunishmentFeed } from './stream/punishment-feed.js';
+import { DeliveryStore } from './webhooks/delivery-store.js';
+import { WebhookLog } from './webhooks/webhook-log.js';
 import { WebhookQueue } from './webhooks/webhook-queue.js';
 import { WebhookStore } from './webhooks/webhook-store.js';
 
@@ -33,6 +35,8 @@ export interface ServiceStores {
   migrations: MigrationStore;
   idempotencyKeys: IdempotencyKeyStore;
   webhooks: WebhookStore;
+  webhookDeliveries: DeliveryStore;
+  webhookLog: WebhookLog;
 }
 
 /** Everything a route needs, built once per running service. */
@@ -53,6 +57,7 @@ export interface ServiceContext {
 }
 
 export function createStores(db: Db, logger?: Logger): ServiceStores {
+  const webhookLog = new WebhookLog(db);
   return {
     networks: new NetworkStore(db),
     players: new PlayerStore(db),
@@ -68,6 +73,8 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
     migrations: new MigrationStore(db),
     idempotencyKeys: new IdempotencyKeyStore(db),
     webhooks: new WebhookStore(db),
+    webhookDeliveries: new DeliveryStore(db, webhookLog),
+    webhookLog,
   };
 }
 
@@ -77,7 +84,7 @@ export function createContext(parts: Omit<ServiceContext, 'stores' | 'feed' | 'r
     ...parts,
     stores,
     feed: new PunishmentFeed(),
-    webhooks: new WebhookQueue(stores.webhooks),
+    webhooks: new WebhookQueue(stores.webhooks, stores.webhookDeliveries),
     render: new PunishmentRenderer(parts.logger),
   };
 }

@@ -80,7 +80,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       logger: options.logger ?? silentLogger,
     });
     const webhookTimers = options.webhookTimers ?? systemTimers;
-    webhooks = new WebhookDispatcher(context.stores.webhooks, {
+    webhooks = new WebhookDispatcher(context.stores.webhookDeliveries, {
       fetch: options.webhookFetch ?? ((url, init) => globalThis.fetch(url, init)),
       clock,
       timers: webhookTimers,

@@ -3,9 +3,11 @@ import { migrate } from '../../src/db/migrate.js';
 import { openDb } from '../../src/db/open-db.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import { SERVICE_MIGRATIONS } from '../../src/service/db/schema.js';
+import { DeliveryStore } from '../../src/service/webhooks/delivery-store.js';
 import { WebhookDispatcher } from '../../src/service/webhooks/dispatcher.js';
 import { type AttemptResult, nextStep, type RetryPolicy } from '../../src/service/webhooks/retry-schedule.js';
 import type { WebhookFetch } from '../../src/service/webhooks/send.js';
+import { WebhookLog } from '../../src/service/webhooks/webhook-log.js';
 import { WebhookQueue } from '../../src/service/webhooks/webhook-queue.js';
 import { WebhookStore } from '../../src/service/webhooks/webhook-store.js';
 import { FakeTimers } from '../api/helpers/fake-timers.js';
@@ -95,6 +97,8 @@ describe('dispatcher with a fake clock', () => {
     migrate(db, 'service', SERVICE_MIGRATIONS);
     db.prepare("INSERT INTO service_networks (id, name) VALUES (1, 'alpha')").run();
     const store = new WebhookStore(db);
+    const log = new WebhookLog(db);
+    const deliveries = new DeliveryStore(db, log);
     const clock = {
       nowMs: NOW,
       now() {
@@ -107,7 +111,7 @@ describe('dispatcher with a fake clock', () => {
       calls.push({ atMs: clock.nowMs, deliveryId: JSON.parse(init.body as string).deliveryId });
       return answers.shift() ?? new Response(null, { status: 204 });
     };
-    const dispatcher = new WebhookDispatcher(store, {
+    const dispatcher = new WebhookDispatcher(deliveries, {
       fetch,
       clock,
       timers,
@@ -118,7 +122,7 @@ describe('dispatcher with a fake clock', () => {
       maxConcurrent: 4,
     });
     let next = 0;
-    const queue = new WebhookQueue(store, () => `d${++next}`);
+    const queue = new WebhookQueue(store, deliveries, () => `d${++next}`);
     queue.onQueued = () => dispatcher.wake();
     store.create(
       1,
@@ -153,7 +157,7 @@ describe('dispatcher with a fake clock', () => {
       clock.nowMs += ms;
       for (const timer of timers.pending.values()) timer.delayMs -= ms;
     }
-    return { db, store, queue, dispatcher, calls, run, advance, event, timers };
+    return { db, store, deliveries, log, queue, dispatcher, calls, run, advance, event, timers };
   }
 
   it('sends nothing inside a 429 window, then the waiting delivery before the later one', async () => {
@@ -175,7 +179,7 @@ describe('dispatcher with a fake clock', () => {
       { atMs: NOW + 5000, deliveryId: 'd1' },
       { atMs: NOW + 5000, deliveryId: 'd2' },
     ]);
-    expect(t.store.queueCounts(1)).toEqual({ pending: 0, dead: 0 });
+    expect(t.deliveries.queueCounts(1)).toEqual({ pending: 0, dead: 0 });
     await t.dispatcher.close();
     t.db.close();
   });
@@ -195,7 +199,7 @@ describe('dispatcher with a fake clock', () => {
       [500, 'd1'],
       [1500, 'd1'],
     ]);
-    const log = t.store.logEntries(1, 10).map((entry) => [entry.outcome, entry.statusCode]);
+    const log = t.log.entries(1, 10).map((entry) => [entry.outcome, entry.statusCode]);
     expect(log).toEqual([
       ['delivered', 204],
       ['retrying', 500],

@@ -8,8 +8,8 @@ import { toIso } from '../store/dates.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { renderBody } from '../webhooks/render.js';
 import { webhookConfig, webhookUpdate } from '../webhooks/webhook-config.js';
+import { MAX_LOG_ENTRIES } from '../webhooks/webhook-log.js';
 import type { Webhook } from '../webhooks/webhook-store.js';
-import { MAX_LOG_ENTRIES } from '../webhooks/webhook-store.js';
 import { redactWebhookUrl } from '../webhooks/webhook-url.js';
 
 const networkParams = z.object({ network: z.string().min(1) });
@@ -43,7 +43,7 @@ export function registerWebhookAdminRoutes(
   dispatcher: WebhookDispatcher,
 ): void {
   const { stores, clock } = context;
-  const webhooks = stores.webhooks;
+  const { webhooks, webhookDeliveries: deliveries, webhookLog: log } = stores;
 
   function networkOf(params: unknown): number {
     const { network } = parseOrThrow(networkParams, params, 'path');
@@ -68,12 +68,12 @@ export function registerWebhookAdminRoutes(
     const config = parseOrThrow(webhookConfig, request.body);
     if (webhooks.isNameTaken(networkId, config.name)) throw nameTaken(config.name);
     const id = webhooks.create(networkId, config, clock.now());
-    return { success: true, webhook: shown(webhooks.find(networkId, id)!, webhooks.queueCounts(id)) };
+    return { success: true, webhook: shown(webhooks.find(networkId, id)!, deliveries.queueCounts(id)) };
   });
 
   app.get('/networks/:network/webhooks', async (request) => {
     const networkId = networkOf(request.params);
-    return { webhooks: webhooks.list(networkId).map((webhook) => shown(webhook, webhooks.queueCounts(webhook.id))) };
+    return { webhooks: webhooks.list(networkId).map((webhook) => shown(webhook, deliveries.queueCounts(webhook.id))) };
   });
 
   app.patch('/networks/:network/webhooks/:id', async (request) => {
@@ -87,7 +87,7 @@ export function registerWebhookAdminRoutes(
     dispatcher.wake();
     return {
       success: true,
-      webhook: shown(webhooks.find(webhook.networkId, webhook.id)!, webhooks.queueCounts(webhook.id)),
+      webhook: shown(webhooks.find(webhook.networkId, webhook.id)!, deliveries.queueCounts(webhook.id)),
     };
   });
 
@@ -101,7 +101,7 @@ export function registerWebhookAdminRoutes(
     const webhook = webhookOf(request.params);
     const { limit } = parseOrThrow(logQuery, request.query, 'query');
     return {
-      entries: webhooks.logEntries(webhook.id, limit).map(({ webhookId: _webhookId, attemptedAtMs, ...entry }) => ({
+      entries: log.entries(webhook.id, limit).map(({ webhookId: _webhookId, attemptedAtMs, ...entry }) => ({
         ...entry,
         attemptedAt: toIso(attemptedAtMs),
       })),
@@ -135,7 +135,7 @@ export function registerWebhookAdminRoutes(
     if (outcome.kind === 'aborted') throw new HttpError(503, 'the service is closing');
     const attemptedAtMs = clock.now();
     if (outcome.kind === 'retryable' && outcome.statusCode === 429 && outcome.retryAfterMs !== undefined) {
-      webhooks.block(webhook.id, attemptedAtMs + outcome.retryAfterMs);
+      deliveries.block(webhook.id, attemptedAtMs + outcome.retryAfterMs);
     }
     const entry = {
       webhookId: webhook.id,
@@ -146,7 +146,7 @@ export function registerWebhookAdminRoutes(
       statusCode: outcome.statusCode,
       excerpt: outcome.excerpt,
     };
-    webhooks.log(entry);
+    log.add(entry);
     return {
       success: outcome.kind === 'delivered',
       deliveryId,

@@ -2,9 +2,9 @@ import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Random } from '../../ports/random.js';
 import type { TimerHandle, Timers } from '../../ports/timers.js';
+import type { DeliveryStore, QueueHead } from './delivery-store.js';
 import { nextStep, type RetryPolicy } from './retry-schedule.js';
 import { type SendOutcome, sendOnce, type WebhookFetch } from './send.js';
-import type { QueueHead, WebhookStore } from './webhook-store.js';
 import { redactWebhookUrl } from './webhook-url.js';
 
 export interface DispatcherSettings {
@@ -32,7 +32,7 @@ export class WebhookDispatcher {
   private timerDueAtMs = Number.POSITIVE_INFINITY;
 
   constructor(
-    private readonly store: WebhookStore,
+    private readonly store: DeliveryStore,
     private readonly settings: DispatcherSettings,
   ) {}
 

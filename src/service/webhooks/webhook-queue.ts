@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { DeliveryStore } from './delivery-store.js';
 import type { WebhookEvent } from './events.js';
 import { renderBody } from './render.js';
 import type { WebhookStore } from './webhook-store.js';
@@ -13,6 +14,7 @@ export class WebhookQueue {
 
   constructor(
     private readonly store: WebhookStore,
+    private readonly deliveries: DeliveryStore,
     private readonly newDeliveryId: () => string = randomUUID,
   ) {}
 
@@ -26,7 +28,13 @@ export class WebhookQueue {
         if (!endpoint.events.includes(event.name)) continue;
         const deliveryId = this.newDeliveryId();
         const body = renderBody(endpoint.format, endpoint.templates, event, deliveryId, endpoint.networkName);
-        this.store.enqueue({ webhookId: endpoint.id, deliveryId, event: event.name, body, nowMs: event.occurredAtMs });
+        this.deliveries.enqueue({
+          webhookId: endpoint.id,
+          deliveryId,
+          event: event.name,
+          body,
+          nowMs: event.occurredAtMs,
+        });
         queued += 1;
       }
     }

@@ -2,11 +2,6 @@ import type { Db } from '../../db/open-db.js';
 import type { WebhookEventName } from './events.js';
 import type { EmbedTemplate, WebhookConfig, WebhookFormat, WebhookUpdate } from './webhook-config.js';
 
-/** Newest delivery log entries kept per endpoint. */
-export const MAX_LOG_ENTRIES = 500;
-/** Newest dead deliveries kept per endpoint. */
-export const MAX_DEAD_DELIVERIES = 500;
-
 interface WebhookRow {
   id: number;
   network_id: number;
@@ -37,31 +32,6 @@ export interface Webhook {
   blockedUntilMs: number;
 }
 
-/** The oldest pending delivery of an endpoint, with what sending it needs. */
-export interface QueueHead {
-  rowId: number;
-  webhookId: number;
-  deliveryId: string;
-  event: string;
-  body: string;
-  attempts: number;
-  waits: number;
-  availableAtMs: number;
-  url: string;
-  maxAttempts: number;
-  blockedUntilMs: number;
-}
-
-export interface LogEntry {
-  webhookId: number;
-  deliveryId: string;
-  event: string;
-  attemptedAtMs: number;
-  outcome: string;
-  statusCode: number | null;
-  excerpt: string;
-}
-
 const WEBHOOK_COLUMNS = 'w.*, n.name AS network_name';
 
 function toWebhook(row: WebhookRow): Webhook {
@@ -80,7 +50,7 @@ function toWebhook(row: WebhookRow): Webhook {
   };
 }
 
-/** Endpoints, their queue of deliveries and their delivery log. */
+/** The endpoints of each network. */
 export class WebhookStore {
   private readonly insertWebhook;
   private readonly updateWebhook;
@@ -88,19 +58,8 @@ export class WebhookStore {
   private readonly byId;
   private readonly byName;
   private readonly byNetwork;
-  private readonly insertDelivery;
-  private readonly heads;
-  private readonly deleteDelivery;
-  private readonly rescheduleDelivery;
-  private readonly killDelivery;
-  private readonly pruneDead;
-  private readonly blockWebhook;
-  private readonly insertLog;
-  private readonly pruneLog;
-  private readonly logOf;
-  private readonly counts;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.insertWebhook = db.prepare(
       `INSERT INTO service_webhooks (network_id, name, url, events, format, templates, max_attempts, enabled, created_at)
        VALUES (@networkId, @name, @url, @events, @format, @templates, @maxAttempts, @enabled, @createdAt)`,
@@ -120,53 +79,6 @@ export class WebhookStore {
     this.byNetwork = db.prepare<[number], WebhookRow>(
       `SELECT ${WEBHOOK_COLUMNS} FROM service_webhooks w JOIN service_networks n ON n.id = w.network_id
        WHERE w.network_id = ? ORDER BY w.id`,
-    );
-    this.insertDelivery = db.prepare(
-      `INSERT INTO service_webhook_deliveries (webhook_id, delivery_id, event, body, status, available_at, created_at)
-       VALUES (@webhookId, @deliveryId, @event, @body, 'pending', @nowMs, @nowMs)`,
-    );
-    this.heads = db.prepare<[number], QueueHead>(
-      `SELECT d.id AS rowId, d.webhook_id AS webhookId, d.delivery_id AS deliveryId, d.event, d.body, d.attempts,
-         d.waits, d.available_at AS availableAtMs, w.url, w.max_attempts AS maxAttempts,
-         w.blocked_until AS blockedUntilMs
-       FROM (SELECT min(id) AS id FROM service_webhook_deliveries WHERE status = 'pending' GROUP BY webhook_id) first
-       JOIN service_webhook_deliveries d ON d.id = first.id
-       JOIN service_webhooks w ON w.id = d.webhook_id
-       WHERE w.enabled = 1 ORDER BY d.id LIMIT ?`,
-    );
-    this.deleteDelivery = db.prepare('DELETE FROM service_webhook_deliveries WHERE id = ?');
-    this.rescheduleDelivery = db.prepare(
-      'UPDATE service_webhook_deliveries SET attempts = @attempts, waits = @waits, available_at = @availableAtMs WHERE id = @rowId',
-    );
-    this.killDelivery = db.prepare(
-      "UPDATE service_webhook_deliveries SET status = 'dead', attempts = @attempts WHERE id = @rowId",
-    );
-    this.pruneDead = db.prepare(
-      `DELETE FROM service_webhook_deliveries WHERE webhook_id = @webhookId AND status = 'dead' AND id <= (
-         SELECT id FROM service_webhook_deliveries WHERE webhook_id = @webhookId AND status = 'dead'
-         ORDER BY id DESC LIMIT 1 OFFSET ${MAX_DEAD_DELIVERIES})`,
-    );
-    this.blockWebhook = db.prepare(
-      'UPDATE service_webhooks SET blocked_until = max(blocked_until, @untilMs) WHERE id = @webhookId',
-    );
-    this.insertLog = db.prepare(
-      // An endpoint deleted while its request was in flight keeps no log.
-      `INSERT INTO service_webhook_log (webhook_id, delivery_id, event, attempted_at, outcome, status_code, excerpt)
-       SELECT @webhookId, @deliveryId, @event, @attemptedAtMs, @outcome, @statusCode, @excerpt
-       WHERE EXISTS (SELECT 1 FROM service_webhooks WHERE id = @webhookId)`,
-    );
-    this.pruneLog = db.prepare(
-      `DELETE FROM service_webhook_log WHERE webhook_id = @webhookId AND id <= (
-         SELECT id FROM service_webhook_log WHERE webhook_id = @webhookId ORDER BY id DESC LIMIT 1 OFFSET ${MAX_LOG_ENTRIES})`,
-    );
-    this.logOf = db.prepare<[number, number], LogEntry & { id: number }>(
-      `SELECT id, webhook_id AS webhookId, delivery_id AS deliveryId, event, attempted_at AS attemptedAtMs, outcome,
-         status_code AS statusCode, excerpt
-       FROM service_webhook_log WHERE webhook_id = ? ORDER BY id DESC LIMIT ?`,
-    );
-    this.counts = db.prepare<[number], { pending: number; dead: number }>(
-      `SELECT coalesce(sum(status = 'pending'), 0) AS pending, coalesce(sum(status = 'dead'), 0) AS dead
-       FROM service_webhook_deliveries WHERE webhook_id = ?`,
     );
   }
 
@@ -208,58 +120,6 @@ export class WebhookStore {
 
   list(networkId: number): Webhook[] {
     return this.byNetwork.all(networkId).map(toWebhook);
-  }
-
-  queueCounts(webhookId: number): { pending: number; dead: number } {
-    return this.counts.get(webhookId) ?? { pending: 0, dead: 0 };
-  }
-
-  enqueue(delivery: { webhookId: number; deliveryId: string; event: string; body: string; nowMs: number }): void {
-    this.insertDelivery.run(delivery);
-  }
-
-  /** The oldest pending delivery of each enabled endpoint, oldest first. */
-  queueHeads(limit: number): QueueHead[] {
-    return this.heads.all(limit);
-  }
-
-  /** One answered attempt: the delivery's new state, the endpoint's retry window and the log entry, together. */
-  recordAttempt(
-    head: QueueHead,
-    step:
-      | { action: 'delivered' }
-      | { action: 'retry'; attempts: number; waits: number; availableAtMs: number }
-      | { action: 'dead'; attempts: number },
-    blockedUntilMs: number | undefined,
-    entry: LogEntry,
-  ): void {
-    this.db.transaction(() => {
-      if (step.action === 'delivered') this.deleteDelivery.run(head.rowId);
-      else if (step.action === 'retry') {
-        const { attempts, waits, availableAtMs } = step;
-        this.rescheduleDelivery.run({ rowId: head.rowId, attempts, waits, availableAtMs });
-      } else {
-        this.killDelivery.run({ rowId: head.rowId, attempts: step.attempts });
-        this.pruneDead.run({ webhookId: head.webhookId });
-      }
-      if (blockedUntilMs !== undefined) this.blockWebhook.run({ webhookId: head.webhookId, untilMs: blockedUntilMs });
-      this.log(entry);
-    })();
-  }
-
-  /** Records the endpoint's retry window (a test-send's 429). */
-  block(webhookId: number, untilMs: number): void {
-    this.blockWebhook.run({ webhookId, untilMs });
-  }
-
-  log(entry: LogEntry): void {
-    this.insertLog.run(entry);
-    this.pruneLog.run({ webhookId: entry.webhookId });
-  }
-
-  /** The newest `limit` log entries, newest first. */
-  logEntries(webhookId: number, limit: number): LogEntry[] {
-    return this.logOf.all(webhookId, limit).map(({ id: _id, ...entry }) => entry);
   }
 
   private columns(config: Omit<WebhookConfig, 'enabled'> & { enabled: boolean }) {
