@@ -23,6 +23,8 @@ const TITLES: Record<ExtensionName, string> = {
   registerPlayer: 'registration',
   linkedAccounts: 'linked accounts',
   lookupPlayer: 'player lookup',
+  createTicket: 'ticket creation',
+  replyToTicket: 'ticket replies',
 };
 
 /** The status line of what the service offers beyond the published contract; undefined when not reported. */

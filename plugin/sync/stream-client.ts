@@ -1,13 +1,13 @@
 import WebSocket from 'ws';
-import { fullJitterDelayMs } from '../../src/api/backoff.js';
 import type { ExtensionSupport } from '../../src/api/extension-support.js';
 import type { RateLimitGate } from '../../src/api/rate-limit-gate.js';
-import { parseRetryAfterMs } from '../../src/api/retry-after.js';
 import { type Punishment, STREAM_PROTOCOL_RESUMING, streamFrame } from '../../src/contract/schemas.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Random } from '../../src/ports/random.js';
 import type { TimerHandle, Timers } from '../../src/ports/timers.js';
+import { fullJitterDelayMs } from '../../src/retry/backoff.js';
+import { parseRetryAfterMs } from '../../src/retry/retry-after.js';
 import { memoryStreamPositionStore, type StreamPositionStore } from './stream-position.js';
 import type { StreamState } from './sync-status.js';
 

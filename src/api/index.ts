@@ -1,5 +1,6 @@
 export { ENDPOINTS, type EndpointSpec, type HttpMethod, STREAM_PATH } from '../contract/endpoints.js';
 export * from '../contract/schemas.js';
+export { type HeaderReader, parseRetryAfterMs } from '../retry/retry-after.js';
 export { createModerationClient } from './client.js';
 export * from './errors.js';
 export type { CallOptions, ModerationApi } from './moderation-api.js';
@@ -12,4 +13,3 @@ export {
   type ModerationClientOptions,
 } from './options.js';
 export type { GateClosure, RateLimitGateOptions, RequestLane } from './rate-limit-gate.js';
-export { type HeaderReader, parseRetryAfterMs } from './retry-after.js';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'eventemitter3';
 import type { Clock } from '../ports/clock.js';
 import type { Timers } from '../ports/timers.js';
-import { type BackoffLimits, backoffCeilingMs } from './backoff.js';
+import { type BackoffLimits, backoffCeilingMs } from '../retry/backoff.js';
 import { BudgetQueue } from './budget-queue.js';
 import type { EndpointName, GateReason } from './errors.js';
 import { RequestBudget } from './request-budget.js';

@@ -3,9 +3,9 @@ import type { z } from 'zod';
 import type { EndpointSpec } from '../contract/endpoints.js';
 import { errorBody } from '../contract/schemas.js';
 import { errorMessage } from '../errors/error-message.js';
+import { parseRetryAfterMs } from '../retry/retry-after.js';
 import { ApiError, describeIssues, excerptOf, toIssues } from './errors.js';
 import type { RawReply } from './http.js';
-import { parseRetryAfterMs } from './retry-after.js';
 
 type JsonResult = { ok: true; value: unknown } | { ok: false; reason: string };
 

@@ -186,6 +186,93 @@ export const ticketIdParam = nonEmpty;
  */
 export const ticketReadQuery = z.strictObject({ readerUuid: uuid.optional() });
 
+// ---------------------------------------------------------------- ticket creation extension
+
+export const TICKET_TYPES = ['player', 'chat', 'bug', 'support', 'appeal', 'application'] as const;
+export const ticketType = z.enum(TICKET_TYPES);
+export type TicketType = z.infer<typeof ticketType>;
+export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export const MAX_TICKET_SUBJECT_LENGTH = 200;
+export const MAX_TICKET_TEXT_LENGTH = 4000;
+export const MAX_PLAYER_NAME_LENGTH = 64;
+export const MAX_CHAT_MESSAGES = 100;
+export const MAX_CHAT_LINE_LENGTH = 512;
+export const MAX_TICKET_TAGS = 20;
+export const MAX_TAG_LENGTH = 32;
+export const MAX_URL_LENGTH = 2048;
+
+// Control characters would let a player forge lines in a log, a panel or a Discord embed; newlines and tabs are text.
+const hasControlCharacters = (text: string, multiline: boolean) =>
+  /\p{Cc}/u.test(multiline ? text.replace(/[\n\t]/g, '') : text);
+
+/** Text a player typed: not blank, at most `max` characters, no control characters (lines only when `multiline`). */
+export function playerText(max: number, multiline = false) {
+  return z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((text) => text.trim().length > 0, 'must not be blank')
+    .refine(
+      (text) => !hasControlCharacters(text, multiline),
+      multiline ? 'must not contain control characters' : 'must be one line without control characters',
+    );
+}
+
+const playerName = playerText(MAX_PLAYER_NAME_LENGTH);
+
+/** One line of chat a server saw, with when. */
+export const chatLine = z.strictObject({
+  playerName,
+  message: playerText(MAX_CHAT_LINE_LENGTH),
+  sentAt: isoTimestamp,
+});
+export type ChatLine = z.infer<typeof chatLine>;
+
+/** Body of the ticket creation extension, with the hosted panel's field names. */
+export const createTicketBody = z.strictObject({
+  creatorUuid: uuid,
+  creatorName: playerName,
+  type: ticketType,
+  subject: playerText(MAX_TICKET_SUBJECT_LENGTH),
+  description: playerText(MAX_TICKET_TEXT_LENGTH, true),
+  reportedPlayerUuid: uuid.optional(),
+  reportedPlayerName: playerName.optional(),
+  priority: z.enum(TICKET_PRIORITIES).optional(),
+  createdServer: playerText(MAX_PLAYER_NAME_LENGTH).optional(),
+  chatMessages: z.array(chatLine).max(MAX_CHAT_MESSAGES, `must hold at most ${MAX_CHAT_MESSAGES} lines`).optional(),
+  tags: z
+    .array(playerText(MAX_TAG_LENGTH))
+    .max(MAX_TICKET_TAGS, `must hold at most ${MAX_TICKET_TAGS} tags`)
+    .optional(),
+  replayUrl: httpUrl
+    .refine((url) => url.length <= MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
+    .optional(),
+});
+export type CreateTicketBody = z.infer<typeof createTicketBody>;
+
+export const createTicketResponse = z.looseObject({
+  status: z.number().int(),
+  success: z.boolean(),
+  ticketId: nonEmpty,
+  message: z.string(),
+});
+export type CreateTicketResponse = z.infer<typeof createTicketResponse>;
+
+/** A player's reply to their own ticket. */
+export const ticketReplyBody = z.strictObject({
+  playerUuid: uuid,
+  playerName,
+  message: playerText(MAX_TICKET_TEXT_LENGTH, true),
+});
+export type TicketReplyBody = z.infer<typeof ticketReplyBody>;
+
+export const ticketReplyResponse = z.looseObject({
+  status: z.number().int(),
+  success: z.boolean(),
+  replyId: nonEmpty,
+  message: z.string(),
+});
+export type TicketReplyResponse = z.infer<typeof ticketReplyResponse>;
+
 export const MIGRATION_STATUSES = ['building_json', 'uploading_json', 'processing', 'completed', 'failed'] as const;
 export const migrationStatus = z.enum(MIGRATION_STATUSES);
 export type MigrationStatus = z.infer<typeof migrationStatus>;

@@ -1,9 +1,9 @@
-import { fullJitterDelayMs } from '../api/backoff.js';
 import { isRateLimited, isTransient } from '../api/errors.js';
 import type { ModerationApi } from '../api/moderation-api.js';
 import type { MigrationUploadResponse } from '../contract/schemas.js';
 import type { Random } from '../ports/random.js';
 import type { Timers } from '../ports/timers.js';
+import { fullJitterDelayMs } from '../retry/backoff.js';
 import { MigrationError } from './errors.js';
 import { explainUploadError } from './explain.js';
 

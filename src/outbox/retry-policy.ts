@@ -1,8 +1,8 @@
-import { fullJitterDelayMs } from '../api/backoff.js';
 import { type ApiError, isApiError, isAuthFailure, isRateLimited, isTransient } from '../api/errors.js';
 import { ENDPOINTS } from '../contract/endpoints.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { Random } from '../ports/random.js';
+import { fullJitterDelayMs } from '../retry/backoff.js';
 import type { OutboxSettings } from './settings.js';
 
 /** What a failed delivery turns into. */

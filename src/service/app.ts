@@ -11,6 +11,7 @@ import { type KeyRateLimits, registerRateLimit } from './http/rate-limit.js';
 import type { ImportJobs } from './migration/import-job.js';
 import { uploadLimits } from './migration/receive-upload.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
 import { linkedAccountHandlers } from './routes/linked-accounts.js';
 import { migrationHandlers } from './routes/migration.js';
@@ -19,7 +20,9 @@ import { pardonHandlers } from './routes/pardons.js';
 import { playerLoginHandlers } from './routes/player-login.js';
 import { punishmentReadHandlers } from './routes/punishments-read.js';
 import { punishmentWriteHandlers } from './routes/punishments-write.js';
+import { ticketWriteHandlers } from './routes/ticket-writes.js';
 import { ticketHandlers } from './routes/tickets.js';
+import type { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export interface AppSettings {
   platform: string;
@@ -29,6 +32,7 @@ export interface AppSettings {
   maxUploadBytes: number;
   uploadDirectory: string;
   jobs: ImportJobs;
+  webhooks: WebhookDispatcher;
 }
 
 /** The fastify app: contract routes under /v1/{platform}, admin routes under /admin/v1. */
@@ -63,6 +67,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
           ...pardonHandlers(context),
           ...linkedAccountHandlers(context),
           ...ticketHandlers(context),
+          ...ticketWriteHandlers(context),
           ...migrationHandlers(context, settings),
         },
         settings.rateLimits.settings.writesPerMinute,
@@ -70,8 +75,12 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
     },
     { prefix: `/v1/${settings.platform}` },
   );
-  await app.register(async (scope) => registerAdminRoutes(scope, context, settings.adminToken, settings.authThrottle), {
-    prefix: '/admin/v1',
-  });
+  await app.register(
+    async (scope) => {
+      registerAdminRoutes(scope, context, settings.adminToken, settings.authThrottle);
+      registerWebhookAdminRoutes(scope, context, settings.webhooks);
+    },
+    { prefix: '/admin/v1' },
+  );
   return app;
 }

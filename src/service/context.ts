@@ -18,6 +18,10 @@ import { PunishmentStore } from './store/punishments.js';
 import { StreamChangeStore } from './store/stream-changes.js';
 import { TicketStore } from './store/tickets.js';
 import { PunishmentFeed } from './stream/punishment-feed.js';
+import { DeliveryStore } from './webhooks/delivery-store.js';
+import { WebhookLog } from './webhooks/webhook-log.js';
+import { WebhookQueue } from './webhooks/webhook-queue.js';
+import { WebhookStore } from './webhooks/webhook-store.js';
 
 export interface ServiceStores {
   networks: NetworkStore;
@@ -32,6 +36,9 @@ export interface ServiceStores {
   migrations: MigrationStore;
   idempotencyKeys: IdempotencyKeyStore;
   streamChanges: StreamChangeStore;
+  webhooks: WebhookStore;
+  webhookDeliveries: DeliveryStore;
+  webhookLog: WebhookLog;
 }
 
 /** Everything a route needs, built once per running service. */
@@ -39,6 +46,8 @@ export interface ServiceContext {
   db: Db;
   stores: ServiceStores;
   feed: PunishmentFeed;
+  /** Queues webhook deliveries of what happens in a network. */
+  webhooks: WebhookQueue;
   /** Renders rows for lists and the stream, leaving out (and logging once) a row that cannot be shown. */
   render: PunishmentRenderer;
   clock: Clock;
@@ -50,6 +59,7 @@ export interface ServiceContext {
 }
 
 export function createStores(db: Db, logger?: Logger): ServiceStores {
+  const webhookLog = new WebhookLog(db);
   return {
     networks: new NetworkStore(db),
     players: new PlayerStore(db),
@@ -65,14 +75,19 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
     migrations: new MigrationStore(db),
     idempotencyKeys: new IdempotencyKeyStore(db),
     streamChanges: new StreamChangeStore(db),
+    webhooks: new WebhookStore(db),
+    webhookDeliveries: new DeliveryStore(db, webhookLog),
+    webhookLog,
   };
 }
 
-export function createContext(parts: Omit<ServiceContext, 'stores' | 'feed' | 'render'>): ServiceContext {
+export function createContext(parts: Omit<ServiceContext, 'stores' | 'feed' | 'render' | 'webhooks'>): ServiceContext {
+  const stores = createStores(parts.db, parts.logger);
   return {
     ...parts,
-    stores: createStores(parts.db, parts.logger),
+    stores,
     feed: new PunishmentFeed(),
+    webhooks: new WebhookQueue(stores.webhooks, stores.webhookDeliveries),
     render: new PunishmentRenderer(parts.logger),
   };
 }

@@ -7,6 +7,7 @@ import { startWalCheckpointer, type WalCheckpointer } from '../db/wal-checkpoint
 import { DEFAULT_IP_BAN_PREFIX_LIMITS } from '../ip/ip-ban-breadth.js';
 import { systemClock } from '../ports/clock.js';
 import { silentLogger } from '../ports/logger.js';
+import { systemRandom } from '../ports/random.js';
 import { systemTimers } from '../ports/timers.js';
 import { ADDRESS_PRUNE_BATCH_SIZE, ADDRESS_PRUNE_INTERVAL_MS, AddressPruner } from './address-pruner.js';
 import { buildApp } from './app.js';
@@ -27,6 +28,10 @@ import {
   DEFAULT_PLATFORM,
   DEFAULT_PORT,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
+  DEFAULT_WEBHOOK_EXPIRY_CHECK_MS,
+  DEFAULT_WEBHOOK_RETRY_BASE_MS,
+  DEFAULT_WEBHOOK_RETRY_MAX_MS,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
   DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE,
   type RunningService,
   randomAdminToken,
@@ -48,6 +53,8 @@ import {
   STREAM_PAGE_SIZE,
   STREAM_SNAPSHOT_REUSE_MS,
 } from './stream/stream-settings.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { EXPIRY_BATCH_SIZE, EXPIRY_MAX_LATE_MS, ExpiryAnnouncer } from './webhooks/expiry-announcer.js';
 
 export * from './options.js';
 export type { ModerationRules } from './rules/catalogue.js';
@@ -56,6 +63,10 @@ export { loadSeed, parseSeed, SeedError } from './seed/load-seed.js';
 export { type ParsedSeed, type ServiceSeed, serviceSeed } from './seed/seed-schema.js';
 
 const MB = 1024 * 1024;
+const HOUR_MS = 60 * 60 * 1000;
+/** 429s with a retry time a delivery may wait out before each further one spends a try. */
+const WEBHOOK_FREE_WAITS = 20;
+const WEBHOOK_MAX_CONCURRENT = 8;
 
 /** Starts the reference moderation service; resolves once it is listening. */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
@@ -66,6 +77,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const uploadDirectory = await mkdtemp(join(tmpdir(), 'bailiff-service-'));
   let pruner: AddressPruner | undefined;
   let checkpointer: WalCheckpointer | undefined;
+  let webhooks: WebhookDispatcher | undefined;
+  let expiries: ExpiryAnnouncer | undefined;
   try {
     applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
     const clock = options.clock ?? systemClock;
@@ -84,6 +97,26 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       },
       logger: options.logger ?? silentLogger,
     });
+    const webhookTimers = options.webhookTimers ?? systemTimers;
+    webhooks = new WebhookDispatcher(context.stores.webhookDeliveries, {
+      fetch: options.webhookFetch ?? ((url, init) => globalThis.fetch(url, init)),
+      clock,
+      timers: webhookTimers,
+      random: options.random ?? systemRandom,
+      logger: context.logger,
+      policy: {
+        backoff: {
+          baseDelayMs: options.webhookRetryBaseMs ?? DEFAULT_WEBHOOK_RETRY_BASE_MS,
+          maxDelayMs: options.webhookRetryMaxMs ?? DEFAULT_WEBHOOK_RETRY_MAX_MS,
+        },
+        maxFreeWaits: WEBHOOK_FREE_WAITS,
+        maxRetryAfterMs: HOUR_MS,
+      },
+      requestTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+      maxConcurrent: WEBHOOK_MAX_CONCURRENT,
+    });
+    const dispatcher = webhooks;
+    context.webhooks.onQueued = () => dispatcher.wake();
     if (seed) applySeed(context, seed);
     // After the seed, so a large seed is planned with its own statistics.
     refreshStatistics(db);
@@ -110,6 +143,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       maxUploadBytes: Math.floor((options.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB) * MB),
       uploadDirectory,
       jobs,
+      webhooks,
     });
     pruner = new AddressPruner(new AddressRetentionStore(db), clock, options.timers ?? systemTimers, context.logger, {
       retentionMs: (options.addressHistoryDays ?? DEFAULT_ADDRESS_HISTORY_DAYS) * DAY_MS,
@@ -117,6 +151,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       batchSize: ADDRESS_PRUNE_BATCH_SIZE,
     });
     pruner.start();
+    // Deliveries left pending by an earlier run go out first.
+    webhooks.wake();
+    expiries = new ExpiryAnnouncer(context, webhookTimers, {
+      intervalMs: options.webhookExpiryCheckMs ?? DEFAULT_WEBHOOK_EXPIRY_CHECK_MS,
+      batchSize: EXPIRY_BATCH_SIZE,
+      maxLateMs: EXPIRY_MAX_LATE_MS,
+    });
+    expiries.start();
     const host = options.host ?? DEFAULT_HOST;
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
     const stream = new StreamServer(
@@ -147,9 +189,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       close: () => {
         closing ??= (async () => {
           pruner?.close();
+          expiries?.close();
           await stream.close();
           await app.close();
           await jobs.close();
+          await dispatcher.close();
           await checkpointer?.stop();
           db.close();
           await rm(uploadDirectory, { recursive: true, force: true });
@@ -159,6 +203,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     };
   } catch (error) {
     pruner?.close();
+    expiries?.close();
+    await webhooks?.close();
     await checkpointer?.stop();
     db.close();
     await rm(uploadDirectory, { recursive: true, force: true });

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
+import type { Random } from '../ports/random.js';
 import type { Timers } from '../ports/timers.js';
 import type { ModerationRules } from './rules/catalogue.js';
 import { weakSecretProblem } from './secret-strength.js';
 import type { ServiceSeed } from './seed/seed-schema.js';
+import type { WebhookFetch } from './webhooks/send.js';
 
 /** How to start the reference service. */
 export interface ServiceOptions {
@@ -65,6 +67,20 @@ export interface ServiceOptions {
   clock?: Clock;
   /** Timers of background work (pruning the address history). @default system timers, unref'd */
   timers?: Timers;
+  /** Timers of webhook deliveries and of the look for ended punishments. @default system timers, unref'd */
+  webhookTimers?: Timers;
+  /** First ceiling of a webhook delivery's backoff, doubling with each failed try. @default 2000 */
+  webhookRetryBaseMs?: number;
+  /** Largest ceiling of a webhook delivery's backoff. @default 600000 (10 minutes) */
+  webhookRetryMaxMs?: number;
+  /** A webhook request without an answer after this long is a failed try. @default 10000 */
+  webhookTimeoutMs?: number;
+  /** How often the service looks for temporary punishments whose time is over (`punishment.expired`). @default 30000 */
+  webhookExpiryCheckMs?: number;
+  /** The `fetch` webhook deliveries use. @default globalThis.fetch */
+  webhookFetch?: WebhookFetch;
+  /** Source of the jitter of webhook retries. @default Math.random */
+  random?: Random;
   /** Generator of punishment, reply and upload ids. @default 10 random base64url characters */
   ids?: IdGenerator;
   /** Type catalogue, points and duration tables. @default DEFAULT_RULES (docs/contract/service-semantics.md) */
@@ -92,6 +108,10 @@ export const DEFAULT_AUTH_FAILURES_PER_MINUTE = 10;
 export const DEFAULT_ADDRESS_HISTORY_DAYS = 90;
 export const DEFAULT_MAX_UPLOAD_MB = 100;
 export const DEFAULT_PING_INTERVAL_MS = 25_000;
+export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 2000;
+export const DEFAULT_WEBHOOK_RETRY_MAX_MS = 600_000;
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+export const DEFAULT_WEBHOOK_EXPIRY_CHECK_MS = 30_000;
 
 export const shortRandomId: IdGenerator = () => randomBytes(8).toString('base64url').slice(0, 10);
 export const randomAdminToken = () => randomBytes(24).toString('base64url');
@@ -124,6 +144,13 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('linkExpiryDays', 1);
   atMost('ipBanMinPrefixV4', 32);
   atMost('ipBanMinPrefixV6', 128);
+  positiveInteger('webhookRetryBaseMs', 1);
+  positiveInteger('webhookRetryMaxMs', 1);
+  positiveInteger('webhookTimeoutMs', 1);
+  positiveInteger('webhookExpiryCheckMs', 1);
+  if (options.webhookFetch !== undefined && typeof options.webhookFetch !== 'function') {
+    throw new RangeError(`service option webhookFetch: must be a function, received ${typeof options.webhookFetch}`);
+  }
   if (options.port !== undefined && options.port > 65535) {
     throw new RangeError(`service option port: must be at most 65535, received ${options.port}`);
   }

@@ -1,5 +1,6 @@
 import type { ServiceContext } from './context.js';
 import type { NewPunishment } from './store/punishment-rows.js';
+import { punishmentEvent, statusEventName } from './webhooks/events.js';
 
 const ACTIVE_STATUS = 'active';
 const PARDONED_STATUS = 'pardoned';
@@ -12,7 +13,19 @@ export function createPunishment(context: ServiceContext, record: NewPunishment,
   const { db, stores, clock } = context;
   const inserted = db.transaction(() => {
     if (!stores.punishments.insert(record)) return false;
-    if (options.notify) stores.notifications.create(record.networkId, record.id, record.targetUuid, clock.now());
+    const nowMs = clock.now();
+    if (options.notify) stores.notifications.create(record.networkId, record.id, record.targetUuid, nowMs);
+    const row = {
+      id: record.id,
+      target_name: record.targetName,
+      issuer_name: record.issuerName,
+      reason: record.reason,
+      type_ordinal: record.typeOrdinal,
+      duration: record.duration,
+      created_at: record.createdAt,
+      started_at: record.startedAt ?? null,
+    };
+    context.webhooks.record(record.networkId, [punishmentEvent('punishment.created', row, context.rules, nowMs)]);
     return true;
   })();
   if (inserted) publish(context, record.networkId, record.id);
@@ -36,7 +49,9 @@ export function changePunishmentStatus(
     if (status === ACTIVE_STATUS) return [id];
     const linked = stores.evasion.activeLinkedBans(networkId, id);
     for (const linkedId of linked) stores.punishments.setStatus(networkId, linkedId, status, nowMs);
-    return [id, ...linked];
+    const changed = [id, ...linked];
+    recordStatusEvents(context, networkId, changed, status, nowMs);
+    return changed;
   })();
   for (const changedId of changedIds) publish(context, networkId, changedId);
   return changedIds.length > 0;
@@ -68,10 +83,30 @@ export function pardonPunishment(context: ServiceContext, pardon: Pardon): boole
     if (!record(pardon.id, pardon.reason)) return [];
     const linked = stores.evasion.activeLinkedBans(pardon.networkId, pardon.id);
     for (const linkedId of linked) record(linkedId, `pardoned with ${pardon.id}`);
-    return [pardon.id, ...linked];
+    const changed = [pardon.id, ...linked];
+    recordStatusEvents(context, pardon.networkId, changed, PARDONED_STATUS, nowMs, pardon.issuerName);
+    return changed;
   })();
   for (const changedId of changedIds) publish(context, pardon.networkId, changedId);
   return changedIds.length > 0;
+}
+
+/** Queues the webhook event of each punishment's new status, in the caller's transaction. */
+function recordStatusEvents(
+  context: ServiceContext,
+  networkId: number,
+  ids: readonly string[],
+  status: string,
+  nowMs: number,
+  actor?: string,
+): void {
+  const name = statusEventName(status);
+  if (!name) return;
+  const events = ids.flatMap((id) => {
+    const row = context.stores.punishments.find(networkId, id);
+    return row ? [punishmentEvent(name, row, context.rules, nowMs, actor)] : [];
+  });
+  context.webhooks.record(networkId, events);
 }
 
 function publish(context: ServiceContext, networkId: number, id: string): void {

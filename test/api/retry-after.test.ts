@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfterMs } from '../../src/api/retry-after.js';
+import { parseRetryAfterMs } from '../../src/retry/retry-after.js';
 
 const NOW_MS = Date.UTC(2026, 10, 22, 10, 0, 0);
 const headers = (values: Record<string, string>) => new Headers(values);

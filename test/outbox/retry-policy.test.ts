@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fullJitterDelayMs } from '../../src/api/backoff.js';
 import { DEFAULT_OUTBOX_SETTINGS, OutboxSettingsError, resolveSettings } from '../../src/outbox/index.js';
 import { decide } from '../../src/outbox/retry-policy.js';
+import { fullJitterDelayMs } from '../../src/retry/backoff.js';
 import { apiErrors } from './helpers/fake-client.js';
 
 const settings = resolveSettings();

@@ -241,4 +241,61 @@ export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX service_player_ips_age ON service_player_ips (last_seen_at);
     `,
   },
+  {
+    version: 9,
+    name: 'tickets from the game (extension) and durable webhooks per network',
+    up: `
+      ALTER TABLE service_tickets ADD COLUMN created_server TEXT;
+      ALTER TABLE service_tickets ADD COLUMN replay_url TEXT;
+      ALTER TABLE service_tickets ADD COLUMN chat_messages TEXT;
+      CREATE TABLE service_webhooks (
+        id INTEGER PRIMARY KEY,
+        network_id INTEGER NOT NULL REFERENCES service_networks(id),
+        name TEXT NOT NULL,
+        url TEXT NOT NULL,
+        events TEXT NOT NULL,
+        format TEXT NOT NULL,
+        templates TEXT NOT NULL,
+        max_attempts INTEGER NOT NULL,
+        enabled INTEGER NOT NULL,
+        -- The receiver asked for no request before this time (a 429's retry time).
+        blocked_until INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        UNIQUE (network_id, name)
+      );
+      -- One row per (event, endpoint) until it is delivered; the rowid is the order per endpoint.
+      CREATE TABLE service_webhook_deliveries (
+        id INTEGER PRIMARY KEY,
+        webhook_id INTEGER NOT NULL REFERENCES service_webhooks(id) ON DELETE CASCADE,
+        delivery_id TEXT NOT NULL UNIQUE,
+        event TEXT NOT NULL,
+        body TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        waits INTEGER NOT NULL DEFAULT 0,
+        available_at INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX service_webhook_deliveries_queue ON service_webhook_deliveries (webhook_id, status, id);
+      CREATE TABLE service_webhook_log (
+        id INTEGER PRIMARY KEY,
+        webhook_id INTEGER NOT NULL REFERENCES service_webhooks(id) ON DELETE CASCADE,
+        delivery_id TEXT NOT NULL,
+        event TEXT NOT NULL,
+        attempted_at INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        status_code INTEGER,
+        excerpt TEXT NOT NULL
+      );
+      CREATE INDEX service_webhook_log_by_webhook ON service_webhook_log (webhook_id, id);
+      -- When the end of a temporary punishment was announced (punishment.expired); its status stays.
+      ALTER TABLE service_punishments ADD COLUMN expiry_announced_at INTEGER;
+      -- Punishments that ended before webhooks existed are not announced.
+      UPDATE service_punishments SET expiry_announced_at = 0
+        WHERE duration >= 0 AND started_at IS NOT NULL
+          AND started_at + duration <= CAST(strftime('%s', 'now') AS INTEGER) * 1000;
+      CREATE INDEX service_punishments_unannounced_end ON service_punishments (started_at + duration)
+        WHERE status = 'active' AND duration >= 0 AND started_at IS NOT NULL AND expiry_announced_at IS NULL;
+    `,
+  },
 ];

@@ -10,6 +10,7 @@ import { parseOrThrow } from '../http/validate.js';
 import { storedId, storedTicket } from '../limits.js';
 import { changePunishmentStatus } from '../punishment-actions.js';
 import { toAdminPunishment, toIso } from '../store/punishment-rows.js';
+import { ticketCreatedEvents, ticketEvent, type WebhookEvent } from '../webhooks/events.js';
 
 /** Statuses the reference service uses (docs/contract/service-semantics.md, Punishment life). */
 export const PUNISHMENT_STATUSES = ['active', 'pardoned', 'expired'] as const;
@@ -19,6 +20,8 @@ const networkAndId = networkParams.extend({ id: storedId });
 const replyBody = z.strictObject({ authorName: z.string().min(1, 'must not be empty'), message: z.string() });
 const statusBody = z.strictObject({ status: z.enum(PUNISHMENT_STATUSES) });
 
+const isClosed = (status: string) => status.toLowerCase() === 'closed';
+
 /** The admin API under /admin/v1: what the contract cannot do (players, tickets, pardons, inspection). */
 export function registerAdminRoutes(
   app: FastifyInstance,
@@ -26,7 +29,7 @@ export function registerAdminRoutes(
   adminToken: string,
   throttle: AuthFailureThrottle,
 ): void {
-  const { stores, clock, ids } = context;
+  const { db, stores, clock, ids, webhooks } = context;
   requireAdminToken(app, adminToken, throttle);
 
   function networkOf(params: unknown): number {
@@ -44,7 +47,17 @@ export function registerAdminRoutes(
 
   app.post('/networks/:network/tickets', async (request) => {
     const body = parseOrThrow(storedTicket, request.body);
-    stores.tickets.save(networkOf(request.params), body);
+    const networkId = networkOf(request.params);
+    db.transaction(() => {
+      const before = stores.tickets.factsOf(networkId, body.id);
+      stores.tickets.save(networkId, body);
+      const nowMs = clock.now();
+      const events: WebhookEvent[] = before ? [] : ticketCreatedEvents(body, body.description, nowMs);
+      if (isClosed(body.status) && !(before && isClosed(before.status))) {
+        events.push(ticketEvent('ticket.closed', body, 'staff', body.subject, nowMs));
+      }
+      webhooks.record(networkId, events);
+    })();
     return { success: true, id: body.id };
   });
 
@@ -53,8 +66,14 @@ export function registerAdminRoutes(
     const { id } = parseOrThrow(networkAndId, request.params, 'path');
     const body = parseOrThrow(replyBody, request.body);
     if (!stores.tickets.exists(networkId, id)) throw notFound(`ticket ${id} not found`);
-    const reply = { id: ids(), authorName: body.authorName, message: body.message, createdAt: toIso(clock.now()) };
-    stores.tickets.saveReply(networkId, id, reply);
+    const nowMs = clock.now();
+    const reply = { id: ids(), authorName: body.authorName, message: body.message, createdAt: toIso(nowMs) };
+    db.transaction(() => {
+      stores.tickets.saveReply(networkId, id, reply);
+      const facts = stores.tickets.factsOf(networkId, id);
+      if (facts)
+        webhooks.record(networkId, [ticketEvent('ticket.replied', facts, body.authorName, body.message, nowMs)]);
+    })();
     return { success: true, reply };
   });
 

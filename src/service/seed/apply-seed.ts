@@ -13,7 +13,7 @@ function seedPunishmentId(networkName: string, index: number, punishment: SeedPu
   return `seed-${digest.slice(0, 16)}`;
 }
 
-/** Writes a seed; everything is an upsert or insert-if-absent, so applying it twice changes nothing. */
+/** Writes a seed (webhooks matched by name); everything is an upsert or insert-if-absent, so applying it twice changes nothing. */
 export function applySeed(context: ServiceContext, seed: ParsedSeed): void {
   const { db, stores, clock } = context;
   const nowMs = clock.now();
@@ -40,6 +40,8 @@ export function applySeed(context: ServiceContext, seed: ParsedSeed): void {
           startedAt: punishment.started ? Date.parse(punishment.started) : null,
         });
       });
+      // After the punishments, so seeded punishments are not announced as new.
+      for (const webhook of network.webhooks) stores.webhooks.upsertByName(networkId, webhook, nowMs);
     }
   })();
 }

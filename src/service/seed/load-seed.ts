@@ -18,6 +18,17 @@ function checkUniqueKeys(seed: ParsedSeed, source: string): void {
     });
   });
   seed.networks.forEach((network, n) => {
+    const names = new Set<string>();
+    network.webhooks.forEach((webhook, w) => {
+      if (names.has(webhook.name)) {
+        throw new SeedError(
+          `${source}: networks[${n}].webhooks[${w}].name: '${webhook.name}' is used twice in this network`,
+        );
+      }
+      names.add(webhook.name);
+    });
+  });
+  seed.networks.forEach((network, n) => {
     const known = new Set(network.players.map((player) => player.uuid.toLowerCase()));
     network.punishments.forEach((punishment, p) => {
       if (!known.has(punishment.targetUuid.toLowerCase())) {

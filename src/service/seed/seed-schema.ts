@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { durationMs, isoTimestamp, severity, uuid } from '../../contract/schemas.js';
 import { storedId, storedTicket } from '../limits.js';
 import { weakSecretProblem } from '../secret-strength.js';
+import { webhookConfig } from '../webhooks/webhook-config.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 
@@ -30,9 +31,11 @@ export const seedNetwork = z.strictObject({
   players: z.array(z.strictObject({ uuid, name: nonEmpty })).default([]),
   tickets: z.array(storedTicket).default([]),
   punishments: z.array(seedPunishment).default([]),
+  /** Webhook endpoints by name: a seed applied again updates them. */
+  webhooks: z.array(webhookConfig).default([]),
 });
 
-/** A seed file: networks with their servers (API keys in clear), players, tickets and punishments. */
+/** A seed file: networks with their servers (API keys in clear), players, tickets, punishments and webhooks. */
 export const serviceSeed = z.strictObject({ networks: z.array(seedNetwork) });
 export type ServiceSeed = z.input<typeof serviceSeed>;
 export type ParsedSeed = z.output<typeof serviceSeed>;

@@ -1,3 +1,7 @@
+import { DELIVERY_SQL } from '../webhooks/delivery-store.js';
+import { EXPIRY_SQL } from '../webhooks/expiry-announcer.js';
+import { WEBHOOK_LOG_SQL } from '../webhooks/webhook-log.js';
+import { WEBHOOK_SQL } from '../webhooks/webhook-store.js';
 import { ENFORCEMENT_SQL } from './enforcement.js';
 import { EVASION_SQL } from './evasion-punishments.js';
 import { IDEMPOTENCY_KEY_SQL } from './idempotency-keys.js';
@@ -28,4 +32,8 @@ export const SERVICE_STATEMENTS = {
   migrations: MIGRATION_SQL,
   idempotencyKeys: IDEMPOTENCY_KEY_SQL,
   streamChanges: STREAM_CHANGE_SQL,
+  webhooks: WEBHOOK_SQL,
+  webhookDeliveries: DELIVERY_SQL,
+  webhookLog: WEBHOOK_LOG_SQL,
+  expiries: EXPIRY_SQL,
 } as const;

@@ -1,4 +1,4 @@
-import type { Reply, Ticket, TicketSummary } from '../../contract/schemas.js';
+import type { ChatLine, Reply, Ticket, TicketSummary } from '../../contract/schemas.js';
 import type { Db } from '../../db/open-db.js';
 import { toIso, UnrenderableDateError } from './dates.js';
 
@@ -14,9 +14,44 @@ interface TicketRow {
   reported_player_uuid: string | null;
   reported_player_name: string | null;
   tags: string;
+  created_server: string | null;
+  replay_url: string | null;
+  chat_messages: string | null;
   created_at: number;
   updated_at: number;
 }
+
+/** A ticket a player opened through the ticket creation extension. */
+export interface NewTicket {
+  id: string;
+  type: string;
+  subject: string;
+  description: string;
+  priority: string;
+  creatorUuid: string;
+  creatorName: string;
+  reportedPlayerUuid: string | null;
+  reportedPlayerName: string | null;
+  tags: string[];
+  createdServer: string | null;
+  replayUrl: string | null;
+  chatMessages: ChatLine[];
+  createdAtMs: number;
+}
+
+/** What events and ownership checks need of a stored ticket. */
+export interface TicketFacts {
+  id: string;
+  type: string;
+  subject: string;
+  status: string;
+  creatorUuid: string;
+  creatorName: string;
+  reportedPlayerName: string | null;
+  server: string | null;
+}
+
+const OPEN_STATUS = 'Open';
 
 const SUMMARY_COLUMNS = 'id, type, subject, status, priority, creator_uuid, creator_name, created_at, updated_at';
 
@@ -48,6 +83,12 @@ export const TICKET_SQL = {
          creator_uuid = excluded.creator_uuid, creator_name = excluded.creator_name,
          reported_player_uuid = excluded.reported_player_uuid, reported_player_name = excluded.reported_player_name,
          tags = excluded.tags, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+  insertTicket: `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
+         creator_name, reported_player_uuid, reported_player_name, tags, created_server, replay_url, chat_messages,
+         created_at, updated_at)
+       VALUES (@networkId, @id, @type, @subject, @description, @status, @priority, @creatorUuid, @creatorName,
+         @reportedPlayerUuid, @reportedPlayerName, @tags, @createdServer, @replayUrl, @chatMessages,
+         @createdAt, @createdAt)`,
   saveReply: `INSERT INTO service_ticket_replies (network_id, ticket_id, id, author_name, message, created_at)
        VALUES (@networkId, @ticketId, @id, @authorName, @message, @createdAt)
        ON CONFLICT (network_id, ticket_id, id) DO UPDATE SET author_name = excluded.author_name,
@@ -71,6 +112,7 @@ export class TicketStore {
   private readonly byId;
   private readonly repliesOf;
   private readonly byCreator;
+  private readonly insertTicket;
 
   constructor(
     private readonly db: Db,
@@ -84,7 +126,47 @@ export class TicketStore {
       [number, string],
       { id: string; author_name: string; message: string; created_at: number }
     >(TICKET_SQL.repliesOf);
+    this.insertTicket = db.prepare(TICKET_SQL.insertTicket);
     this.byCreator = db.prepare<[number, string, number], TicketRow>(TICKET_SQL.byCreator);
+  }
+
+  /** Stores a ticket opened by a player, status `Open`, without replies. */
+  create(networkId: number, ticket: NewTicket): void {
+    this.insertTicket.run({
+      networkId,
+      id: ticket.id,
+      type: ticket.type,
+      subject: ticket.subject,
+      description: ticket.description,
+      status: OPEN_STATUS,
+      priority: ticket.priority,
+      creatorUuid: ticket.creatorUuid.toLowerCase(),
+      creatorName: ticket.creatorName,
+      reportedPlayerUuid: ticket.reportedPlayerUuid?.toLowerCase() ?? null,
+      reportedPlayerName: ticket.reportedPlayerName,
+      tags: JSON.stringify(ticket.tags),
+      createdServer: ticket.createdServer,
+      replayUrl: ticket.replayUrl,
+      chatMessages: JSON.stringify(ticket.chatMessages),
+      createdAt: ticket.createdAtMs,
+    });
+  }
+
+  /** What events and ownership checks need of a ticket; undefined when the network has no such ticket. */
+  factsOf(networkId: number, id: string): TicketFacts | undefined {
+    const row = this.byId.get(networkId, id);
+    return (
+      row && {
+        id: row.id,
+        type: row.type,
+        subject: row.subject,
+        status: row.status,
+        creatorUuid: row.creator_uuid,
+        creatorName: row.creator_name,
+        reportedPlayerName: row.reported_player_name,
+        server: row.created_server,
+      }
+    );
   }
 
   /** Creates or replaces the ticket and its listed replies, in one transaction. */
@@ -144,6 +226,10 @@ export class TicketStore {
       reportedPlayerName: row.reported_player_name,
       tags: JSON.parse(row.tags) as string[],
       replies,
+      // Extension fields, present on tickets opened through the ticket creation extension.
+      ...(row.created_server === null ? {} : { createdServer: row.created_server }),
+      ...(row.replay_url === null ? {} : { replayUrl: row.replay_url }),
+      ...(row.chat_messages === null ? {} : { chatMessages: JSON.parse(row.chat_messages) as ChatLine[] }),
     };
   }
 

@@ -280,6 +280,34 @@ function endpointSamples(
       // Not in the contract: a service without the extension answers 404.
       errorStatuses: [400, 401, 404],
     },
+    createTicket: {
+      payload: {
+        creatorUuid: PLAYER_UUID,
+        creatorName: 'Notch',
+        type: 'chat',
+        subject: 'spam in chat',
+        description: 'jeb_ keeps advertising',
+        reportedPlayerName: 'jeb_',
+        chatMessages: [{ playerName: 'jeb_', message: 'buy now', sentAt: NOW_ISO }],
+      },
+      path: 'tickets',
+      okBody: { status: 200, success: true, ticketId: 't-1', message: 'ticket t-1 created' },
+      requiredField: ['ticketId'],
+      badPayload: { creatorUuid: PLAYER_UUID, creatorName: 'Notch', type: 'chat', subject: '', description: 'x' },
+      badPath: 'subject',
+      // Not in the contract: a service without the extension answers 404.
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
+    replyToTicket: {
+      payload: { id: 't/1', body: { playerUuid: PLAYER_UUID, playerName: 'Notch', message: 'any news?' } },
+      path: 'tickets/t%2F1/replies',
+      okBody: { status: 200, success: true, replyId: 'r-1', message: 'reply r-1 added to ticket t/1' },
+      requiredField: ['replyId'],
+      badPayload: { id: 't-1', body: { playerUuid: 'nope', playerName: 'Notch', message: 'x' } },
+      badPath: 'playerUuid',
+      // Not in the contract: a service without the extension answers 404, as for a ticket not the player's.
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
   };
 }
 

@@ -49,6 +49,20 @@ const OPERATION_SAMPLES: { readonly [Name in OperationName]: OperationSample } =
   getPlayerTickets: { ids: [NOTCH] },
   uploadMigration: { multipart: true },
   migrationProgress: { body: { status: 'processing', message: 'halfway', processed: 1, total: 2 } },
+  createTicket: {
+    body: {
+      creatorUuid: NOTCH,
+      creatorName: 'Notch',
+      type: 'chat',
+      subject: 'spam',
+      description: 'jeb_ spams',
+      reportedPlayerUuid: JEB,
+      reportedPlayerName: 'jeb_',
+      chatMessages: [{ playerName: 'jeb_', message: 'buy now', sentAt: ISO }],
+      tags: ['chat'],
+    },
+  },
+  replyToTicket: { ids: [ALPHA_TICKET], body: { playerUuid: NOTCH, playerName: 'Notch', message: 'any news?' } },
 };
 
 const API_ROUTES: HostileRoute[] = OPERATION_NAMES.map((name) => ({

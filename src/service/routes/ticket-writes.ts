@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { createTicketBody, ticketReplyBody } from '../../contract/schemas.js';
+import type { ServiceContext } from '../context.js';
+import { callerOf } from '../http/auth.js';
+import { notFound } from '../http/errors.js';
+import { idempotentCreations } from '../http/idempotency.js';
+import { parseOrThrow } from '../http/validate.js';
+import { storedId } from '../limits.js';
+import { toIso } from '../store/dates.js';
+import { ticketCreatedEvents, ticketEvent } from '../webhooks/events.js';
+import type { EndpointHandlers } from './endpoint-handlers.js';
+
+const ticketParams = z.object({ id: storedId });
+
+/**
+ * The ticket creation extension: a player opens a ticket, and replies to their own. Both honour
+ * `Idempotency-Key` (the key answers the id it created) and spend the key's write bucket.
+ */
+export function ticketWriteHandlers(context: ServiceContext): Pick<EndpointHandlers, 'createTicket' | 'replyToTicket'> {
+  const { db, stores, clock, ids, webhooks } = context;
+  const createOnce = idempotentCreations(context);
+
+  return {
+    createTicket: {
+      async handle(request, reply) {
+        const caller = callerOf(request);
+        const body = parseOrThrow(createTicketBody, request.body);
+        const ticketId = createOnce(request, reply, caller.networkId, () => {
+          const id = ids();
+          const nowMs = clock.now();
+          const ticket = {
+            id,
+            type: body.type,
+            subject: body.subject,
+            description: body.description,
+            priority: body.priority ?? 'normal',
+            creatorUuid: body.creatorUuid,
+            creatorName: body.creatorName,
+            reportedPlayerUuid: body.reportedPlayerUuid ?? null,
+            reportedPlayerName: body.reportedPlayerName ?? null,
+            tags: body.tags ?? [],
+            createdServer: body.createdServer ?? caller.serverName,
+            replayUrl: body.replayUrl ?? null,
+            chatMessages: body.chatMessages ?? [],
+            createdAtMs: nowMs,
+          };
+          db.transaction(() => {
+            stores.tickets.create(caller.networkId, ticket);
+            webhooks.record(
+              caller.networkId,
+              ticketCreatedEvents({ ...ticket, server: ticket.createdServer }, ticket.description, nowMs),
+            );
+          })();
+          return id;
+        });
+        return { status: 200, success: true, ticketId, message: `ticket ${ticketId} created` };
+      },
+    },
+    replyToTicket: {
+      async handle(request, reply) {
+        const caller = callerOf(request);
+        const { id } = parseOrThrow(ticketParams, request.params, 'path');
+        const body = parseOrThrow(ticketReplyBody, request.body);
+        const replyId = createOnce(request, reply, caller.networkId, () => {
+          const facts = stores.tickets.factsOf(caller.networkId, id);
+          // Someone else's ticket is answered as a missing one, so ids cannot be probed.
+          if (!facts || facts.creatorUuid !== body.playerUuid.toLowerCase()) throw notFound(`ticket ${id} not found`);
+          const nowMs = clock.now();
+          const replyIdCreated = ids();
+          db.transaction(() => {
+            stores.tickets.saveReply(caller.networkId, id, {
+              id: replyIdCreated,
+              authorName: body.playerName,
+              message: body.message,
+              createdAt: toIso(nowMs, 'createdAt'),
+            });
+            webhooks.record(caller.networkId, [
+              ticketEvent(
+                'ticket.replied',
+                { ...facts, server: caller.serverName },
+                body.playerName,
+                body.message,
+                nowMs,
+              ),
+            ]);
+          })();
+          return replyIdCreated;
+        });
+        return { status: 200, success: true, replyId, message: `reply ${replyId} added to ticket ${id}` };
+      },
+    },
+  };
+}

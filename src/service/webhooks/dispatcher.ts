@@ -1,0 +1,145 @@
+import type { Clock } from '../../ports/clock.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Random } from '../../ports/random.js';
+import type { TimerHandle, Timers } from '../../ports/timers.js';
+import type { DeliveryStore, QueueHead } from './delivery-store.js';
+import { nextStep, type RetryPolicy } from './retry-schedule.js';
+import { type SendOutcome, sendOnce, type WebhookFetch } from './send.js';
+import { redactWebhookUrl } from './webhook-url.js';
+
+export interface DispatcherSettings {
+  fetch: WebhookFetch;
+  clock: Clock;
+  timers: Timers;
+  random: Random;
+  logger: Logger;
+  policy: RetryPolicy;
+  /** An attempt without an answer after this long is a failure. */
+  requestTimeoutMs: number;
+  /** Endpoints sent to at once; each endpoint has at most one request in flight (its order). */
+  maxConcurrent: number;
+}
+
+/**
+ * Sends queued deliveries: per endpoint, only its oldest pending delivery, one request at a time,
+ * never before the delivery's retry time or inside the endpoint's window. A delivery stays pending
+ * until its answer is recorded, so one in flight when the process stops is sent again, same id.
+ */
+export class WebhookDispatcher {
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private readonly closing = new AbortController();
+  private timer: TimerHandle | undefined;
+  private timerDueAtMs = Number.POSITIVE_INFINITY;
+
+  constructor(
+    private readonly store: DeliveryStore,
+    private readonly settings: DispatcherSettings,
+  ) {}
+
+  /** Looks at the queue soon: after start, and whenever deliveries were queued. */
+  wake(): void {
+    this.scheduleIn(0);
+  }
+
+  /** Stops sending; an attempt in flight is abandoned unanswered and stays pending in the database. */
+  async close(): Promise<void> {
+    this.closing.abort();
+    if (this.timer !== undefined) this.settings.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /** One attempt outside the queue (the admin test-send), logged like the others. */
+  send(request: { url: string; body: string; deliveryId: string; event: string }): Promise<SendOutcome> {
+    const { fetch, timers, clock, requestTimeoutMs } = this.settings;
+    return sendOnce(request, {
+      fetch,
+      timers,
+      nowMs: () => clock.now(),
+      timeoutMs: requestTimeoutMs,
+      closing: this.closing.signal,
+    });
+  }
+
+  private scheduleIn(delayMs: number): void {
+    if (this.closing.signal.aborted) return;
+    const dueAtMs = this.settings.clock.now() + delayMs;
+    if (this.timer !== undefined && this.timerDueAtMs <= dueAtMs) return;
+    if (this.timer !== undefined) this.settings.timers.clearTimeout(this.timer);
+    this.timerDueAtMs = dueAtMs;
+    this.timer = this.settings.timers.setTimeout(() => {
+      this.timer = undefined;
+      this.timerDueAtMs = Number.POSITIVE_INFINITY;
+      this.pass();
+    }, delayMs);
+  }
+
+  private pass(): void {
+    if (this.closing.signal.aborted) return;
+    const nowMs = this.settings.clock.now();
+    let nextDueMs = Number.POSITIVE_INFINITY;
+    // Heads beyond the in-flight ones and the waiting ones are enough to fill every free slot.
+    for (const head of this.store.queueHeads(this.settings.maxConcurrent * 4 + this.inFlight.size)) {
+      if (this.inFlight.has(head.webhookId)) continue;
+      const dueAtMs = Math.max(head.availableAtMs, head.blockedUntilMs);
+      if (dueAtMs > nowMs) {
+        nextDueMs = Math.min(nextDueMs, dueAtMs);
+        continue;
+      }
+      // A finished attempt wakes the dispatcher, which then starts the next one.
+      if (this.inFlight.size >= this.settings.maxConcurrent) break;
+      this.start(head);
+    }
+    if (nextDueMs !== Number.POSITIVE_INFINITY) this.scheduleIn(nextDueMs - nowMs);
+  }
+
+  private start(head: QueueHead): void {
+    const attempt = this.deliver(head)
+      .catch((error: unknown) => {
+        this.settings.logger.error('webhook delivery could not be recorded', {
+          endpoint: redactWebhookUrl(head.url),
+          deliveryId: head.deliveryId,
+          problem: error instanceof Error ? error.message : String(error),
+        });
+      })
+      .finally(() => {
+        this.inFlight.delete(head.webhookId);
+        this.wake();
+      });
+    this.inFlight.set(head.webhookId, attempt);
+  }
+
+  private async deliver(head: QueueHead): Promise<void> {
+    const outcome = await this.send(head);
+    if (outcome.kind === 'aborted') return;
+    const nowMs = this.settings.clock.now();
+    const tries = { attempts: head.attempts, waits: head.waits, maxAttempts: head.maxAttempts };
+    const step = nextStep(tries, outcome, nowMs, this.settings.policy, this.settings.random);
+    const logOutcome = step.action === 'retry' ? 'retrying' : step.action;
+    this.store.recordAttempt(head, step, step.blockedUntilMs, {
+      webhookId: head.webhookId,
+      deliveryId: head.deliveryId,
+      event: head.event,
+      attemptedAtMs: nowMs,
+      outcome: logOutcome,
+      statusCode: outcome.statusCode,
+      excerpt: outcome.excerpt,
+    });
+    if (step.action === 'dead') {
+      this.settings.logger.warn('webhook delivery is dead', {
+        endpoint: redactWebhookUrl(head.url),
+        deliveryId: head.deliveryId,
+        event: head.event,
+        attempts: step.attempts,
+        statusCode: outcome.statusCode,
+      });
+    } else if (step.action === 'retry') {
+      this.settings.logger.info('webhook delivery will be retried', {
+        endpoint: redactWebhookUrl(head.url),
+        deliveryId: head.deliveryId,
+        statusCode: outcome.statusCode,
+        retryInMs: step.availableAtMs - nowMs,
+      });
+    }
+  }
+}
