@@ -3,8 +3,8 @@ import { bailiffConfigSchema } from '../../plugin/config/schema.js';
 import { createSync } from '../../plugin/sync/sync-service.js';
 import type { Punishment, RecentQuery } from '../../src/contract/schemas.js';
 import type { Scheduler } from '../../src/runtime/plugin-api.js';
-import { clientDoors, recordingLogger, servicePunishment } from './helpers/fakes.js';
 import { FakeTime } from '../support/fake-time.js';
+import { clientDoors, recordingLogger, servicePunishment } from './helpers/fakes.js';
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
 const HOUR_MS = 3_600_000;

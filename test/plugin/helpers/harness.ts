@@ -3,8 +3,8 @@ import { bailiffConfigSchema } from '../../../plugin/config/schema.js';
 import { createCore } from '../../../plugin/core/core.js';
 import { loadBundledMessages } from '../../../plugin/messages/load.js';
 import type { ModerationApi } from '../../../src/api/moderation-api.js';
-import { type FakePlayer, fakePlayers, recordingLogger } from './fakes.js';
 import { FakeTime } from '../../support/fake-time.js';
+import { type FakePlayer, fakePlayers, recordingLogger } from './fakes.js';
 
 const REPOSITORY_ROOT = join(import.meta.dirname, '..', '..', '..');
 

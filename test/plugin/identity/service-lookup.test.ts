@@ -3,8 +3,8 @@ import { ServiceLookup } from '../../../plugin/identity/service-lookup.js';
 import { ExtensionSupport } from '../../../src/api/extension-support.js';
 import type { ModerationApi } from '../../../src/api/moderation-api.js';
 import { silentLogger } from '../../../src/ports/logger.js';
-import { apiError } from '../commands/helpers/fake-api.js';
 import { FakeTime } from '../../support/fake-time.js';
+import { apiError } from '../commands/helpers/fake-api.js';
 
 type LookupClient = Pick<ModerationApi, 'lookupPlayer' | 'extensions'>;
 
