@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { mustJoin, offlineUuid } from '../test/e2e/helpers/bots.js';
-import { startFaultProxy } from '../test/e2e/helpers/fault-proxy.js';
 import { startGameServerProcess, writeTestServerFolder } from '../test/e2e/helpers/game-server.js';
 import { API_KEY, startTestService } from '../test/e2e/helpers/service.js';
 import { punishmentsAtService } from '../test/e2e/helpers/service-rows.js';
+import { startContractProxy } from '../test/support/contract-proxy.js';
 import type { BenchResult } from './result.js';
 import { summarize } from './result.js';
 
@@ -45,13 +45,17 @@ export async function run(): Promise<BenchResult[]> {
     players: ['Flooder', ...victims],
     rateLimitPerMinute: SERVICE_LIMIT_PER_MINUTE,
   });
-  const proxy = await startFaultProxy(() => service.url);
+  const proxy = await startContractProxy({
+    upstream: () => service.url,
+    profile: 'no-stream',
+    whenUpstreamDown: 'bad-gateway',
+  });
   const server = join(dir, 'server');
   writeTestServerFolder(server);
   const game = await startGameServerProcess(server, { BAILIFF_API_URL: proxy.url, BAILIFF_API_KEY: API_KEY });
   try {
     const flooder = await mustJoin(game.port, 'Flooder');
-    const ticketCallsBefore = proxy.calls.filter((call) => call.path.includes('/tickets/')).length;
+    const ticketCallsBefore = proxy.log.requests.filter((call) => call.path.includes('/tickets/')).length;
     const commands = ['/tickets', '/ticket t-1', '/ticket t-2'];
     let sent = 0;
     const flood = setInterval(() => {
@@ -77,7 +81,7 @@ export async function run(): Promise<BenchResult[]> {
     const floodSeconds = (performance.now() - floodStart) / 1000;
     // What the console is told when a creation cannot be sent now.
     const queued = game.output().split('applied here and queued').length - 1;
-    const reached = proxy.calls.filter((call) => call.path.includes('/tickets/')).length - ticketCallsBefore;
+    const reached = proxy.log.requests.filter((call) => call.path.includes('/tickets/')).length - ticketCallsBefore;
     const told = flooder.seen.filter((line) => line.startsWith('Slow down')).length;
     await flooder.quit();
     return [

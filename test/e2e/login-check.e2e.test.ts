@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createModerationClient } from '../../src/api/client.js';
+import { type ContractProxy, startContractProxy } from '../support/contract-proxy.js';
 import { banPopulation } from './helpers/ban-population.js';
 import { type JoinResult, joinBot, mustJoin, offlineUuid, type TestBot } from './helpers/bots.js';
-import { startFaultProxy } from './helpers/fault-proxy.js';
 import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
 import { API_KEY, adminApi, startTestService } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
@@ -30,7 +30,7 @@ describe('every active ban is enforced at join, whatever its age', { timeout: 24
   const clean = ['Clean1', 'Clean2', 'Clean3', 'Fresh1', 'Fresh2', 'Late1', 'Polled1'];
   let service: Awaited<ReturnType<typeof startTestService>> | undefined;
   let serviceUrl = '';
-  let proxy: Awaited<ReturnType<typeof startFaultProxy>>;
+  let proxy: ContractProxy;
   const games: RunningGameServer[] = [];
   const bots: TestBot[] = [];
 
@@ -74,7 +74,11 @@ describe('every active ban is enforced at join, whatever its age', { timeout: 24
       punishments: population.punishments,
     });
     serviceUrl = service.url;
-    proxy = await startFaultProxy(() => serviceUrl);
+    proxy = await startContractProxy({
+      upstream: () => serviceUrl,
+      profile: 'no-stream',
+      whenUpstreamDown: 'bad-gateway',
+    });
   });
 
   afterAll(async () => {
@@ -132,7 +136,11 @@ describe('every active ban is enforced at join, whatever its age', { timeout: 24
     });
 
     it('a malformed login answer changes nothing and crashes nothing: the player is admitted, the next check refuses them', async () => {
-      proxy.inject({ path: LOGIN_PATH, status: 200, times: 1, body: JSON.stringify({ success: true }) });
+      proxy.inject({
+        path: LOGIN_PATH,
+        times: 1,
+        fault: { kind: 'answer', status: 200, body: JSON.stringify({ success: true }) },
+      });
       const banned = oldBan(0);
       const admitted = await mustJoin(game.port, banned);
       bots.push(admitted);
@@ -144,7 +152,7 @@ describe('every active ban is enforced at join, whatever its age', { timeout: 24
     });
 
     it('a ban found by a late background check kicks the player once the answer arrives', async () => {
-      proxy.inject({ path: LOGIN_PATH, status: 0, body: '', times: 1, delayMs: 4000, passThrough: true });
+      proxy.inject({ path: LOGIN_PATH, times: 1, fault: { kind: 'slow', delayMs: 4000 } });
       const banned = oldBan(1);
       const bot = await mustJoin(game.port, banned);
       bots.push(bot);
@@ -157,9 +165,12 @@ describe('every active ban is enforced at join, whatever its age', { timeout: 24
     it('a service answering 404 for the route leaves the plugin working by polling, and status says so', async () => {
       proxy.inject({
         path: LOGIN_PATH,
-        status: 404,
         times: 1000,
-        body: JSON.stringify({ status: 404, success: false, error: 'Not Found', message: 'Route not found' }),
+        fault: {
+          kind: 'answer',
+          status: 404,
+          body: JSON.stringify({ status: 404, success: false, error: 'Not Found', message: 'Route not found' }),
+        },
       });
       bots.push(await mustJoin(game.port, 'Clean3'));
       await waitFor('the 404 to be remembered', () => game.output().includes('does not offer the login check'));
@@ -176,7 +187,7 @@ describe('every active ban is enforced at join, whatever its age', { timeout: 24
         return result.reason;
       });
       expect(refused).toContain('You are banned from this server.');
-      const loginCalls = proxy.calls.filter((call) => LOGIN_PATH.test(call.path));
+      const loginCalls = proxy.log.requests.filter((call) => LOGIN_PATH.test(call.path));
       expect(loginCalls.filter((call) => call.status === 404)).toHaveLength(1);
       proxy.clearFaults();
     });

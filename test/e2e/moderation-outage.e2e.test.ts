@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModerationClient } from '../../src/api/client.js';
+import { type ContractProxy, startContractProxy } from '../support/contract-proxy.js';
 import { mustJoin, type TestBot } from './helpers/bots.js';
-import { startFaultProxy } from './helpers/fault-proxy.js';
 import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
 import { API_KEY, adminApi, startTestService } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
@@ -20,7 +20,7 @@ describe('moderation commands while the service is down', { timeout: 90_000 }, (
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-outage-'));
   let service: Awaited<ReturnType<typeof startTestService>> | undefined;
   let serviceUrl = '';
-  let proxy: Awaited<ReturnType<typeof startFaultProxy>>;
+  let proxy: ContractProxy;
   let game: RunningGameServer | undefined;
   const bots: TestBot[] = [];
   const admin = adminApi(() => serviceUrl);
@@ -34,7 +34,11 @@ describe('moderation commands while the service is down', { timeout: 90_000 }, (
 
   beforeAll(async () => {
     await startServiceNow();
-    proxy = await startFaultProxy(() => serviceUrl);
+    proxy = await startContractProxy({
+      upstream: () => serviceUrl,
+      profile: 'no-stream',
+      whenUpstreamDown: 'bad-gateway',
+    });
     const server = join(dir, 'server');
     writeTestServerFolder(server, {
       sync: { pollIntervalMs: 300, stream: 'off' },

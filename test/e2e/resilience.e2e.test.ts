@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModerationClient } from '../../src/api/client.js';
+import { type ContractProxy, startContractProxy } from '../support/contract-proxy.js';
 import { joinBot, mustJoin, offlineUuid, type TestBot } from './helpers/bots.js';
-import { startFaultProxy } from './helpers/fault-proxy.js';
 import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
 import { API_KEY, adminApi, startTestService } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
@@ -21,7 +21,7 @@ describe('resilience end to end', { timeout: 60_000 }, () => {
   const names = ['Retry1', 'Malformed1', 'Offline1'];
   let service: Awaited<ReturnType<typeof startTestService>> | undefined;
   let serviceUrl = '';
-  let proxy: Awaited<ReturnType<typeof startFaultProxy>>;
+  let proxy: ContractProxy;
   let game: RunningGameServer | undefined;
   const admin = adminApi(() => serviceUrl);
   const bots: TestBot[] = [];
@@ -40,13 +40,17 @@ describe('resilience end to end', { timeout: 60_000 }, () => {
   /** Two good `recent` answers after this point: the first one's punishments are applied by then. */
   const syncedAfter = (from: number) =>
     waitFor('two successful polls', () => {
-      const good = proxy.calls.slice(from).filter((call) => RECENT_PATH.test(call.path) && call.status === 200);
-      return good.filter((call) => !call.injected).length >= 2;
+      const good = proxy.log.requests.slice(from).filter((call) => RECENT_PATH.test(call.path) && call.status === 200);
+      return good.filter((call) => call.fault.kind === 'pass').length >= 2;
     });
 
   beforeAll(async () => {
     await startServiceNow();
-    proxy = await startFaultProxy(() => serviceUrl);
+    proxy = await startContractProxy({
+      upstream: () => serviceUrl,
+      profile: 'no-stream',
+      whenUpstreamDown: 'bad-gateway',
+    });
     writeTestServerFolder(dir, {
       sync: { pollIntervalMs: 300, stream: 'off' },
       outbox: { baseDelayMs: 200, maxDelayMs: 800 },
@@ -63,25 +67,8 @@ describe('resilience end to end', { timeout: 60_000 }, () => {
   });
 
   it('retries an acknowledgement answered 429 and then 500 until it is delivered', async () => {
-    proxy.inject({
-      path: ACK_PATH,
-      status: 429,
-      times: 1,
-      headers: { 'retry-after': '1' },
-      body: JSON.stringify({
-        status: 429,
-        success: false,
-        error: 'Too Many Requests',
-        message: 'slow down',
-        retryAfterSeconds: 1,
-      }),
-    });
-    proxy.inject({
-      path: ACK_PATH,
-      status: 500,
-      times: 1,
-      body: JSON.stringify({ status: 500, success: false, error: 'Internal Server Error', message: 'boom' }),
-    });
+    proxy.inject({ path: ACK_PATH, times: 1, fault: { kind: 'rate-limit', channel: 'retry-after', waitSeconds: 1 } });
+    proxy.inject({ path: ACK_PATH, times: 1, fault: { kind: 'server-error', status: 500 } });
     const bot = await mustJoin(game!.port, 'Retry1');
     bots.push(bot);
     const id = await ban('Retry1', 'retry me');
@@ -93,16 +80,23 @@ describe('resilience end to end', { timeout: 60_000 }, () => {
     });
     expect(state.acknowledgements).toHaveLength(1);
     expect(state.acknowledgements[0]).toMatchObject({ success: true });
-    expect(proxy.calls.filter((call) => ACK_PATH.test(call.path)).map((call) => call.status)).toEqual([429, 500, 200]);
+    expect(proxy.log.requests.filter((call) => ACK_PATH.test(call.path)).map((call) => call.status)).toEqual([
+      429, 500, 200,
+    ]);
   });
 
   it('a malformed recent answer is logged and applies nothing; the next good one does', async () => {
     const bot = await mustJoin(game!.port, 'Malformed1');
     bots.push(bot);
-    proxy.inject({ path: RECENT_PATH, status: 200, times: 10_000, body: '{"punishments":[{"id":42,"reason":null}]}' });
+    const malformed = '{"punishments":[{"id":42,"reason":null}]}';
+    proxy.inject({ path: RECENT_PATH, times: 10_000, fault: { kind: 'answer', status: 200, body: malformed } });
     await ban('Malformed1', 'not yet');
-    const from = proxy.calls.length;
-    await waitFor('three malformed answers', () => proxy.calls.slice(from).filter((c) => c.injected).length >= 3);
+    const from = proxy.log.requests.length;
+    await waitFor(
+      'three malformed answers',
+      () =>
+        proxy.log.requests.slice(from).filter((c) => c.fault.kind === 'answer' && c.status !== undefined).length >= 3,
+    );
 
     expect(bot.kickedWith).toBeUndefined();
     expect(game!.output()).toContain('malformed response: nothing applied');
@@ -115,14 +109,14 @@ describe('resilience end to end', { timeout: 60_000 }, () => {
 
   it('with the service down, a known ban is still enforced; after a game server restart too; acks arrive when it returns', async () => {
     const id = await ban('Offline1', 'banned while away');
-    await syncedAfter(proxy.calls.length);
+    await syncedAfter(proxy.log.requests.length);
     await service!.close();
     service = undefined;
 
     const refused = await joinBot(game!.port, 'Offline1');
     expect(refused.joined ? 'joined' : refused.reason).toContain('banned while away');
     await waitFor('the ack to be tried against the stopped service', () =>
-      proxy.calls.some((call) => ACK_PATH.test(call.path) && call.status === 502),
+      proxy.log.requests.some((call) => ACK_PATH.test(call.path) && call.status === 502),
     );
 
     await game!.stop();

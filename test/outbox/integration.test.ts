@@ -4,18 +4,27 @@ import { createModerationClient } from '../../src/api/client.js';
 import { openDb } from '../../src/db/open-db.js';
 import { createOutbox, type Outbox, type OutboxCall } from '../../src/outbox/index.js';
 import type { RunningService } from '../../src/service/index.js';
-import { type Fault, type FaultProxy, startFaultProxy } from './helpers/fault-proxy.js';
+import { type ContractProxy, startContractProxy } from '../support/contract-proxy.js';
+import type { Fault } from '../support/fault-plan.js';
 import { API_KEY, adminPunishment, playerUuid, seedWithBans, startService } from './helpers/service-fixture.js';
 
 const BANS = 24;
 // The first requests meet every fault once or more; the rest pass, so the run is bounded.
-const FAULTS: Fault[] = ['server-error', 'drop-before', 'drop-after', 'slow', 'pass', 'stall', 'server-error', 'slow'];
+const PASS: Fault = { kind: 'pass' };
+const SERVER_ERROR: Fault = { kind: 'server-error', status: 500 };
+const DROP_BEFORE: Fault = { kind: 'drop-before' };
+const DROP_AFTER: Fault = { kind: 'drop-after' };
+const SLOW: Fault = { kind: 'slow', delayMs: 200 };
+// Longer than the client's 1 s timeout.
+const STALL: Fault = { kind: 'slow', delayMs: 1500 };
+const RATE_LIMIT: Fault = { kind: 'rate-limit', channel: 'retry-after', waitSeconds: 1 };
+const FAULTS: Fault[] = [SERVER_ERROR, DROP_BEFORE, DROP_AFTER, SLOW, PASS, STALL, SERVER_ERROR, SLOW];
 const FAULTY_REQUESTS = 40;
 // Each 429 pauses the whole drain for its Retry-After (1 s), so only two of them.
 const RATE_LIMITED = new Set([0, 24]);
 
 let service: RunningService;
-let proxy: FaultProxy;
+let proxy: ContractProxy;
 let outbox: Outbox;
 const rowsOf = new Map<number, OutboxCall>();
 
@@ -40,14 +49,13 @@ async function drained(box: Outbox, timeoutMs: number): Promise<void> {
 
 beforeAll(async () => {
   service = await startService({ port: 0, seed: seedWithBans(BANS) });
-  proxy = await startFaultProxy(service.url, {
-    plan: (index) => {
-      if (RATE_LIMITED.has(index)) return 'rate-limit';
-      return index < FAULTY_REQUESTS ? FAULTS[index % FAULTS.length]! : 'pass';
+  proxy = await startContractProxy({
+    upstream: () => service.url,
+    profile: 'reference',
+    plan: ({ index }) => {
+      if (RATE_LIMITED.has(index)) return RATE_LIMIT;
+      return index < FAULTY_REQUESTS ? FAULTS[index % FAULTS.length]! : PASS;
     },
-    retryAfterSeconds: 1,
-    slowMs: 200,
-    stallMs: 1500,
   });
   const client = createModerationClient({ baseUrl: proxy.url, apiKey: API_KEY, timeoutMs: 1000 });
   outbox = createOutbox({
@@ -133,15 +141,13 @@ describe('outbox against the reference service behind a faulty proxy', () => {
     );
     expect(paused.length).toBeGreaterThanOrEqual(1);
     // every kind of fault was met
-    expect(new Set(proxy.requests.map((request) => request.fault))).toEqual(
-      new Set(['rate-limit', 'server-error', 'drop-before', 'drop-after', 'slow', 'stall', 'pass']),
-    );
+    expect(new Set(proxy.log.requests.map((request) => request.fault))).toEqual(new Set([RATE_LIMIT, ...FAULTS]));
 
     for (const call of rejected) {
-      const attempts = proxy.requests.filter((request) => bodyMatches(request.body, call));
+      const attempts = proxy.log.requests.filter((request) => bodyMatches(request.body, call));
       // a 404 lost on the way back (dropped or stalled) was never seen by the outbox
       const answered4xx = attempts.filter(
-        (request) => request.upstreamStatus === 404 && (request.fault === 'pass' || request.fault === 'slow'),
+        (request) => request.upstreamStatus === 404 && (request.fault === PASS || request.fault === SLOW),
       );
       expect(answered4xx).toHaveLength(1);
       expect(attempts.at(-1)).toBe(answered4xx[0]); // nothing was sent after the 404

@@ -34,7 +34,7 @@ describe('pre-login', () => {
   it('refuses a banned player with the templated message and starts a temporary ban at first enforcement', () => {
     const h = enforcementHarness([], { appealUrl: 'https://appeal.example' });
     applyPunishment(h.context, servicePunishment({ duration: 86_400_000, reason: 'x-ray', issuerName: 'Ann' }));
-    h.clock.advance(10_000);
+    h.clock.jump(10_000);
     const event = preLogin(ALICE, 'Alice');
     onPreLogin(h.context, event);
 
@@ -45,12 +45,12 @@ describe('pre-login', () => {
     expect(h.outboxRows().map((row) => row.idempotency_key)).toEqual(['ack:p-1', 'notify:p-1']);
 
     // The countdown now runs: a second refusal a day later is the last one.
-    h.clock.advance(86_399_000);
+    h.clock.jump(86_399_000);
     const again = preLogin(ALICE, 'Alice');
     onPreLogin(h.context, again);
     expect(again.denied).toBe(true);
     expect(h.outboxRows()).toHaveLength(2);
-    h.clock.advance(1000);
+    h.clock.jump(1000);
     const after = preLogin(ALICE, 'Alice');
     onPreLogin(h.context, after);
     expect(after.denied).toBe(false);

@@ -30,10 +30,10 @@ describe("this server's record of addresses and the accounts it links", () => {
   it('links accounts seen on one address, most recent first, and ignores addresses above the threshold', () => {
     const h = evasionHarness();
     h.seen(ALICE, 'Alice', '203.0.113.7');
-    h.clock.advance(1000);
+    h.clock.jump(1000);
     h.seen(BOB, 'Bob', '203.0.113.7');
     h.seen(ALICE, 'Alice', '2001:db8::1');
-    h.clock.advance(1000);
+    h.clock.jump(1000);
     h.seen(CAROL, 'Carol', '2001:db8::1');
     expect(localLinkedAccounts(h.record, settings, ALICE, h.clock.now()).map((account) => account.name)).toEqual([
       'Carol',
@@ -57,7 +57,7 @@ describe("this server's record of addresses and the accounts it links", () => {
     const h = evasionHarness();
     h.seen(ALICE, 'Alice', '203.0.113.7');
     expect(localLinkedAccounts(h.record, settings, BOB, h.clock.now(), '203.0.113.7')[0]?.name).toBe('Alice');
-    h.clock.advance(91 * DAY_MS);
+    h.clock.jump(91 * DAY_MS);
     expect(localLinkedAccounts(h.record, settings, BOB, h.clock.now(), '203.0.113.7')).toEqual([]);
     expect(h.record.prune(h.clock.now() - settings.keepMs)).toBe(1);
     expect(h.record.addressCount()).toBe(0);
@@ -272,7 +272,7 @@ describe('/alts source', () => {
     await h.source.linkedAccounts(alice, 1, 10);
     expect(h.calls).toHaveLength(1);
 
-    h.clock.advance(REPROBE_AFTER_MS);
+    h.clock.jump(REPROBE_AFTER_MS);
     answer = () => Promise.reject(new ApiError({ kind: 'network', endpoint: 'linkedAccounts', message: 'down' }));
     expect(await h.source.linkedAccounts(alice, 1, 10)).toMatchObject({ source: 'local', fallback: 'unreachable' });
     expect(h.calls).toHaveLength(2);

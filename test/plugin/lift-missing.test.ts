@@ -19,7 +19,7 @@ describe('lifting cached punishments a stream snapshot no longer lists', () => {
     applyPunishment(h.context, servicePunishment({ id: 'old-mute', typeOrdinal: MUTE }));
     applyPunishment(h.context, servicePunishment({ id: 'listed', targetUuid: BOB, targetName: 'Bob' }));
     applyPunishment(h.context, servicePunishment({ id: 'pardoned', status: 'pardoned' }));
-    h.clock.advance(1000);
+    h.clock.jump(1000);
     const connectedAt = h.clock.now();
     applyPunishment(h.context, servicePunishment({ id: 'newer', targetUuid: BOB, targetName: 'Bob' }));
     const outboxBefore = h.outboxRows().length;
@@ -50,7 +50,7 @@ describe('lifting cached punishments a stream snapshot no longer lists', () => {
   it('a later state from the service replaces the local lifted status', () => {
     const h = enforcementHarness();
     applyPunishment(h.context, servicePunishment({ id: 'p-1' }));
-    h.clock.advance(1);
+    h.clock.jump(1);
     liftMissingFromSnapshot(h.context, new Set(), h.clock.now());
     expect(applyPunishment(h.context, servicePunishment({ id: 'p-1', status: 'pardoned' }))).toBe('changed');
     expect(h.cache.get('p-1')?.status).toBe('pardoned');
@@ -91,7 +91,7 @@ describe('sync with the stream', () => {
     });
     // Pardoned at the service while the stream was down, long before `recent` would list it.
     applyPunishment(h.context, servicePunishment({ id: 'pardoned-offline' }));
-    h.clock.advance(60_000);
+    h.clock.jump(60_000);
     sync.start();
     // Created by a staff command after the connection opened (maybe after the snapshot was taken).
     applyPunishment(h.context, servicePunishment({ id: 'just-created', targetUuid: BOB, targetName: 'Bob' }));

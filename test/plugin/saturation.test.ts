@@ -3,7 +3,8 @@ import { bailiffConfigSchema } from '../../plugin/config/schema.js';
 import { createSync } from '../../plugin/sync/sync-service.js';
 import type { Punishment, RecentQuery } from '../../src/contract/schemas.js';
 import type { Scheduler } from '../../src/runtime/plugin-api.js';
-import { clientDoors, manualClock, recordingLogger, servicePunishment } from './helpers/fakes.js';
+import { FakeTime } from '../support/fake-time.js';
+import { clientDoors, recordingLogger, servicePunishment } from './helpers/fakes.js';
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
 const HOUR_MS = 3_600_000;
@@ -13,7 +14,7 @@ const HOUR_MS = 3_600_000;
  * first, at most 100, as the contract says. Polls run by hand; catch-up polls are recorded.
  */
 function harness(options: { backfillOnStart?: boolean } = {}) {
-  const clock = manualClock(START);
+  const clock = new FakeTime(START);
   const created: Punishment[] = [];
   const queries: RecentQuery[] = [];
   const catchUps: Array<{ task: () => void | Promise<void>; delayMs: number }> = [];
@@ -70,14 +71,14 @@ describe('saturation of recent (contract-only services)', () => {
     expect(h.warnings()).toHaveLength(0);
 
     // 99 more: the page is full and still holds the previous poll's newest item.
-    h.clock.advance(99_000);
+    h.clock.jump(99_000);
     h.createBurst(99);
     await h.poll();
     expect(h.warnings()).toHaveLength(0);
     expect(h.sync.status.saturation).toBeUndefined();
 
     // 150 new ones, one a second: the newest 100 come back, 50 are listed by nobody.
-    h.clock.advance(150_000);
+    h.clock.jump(150_000);
     h.createBurst(150);
     await h.poll();
     expect(h.warnings()).toHaveLength(1);
@@ -89,7 +90,7 @@ describe('saturation of recent (contract-only services)', () => {
     const h = harness();
     h.createBurst(100);
     await h.poll();
-    h.clock.advance(5000);
+    h.clock.jump(5000);
     h.createBurst(5);
     await h.poll();
     await h.poll();
@@ -101,18 +102,18 @@ describe('saturation of recent (contract-only services)', () => {
     const h = harness();
     h.createBurst(10);
     await h.poll();
-    h.clock.advance(400_000);
+    h.clock.jump(400_000);
     h.createBurst(300);
     await h.poll();
     expect(h.catchUps.map((entry) => entry.delayMs)).toEqual([250]);
 
-    h.clock.advance(250);
+    h.clock.jump(250);
     h.createBurst(120, 1);
     await h.catchUps[0]!.task();
     expect(h.warnings()).toHaveLength(2);
     expect(h.catchUps).toHaveLength(2);
 
-    h.clock.advance(250);
+    h.clock.jump(250);
     h.createBurst(3, 1);
     await h.catchUps[1]!.task();
     expect(h.sync.status.saturation).toBeUndefined();
@@ -123,7 +124,7 @@ describe('saturation of recent (contract-only services)', () => {
     const h = harness();
     h.createBurst(99);
     await h.poll();
-    h.clock.advance(40 * HOUR_MS);
+    h.clock.jump(40 * HOUR_MS);
     h.createBurst(99);
     await h.poll();
     expect(h.warnings()).toHaveLength(0);
@@ -131,7 +132,7 @@ describe('saturation of recent (contract-only services)', () => {
 
   it('backfills with the widest window on an empty cache, then polls the configured one', async () => {
     const h = harness({ backfillOnStart: true });
-    h.clock.advance(300 * 24 * HOUR_MS);
+    h.clock.jump(300 * 24 * HOUR_MS);
     await h.poll();
     await h.poll();
     expect(h.queries).toEqual([{ hours: 8760 }, { hours: 48 }]);

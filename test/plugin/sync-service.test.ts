@@ -5,7 +5,8 @@ import type { StreamSocket } from '../../plugin/sync/stream-client.js';
 import { createSync } from '../../plugin/sync/sync-service.js';
 import type { Punishment } from '../../src/contract/schemas.js';
 import type { Scheduler } from '../../src/runtime/plugin-api.js';
-import { clientDoors, manualClock, recordingLogger, servicePunishment } from './helpers/fakes.js';
+import { FakeTime } from '../support/fake-time.js';
+import { clientDoors, recordingLogger, servicePunishment } from './helpers/fakes.js';
 
 class FakeSocket extends EventEmitter {
   terminate() {}
@@ -27,7 +28,7 @@ function harness(stream: 'auto' | 'off') {
   const lifted: string[][] = [];
   const sockets: FakeSocket[] = [];
   let polls = 0;
-  const clock = manualClock();
+  const clock = new FakeTime();
   const sync = createSync({
     client: {
       recentPunishments: async () => {

@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { type RunningService, startService } from '../../src/service/index.js';
 import { type ContractProxy, startContractProxy } from './contract-proxy.js';
 import { type FaultPlan, withRules } from './fault-plan.js';
+import { faultLabel } from './proxy-log.js';
 
 const KEY = 'proxy-test-key-0123456789';
 const TOKEN = 'proxy-test-admin-token';
@@ -31,6 +32,20 @@ describe('contract proxy in front of the reference service', () => {
     return answer.punishments;
   };
   const ban = (reason: string) => ({ targetUuid: PLAYER, typeOrdinal: 2, issuerName: 'Mod', reason });
+  /** The status the stream upgrade got: 101 when the service accepted it. */
+  const upgradeStatus = (base: string) =>
+    new Promise<number>((resolve, reject) => {
+      const socket = new WebSocket(`${base.replace('http', 'ws')}${api}/stream`, { headers: { 'x-api-key': KEY } });
+      socket.once('unexpected-response', (_request, response) => {
+        resolve(response.statusCode ?? 0);
+        socket.terminate();
+      });
+      socket.once('message', () => {
+        resolve(101);
+        socket.terminate();
+      });
+      socket.once('error', reject);
+    });
 
   beforeAll(async () => {
     service = await startService({
@@ -84,19 +99,6 @@ describe('contract proxy in front of the reference service', () => {
   });
 
   it('answers the stream upgrade 404 in the contract profile and passes it through in the reference profile', async () => {
-    const upgradeStatus = (base: string) =>
-      new Promise<number>((resolve, reject) => {
-        const socket = new WebSocket(`${base.replace('http', 'ws')}${api}/stream`, { headers: { 'x-api-key': KEY } });
-        socket.once('unexpected-response', (_request, response) => {
-          resolve(response.statusCode ?? 0);
-          socket.terminate();
-        });
-        socket.once('message', () => {
-          resolve(101);
-          socket.terminate();
-        });
-        socket.once('error', reject);
-      });
     const contract = await proxy();
     expect(await upgradeStatus(contract.url)).toBe(404);
     const reference = await proxy({ profile: 'reference' });
@@ -172,5 +174,39 @@ describe('contract proxy in front of the reference service', () => {
     expect(window.channel).toBe('upstream');
     expect(window.waitSeconds).toBeGreaterThan(0);
     expect(window.closesAtMs - window.opensAtMs).toBe(window.waitSeconds * 1000);
+  });
+
+  it('injected rules come before the plan until cleared: a canned answer stays at the proxy, a slow one is relayed late', async () => {
+    const injecting = await proxy({ profile: 'no-stream' });
+    const malformed = '{"types":"not a list"}';
+    injecting.inject({ path: /types$/, times: 1, fault: { kind: 'answer', status: 200, body: malformed } });
+    injecting.inject({ method: 'GET', path: /types$/, times: Infinity, fault: { kind: 'slow', delayMs: 20 } });
+    const canned = await (await call(injecting.url, 'GET', 'punishments/types')).text();
+    const late = await call(injecting.url, 'GET', 'punishments/types');
+    injecting.clearFaults();
+    const plain = await call(injecting.url, 'GET', 'punishments/types');
+    expect(canned).toBe(malformed);
+    expect(await late.json()).toEqual(await plain.json());
+    expect(
+      injecting.log.requests.map((entry) => [faultLabel(entry.fault), entry.upstreamStatus, entry.status]),
+    ).toEqual([
+      ['answer 200', undefined, 200],
+      ['slow 20ms', 200, 200],
+      ['pass', 200, 200],
+    ]);
+  });
+
+  it('the no-stream profile refuses only the stream upgrade; bad-gateway answers 502 while the service is down', async () => {
+    const noStream = await proxy({ profile: 'no-stream' });
+    expect(await upgradeStatus(noStream.url)).toBe(404);
+    await call(noStream.url, 'GET', 'punishments/nothing-here');
+    expect(noStream.log.requests.map((entry) => [entry.endpoint, entry.fault.kind])).toEqual([
+      ['stream', 'not-offered'],
+      ['other', 'pass'],
+    ]);
+    const down = await proxy({ upstream: () => 'http://127.0.0.1:1', whenUpstreamDown: 'bad-gateway' });
+    const answer = await call(down.url, 'GET', 'punishments/types');
+    expect([answer.status, ((await answer.json()) as { error: string }).error]).toEqual([502, 'Bad Gateway']);
+    expect(down.log.requests[0]).toMatchObject({ upstreamDown: true, status: 502 });
   });
 });

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { routeOf } from './contract-profile.js';
-import { type FaultPlan, passAll } from './fault-plan.js';
+import { type FaultPlan, type FaultRule, passAll, withRules } from './fault-plan.js';
 import {
   type Answer,
   advertisedWaitSeconds,
@@ -34,14 +34,18 @@ export interface ContractProxyOptions {
    * `contract`: only the 12 published endpoints; every extension (`players/login`,
    * `player/login`, the pardon, the `stream` upgrade, anything else) answers 404 in the
    * service's error shape. `reference`: everything is passed through, the stream included.
+   * `no-stream`: everything but the `stream` upgrade, which answers 404 (a service without the
+   * stream, so the plugin polls).
    */
-  profile: 'contract' | 'reference';
+  profile: 'contract' | 'reference' | 'no-stream';
   /** @default every request passes */
   plan?: FaultPlan;
   /** `strip`: a service that ignores `Idempotency-Key`. @default 'pass' */
   idempotencyKey?: 'pass' | 'strip';
   /** @default 'minecraft' */
   platform?: string;
+  /** What a client gets while the service cannot be reached: `drop` the connection, or a 502. @default 'drop' */
+  whenUpstreamDown?: 'drop' | 'bad-gateway';
 }
 
 export interface ContractProxy {
@@ -50,6 +54,10 @@ export interface ContractProxy {
   readonly log: ProxyLog;
   setPlan(plan: FaultPlan): void;
   setIdempotencyKey(mode: 'pass' | 'strip'): void;
+  /** Adds a rule consulted before the plan (see `withRules`). */
+  inject(rule: FaultRule): void;
+  /** Removes every injected rule; the plan stays. */
+  clearFaults(): void;
   close(): Promise<void>;
 }
 
@@ -72,6 +80,8 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
   let connectionCount = 0;
   let plan = options.plan ?? passAll;
   let idempotency = options.idempotencyKey ?? 'pass';
+  const rules: FaultRule[] = [];
+  const lateAnswers = new Set<NodeJS.Timeout>();
 
   /** Logs the arrival and decides its fault at once, so faults are dealt in arrival order. */
   const arrive = (request: IncomingMessage, upgrade: boolean) => {
@@ -94,10 +104,17 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
       fault: { kind: 'pass' },
     };
     log.requests.push(entry);
-    if (options.profile === 'contract' && !route.inContract) {
+    const offered =
+      options.profile === 'contract'
+        ? route.inContract
+        : options.profile === 'reference' || route.endpoint !== 'stream';
+    if (!offered) {
       entry.fault = { kind: 'not-offered' };
     } else {
-      entry.fault = plan({ index: entry.index, method, path: url.pathname, endpoint: route.endpoint });
+      entry.fault = withRules(
+        rules,
+        plan,
+      )({ index: entry.index, method, path: url.pathname, endpoint: route.endpoint });
     }
     return entry;
   };
@@ -108,6 +125,13 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     if (fault.kind === 'not-offered') return errorAnswer(404, `no route ${entry.method} ${entry.path}`);
     if (fault.kind === 'server-error') return errorAnswer(fault.status, 'injected fault');
     if (fault.kind === 'rate-limit') return rateLimitAnswer(fault.channel, fault.waitSeconds);
+    if (fault.kind === 'answer') {
+      return {
+        status: fault.status,
+        headers: { 'content-type': 'application/json', ...fault.headers },
+        body: fault.body,
+      };
+    }
     return undefined;
   };
 
@@ -152,15 +176,25 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
       });
     } catch {
       entry.upstreamDown = true;
-      return void request.socket.destroy();
+      if (options.whenUpstreamDown !== 'bad-gateway') return void request.socket.destroy();
+      sendAnswer(response, errorAnswer(502, 'service down'));
+      return recordAnswer(entry, 502);
     }
     const text = await reply.text();
     entry.upstreamStatus = reply.status;
     if (fault.kind === 'drop-after') return void request.socket.destroy();
-    response.writeHead(reply.status, relayedHeaders(reply.headers));
-    response.end(text);
-    const wait = { channel: 'upstream' as const, waitSeconds: advertisedWaitSeconds(reply.headers, text) };
-    recordAnswer(entry, reply.status, reply.status === 429 ? wait : undefined);
+    const relay = () => {
+      response.writeHead(reply.status, relayedHeaders(reply.headers));
+      response.end(text);
+      const wait = { channel: 'upstream' as const, waitSeconds: advertisedWaitSeconds(reply.headers, text) };
+      recordAnswer(entry, reply.status, reply.status === 429 ? wait : undefined);
+    };
+    if (fault.kind !== 'slow') return relay();
+    const timer = setTimeout(() => {
+      lateAnswers.delete(timer);
+      relay();
+    }, fault.delayMs);
+    lateAnswers.add(timer);
   }
 
   function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -214,7 +248,14 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     setIdempotencyKey(mode) {
       idempotency = mode;
     },
+    inject(rule) {
+      rules.push(rule);
+    },
+    clearFaults() {
+      rules.length = 0;
+    },
     async close() {
+      for (const timer of lateAnswers) clearTimeout(timer);
       for (const socket of upgraded) socket.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -71,7 +71,7 @@ export class FakeTime implements Clock, Timers {
     for (const timer of due) timer.callback();
   }
 
-  /** Sets the clock without firing anything (a process that was down for a while). */
+  /** Moves the clock without firing anything or awaiting: a process that was down, or a test with no timers. */
   jump(ms: number): void {
     this.current += ms;
   }

@@ -9,7 +9,11 @@ export type Fault =
   /** Connection destroyed; the service never sees the request. */
   | { kind: 'drop-before' }
   /** Forwarded and handled by the service, then the connection is destroyed: the answer is lost. */
-  | { kind: 'drop-after' };
+  | { kind: 'drop-after' }
+  /** Forwarded at once; the service's answer is relayed `delayMs` later (longer than the client waits: a stall). */
+  | { kind: 'slow'; delayMs: number }
+  /** The proxy answers this itself (a malformed body, a 404 for a route, a 429 shaped by hand). */
+  | { kind: 'answer'; status: number; body: string; headers?: Record<string, string> };
 
 /** A card of the deck: a 429's wait is drawn when it is dealt. */
 export type FaultCard = Exclude<Fault, { kind: 'rate-limit' }> | { kind: 'rate-limit'; channel: RetryChannel };

@@ -70,6 +70,8 @@ export function keyLabeller(): (key: string | undefined) => string {
 export function faultLabel(fault: LoggedFault): string {
   if (fault.kind === 'rate-limit') return `429 ${fault.channel}`;
   if (fault.kind === 'server-error') return String(fault.status);
+  if (fault.kind === 'slow') return `slow ${fault.delayMs}ms`;
+  if (fault.kind === 'answer') return `answer ${fault.status}`;
   return fault.kind;
 }
 

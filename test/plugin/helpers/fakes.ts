@@ -5,17 +5,6 @@ import type { Player } from '../../../src/runtime/plugin-api.js';
 
 export { recordingLogger } from '../../support/recording-logger.js';
 
-/** A clock the test moves by hand. */
-export function manualClock(start = Date.parse('2026-01-01T00:00:00Z')) {
-  let now = start;
-  return {
-    now: () => now,
-    advance(ms: number) {
-      now += ms;
-    },
-  };
-}
-
 export interface FakePlayer extends Player {
   readonly messages: string[];
   kickedWith: string | undefined;

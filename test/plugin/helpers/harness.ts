@@ -3,7 +3,8 @@ import { bailiffConfigSchema } from '../../../plugin/config/schema.js';
 import { createCore } from '../../../plugin/core/core.js';
 import { loadBundledMessages } from '../../../plugin/messages/load.js';
 import type { ModerationApi } from '../../../src/api/moderation-api.js';
-import { type FakePlayer, fakePlayers, manualClock, recordingLogger } from './fakes.js';
+import { FakeTime } from '../../support/fake-time.js';
+import { type FakePlayer, fakePlayers, recordingLogger } from './fakes.js';
 
 const REPOSITORY_ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -19,7 +20,7 @@ export interface OutboxRow {
  * so rows stay pending for the test to read), with the bundled messages and fake players.
  */
 export function enforcementHarness(online: FakePlayer[] = [], configInput: unknown = {}) {
-  const clock = manualClock();
+  const clock = new FakeTime();
   const { logger, lines } = recordingLogger();
   const players = fakePlayers(...online);
   const core = createCore({

@@ -3,8 +3,8 @@ import { ServiceLookup } from '../../../plugin/identity/service-lookup.js';
 import { ExtensionSupport } from '../../../src/api/extension-support.js';
 import type { ModerationApi } from '../../../src/api/moderation-api.js';
 import { silentLogger } from '../../../src/ports/logger.js';
+import { FakeTime } from '../../support/fake-time.js';
 import { apiError } from '../commands/helpers/fake-api.js';
-import { manualClock } from '../helpers/fakes.js';
 
 type LookupClient = Pick<ModerationApi, 'lookupPlayer' | 'extensions'>;
 
@@ -19,7 +19,7 @@ describe("the moderation service's player lookup", () => {
       lookupPlayer: () => answers.shift()!(),
       extensions: new ExtensionSupport({ reprobeAfterMs: 600_000 }),
     } as unknown as LookupClient;
-    const lookup = new ServiceLookup(client, manualClock(), silentLogger);
+    const lookup = new ServiceLookup(client, new FakeTime(), silentLogger);
     expect(await lookup.find('notch')).toEqual({ uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5', name: 'Notch' });
     expect(await lookup.find('ghost')).toBeUndefined();
     expect(await lookup.find('notch')).toBeUndefined();
@@ -27,7 +27,7 @@ describe("the moderation service's player lookup", () => {
 
   it('does not ask while the client remembers a 404, and asks again after the reprobe delay', async () => {
     let asked = 0;
-    const clock = manualClock();
+    const clock = new FakeTime();
     const extensions = new ExtensionSupport({ reprobeAfterMs: 600_000 });
     extensions.markMissing('lookupPlayer', clock.now());
     const client = {
@@ -40,7 +40,7 @@ describe("the moderation service's player lookup", () => {
     const lookup = new ServiceLookup(client, clock, silentLogger);
     await lookup.find('a');
     expect(asked).toBe(0);
-    clock.advance(600_000);
+    clock.jump(600_000);
     await lookup.find('b');
     expect(asked).toBe(1);
   });
