@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
-import type { TimerHandle, Timers } from '../ports/timers.js';
-import { guarded } from './guard.js';
+import type { Timers } from '../ports/timers.js';
+import { BatchLoop } from './batch-loop.js';
 import type { AddressRetentionStore } from './store/address-retention.js';
 
 export interface AddressPrunerSettings {
@@ -22,41 +22,32 @@ export const ADDRESS_PRUNE_BATCH_SIZE = 1000;
  * so a large backlog never holds the service for long.
  */
 export class AddressPruner {
-  private timer: TimerHandle | undefined;
-  private isClosed = false;
+  private readonly loop: BatchLoop;
 
   constructor(
     private readonly store: AddressRetentionStore,
     private readonly clock: Clock,
-    private readonly timers: Timers,
-    private readonly logger: Logger,
+    timers: Timers,
+    logger: Logger,
     private readonly settings: AddressPrunerSettings,
-  ) {}
+  ) {
+    this.loop = new BatchLoop(timers, logger, 'address history pruning', settings.intervalMs, () => this.pruneBatch());
+  }
 
   /** Runs the first batch now. */
   start(): void {
-    this.runBatch();
+    this.loop.start();
   }
 
   close(): void {
-    this.isClosed = true;
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
-    this.timer = undefined;
+    this.loop.close();
   }
 
-  private schedule(delayMs: number): void {
-    if (this.isClosed) return;
-    this.timer = this.timers.setTimeout(() => this.runBatch(), delayMs);
-  }
-
-  private runBatch(): void {
-    let isBacklog = false;
-    guarded(this.logger, 'address history pruning', {}, () => {
-      const { batchSize, retentionMs } = this.settings;
-      const deleted = this.store.deleteHistoryBefore(this.clock.now() - retentionMs, batchSize);
-      const cleared = deleted < batchSize ? this.store.clearForgottenLastAddresses(batchSize) : 0;
-      isBacklog = deleted === batchSize || cleared === batchSize;
-    });
-    this.schedule(isBacklog ? 0 : this.settings.intervalMs);
+  /** Deletes one batch; true when a batch came back full (more is waiting). */
+  private pruneBatch(): boolean {
+    const { batchSize, retentionMs } = this.settings;
+    const deleted = this.store.deleteHistoryBefore(this.clock.now() - retentionMs, batchSize);
+    const cleared = deleted < batchSize ? this.store.clearForgottenLastAddresses(batchSize) : 0;
+    return deleted === batchSize || cleared === batchSize;
   }
 }

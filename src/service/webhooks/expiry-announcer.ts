@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open-db.js';
-import type { TimerHandle, Timers } from '../../ports/timers.js';
+import type { Timers } from '../../ports/timers.js';
+import { BatchLoop } from '../batch-loop.js';
 import type { ServiceContext } from '../context.js';
-import { guarded } from '../guard.js';
 import type { PunishmentRow } from '../store/punishment-rows.js';
 import { punishmentEvent } from './events.js';
 
@@ -52,25 +52,29 @@ class EndedPunishments {
  */
 export class ExpiryAnnouncer {
   private readonly punishments: EndedPunishments;
-  private timer: TimerHandle | undefined;
-  private isClosed = false;
+  private readonly loop: BatchLoop;
 
   constructor(
     private readonly context: ServiceContext,
-    private readonly timers: Timers,
+    timers: Timers,
     private readonly settings: ExpiryAnnouncerSettings,
   ) {
     this.punishments = new EndedPunishments(context.db);
+    this.loop = new BatchLoop(
+      timers,
+      context.logger,
+      'punishment expiry announcement',
+      settings.intervalMs,
+      () => this.announceBatch() === settings.batchSize,
+    );
   }
 
   start(): void {
-    this.runBatch();
+    this.loop.start();
   }
 
   close(): void {
-    this.isClosed = true;
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
-    this.timer = undefined;
+    this.loop.close();
   }
 
   /** Announces one batch; returns how many punishments it took. */
@@ -88,14 +92,5 @@ export class ExpiryAnnouncer {
       }
       return rows.length;
     })();
-  }
-
-  private runBatch(): void {
-    let isBacklog = false;
-    guarded(this.context.logger, 'punishment expiry announcement', {}, () => {
-      isBacklog = this.announceBatch() === this.settings.batchSize;
-    });
-    if (this.isClosed) return;
-    this.timer = this.timers.setTimeout(() => this.runBatch(), isBacklog ? 0 : this.settings.intervalMs);
   }
 }
