@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { type BenchResult, summarize } from './result.js';
+import { startRequestProbe } from './support/request-probe.js';
 import {
   OTHER_NETWORK_KEY,
   type ServiceProcess,
@@ -34,33 +35,14 @@ function hostileStream(url: string, apiKey: string, held: WebSocket[]): Promise<
 
 /** `recent` of another network, one call after another, until stopped. */
 function probeRecent(service: ServiceProcess) {
-  const latencies: number[] = [];
-  let failures = 0;
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const response = await fetch(`${service.url}/v1/minecraft/punishments/recent?hours=1`, {
-          headers: { 'x-api-key': OTHER_NETWORK_KEY },
-          signal: AbortSignal.timeout(15_000),
-        });
-        await response.arrayBuffer();
-        if (response.ok) latencies.push(performance.now() - started);
-        else failures += 1;
-      } catch {
-        failures += 1;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return { latencies, failures };
-    },
-  };
+  return startRequestProbe(
+    () =>
+      fetch(`${service.url}/v1/minecraft/punishments/recent?hours=1`, {
+        headers: { 'x-api-key': OTHER_NETWORK_KEY },
+        signal: AbortSignal.timeout(15_000),
+      }),
+    20,
+  );
 }
 
 /**
