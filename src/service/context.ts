@@ -4,6 +4,7 @@ import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
 import type { EvasionSettings } from './evasion/evasion-settings.js';
 import type { ModerationRules } from './rules/catalogue.js';
+import { AppealStore } from './store/appeals.js';
 import { EnforcementStore } from './store/enforcement.js';
 import { EvasionPunishmentStore } from './store/evasion-punishments.js';
 import { IdempotencyKeyStore } from './store/idempotency-keys.js';
@@ -13,6 +14,7 @@ import { NotificationStore } from './store/notifications.js';
 import { PardonStore } from './store/pardons.js';
 import { PlayerIpStore } from './store/player-ips.js';
 import { PlayerStore } from './store/players.js';
+import { PublicListStore } from './store/public-list.js';
 import { PunishmentRenderer } from './store/punishment-renderer.js';
 import { PunishmentStore } from './store/punishments.js';
 import { StreamChangeStore } from './store/stream-changes.js';
@@ -39,6 +41,8 @@ export interface ServiceStores {
   webhooks: WebhookStore;
   webhookDeliveries: DeliveryStore;
   webhookLog: WebhookLog;
+  publicList: PublicListStore;
+  appeals: AppealStore;
 }
 
 /** Everything a route needs, built once per running service. */
@@ -60,6 +64,9 @@ export interface ServiceContext {
 
 export function createStores(db: Db, logger?: Logger): ServiceStores {
   const webhookLog = new WebhookLog(db);
+  const tickets = new TicketStore(db, (ticketId, error) =>
+    logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
+  );
   return {
     networks: new NetworkStore(db),
     players: new PlayerStore(db),
@@ -69,15 +76,15 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
     evasion: new EvasionPunishmentStore(db),
     notifications: new NotificationStore(db),
     pardons: new PardonStore(db),
-    tickets: new TicketStore(db, (ticketId, error) =>
-      logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
-    ),
+    tickets,
     migrations: new MigrationStore(db),
     idempotencyKeys: new IdempotencyKeyStore(db),
     streamChanges: new StreamChangeStore(db),
     webhooks: new WebhookStore(db),
     webhookDeliveries: new DeliveryStore(db, webhookLog),
     webhookLog,
+    publicList: new PublicListStore(db),
+    appeals: new AppealStore(db, tickets),
   };
 }
 

@@ -61,7 +61,8 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   },
   'punishments.history': {
     args: (f) => [f.networkId, f.punishedPlayers[0]],
-    uses: ['service_punishments_target_status'],
+    // Any index that starts with the player reads only their rows; the planner picks the narrower one.
+    uses: ['service_punishments_player_history'],
   },
   'punishments.setStatus': {
     args: (f) => ({ networkId: f.networkId, id: 'p10', status: 'pardoned', nowMs: f.nowMs }),
@@ -162,6 +163,40 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, id: 'p10', nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_punishments_1'],
   },
+  'publicList.isPublic': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.setPublic': { args: (f) => ({ networkId: f.networkId, isPublic: 1 }), uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.page': {
+    args: (f) => ({ networkId: f.networkId, beforeCreatedAt: f.nowMs - DAY_MS, beforePosition: 0, limit: 50 }),
+    uses: ['service_punishments_recent'],
+  },
+  'publicList.pageOfKind': {
+    args: (f) => ({ networkId: f.networkId, kind: 'mute', beforeCreatedAt: f.nowMs, beforePosition: 0, limit: 50 }),
+    uses: ['service_punishments_public_kind'],
+  },
+  'publicList.pageOfPlayer': {
+    args: (f) => ({
+      networkId: f.networkId,
+      targetUuid: f.punishedPlayers[0],
+      beforeCreatedAt: f.nowMs,
+      beforePosition: 0,
+      limit: 50,
+    }),
+    uses: ['service_punishments_player_history'],
+  },
+  'appeals.openOf': { args: (f) => [f.networkId, 'p10'], uses: ['service_appeals_open'] },
+  'appeals.byToken': { args: () => [Buffer.alloc(32)], uses: ['sqlite_autoindex_service_appeals_1'] },
+  'appeals.byTicket': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_appeals_2'] },
+  'appeals.decide': {
+    args: (f) => ({
+      networkId: f.networkId,
+      ticketId: f.ticketId,
+      status: 'denied',
+      answer: 'no',
+      decidedBy: 'mod',
+      nowMs: f.nowMs,
+    }),
+    uses: ['sqlite_autoindex_service_appeals_2'],
+  },
   'streamChanges.activePage': {
     args: (f) => ({ networkId: f.networkId, afterCreatedAt: f.nowMs - DAY_MS, afterRowid: 0, limit: 1000 }),
     uses: ['service_punishments_status_created'],
@@ -184,11 +219,19 @@ const LARGE_TABLES = [
   'service_evidence',
   'service_tickets',
   'service_ticket_replies',
+  'service_appeals',
 ];
 /** The stream snapshot reads every active punishment of the network by design. */
 const READS_A_WHOLE_NETWORK = new Set(['punishments.active']);
 /** Pages through a whole network or its change log: each page must be a range of an index, not a sort. */
-const PAGES_IN_INDEX_ORDER = new Set(['streamChanges.activePage', 'streamChanges.changesAfter', 'punishments.recent']);
+const PAGES_IN_INDEX_ORDER = new Set([
+  'streamChanges.activePage',
+  'streamChanges.changesAfter',
+  'punishments.recent',
+  'publicList.page',
+  'publicList.pageOfKind',
+  'publicList.pageOfPlayer',
+]);
 /** Reads one row per tenant or endpoint, by design: the alias of the small table each may scan. */
 const SCANS_OF_SMALL_TABLES: Record<string, string> = {
   'streamChanges.heads': 'networks',

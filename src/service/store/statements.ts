@@ -2,6 +2,7 @@ import { DELIVERY_SQL } from '../webhooks/delivery-store.js';
 import { EXPIRY_SQL } from '../webhooks/expiry-announcer.js';
 import { WEBHOOK_LOG_SQL } from '../webhooks/webhook-log.js';
 import { WEBHOOK_SQL } from '../webhooks/webhook-store.js';
+import { APPEAL_SQL } from './appeals.js';
 import { ENFORCEMENT_SQL } from './enforcement.js';
 import { EVASION_SQL } from './evasion-punishments.js';
 import { IDEMPOTENCY_KEY_SQL } from './idempotency-keys.js';
@@ -11,6 +12,7 @@ import { NOTIFICATION_SQL } from './notifications.js';
 import { PARDON_SQL } from './pardons.js';
 import { PLAYER_IP_SQL } from './player-ips.js';
 import { PLAYER_SQL } from './players.js';
+import { PUBLIC_LIST_SQL } from './public-list.js';
 import { PUNISHMENT_SQL } from './punishments.js';
 import { STREAM_CHANGE_SQL } from './stream-changes.js';
 import { TICKET_SQL } from './tickets.js';
@@ -36,4 +38,6 @@ export const SERVICE_STATEMENTS = {
   webhookDeliveries: DELIVERY_SQL,
   webhookLog: WEBHOOK_LOG_SQL,
   expiries: EXPIRY_SQL,
+  publicList: PUBLIC_LIST_SQL,
+  appeals: APPEAL_SQL,
 } as const;
