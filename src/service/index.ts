@@ -140,6 +140,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       adminToken,
       rateLimits,
       authThrottle,
+      ...(options.appealsPerHour === undefined ? {} : { appealsPerHour: options.appealsPerHour }),
       maxUploadBytes: Math.floor((options.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB) * MB),
       uploadDirectory,
       jobs,
@@ -186,6 +187,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       url: `http://${urlHost}:${port}`,
       port,
       adminToken,
+      context,
       close: () => {
         closing ??= (async () => {
           pruner?.close();

@@ -38,6 +38,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'networks.serverByName': { args: (f) => [f.networkId, 'game-1'], uses: ['sqlite_autoindex_service_servers_2'] },
   'networks.updateServerKey': { args: (f) => ({ id: f.serverId, keyHash: Buffer.alloc(32) }), uses: [PK] },
   'networks.serverById': { args: (f) => [f.serverId], uses: [PK] },
+  'networks.networkById': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
   'players.nameOf': { args: (f) => [f.networkId, f.punishedPlayers[0]], uses: [PK] },
   'players.byName': { args: (f) => [f.networkId, 'PLAYER12'], uses: ['service_players_name'] },
   'players.byUuid': { args: (f) => [f.networkId, f.punishedPlayers[0]], uses: [PK] },
@@ -101,6 +102,10 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'pardons.byPunishment': { args: (f) => [f.networkId, 'p11'], uses: [PK, 'INTEGER PRIMARY KEY'] },
   'tickets.touch': {
     args: (f) => ({ networkId: f.networkId, id: f.ticketId, nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_tickets_1'],
+  },
+  'tickets.setStatus': {
+    args: (f) => ({ networkId: f.networkId, id: f.ticketId, status: 'Closed', nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_tickets_1'],
   },
   'tickets.byId': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_tickets_1'] },

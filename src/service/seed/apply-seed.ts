@@ -20,6 +20,7 @@ export function applySeed(context: ServiceContext, seed: ParsedSeed): void {
   db.transaction(() => {
     for (const network of seed.networks) {
       const networkId = stores.networks.ensureNetwork(network.name);
+      if (network.publicList !== undefined) stores.publicList.setPublic(networkId, network.publicList);
       for (const server of network.servers) stores.networks.ensureServer(networkId, server.name, server.apiKey);
       for (const player of network.players) stores.players.save(networkId, player.uuid, player.name);
       for (const ticket of network.tickets) stores.tickets.save(networkId, ticket);

@@ -5,6 +5,14 @@ import { PUBLIC_KIND_SQL } from '../db/public-list-and-appeals.js';
 export const PUBLIC_KINDS = ['ban', 'mute', 'warning', 'kick'] as const;
 export type PublicKind = (typeof PUBLIC_KINDS)[number];
 
+/** The kind PUBLIC_KIND_SQL gives a row, for code that holds a row already. */
+export function publicKindOf(status: string, typeOrdinal: number): PublicKind {
+  if (status === 'warning') return 'warning';
+  if (typeOrdinal === 0) return 'kick';
+  if (typeOrdinal === 1 || typeOrdinal === 6 || typeOrdinal === 7) return 'mute';
+  return 'ban';
+}
+
 /**
  * A punishment as the public list may show it: never its id, its `data` or any address. An IP
  * ban is only marked as one (`isIpBan`); what it covers is not read.

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { ServiceContext } from '../context.js';
+import { notFound } from '../http/errors.js';
+import { parseOrThrow } from '../http/validate.js';
+
+const networkParams = z.object({ network: z.string().min(1) });
+
+/** The owner's switches of a network; every field is optional in an update. */
+export const networkSettingsUpdate = z.strictObject({
+  /** Whether /panel/public/<network>/ lists the network's punishments. @default false */
+  publicList: z.boolean().optional(),
+});
+
+/** A network's settings under /admin/v1/networks/:network/settings (read, and change some). */
+export function registerNetworkSettingsRoutes(app: FastifyInstance, context: ServiceContext): void {
+  const { stores } = context;
+
+  async function networkOf(params: unknown): Promise<number> {
+    const { network } = parseOrThrow(networkParams, params, 'path');
+    const id = await stores.networks.findNetwork(network);
+    if (id === undefined) throw notFound(`network ${network} not found`);
+    return id;
+  }
+
+  const settingsOf = async (networkId: number) => ({ publicList: await stores.publicList.isPublic(networkId) });
+
+  app.get('/networks/:network/settings', async (request) => settingsOf(await networkOf(request.params)));
+
+  app.patch('/networks/:network/settings', async (request) => {
+    const networkId = await networkOf(request.params);
+    const update = parseOrThrow(networkSettingsUpdate, request.body);
+    if (update.publicList !== undefined) await stores.publicList.setPublic(networkId, update.publicList);
+    return settingsOf(networkId);
+  });
+}
