@@ -74,9 +74,7 @@ export class PanelAccountStore {
     this.byId = db.prepare<[number], AccountRow>(PANEL_ACCOUNT_SQL.byId);
     this.ofNetwork = db.prepare<[number], AccountRow>(PANEL_ACCOUNT_SQL.ofNetwork);
     this.roleStatement = db.prepare<{ id: number; role: string; nowMs: number }>(PANEL_ACCOUNT_SQL.setRole);
-    this.disabledStatement = db.prepare<{ id: number; disabled: number; nowMs: number }>(
-      PANEL_ACCOUNT_SQL.setDisabled,
-    );
+    this.disabledStatement = db.prepare<{ id: number; disabled: number; nowMs: number }>(PANEL_ACCOUNT_SQL.setDisabled);
     this.passwordStatement = db.prepare<{ id: number; passwordHash: string; nowMs: number }>(
       PANEL_ACCOUNT_SQL.setPassword,
     );
