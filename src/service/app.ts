@@ -1,5 +1,4 @@
 import { maxHeaderSize } from 'node:http';
-import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServiceContext } from './context.js';
@@ -11,7 +10,8 @@ import { answerClientError, frameworkErrorHandler, refuseTunnels, requireHostHea
 import { type KeyRateLimits, registerRateLimit } from './http/rate-limit.js';
 import type { ImportJobs } from './migration/import-job.js';
 import { uploadLimits } from './migration/receive-upload.js';
-import { registerPublicPanel } from './panel/public-panel.js';
+import type { PanelSettings } from './panel/panel-context.js';
+import { registerPanel } from './panel/register-panel.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerNetworkSettingsRoutes } from './routes/admin-network-settings.js';
 import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
@@ -27,9 +27,6 @@ import { ticketWriteHandlers } from './routes/ticket-writes.js';
 import { ticketHandlers } from './routes/tickets.js';
 import type { WebhookDispatcher } from './webhooks/dispatcher.js';
 
-/** Largest form the panel takes (an appeal is at most a few kilobytes). */
-const PANEL_FORM_BODY_LIMIT = 65_536;
-
 export interface AppSettings {
   platform: string;
   adminToken: string;
@@ -39,8 +36,8 @@ export interface AppSettings {
   uploadDirectory: string;
   jobs: ImportJobs;
   webhooks: WebhookDispatcher;
-  /** Appeals per client address and hour (see ServiceOptions). */
-  appealsPerHour?: number;
+  /** The moderation panel under /panel/; defaults in src/service/panel/register-panel.ts. */
+  panel?: Partial<PanelSettings>;
 }
 
 /** The fastify app: contract routes under /v1/{platform}, admin routes under /admin/v1. */
@@ -91,12 +88,6 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
     },
     { prefix: '/admin/v1' },
   );
-  await app.register(
-    async (scope) => {
-      await scope.register(formbody, { bodyLimit: PANEL_FORM_BODY_LIMIT });
-      registerPublicPanel(scope, context, { appealsPerHour: settings.appealsPerHour });
-    },
-    { prefix: '/panel' },
-  );
+  await registerPanel(app, context, settings.panel);
   return app;
 }

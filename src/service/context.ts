@@ -5,12 +5,16 @@ import type { Logger } from '../ports/logger.js';
 import type { EvasionSettings } from './evasion/evasion-settings.js';
 import type { ModerationRules } from './rules/catalogue.js';
 import { AppealStore } from './store/appeals.js';
+import { AuditLog } from './store/audit-log.js';
 import { EnforcementStore } from './store/enforcement.js';
 import { EvasionPunishmentStore } from './store/evasion-punishments.js';
 import { IdempotencyKeyStore } from './store/idempotency-keys.js';
 import { MigrationStore } from './store/migrations.js';
 import { NetworkStore } from './store/networks.js';
 import { NotificationStore } from './store/notifications.js';
+import { PanelAccountStore } from './store/panel-accounts.js';
+import { PanelRoleStore } from './store/panel-roles.js';
+import { PanelSessionStore } from './store/panel-sessions.js';
 import { PardonStore } from './store/pardons.js';
 import { PlayerIpStore } from './store/player-ips.js';
 import { PlayerStore } from './store/players.js';
@@ -43,6 +47,10 @@ export interface ServiceStores {
   webhookLog: WebhookLog;
   publicList: PublicListStore;
   appeals: AppealStore;
+  panelAccounts: PanelAccountStore;
+  panelRoles: PanelRoleStore;
+  panelSessions: PanelSessionStore;
+  auditLog: AuditLog;
 }
 
 /** Everything a route needs, built once per running service. */
@@ -85,6 +93,10 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
     webhookLog,
     publicList: new PublicListStore(db),
     appeals: new AppealStore(db, tickets),
+    panelAccounts: new PanelAccountStore(db),
+    panelRoles: new PanelRoleStore(db),
+    panelSessions: new PanelSessionStore(db),
+    auditLog: new AuditLog(db),
   };
 }
 

@@ -140,7 +140,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       adminToken,
       rateLimits,
       authThrottle,
-      ...(options.appealsPerHour === undefined ? {} : { appealsPerHour: options.appealsPerHour }),
+      ...(options.appealsPerHour === undefined ? {} : { panel: { appealsPerHour: options.appealsPerHour } }),
       maxUploadBytes: Math.floor((options.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB) * MB),
       uploadDirectory,
       jobs,

@@ -97,7 +97,7 @@ export class AppealStore {
    * Opens the appeal and its ticket in one transaction; false (nothing stored) when the punishment
    * already has an open appeal.
    */
-  async open(appeal: NewAppeal): Promise<boolean> {
+  open(appeal: NewAppeal): boolean {
     return this.db
       .transaction(() => {
         if (this.openOfStatement.get(appeal.networkId, appeal.punishmentId)) return false;
@@ -115,23 +115,23 @@ export class AppealStore {
       .immediate();
   }
 
-  async openAppealOf(networkId: number, punishmentId: string): Promise<string | undefined> {
+  openAppealOf(networkId: number, punishmentId: string): string | undefined {
     return this.openOfStatement.get(networkId, punishmentId)?.ticketId;
   }
 
   /** The appeal a private link opens, whatever its network. */
-  async byToken(token: string): Promise<Appeal | undefined> {
+  byToken(token: string): Appeal | undefined {
     const row = this.byTokenStatement.get(hashAppealToken(token));
     return row && toAppeal(row);
   }
 
-  async byTicket(networkId: number, ticketId: string): Promise<Appeal | undefined> {
+  byTicket(networkId: number, ticketId: string): Appeal | undefined {
     const row = this.byTicketStatement.get(networkId, ticketId);
     return row && toAppeal(row);
   }
 
   /** Records the decision of an open appeal; false when it was not open (already decided, or none). */
-  async decide(decision: AppealDecision): Promise<boolean> {
+  decide(decision: AppealDecision): boolean {
     return this.decideStatement.run(decision).changes === 1;
   }
 }

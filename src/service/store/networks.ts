@@ -29,6 +29,7 @@ export const NETWORK_SQL = {
   updateServerKey: 'UPDATE service_servers SET key_hash = @keyHash WHERE id = @id',
   serverById: 'SELECT name FROM service_servers WHERE id = ?',
   networkById: 'SELECT name FROM service_networks WHERE id = ?',
+  allNetworks: 'SELECT id, name FROM service_networks ORDER BY name LIMIT 1000',
 } as const;
 
 /** Networks (tenants) and their servers; API keys are only ever stored as SHA-256 hashes. */
@@ -41,6 +42,7 @@ export class NetworkStore {
   private readonly updateServerKey;
   private readonly serverById;
   private readonly networkById;
+  private readonly allNetworks;
 
   constructor(db: Db) {
     this.byHash = db.prepare<[Buffer], ServerRow>(NETWORK_SQL.serverByKeyHash);
@@ -51,11 +53,16 @@ export class NetworkStore {
     this.updateServerKey = db.prepare<{ id: number; keyHash: Buffer }>(NETWORK_SQL.updateServerKey);
     this.serverById = db.prepare<[number], { name: string }>(NETWORK_SQL.serverById);
     this.networkById = db.prepare<[number], { name: string }>(NETWORK_SQL.networkById);
+    this.allNetworks = db.prepare<[], { id: number; name: string }>(NETWORK_SQL.allNetworks);
   }
 
-  /** The network's name, or undefined when there is no such network. */
-  nameOf(networkId: number): string | undefined {
+  async networkName(networkId: number): Promise<string | undefined> {
     return this.networkById.get(networkId)?.name;
+  }
+
+  /** Every network by name (at most 1000), for a superuser's network switch. */
+  async listNetworks(): Promise<{ id: number; name: string }[]> {
+    return this.allNetworks.all();
   }
 
   /** The server whose key this is, or undefined. The hash comparison is constant-time. */

@@ -33,13 +33,16 @@ export interface PublicPunishment {
   isIpBan: boolean;
 }
 
-/** Where a page starts: strictly older than this row (the first page starts at `PAGE_START`). */
-export interface PageCursor {
+/** Where a page starts: strictly older than this row (the first page starts at `PUBLIC_PAGE_START`). */
+export interface PublicPageCursor {
   createdAt: number;
   position: number;
 }
 
-export const PAGE_START: PageCursor = { createdAt: Number.MAX_SAFE_INTEGER, position: Number.MAX_SAFE_INTEGER };
+export const PUBLIC_PAGE_START: PublicPageCursor = {
+  createdAt: Number.MAX_SAFE_INTEGER,
+  position: Number.MAX_SAFE_INTEGER,
+};
 
 const COLUMNS = `rowid AS position, (${PUBLIC_KIND_SQL}) AS kind, target_uuid AS targetUuid, target_name AS targetName,
     issuer_name AS issuerName, type_ordinal AS typeOrdinal, reason, duration, status, created_at AS createdAt,
@@ -81,16 +84,16 @@ export class PublicListStore {
   }
 
   /** Whether the network's owner opened its public list (off unless switched on). */
-  async isPublic(networkId: number): Promise<boolean> {
+  isPublic(networkId: number): boolean {
     return this.isPublicStatement.get(networkId)?.isPublic === 1;
   }
 
-  async setPublic(networkId: number, isPublic: boolean): Promise<void> {
+  setPublic(networkId: number, isPublic: boolean): void {
     this.setPublicStatement.run({ networkId, isPublic: isPublic ? 1 : 0 });
   }
 
   /** A page of the network's punishments, of one kind when given, newest first. */
-  async page(networkId: number, kind: PublicKind | undefined, after: PageCursor, limit: number) {
+  page(networkId: number, kind: PublicKind | undefined, after: PublicPageCursor, limit: number) {
     const params = { networkId, beforeCreatedAt: after.createdAt, beforePosition: after.position, limit };
     const rows =
       kind === undefined ? this.pageStatement.all(params) : this.pageOfKindStatement.all({ ...params, kind });
@@ -98,7 +101,7 @@ export class PublicListStore {
   }
 
   /** A page of one player's punishments, newest first. */
-  async pageOfPlayer(networkId: number, targetUuid: string, after: PageCursor, limit: number) {
+  pageOfPlayer(networkId: number, targetUuid: string, after: PublicPageCursor, limit: number) {
     const params = { networkId, beforeCreatedAt: after.createdAt, beforePosition: after.position, limit };
     return this.pageOfPlayerStatement.all({ ...params, targetUuid: targetUuid.toLowerCase() }).map(toPublic);
   }

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { typeTitle } from '../../../contract/type-catalogue.js';
-import type { ServiceContext } from '../../context.js';
 import { publicKindOf } from '../../store/public-list.js';
 import { appealForm, MAX_APPEAL_LENGTH, MAX_APPEAL_NAME_LENGTH, MIN_APPEAL_LENGTH } from '../appeals/appeal-limits.js';
-import type { AppealThrottle } from '../appeals/appeal-throttle.js';
+import { AppealThrottle } from '../appeals/appeal-throttle.js';
 import { submitAppeal } from '../appeals/submit-appeal.js';
-import { type RenderPage, sendPage } from '../page-views.js';
+import type { PanelContext } from '../panel-context.js';
+import { sendPublicPage } from '../public/public-page.js';
 import { KIND_LABELS, shownDate } from '../public/public-rows.js';
 import { redactAddresses } from '../redact-addresses.js';
 
@@ -25,16 +25,19 @@ const STATUS_TEXT = {
  * The public appeal pages: /panel/appeal/<network> (the form a banned player fills in) and
  * /panel/appeal/status/<token> (their private page with the answer).
  */
-export function registerAppealRoutes(
-  app: FastifyInstance,
-  context: ServiceContext,
-  render: RenderPage,
-  throttle: AppealThrottle,
-): void {
+export function registerAppealRoutes(app: FastifyInstance, panel: PanelContext): void {
+  const context = panel.service;
   const { stores } = context;
+  const throttle = new AppealThrottle(context.clock, panel.settings.appealsPerHour);
 
   const notFoundPage = (reply: FastifyReply, message: string) =>
-    sendPage(reply, render('public/not-found', { title: 'Not found', message, network: null, listOpen: false }), 404);
+    sendPublicPage(
+      panel,
+      reply,
+      'public/not-found',
+      { title: 'Not found', message, network: null, listOpen: false },
+      404,
+    );
 
   async function networkPage(name: string) {
     const networkId = await stores.networks.findNetwork(name);
@@ -43,21 +46,29 @@ export function registerAppealRoutes(
   }
 
   function formPage(
+    reply: FastifyReply,
+    statusCode: number,
     page: { network: string; listOpen: boolean },
     values: FormValues,
     errors: Partial<FormValues>,
     formError: string | null = null,
   ) {
-    return render('appeal/form', {
-      title: 'Appeal',
-      ...page,
-      values,
-      errors,
-      formError,
-      minLength: MIN_APPEAL_LENGTH,
-      maxLength: MAX_APPEAL_LENGTH,
-      maxNameLength: MAX_APPEAL_NAME_LENGTH,
-    });
+    return sendPublicPage(
+      panel,
+      reply,
+      'appeal/form',
+      {
+        title: 'Appeal',
+        ...page,
+        values,
+        errors,
+        formError,
+        minLength: MIN_APPEAL_LENGTH,
+        maxLength: MAX_APPEAL_LENGTH,
+        maxNameLength: MAX_APPEAL_NAME_LENGTH,
+      },
+      statusCode,
+    );
   }
 
   app.get('/appeal/:network', async (request, reply) => {
@@ -66,7 +77,7 @@ export function registerAppealRoutes(
     if (!page) return notFoundPage(reply, 'There is no network of that name here.');
     const query = z.object({ id: z.string().max(256).optional() }).safeParse(request.query);
     const prefilled = query.success ? (query.data.id ?? '') : '';
-    return sendPage(reply, formPage(page, { punishmentId: prefilled, playerName: '', message: '' }, {}));
+    return formPage(reply, 200, page, { punishmentId: prefilled, playerName: '', message: '' }, {});
   });
 
   app.post('/appeal/:network', async (request, reply) => {
@@ -81,7 +92,7 @@ export function registerAppealRoutes(
     if (!allowed.isAllowed) {
       reply.header('retry-after', String(allowed.retryAfterSeconds));
       const wait = `Too many appeals from your address; try again in ${Math.ceil(allowed.retryAfterSeconds / 60)} minutes.`;
-      return sendPage(reply, formPage(page, values, {}, wait), 429);
+      return formPage(reply, 429, page, values, {}, wait);
     }
     const parsed = appealForm.safeParse(values);
     if (!parsed.success) {
@@ -90,10 +101,10 @@ export function registerAppealRoutes(
         const field = issue.path[0] as keyof FormValues;
         errors[field] ??= issue.message;
       }
-      return sendPage(reply, formPage(page, values, errors), 400);
+      return formPage(reply, 400, page, values, errors);
     }
     const outcome = await submitAppeal(context, page.networkId, parsed.data);
-    if (!outcome.ok) return sendPage(reply, formPage(page, values, { [outcome.field]: outcome.message }), 400);
+    if (!outcome.ok) return formPage(reply, 400, page, values, { [outcome.field]: outcome.message });
     return reply.redirect(`/panel/appeal/status/${outcome.token}`, 303);
   });
 
@@ -105,10 +116,10 @@ export function registerAppealRoutes(
     const [punishment, ticket, networkName] = await Promise.all([
       stores.punishments.find(appeal.networkId, appeal.punishmentId),
       stores.tickets.find(appeal.networkId, appeal.ticketId),
-      stores.networks.nameOf(appeal.networkId),
+      stores.networks.networkName(appeal.networkId),
     ]);
     if (!punishment || !ticket) return notFoundPage(reply, 'This appeal link is not valid.');
-    const html = render('appeal/status', {
+    return sendPublicPage(panel, reply, 'appeal/status', {
       title: 'Your appeal',
       network: networkName ?? null,
       listOpen: networkName !== undefined && (await stores.publicList.isPublic(appeal.networkId)),
@@ -126,6 +137,5 @@ export function registerAppealRoutes(
       decidedBy: appeal.decidedBy,
       decidedAt: appeal.decidedAt === null ? null : shownDate(appeal.decidedAt),
     });
-    return sendPage(reply, html);
   });
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { uuid } from '../../../contract/schemas.js';
-import type { ServiceContext } from '../../context.js';
 import { describeIssue } from '../../http/validate.js';
-import { PAGE_START, PUBLIC_KINDS, type PublicKind, type PublicPunishment } from '../../store/public-list.js';
-import { type RenderPage, sendPage } from '../page-views.js';
+import { PUBLIC_KINDS, PUBLIC_PAGE_START, type PublicKind, type PublicPunishment } from '../../store/public-list.js';
+import type { PanelContext } from '../panel-context.js';
+import { sendPublicPage } from '../public/public-page.js';
 import { cursorText, KIND_LABELS, parseCursor, toPublicRow } from '../public/public-rows.js';
 import { redactAddresses } from '../redact-addresses.js';
 
@@ -29,23 +29,25 @@ const KIND_OPTIONS = PUBLIC_KINDS.map((value) => ({ value, label: KIND_LABELS[va
  * kind, search by name) and /panel/public/<network>/player/<uuid>. A network with the list off, or
  * none of that name, is answered as one page "not found", so names of networks cannot be probed.
  */
-export function registerPublicListRoutes(app: FastifyInstance, context: ServiceContext, render: RenderPage): void {
-  const { stores } = context;
+export function registerPublicListRoutes(app: FastifyInstance, panel: PanelContext): void {
+  const { stores } = panel.service;
 
   const notFoundPage = (reply: FastifyReply) =>
-    sendPage(
+    sendPublicPage(
+      panel,
       reply,
-      render('public/not-found', {
+      'public/not-found',
+      {
         title: 'No public list here',
         message: 'This network has no public list of punishments.',
         network: null,
         listOpen: false,
-      }),
+      },
       404,
     );
 
   const badRequestPage = (reply: FastifyReply, network: string, message: string) =>
-    sendPage(reply, render('public/not-found', { title: 'Bad request', message, network, listOpen: true }), 400);
+    sendPublicPage(panel, reply, 'public/not-found', { title: 'Bad request', message, network, listOpen: true }, 400);
 
   /** The network's id when its public list is on. */
   async function openNetwork(name: string): Promise<number | undefined> {
@@ -88,11 +90,11 @@ export function registerPublicListRoutes(app: FastifyInstance, context: ServiceC
       if (found) return reply.redirect(`${base}player/${found.uuid}`, 303);
       notice = `No player named ${redactAddresses(player)} has been seen on this network.`;
     }
-    const cursor = parseCursor(query.data.before) ?? PAGE_START;
+    const cursor = parseCursor(query.data.before) ?? PUBLIC_PAGE_START;
     const rows = await stores.publicList.page(networkId, kind, cursor, PUBLIC_PAGE_SIZE + 1);
     const kindQuery = kind ? `kind=${kind}&` : '';
     const page = paged(rows, (next) => `${base}?${kindQuery}before=${next}`);
-    const html = render('public/list', {
+    return sendPublicPage(panel, reply, 'public/list', {
       title: 'Punishments',
       network,
       listOpen: true,
@@ -102,7 +104,6 @@ export function registerPublicListRoutes(app: FastifyInstance, context: ServiceC
       notice,
       ...page,
     });
-    return sendPage(reply, html);
   });
 
   app.get('/public/:network/player/:uuid', async (request, reply) => {
@@ -112,19 +113,18 @@ export function registerPublicListRoutes(app: FastifyInstance, context: ServiceC
     const networkId = await openNetwork(network);
     if (networkId === undefined) return notFoundPage(reply);
     const query = pageQuery.safeParse(request.query);
-    const cursor = parseCursor(query.success ? query.data.before : undefined) ?? PAGE_START;
+    const cursor = parseCursor(query.success ? query.data.before : undefined) ?? PUBLIC_PAGE_START;
     const targetUuid = params.data.uuid.toLowerCase();
     const rows = await stores.publicList.pageOfPlayer(networkId, targetUuid, cursor, PUBLIC_PAGE_SIZE + 1);
     const knownName = (await stores.players.findName(networkId, targetUuid)) ?? rows[0]?.targetName;
     if (knownName === undefined) return notFoundPage(reply);
     const base = `/panel/public/${encodeURIComponent(network)}/player/${targetUuid}`;
-    const html = render('public/player', {
+    return sendPublicPage(panel, reply, 'public/player', {
       title: redactAddresses(knownName),
       network,
       listOpen: true,
       playerName: redactAddresses(knownName),
       ...paged(rows, (next) => `${base}?before=${next}`),
     });
-    return sendPage(reply, html);
   });
 }
