@@ -22,6 +22,7 @@ import { PublicListStore } from './store/public-list.js';
 import { PunishmentRenderer } from './store/punishment-renderer.js';
 import { PunishmentStore } from './store/punishments.js';
 import { StreamChangeStore } from './store/stream-changes.js';
+import { TicketListStore } from './store/ticket-list.js';
 import { TicketStore } from './store/tickets.js';
 import { PunishmentFeed } from './stream/punishment-feed.js';
 import { DeliveryStore } from './webhooks/delivery-store.js';
@@ -47,6 +48,7 @@ export interface ServiceStores {
   webhookLog: WebhookLog;
   publicList: PublicListStore;
   appeals: AppealStore;
+  ticketList: TicketListStore;
   panelAccounts: PanelAccountStore;
   panelRoles: PanelRoleStore;
   panelSessions: PanelSessionStore;
@@ -93,6 +95,7 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
     webhookLog,
     publicList: new PublicListStore(db),
     appeals: new AppealStore(db, tickets),
+    ticketList: new TicketListStore(db),
     panelAccounts: new PanelAccountStore(db),
     panelRoles: new PanelRoleStore(db),
     panelSessions: new PanelSessionStore(db),

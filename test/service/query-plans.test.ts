@@ -201,6 +201,34 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     }),
     uses: ['sqlite_autoindex_service_appeals_2'],
   },
+  'ticketList.page': {
+    args: (f) => ({
+      networkId: f.networkId,
+      type: null,
+      assignee: null,
+      beforeCreatedAt: f.nowMs,
+      beforePosition: 0,
+      limit: 50,
+    }),
+    uses: ['service_tickets_created'],
+  },
+  'ticketList.pageOfStatus': {
+    args: (f) => ({
+      networkId: f.networkId,
+      status: 'Open',
+      type: 'appeal',
+      assignee: '',
+      beforeCreatedAt: f.nowMs,
+      beforePosition: 0,
+      limit: 50,
+    }),
+    uses: ['service_tickets_status_created'],
+  },
+  'ticketList.assign': {
+    args: (f) => ({ networkId: f.networkId, id: f.ticketId, assignee: 'alice', nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_tickets_1'],
+  },
+  'ticketList.assigneeOf': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_tickets_1'] },
   'networks.networkById': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
   'networks.allNetworks': { args: () => [], uses: ['sqlite_autoindex_service_networks_1'] },
   'panelAccounts.byUsername': { args: () => ['alice'], uses: ['sqlite_autoindex_service_panel_accounts_1'] },
@@ -256,6 +284,8 @@ const PAGES_IN_INDEX_ORDER = new Set([
   'publicList.page',
   'publicList.pageOfKind',
   'publicList.pageOfPlayer',
+  'ticketList.page',
+  'ticketList.pageOfStatus',
 ]);
 /** Reads one row per tenant or endpoint, by design: the alias of the small table each may scan. */
 const SCANS_OF_SMALL_TABLES: Record<string, string> = {

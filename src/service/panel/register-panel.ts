@@ -12,6 +12,7 @@ import { registerAppealRoutes } from './routes/appeals.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerLoginRoutes } from './routes/login.js';
 import { registerPublicListRoutes } from './routes/public-list.js';
+import { registerTicketRoutes } from './routes/tickets.js';
 import { createViews } from './views.js';
 
 export const PANEL_PREFIX = '/panel';
@@ -81,6 +82,7 @@ export async function registerPanel(
       registerDashboardRoutes(scope, panel);
       registerPublicListRoutes(scope, panel);
       registerAppealRoutes(scope, panel);
+      registerTicketRoutes(scope, panel);
     },
     { prefix: PANEL_PREFIX },
   );

@@ -19,6 +19,7 @@ import { PLAYER_SQL } from './players.js';
 import { PUBLIC_LIST_SQL } from './public-list.js';
 import { PUNISHMENT_SQL } from './punishments.js';
 import { STREAM_CHANGE_SQL } from './stream-changes.js';
+import { TICKET_LIST_SQL } from './ticket-list.js';
 import { TICKET_SQL } from './tickets.js';
 
 /**
@@ -44,6 +45,7 @@ export const SERVICE_STATEMENTS = {
   expiries: EXPIRY_SQL,
   publicList: PUBLIC_LIST_SQL,
   appeals: APPEAL_SQL,
+  ticketList: TICKET_LIST_SQL,
   panelAccounts: PANEL_ACCOUNT_SQL,
   panelRoles: PANEL_ROLE_SQL,
   panelSessions: PANEL_SESSION_SQL,

@@ -15,6 +15,7 @@ export type * from './punishments.js';
 export type * from './storage.js';
 export type * from './stores.js';
 export type * from './stream-changes.js';
+export type * from './ticket-list.js';
 export type * from './tickets.js';
 export type * from './webhook-deliveries.js';
 export type * from './webhook-log.js';
