@@ -62,6 +62,9 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
   await app.register(
     async (scope) => {
       requireApiKey(scope, context.stores.networks, settings.authThrottle);
+      scope.addHook('preHandler', async (request) => {
+        if (request.caller) context.activity.requested(request.caller, context.clock.now());
+      });
       registerEndpoints(
         scope,
         {

@@ -4,6 +4,7 @@ import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
 import type { EvasionSettings } from './evasion/evasion-settings.js';
 import type { ModerationRules } from './rules/catalogue.js';
+import { ServerActivity } from './server-activity.js';
 import { AppealStore } from './store/appeals.js';
 import { AuditLog } from './store/audit-log.js';
 import { EnforcementStore } from './store/enforcement.js';
@@ -60,6 +61,8 @@ export interface ServiceContext {
   db: Db;
   stores: ServiceStores;
   feed: PunishmentFeed;
+  /** Each game server's stream connections, last request and acknowledgement, in memory. */
+  activity: ServerActivity;
   /** Queues webhook deliveries of what happens in a network. */
   webhooks: WebhookQueue;
   /** Renders rows for lists and the stream, leaving out (and logging once) a row that cannot be shown. */
@@ -103,12 +106,15 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
   };
 }
 
-export function createContext(parts: Omit<ServiceContext, 'stores' | 'feed' | 'render' | 'webhooks'>): ServiceContext {
+export function createContext(
+  parts: Omit<ServiceContext, 'stores' | 'feed' | 'render' | 'webhooks' | 'activity'>,
+): ServiceContext {
   const stores = createStores(parts.db, parts.logger);
   return {
     ...parts,
     stores,
     feed: new PunishmentFeed(),
+    activity: new ServerActivity(),
     webhooks: new WebhookQueue(stores.webhooks, stores.webhookDeliveries),
     render: new PunishmentRenderer(parts.logger),
   };

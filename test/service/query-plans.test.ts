@@ -38,6 +38,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'networks.serverByName': { args: (f) => [f.networkId, 'game-1'], uses: ['sqlite_autoindex_service_servers_2'] },
   'networks.updateServerKey': { args: (f) => ({ id: f.serverId, keyHash: Buffer.alloc(32) }), uses: [PK] },
   'networks.serverById': { args: (f) => [f.serverId], uses: [PK] },
+  'networks.serversOf': { args: (f) => [f.networkId], uses: ['sqlite_autoindex_service_servers_2'] },
   'players.nameOf': { args: (f) => [f.networkId, f.punishedPlayers[0]], uses: [PK] },
   'players.byName': { args: (f) => [f.networkId, 'PLAYER12'], uses: ['service_players_name'] },
   'players.byUuid': { args: (f) => [f.networkId, f.punishedPlayers[0]], uses: [PK] },

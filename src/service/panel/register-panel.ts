@@ -12,6 +12,7 @@ import { registerAppealRoutes } from './routes/appeals.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerLoginRoutes } from './routes/login.js';
 import { registerPublicListRoutes } from './routes/public-list.js';
+import { registerServerRoutes } from './routes/servers.js';
 import { registerTicketRoutes } from './routes/tickets.js';
 import { createViews } from './views.js';
 
@@ -83,6 +84,7 @@ export async function registerPanel(
       registerPublicListRoutes(scope, panel);
       registerAppealRoutes(scope, panel);
       registerTicketRoutes(scope, panel);
+      registerServerRoutes(scope, panel);
     },
     { prefix: PANEL_PREFIX },
   );

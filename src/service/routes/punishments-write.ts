@@ -122,6 +122,7 @@ export function punishmentWriteHandlers(
           ...(body.errorMessage === undefined ? {} : { errorMessage: body.errorMessage }),
           receivedAt: nowMs,
         });
+        context.activity.acknowledged(caller, nowMs);
         if (!body.success) return { message: 'failed enforcement recorded' };
         const started = stores.punishments.markStarted(caller.networkId, body.punishmentId, executedAt, nowMs);
         return { message: started ? 'punishment acknowledged' : 'punishment already acknowledged' };
