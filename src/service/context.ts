@@ -7,6 +7,7 @@ import type { ModerationRules } from './rules/catalogue.js';
 import { ServerActivity } from './server-activity.js';
 import { AppealStore } from './store/appeals.js';
 import { AuditLog } from './store/audit-log.js';
+import { AuditQueryStore } from './store/audit-query.js';
 import { EnforcementStore } from './store/enforcement.js';
 import { EvasionPunishmentStore } from './store/evasion-punishments.js';
 import { IdempotencyKeyStore } from './store/idempotency-keys.js';
@@ -50,6 +51,7 @@ export interface ServiceStores {
   publicList: PublicListStore;
   appeals: AppealStore;
   ticketList: TicketListStore;
+  auditQuery: AuditQueryStore;
   panelAccounts: PanelAccountStore;
   panelRoles: PanelRoleStore;
   panelSessions: PanelSessionStore;
@@ -99,6 +101,7 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
     publicList: new PublicListStore(db),
     appeals: new AppealStore(db, tickets),
     ticketList: new TicketListStore(db),
+    auditQuery: new AuditQueryStore(db),
     panelAccounts: new PanelAccountStore(db),
     panelRoles: new PanelRoleStore(db),
     panelSessions: new PanelSessionStore(db),

@@ -230,6 +230,10 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     uses: ['sqlite_autoindex_service_tickets_1'],
   },
   'ticketList.assigneeOf': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_tickets_1'] },
+  'auditQuery.page': {
+    args: (f) => ({ networkId: f.networkId, beforeId: 1_000_000, actor: 'mod', area: 'ticket', limit: 50 }),
+    uses: ['service_audit_log_network'],
+  },
   'networks.networkById': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
   'networks.allNetworks': { args: () => [], uses: ['sqlite_autoindex_service_networks_1'] },
   'panelAccounts.byUsername': { args: () => ['alice'], uses: ['sqlite_autoindex_service_panel_accounts_1'] },

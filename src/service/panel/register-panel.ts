@@ -9,6 +9,7 @@ import { installPanelErrorPages } from './error-pages.js';
 import { ASSETS_DIR } from './files.js';
 import type { PanelContext, PanelSettings } from './panel-context.js';
 import { registerAppealRoutes } from './routes/appeals.js';
+import { registerAuditRoutes } from './routes/audit.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerLoginRoutes } from './routes/login.js';
 import { registerPublicListRoutes } from './routes/public-list.js';
@@ -85,6 +86,7 @@ export async function registerPanel(
       registerAppealRoutes(scope, panel);
       registerTicketRoutes(scope, panel);
       registerServerRoutes(scope, panel);
+      registerAuditRoutes(scope, panel);
     },
     { prefix: PANEL_PREFIX },
   );

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ADMIN_ACTOR, auditApiAction } from '../api-audit.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../http/errors.js';
 import { parseOrThrow } from '../http/validate.js';
@@ -31,6 +32,14 @@ export function registerNetworkSettingsRoutes(app: FastifyInstance, context: Ser
     const networkId = await networkOf(request.params);
     const update = parseOrThrow(networkSettingsUpdate, request.body);
     if (update.publicList !== undefined) await stores.publicList.setPublic(networkId, update.publicList);
+    await auditApiAction(context, {
+      networkId,
+      via: 'admin',
+      actor: ADMIN_ACTOR,
+      action: 'network.settings',
+      subject: 'settings',
+      detail: update,
+    });
     return settingsOf(networkId);
   });
 }

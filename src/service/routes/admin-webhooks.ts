@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ADMIN_ACTOR, auditApiAction } from '../api-audit.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { integerFromQuery, parseOrThrow } from '../http/validate.js';
@@ -60,6 +61,9 @@ export function registerWebhookAdminRoutes(
     return webhook;
   }
 
+  const auditWebhook = (networkId: number, action: string, name: string) =>
+    auditApiAction(context, { networkId, via: 'admin', actor: ADMIN_ACTOR, action, subject: name });
+
   const nameTaken = (name: string) =>
     new HttpError(409, `name: a webhook named '${name}' already exists in this network`);
 
@@ -68,6 +72,8 @@ export function registerWebhookAdminRoutes(
     const config = parseOrThrow(webhookConfig, request.body);
     if (webhooks.isNameTaken(networkId, config.name)) throw nameTaken(config.name);
     const id = webhooks.create(networkId, config, clock.now());
+    // The URL may hold a secret (a Discord token): the log names the webhook, never its URL.
+    await auditWebhook(networkId, 'webhook.create', config.name);
     return { success: true, webhook: shown(webhooks.find(networkId, id)!, deliveries.queueCounts(id)) };
   });
 
@@ -83,6 +89,7 @@ export function registerWebhookAdminRoutes(
       throw nameTaken(update.name);
     }
     webhooks.update(webhook.networkId, webhook.id, update);
+    await auditWebhook(webhook.networkId, 'webhook.update', update.name ?? webhook.name);
     // A re-enabled endpoint or a new URL may have deliveries to send now.
     dispatcher.wake();
     return {
@@ -94,6 +101,7 @@ export function registerWebhookAdminRoutes(
   app.delete('/networks/:network/webhooks/:id', async (request) => {
     const webhook = webhookOf(request.params);
     webhooks.remove(webhook.networkId, webhook.id);
+    await auditWebhook(webhook.networkId, 'webhook.delete', webhook.name);
     return { success: true };
   });
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { playerLoginBody } from '../../contract/schemas.js';
+import { ADMIN_ACTOR, auditApiAction } from '../api-audit.js';
 import type { ServiceContext } from '../context.js';
 import { linkedAccounts } from '../evasion/linked-accounts.js';
 import { requireAdminToken } from '../http/admin-auth.js';
@@ -31,6 +32,15 @@ export function registerAdminRoutes(
 ): void {
   const { db, stores, clock, ids, webhooks } = context;
   requireAdminToken(app, adminToken, throttle);
+  const audit = (networkId: number, action: string, subject: string, detail?: Record<string, unknown>) =>
+    auditApiAction(context, {
+      networkId,
+      via: 'admin',
+      actor: ADMIN_ACTOR,
+      action,
+      subject,
+      ...(detail ? { detail } : {}),
+    });
 
   function networkOf(params: unknown): number {
     const { network } = parseOrThrow(networkParams, params, 'path');
@@ -41,7 +51,9 @@ export function registerAdminRoutes(
 
   app.post('/networks/:network/players', async (request) => {
     const body = parseOrThrow(playerLoginBody, request.body);
-    stores.players.save(networkOf(request.params), body.uuid, body.name);
+    const networkId = networkOf(request.params);
+    stores.players.save(networkId, body.uuid, body.name);
+    await audit(networkId, 'player.save', body.uuid, { name: body.name });
     return { success: true };
   });
 
@@ -58,6 +70,7 @@ export function registerAdminRoutes(
       }
       webhooks.record(networkId, events);
     })();
+    await audit(networkId, 'ticket.save', body.id, { status: body.status });
     return { success: true, id: body.id };
   });
 
@@ -74,6 +87,7 @@ export function registerAdminRoutes(
       if (facts)
         webhooks.record(networkId, [ticketEvent('ticket.replied', facts, body.authorName, body.message, nowMs)]);
     })();
+    await audit(networkId, 'ticket.reply', id, { authorName: body.authorName });
     return { success: true, reply };
   });
 
@@ -83,6 +97,7 @@ export function registerAdminRoutes(
     const { status } = parseOrThrow(statusBody, request.body);
     if (!stores.punishments.find(networkId, id)) throw notFound(`punishment ${id} not found`);
     const changed = changePunishmentStatus(context, networkId, id, status);
+    if (changed) await audit(networkId, 'punishment.status', id, { status });
     return { success: true, changed, punishment: toAdminPunishment(stores.punishments.find(networkId, id)!) };
   });
 

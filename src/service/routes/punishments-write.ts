@@ -7,6 +7,7 @@ import {
   type DynamicCreateBody,
   dynamicCreateBody,
 } from '../../contract/schemas.js';
+import { auditApiAction } from '../api-audit.js';
 import type { ServiceContext } from '../context.js';
 import { refuseTooBroadIpBan } from '../evasion/ip-ban-breadth.js';
 import { callerOf } from '../http/auth.js';
@@ -41,7 +42,7 @@ export function punishmentWriteHandlers(
   const { stores, clock, ids, rules } = context;
   const createOnce = idempotentCreations(context);
 
-  function create(networkId: number, body: CreateRequest): string {
+  function create(networkId: number, body: CreateRequest, server: string): string {
     refuseTooBroadIpBan(body.data, context.evasion.ipBanPrefixLimits);
     const targetName = stores.players.findName(networkId, body.targetUuid) ?? addressOnlyName(body);
     if (targetName === undefined) throw notFound(`target player ${body.targetUuid} not found`);
@@ -70,6 +71,15 @@ export function punishmentWriteHandlers(
       ...(body.attachedTicketIds === undefined ? {} : { attachedTicketIds: body.attachedTicketIds }),
       createdAt: nowMs,
     });
+    void auditApiAction(context, {
+      networkId,
+      via: 'api',
+      actor: body.issuerName ?? 'Console',
+      action: 'punishment.create',
+      subject: id,
+      server,
+      detail: { typeOrdinal: body.typeOrdinal, target: body.targetUuid, reason: body.reason ?? '', duration },
+    });
     return id;
   }
 
@@ -79,7 +89,7 @@ export function punishmentWriteHandlers(
         const caller = callerOf(request);
         const { type_ordinal, ...rest } = parseOrThrow(serviceCreateBody, request.body);
         createOnce(request, reply, caller.networkId, () =>
-          create(caller.networkId, { ...rest, typeOrdinal: type_ordinal }),
+          create(caller.networkId, { ...rest, typeOrdinal: type_ordinal }, caller.serverName),
         );
         return reply.code(200).send();
       },
@@ -88,7 +98,9 @@ export function punishmentWriteHandlers(
       async handle(request, reply) {
         const caller = callerOf(request);
         const body = parseOrThrow(serviceDynamicBody, request.body);
-        const punishmentId = createOnce(request, reply, caller.networkId, () => create(caller.networkId, body));
+        const punishmentId = createOnce(request, reply, caller.networkId, () =>
+          create(caller.networkId, body, caller.serverName),
+        );
         return { punishmentId, message: `punishment ${punishmentId} created` };
       },
     },
@@ -100,6 +112,15 @@ export function punishmentWriteHandlers(
         if (!stores.punishments.find(caller.networkId, punishmentId))
           throw notFound(`punishment ${punishmentId} not found`);
         stores.enforcement.addEvidence(caller.networkId, punishmentId, body.issuerName, body.evidenceUrl, clock.now());
+        await auditApiAction(context, {
+          networkId: caller.networkId,
+          via: 'api',
+          actor: body.issuerName,
+          action: 'punishment.evidence',
+          subject: punishmentId,
+          server: caller.serverName,
+          detail: { evidenceUrl: body.evidenceUrl },
+        });
         return { success: true, message: 'evidence added' };
       },
     },

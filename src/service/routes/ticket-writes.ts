@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createTicketBody, ticketReplyBody } from '../../contract/schemas.js';
+import { auditApiAction } from '../api-audit.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
@@ -51,6 +52,15 @@ export function ticketWriteHandlers(context: ServiceContext): Pick<EndpointHandl
               ticketCreatedEvents({ ...ticket, server: ticket.createdServer }, ticket.description, nowMs),
             );
           })();
+          void auditApiAction(context, {
+            networkId: caller.networkId,
+            via: 'api',
+            actor: body.creatorName,
+            action: 'ticket.create',
+            subject: id,
+            server: caller.serverName,
+            detail: { type: body.type },
+          });
           return id;
         });
         return { status: 200, success: true, ticketId, message: `ticket ${ticketId} created` };
@@ -84,6 +94,14 @@ export function ticketWriteHandlers(context: ServiceContext): Pick<EndpointHandl
               ),
             ]);
           })();
+          void auditApiAction(context, {
+            networkId: caller.networkId,
+            via: 'api',
+            actor: body.playerName,
+            action: 'ticket.reply',
+            subject: id,
+            server: caller.serverName,
+          });
           return replyIdCreated;
         });
         return { status: 200, success: true, replyId, message: `reply ${replyId} added to ticket ${id}` };

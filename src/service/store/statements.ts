@@ -3,6 +3,7 @@ import { WEBHOOK_LOG_SQL } from '../webhooks/webhook-log.js';
 import { WEBHOOK_SQL } from '../webhooks/webhook-store.js';
 import { APPEAL_SQL } from './appeals.js';
 import { AUDIT_LOG_SQL } from './audit-log.js';
+import { AUDIT_QUERY_SQL } from './audit-query.js';
 import { ENFORCEMENT_SQL } from './enforcement.js';
 import { EVASION_SQL } from './evasion-punishments.js';
 import { EXPIRY_SQL } from './expiries.js';
@@ -46,6 +47,7 @@ export const SERVICE_STATEMENTS = {
   publicList: PUBLIC_LIST_SQL,
   appeals: APPEAL_SQL,
   ticketList: TICKET_LIST_SQL,
+  auditQuery: AUDIT_QUERY_SQL,
   panelAccounts: PANEL_ACCOUNT_SQL,
   panelRoles: PANEL_ROLE_SQL,
   panelSessions: PANEL_SESSION_SQL,

@@ -1,5 +1,6 @@
 export type * from './address-retention.js';
 export type * from './appeals.js';
+export type * from './audit-query.js';
 export type * from './enforcement.js';
 export type * from './evasion.js';
 export type * from './expiries.js';
