@@ -1,4 +1,4 @@
-import type { ServiceContext } from './context.js';
+import type { ServiceContext, ServiceStores } from './context.js';
 import type { AuditVia } from './store/audit-log.js';
 
 /** A staff action that came through the API (a server's key) or the admin API (the admin token). */
@@ -14,10 +14,17 @@ export interface ApiAction {
   detail?: Record<string, unknown>;
 }
 
-/** Records an API action in the audit log the panel shows, beside the panel's own actions. */
-export async function auditApiAction(context: ServiceContext, action: ApiAction): Promise<void> {
+/**
+ * Records an API action in the audit log the panel shows, beside the panel's own actions. Inside
+ * a transaction, pass its `stores` (the context's would wait for the transaction to end).
+ */
+export async function auditApiAction(
+  context: ServiceContext,
+  action: ApiAction,
+  stores: ServiceStores = context.stores,
+): Promise<void> {
   const detail = { ...(action.server === undefined ? {} : { server: action.server }), ...action.detail };
-  await context.stores.auditLog.record({
+  await stores.auditLog.record({
     networkId: action.networkId,
     actor: action.actor,
     via: action.via,

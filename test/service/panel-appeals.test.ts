@@ -62,7 +62,7 @@ describe('appeals', () => {
     expect(statusPath).toMatch(/^\/panel\/appeal\/status\/[A-Za-z0-9_-]{43}$/);
 
     const ticketId = await ticketIdOf(statusPath);
-    const ticket = t.service.context.stores.tickets.find(1, ticketId)!;
+    const ticket = (await t.service.context.stores.tickets.find(1, ticketId))!;
     expect(ticket).toMatchObject({ type: 'appeal', status: 'Open', creatorUuid: NOTCH, description: APPEAL_TEXT });
 
     const waiting = await get(statusPath);
@@ -88,7 +88,7 @@ describe('appeals', () => {
     };
     expect(admin.punishment.status).toBe('pardoned');
     expect(admin.pardon).toMatchObject({ issuerName: 'Admin', server: null });
-    expect(t.service.context.stores.tickets.find(1, ticketId)).toMatchObject({
+    expect(await t.service.context.stores.tickets.find(1, ticketId)).toMatchObject({
       status: 'Closed',
       replies: [{ authorName: 'Admin', message: 'Accepted <img src=x onerror=alert(1)>' }],
     });
@@ -120,7 +120,7 @@ describe('appeals', () => {
       answer: 'The logs show otherwise.',
     });
     expect(outcome).toMatchObject({ ok: true, status: 'denied', pardoned: false });
-    expect(t.service.context.stores.punishments.find(1, id)!.status).toBe('active');
+    expect((await t.service.context.stores.punishments.find(1, id))!.status).toBe('active');
     const html = await (await get(statusPath)).text();
     expect(html).toContain('Denied: the punishment stays');
     expect(html).toContain('The logs show otherwise.');

@@ -4,6 +4,9 @@ import { DeliveryStore } from '../webhooks/delivery-store.js';
 import { WebhookLog } from '../webhooks/webhook-log.js';
 import { WebhookStore } from '../webhooks/webhook-store.js';
 import { AddressRetentionStore } from './address-retention.js';
+import { AppealStore } from './appeals.js';
+import { AuditLog } from './audit-log.js';
+import { AuditQueryStore } from './audit-query.js';
 import { EnforcementStore } from './enforcement.js';
 import { EvasionPunishmentStore } from './evasion-punishments.js';
 import { ExpiryStore } from './expiries.js';
@@ -11,12 +14,17 @@ import { IdempotencyKeyStore } from './idempotency-keys.js';
 import { MigrationStore } from './migrations.js';
 import { NetworkStore } from './networks.js';
 import { NotificationStore } from './notifications.js';
+import { PanelAccountStore } from './panel-accounts.js';
+import { PanelRoleStore } from './panel-roles.js';
+import { PanelSessionStore } from './panel-sessions.js';
 import { PardonStore } from './pardons.js';
 import { PlayerIpStore } from './player-ips.js';
 import { PlayerStore } from './players.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
+import { PublicListStore } from './public-list.js';
 import { PunishmentStore } from './punishments.js';
 import { StreamChangeStore } from './stream-changes.js';
+import { TicketListStore } from './ticket-list.js';
 import { TicketStore } from './tickets.js';
 
 /** The SQLite stores, synchronous as better-sqlite3 is; {@link SqliteStorage} hands them out as ports. */
@@ -36,14 +44,22 @@ export interface SqliteStores {
   webhooks: WebhookStore;
   webhookDeliveries: DeliveryStore;
   webhookLog: WebhookLog;
+  panelAccounts: PanelAccountStore;
+  panelRoles: PanelRoleStore;
+  panelSessions: PanelSessionStore;
+  auditLog: AuditLog;
+  publicList: PublicListStore;
+  appeals: AppealStore;
+  ticketList: TicketListStore;
+  auditQuery: AuditQueryStore;
   expiries: ExpiryStore;
   addressRetention: AddressRetentionStore;
 }
 
-/** A synchronous store seen through its port: every public method answers a promise of what it returns. */
+/** A store seen through its port: every public method answers a promise of what it returns (or resolves to). */
 export type Promised<Store> = {
   [Name in keyof Store]: Store[Name] extends (...args: infer Args) => infer Result
-    ? (...args: Args) => Promise<Result>
+    ? (...args: Args) => Promise<Awaited<Result>>
     : never;
 };
 
@@ -54,6 +70,9 @@ void _conforms;
 
 export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
   const webhookLog = new WebhookLog(db);
+  const tickets = new TicketStore(db, (ticketId, error) =>
+    logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
+  );
   return {
     networks: new NetworkStore(db),
     players: new PlayerStore(db),
@@ -63,15 +82,21 @@ export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
     evasion: new EvasionPunishmentStore(db),
     notifications: new NotificationStore(db),
     pardons: new PardonStore(db),
-    tickets: new TicketStore(db, (ticketId, error) =>
-      logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
-    ),
+    tickets,
     migrations: new MigrationStore(db),
     idempotencyKeys: new IdempotencyKeyStore(db),
     streamChanges: new StreamChangeStore(db),
     webhooks: new WebhookStore(db),
     webhookDeliveries: new DeliveryStore(db, webhookLog),
     webhookLog,
+    panelAccounts: new PanelAccountStore(db),
+    panelRoles: new PanelRoleStore(db),
+    panelSessions: new PanelSessionStore(db),
+    auditLog: new AuditLog(db),
+    publicList: new PublicListStore(db),
+    appeals: new AppealStore(db, tickets),
+    ticketList: new TicketListStore(db),
+    auditQuery: new AuditQueryStore(db),
     expiries: new ExpiryStore(db),
     addressRetention: new AddressRetentionStore(db),
   };

@@ -38,26 +38,28 @@ export async function decideAppeal(
   if (!claimed) return { ok: false, problem: 'already-decided' };
   const pardoned =
     status === 'accepted' &&
-    pardonPunishment(context, {
+    (await pardonPunishment(context, {
       networkId,
       id: appeal.punishmentId,
       issuerName: staff.name,
       reason: `appeal accepted (ticket ${ticketId})`,
       serverId: null,
+    }));
+  await context.storage.transaction(async (stores) => {
+    await stores.tickets.saveReply(networkId, ticketId, {
+      id: ids(),
+      authorName: staff.name,
+      message: answer,
+      createdAt: toIso(nowMs, 'createdAt'),
     });
-  await stores.tickets.saveReply(networkId, ticketId, {
-    id: ids(),
-    authorName: staff.name,
-    message: answer,
-    createdAt: toIso(nowMs, 'createdAt'),
-  });
-  await stores.tickets.setStatus(networkId, ticketId, CLOSED_STATUS, nowMs);
-  const facts = await stores.tickets.factsOf(networkId, ticketId);
-  if (facts) {
-    webhooks.record(networkId, [
+    await stores.tickets.setStatus(networkId, ticketId, CLOSED_STATUS, nowMs);
+    const facts = await stores.tickets.factsOf(networkId, ticketId);
+    if (!facts) return;
+    const events = [
       ticketEvent('ticket.replied', facts, staff.name, answer, nowMs),
       ticketEvent('ticket.closed', facts, staff.name, answer, nowMs),
-    ]);
-  }
+    ];
+    await webhooks.record(networkId, events, stores);
+  });
   return { ok: true, status, punishmentId: appeal.punishmentId, pardoned };
 }

@@ -70,6 +70,6 @@ export async function submitAppeal(
   if (!opened) {
     return { ok: false, field: 'punishmentId', message: 'this punishment already has an open appeal' };
   }
-  webhooks.record(networkId, ticketCreatedEvents({ ...ticket, server: null }, ticket.description, nowMs));
+  await webhooks.record(networkId, ticketCreatedEvents({ ...ticket, server: null }, ticket.description, nowMs), stores);
   return { ok: true, token, ticketId: ticket.id };
 }

@@ -141,15 +141,17 @@ export function registerTicketRoutes(app: FastifyInstance, panel: PanelContext):
     const form = replyForm.safeParse(request.body);
     if (!form.success) return ticketPage(request, reply, { message: form.error.issues[0]!.message });
     const nowMs = clock.now();
-    await stores.tickets.saveReply(target.staff.networkId, target.id, {
-      id: ids(),
-      authorName: target.staff.username,
-      message: form.data.message,
-      createdAt: toIso(nowMs, 'createdAt'),
+    const { networkId, username } = target.staff;
+    await context.storage.transaction(async (stores) => {
+      await stores.tickets.saveReply(networkId, target.id, {
+        id: ids(),
+        authorName: username,
+        message: form.data.message,
+        createdAt: toIso(nowMs, 'createdAt'),
+      });
+      const event = ticketEvent('ticket.replied', target.facts, username, form.data.message, nowMs);
+      await webhooks.record(networkId, [event], stores);
     });
-    webhooks.record(target.staff.networkId, [
-      ticketEvent('ticket.replied', target.facts, target.staff.username, form.data.message, nowMs),
-    ]);
     await audit(request, 'ticket.reply', target.id);
     return backTo(reply, target.id);
   });
@@ -163,9 +165,8 @@ export function registerTicketRoutes(app: FastifyInstance, panel: PanelContext):
     const changed = await stores.tickets.setStatus(target.staff.networkId, target.id, form.data.status, nowMs);
     if (changed) {
       if (form.data.status === 'Closed') {
-        webhooks.record(target.staff.networkId, [
-          ticketEvent('ticket.closed', target.facts, target.staff.username, target.facts.subject, nowMs),
-        ]);
+        const event = ticketEvent('ticket.closed', target.facts, target.staff.username, target.facts.subject, nowMs);
+        await webhooks.record(target.staff.networkId, [event], stores);
       }
       await audit(request, form.data.status === 'Closed' ? 'ticket.close' : 'ticket.reopen', target.id);
     }
