@@ -48,7 +48,8 @@ export function toPublicRow(punishment: PublicPunishment): PublicRow {
     reason: redactAddresses(punishment.reason),
     issuer: redactAddresses(punishment.issuerName),
     date: shownDate(punishment.createdAt),
-    duration: shownDuration(punishment.duration),
+    // Kicks and warnings last no time, whatever duration they were stored with.
+    duration: punishment.kind === 'kick' || punishment.kind === 'warning' ? '' : shownDuration(punishment.duration),
     status: punishment.status,
   };
 }
