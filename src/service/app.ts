@@ -91,6 +91,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
     },
     { prefix: '/admin/v1' },
   );
-  await registerPanel(app, context, settings.panel);
+  const { jobs, uploadDirectory, maxUploadBytes } = settings;
+  await registerPanel(app, context, { ...settings.panel, migration: { jobs, uploadDirectory, maxUploadBytes } });
   return app;
 }

@@ -12,11 +12,12 @@ export const PUBLIC_KIND_SQL =
 /**
  * Schema version 12: the owner's switch of a network's public ban list, the indexes that page it by
  * kind and by player in creation order, and appeals (a ticket linked to the punishment it appeals, with the hash
- * of the player's private link). One open appeal per punishment. Tickets get an assignee.
+ * of the player's private link). One open appeal per punishment. Tickets get an assignee; a
+ * migration upload may come from the panel (no server, the staff member who uploaded it).
  */
 export const PUBLIC_LIST_AND_APPEALS: SchemaMigration = {
   version: 12,
-  name: 'panel: public ban list switch and kind index, appeals, ticket assignee',
+  name: 'panel: public ban list switch and kind index, appeals, ticket assignee, uploads from the panel',
   up: `
     ALTER TABLE service_networks ADD COLUMN public_list INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX service_punishments_public_kind ON service_punishments (network_id, (${PUBLIC_KIND_SQL}), created_at);
@@ -39,5 +40,26 @@ export const PUBLIC_LIST_AND_APPEALS: SchemaMigration = {
     CREATE UNIQUE INDEX service_appeals_open ON service_appeals (network_id, punishment_id) WHERE status = 'open';
     -- The staff member a ticket is assigned to (a panel username), null when nobody.
     ALTER TABLE service_tickets ADD COLUMN assignee TEXT;
+    -- Uploads from the panel have no server: server_id becomes optional, uploaded_by names the staff member.
+    CREATE TABLE service_migration_uploads_v12 (
+      id TEXT PRIMARY KEY,
+      network_id INTEGER NOT NULL REFERENCES service_networks(id),
+      server_id INTEGER REFERENCES service_servers(id),
+      uploaded_by TEXT,
+      file_size INTEGER NOT NULL,
+      status TEXT NOT NULL,
+      processed INTEGER NOT NULL,
+      total INTEGER NOT NULL,
+      message TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    INSERT INTO service_migration_uploads_v12 (id, network_id, server_id, file_size, status, processed, total, message,
+        created_at, updated_at)
+      SELECT id, network_id, server_id, file_size, status, processed, total, message, created_at, updated_at
+      FROM service_migration_uploads;
+    DROP TABLE service_migration_uploads;
+    ALTER TABLE service_migration_uploads_v12 RENAME TO service_migration_uploads;
+    CREATE INDEX service_migration_uploads_network ON service_migration_uploads (network_id, created_at);
   `,
 };

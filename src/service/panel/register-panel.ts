@@ -12,6 +12,7 @@ import { registerAppealRoutes } from './routes/appeals.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerLoginRoutes } from './routes/login.js';
+import { registerMigrationRoutes } from './routes/migration.js';
 import { registerPublicListRoutes } from './routes/public-list.js';
 import { registerServerRoutes } from './routes/servers.js';
 import { registerTicketRoutes } from './routes/tickets.js';
@@ -27,6 +28,7 @@ export const DEFAULT_PANEL_SETTINGS: PanelSettings = {
   liveHeartbeatMs: 25_000,
   timers: systemTimers,
   appealsPerHour: 5,
+  migration: undefined,
 };
 
 // Only the panel's own scripts, styles and requests; no page may frame it.
@@ -87,6 +89,7 @@ export async function registerPanel(
       registerTicketRoutes(scope, panel);
       registerServerRoutes(scope, panel);
       registerAuditRoutes(scope, panel);
+      registerMigrationRoutes(scope, panel);
     },
     { prefix: PANEL_PREFIX },
   );

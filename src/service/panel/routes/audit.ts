@@ -8,7 +8,18 @@ import { renderStaffPage } from '../render.js';
 
 export const AUDIT_PAGE_SIZE = 50;
 /** The areas the filter offers; an action is `area.verb`. */
-const AREAS = ['punishment', 'ticket', 'appeal', 'account', 'role', 'player', 'webhook', 'network', 'login'] as const;
+const AREAS = [
+  'punishment',
+  'ticket',
+  'appeal',
+  'account',
+  'role',
+  'player',
+  'webhook',
+  'network',
+  'migration',
+  'login',
+] as const;
 
 const auditQuery = z.object({
   actor: z.string().max(64).optional(),
