@@ -1,23 +1,35 @@
 import { isApiError } from '../../src/api/errors.js';
 import type { Ticket } from '../../src/contract/schemas.js';
-import type { CommandHandler, CommandInvocation, CommandSender } from '../../src/runtime/plugin-api.js';
+import type { CommandHandler, CommandSender } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import { playerWritten } from '../messages/player-text.js';
+import { startsWith } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatTimestamp } from './format.js';
 import { askForSender } from './player-call.js';
 import { asPlayer, sameUuid } from './sender.js';
 import { TICKETS_OTHERS_PERMISSION } from './ticket-access.js';
+import { replyToTicket } from './ticket-reply.js';
 
-/** `/ticket <id>`: one ticket with its replies; a player's own, or any with `bailiff.tickets.others`. */
+/**
+ * `/ticket <id>`: one ticket with its replies; a player's own, or any with `bailiff.tickets.others`.
+ * `/ticket <id> reply <text...>`: a reply to one's own ticket.
+ */
 export function ticketCommand(deps: CommandDeps): CommandHandler {
-  return { execute: (invocation) => showTicket(deps, invocation) };
+  return {
+    execute: (invocation) => {
+      const [id, subcommand, ...words] = invocation.args;
+      if (id === undefined) throw new CommandUsageError();
+      if (subcommand === undefined) return showTicket(deps, invocation.sender, id);
+      if (subcommand.toLowerCase() !== 'reply' || words.length === 0) throw new CommandUsageError();
+      return replyToTicket(deps, invocation.sender, id, words);
+    },
+    tabComplete: ({ args }) => (args.length === 2 ? startsWith(['reply'], args[1] ?? '') : []),
+  };
 }
 
-async function showTicket(deps: CommandDeps, { sender, args }: CommandInvocation): Promise<void> {
-  const [id] = args;
-  if (id === undefined || args.length > 1) throw new CommandUsageError();
+async function showTicket(deps: CommandDeps, sender: CommandSender, id: string): Promise<void> {
   const self = asPlayer(sender);
   // A player without the permission reads their own tickets only, and asks the service as such.
   const reader = self && !sender.hasPermission(TICKETS_OTHERS_PERMISSION) ? self : undefined;
