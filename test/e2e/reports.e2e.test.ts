@@ -3,24 +3,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModerationClient } from '../../src/api/client.js';
+import { type ContractProxy, startContractProxy } from '../support/contract-proxy.js';
 import { mustJoin, offlineUuid, type TestBot } from './helpers/bots.js';
 import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
 import { API_KEY, startTestService } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
 
-const PLAYERS = ['Reporter', 'Spammer'];
+const PLAYERS = ['Reporter', 'Spammer', 'Bystander'];
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Players report in game against the real reference service: a chat report carries the reported
- * player's lines with their times, a self-report is refused, a reply reaches the ticket, and a
- * report made while the service is down is queued, then delivered exactly once when it is back
- * on the same port and SQLite file, and the reporter is told its ticket id.
+ * Players report in game against the real reference service (behind the fault-injecting proxy):
+ * a chat report carries the reported player's lines with their times, a self-report is refused, a
+ * reply whose answer is lost is sent again with the same Idempotency-Key and added once, and a
+ * report made while the service is down is queued, then delivered exactly once when it is back on
+ * the same port and SQLite file, and the reporter is told its ticket id.
  */
 describe('player reports', { timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-reports-'));
   let service: Awaited<ReturnType<typeof startTestService>> | undefined;
   let servicePort = 0;
   let game: RunningGameServer | undefined;
+  let proxy: ContractProxy | undefined;
   const bots: TestBot[] = [];
   const api = () => createModerationClient({ baseUrl: `http://127.0.0.1:${servicePort}`, apiKey: API_KEY });
 
@@ -39,6 +43,8 @@ describe('player reports', { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     await startServiceNow();
+    const upstream = `http://127.0.0.1:${servicePort}`;
+    proxy = await startContractProxy({ upstream: () => upstream, profile: 'reference' });
     const server = join(dir, 'server');
     writeTestServerFolder(server, {
       sync: { pollIntervalMs: 500, stream: 'off' },
@@ -46,16 +52,17 @@ describe('player reports', { timeout: 120_000 }, () => {
       reports: { cooldownMs: 60_000, chatLines: 5 },
     });
     game = await startGameServerProcess(server, {
-      BAILIFF_API_URL: `http://127.0.0.1:${servicePort}`,
+      BAILIFF_API_URL: proxy.url,
       BAILIFF_API_KEY: API_KEY,
     });
-    bots.push(await mustJoin(game.port, 'Reporter'), await mustJoin(game.port, 'Spammer'));
+    for (const name of PLAYERS) bots.push(await mustJoin(game.port, name));
   });
 
   afterAll(async () => {
     for (const bot of bots) await bot.quit().catch(() => {});
     await game?.stop();
     await service?.close();
+    await proxy?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -92,14 +99,25 @@ describe('player reports', { timeout: 120_000 }, () => {
 
     await ask(reporter, '/report Reporter he is me', /You cannot report yourself\./);
 
-    await ask(reporter, `/ticket ${chatTicketId} reply they are still at it`, /Your reply was added to ticket #/);
+    // The reply reaches the service but its answer is lost: queued, sent again with the same key, added once.
+    proxy!.inject({ method: 'POST', path: /\/replies$/, times: 1, fault: { kind: 'drop-after' } });
+    await ask(reporter, `/ticket ${chatTicketId} reply they are still at it`, /your reply right now: it is queued/);
+    await sees(reporter, new RegExp(`Your queued reply was added to ticket #${escaped(chatTicketId)}\\.`));
     const replied = await api().getTicket({ id: chatTicketId });
     expect(replied.ticket.replies.map(({ authorName, message }) => ({ authorName, message }))).toEqual([
       { authorName: 'Reporter', message: 'they are still at it' },
     ]);
+    const replyRequests = proxy!.log.requests.filter((entry) => entry.path.endsWith('/replies'));
+    expect(replyRequests.map(({ upstreamStatus, status }) => ({ upstreamStatus, status }))).toEqual([
+      { upstreamStatus: 200, status: undefined },
+      { upstreamStatus: 200, status: 200 },
+    ]);
+    expect(new Set(replyRequests.map((entry) => entry.idempotencyKey)).size).toBe(1);
+    expect(replyRequests[0]?.idempotencyKey).toMatch(/^"reply:/);
 
     await service!.close();
     service = undefined;
+    const fromRequest = proxy!.log.requests.length;
     await ask(reporter, '/report Spammer griefed my house', /report on Spammer is queued and will be sent/);
 
     await startServiceNow();
@@ -110,7 +128,33 @@ describe('player reports', { timeout: 120_000 }, () => {
     expect(reports.map((summary) => summary.id)).toEqual([playerTicketId]);
     expect(reports[0]?.subject).toBe('Player report: Spammer');
     expect(tickets).toHaveLength(2);
+    // Every attempt, while down and after, was the same call.
+    const attempts = proxy!.log.requests.slice(fromRequest).filter((entry) => entry.path.endsWith('/tickets'));
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(attempts.map((entry) => entry.idempotencyKey)).size).toBe(1);
+    expect(attempts.at(-1)).toMatchObject({ upstreamStatus: 200, status: 200 });
     const { ticket: queued } = await api().getTicket({ id: playerTicketId });
     expect(queued).toMatchObject({ description: 'griefed my house', reportedPlayerName: 'Spammer' });
+  });
+
+  it('says a service without ticket creation does not take reports, and remembers it', async () => {
+    const bystander = bots[2]!;
+    const notFound = {
+      status: 404,
+      success: false,
+      error: 'Not Found',
+      message: 'no route POST /v1/minecraft/tickets',
+    };
+    proxy!.inject({
+      method: 'POST',
+      path: /\/tickets$/,
+      times: 1,
+      fault: { kind: 'answer', status: 404, body: JSON.stringify(notFound) },
+    });
+    const fromRequest = proxy!.log.requests.length;
+    await ask(bystander, '/report Spammer spamming', /moderation service does not take reports/);
+    await ask(bystander, '/chatreport Spammer spamming', /moderation service does not take reports/);
+    const asked = proxy!.log.requests.slice(fromRequest).filter((entry) => entry.path.endsWith('/tickets'));
+    expect(asked.map((entry) => entry.status)).toEqual([404]);
   });
 });
