@@ -31,13 +31,22 @@ export async function replyToTicket(deps: CommandDeps, sender: CommandSender, id
   const payload = { id, body: { playerUuid: player.uuid, playerName: player.name, message } };
   let outcome: Awaited<ReturnType<CommandDeps['outbox']['sendNow']>>;
   try {
-    outcome = await deps.reports.deliveries.whileSending(key, () =>
-      // Replies to one ticket reach it in the order they were written.
-      deps.outbox.sendNow(
-        { operation: 'replyToTicket', payload },
-        { idempotencyKey: key, orderingKey: `ticket:${id}` },
+    // A reply is a call the player triggers: held to their cooldown (players.callCooldownMs), never cached.
+    const call = await deps.playerCalls.run(player.uuid, `reply ${key}`, () =>
+      deps.reports.deliveries.whileSending(key, () =>
+        // Replies to one ticket reach it in the order they were written.
+        deps.outbox.sendNow(
+          { operation: 'replyToTicket', payload },
+          { idempotencyKey: key, orderingKey: `ticket:${id}` },
+        ),
       ),
     );
+    if (call.kind !== 'answer') {
+      const seconds = Math.max(1, Math.ceil(call.retryInMs / 1000));
+      const busy = call.kind === 'cooldown' ? 'commands.player-calls.slow-down' : 'commands.player-calls.busy';
+      return sender.sendMessage(render(busy, { seconds }));
+    }
+    outcome = call.value;
   } catch (error) {
     return reportFailure(sender, deps, error, 'ticket');
   }

@@ -38,6 +38,14 @@ describe('/ticket <id> reply <text>', () => {
     ]);
   });
 
+  it("holds a player's replies to their call cooldown", async () => {
+    deps = withService(async () => REPLIED);
+    await ticket(['tk-1', 'reply', 'first']);
+    const second = await ticket(['tk-1', 'reply', 'second']);
+    expect(plain(second.messages)).toEqual(['Slow down: you can ask again in 3 s.']);
+    expect(deps.client.calls).toHaveLength(1);
+  });
+
   it("answers a 404 (no such ticket, or someone else's) as a ticket not found", async () => {
     deps = withService(() => Promise.reject(apiError('http', 'replyToTicket', { status: 404 })));
     const sender = await ticket(['tk-9', 'reply', 'hello']);
