@@ -68,22 +68,25 @@ async function report(
 async function send(deps: CommandDeps, sender: Player, report: Report): Promise<void> {
   const render = deps.messages.render.bind(deps.messages);
   const key = reportKey(report.reporter.uuid, deps.ids());
+  const { cooldowns } = deps.reports;
+  cooldowns.started(report.reporter.uuid, report.kind);
   let outcome: Awaited<ReturnType<CommandDeps['outbox']['sendNow']>>;
   try {
     outcome = await deps.reports.deliveries.whileSending(key, () =>
       deps.outbox.sendNow({ operation: 'createTicket', payload: reportTicket(report) }, { idempotencyKey: key }),
     );
   } catch (error) {
+    cooldowns.cleared(report.reporter.uuid, report.kind);
     return reportFailure(sender, deps, error, 'report');
   }
   const player = playerWritten(report.reported.name);
   if (outcome.kind === 'refused') {
+    cooldowns.cleared(report.reporter.uuid, report.kind);
     if (isApiError(outcome.error) && outcome.error.kind === 'http' && outcome.error.status === 404) {
       return sender.sendMessage(render('commands.report.not-offered'));
     }
     return reportFailure(sender, deps, outcome.error, 'report');
   }
-  deps.reports.cooldowns.started(report.reporter.uuid, report.kind);
   deps.logger.info('player report made', {
     reporter: report.reporter.name,
     reported: report.reported.name,

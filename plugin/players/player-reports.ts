@@ -15,7 +15,7 @@ export interface ReportSettings {
 /** What `/report`, `/chatreport` and `/ticket <id> reply` need beyond the other commands. */
 export interface PlayerReports {
   readonly recentChat: Pick<RecentChat, 'linesOf'>;
-  readonly cooldowns: Pick<ReportCooldowns, 'remainingMs' | 'started'>;
+  readonly cooldowns: Pick<ReportCooldowns, 'remainingMs' | 'started' | 'cleared'>;
   readonly deliveries: Pick<TicketDeliveries, 'whileSending'>;
   settings(): ReportSettings;
 }

@@ -7,8 +7,8 @@ const MAX_REMEMBERED = 2_000;
 
 /**
  * When each player may report again, per kind of report: a player report does not hold back a
- * chat report. Started only once a report was accepted (sent or queued), so a refused one costs
- * nothing.
+ * chat report. Started when a report is sent (so reports typed in a burst cannot all pass), and
+ * cleared when the service refuses it, so a refused one costs nothing.
  */
 export class ReportCooldowns {
   // Map order is the order reports were made: the oldest come first.
@@ -33,6 +33,11 @@ export class ReportCooldowns {
     this.#lastAt.delete(key);
     this.#lastAt.set(key, this.clock.now());
     if (this.#lastAt.size > MAX_REMEMBERED) this.#lastAt.delete(this.#lastAt.keys().next().value as string);
+  }
+
+  /** Undoes {@link started}: the report it was for was refused. */
+  cleared(reporterUuid: string, kind: ReportKind): void {
+    this.#lastAt.delete(keyOf(reporterUuid, kind));
   }
 
   #forgetOld(now: number, cooldownMs: number): void {

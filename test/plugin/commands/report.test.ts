@@ -186,7 +186,18 @@ describe('/report and /chatreport', () => {
     expect(sentBodies()).toHaveLength(1);
   });
 
-  it('tells another refusal in one line', async () => {
+  it('lets only the first of reports typed in a burst through, and a refused one holds nothing back', async () => {
+    let answer!: (value: unknown) => void;
+    deps = withService(() => new Promise((resolve) => (answer = resolve)));
+    const first = run('player', ['Alex', 'one']);
+    const second = await run('player', ['Alex', 'two']);
+    expect(plain(second.messages)[0]).toContain('you can make another such report in 60 s');
+    answer(CREATED);
+    expect(plain((await first).messages)[0]).toContain('is ticket #tk-1');
+    expect(sentBodies().map((body) => body.description)).toEqual(['one']);
+  });
+
+  it('tells another refusal in one line, and lets the player report again at once', async () => {
     deps = withService(() =>
       Promise.reject(
         apiError('http', 'createTicket', { status: 400, serviceMessage: 'description: must not be blank' }),
