@@ -9,7 +9,7 @@ import { type RunningGameServer, startGameServerProcess, writeTestServerFolder }
 import { API_KEY, startTestService } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
 
-const PLAYERS = ['Reporter', 'Spammer', 'Bystander'];
+const PLAYERS = ['Reporter', 'Spammer', 'Bystander', 'Flooder'];
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -135,6 +135,19 @@ describe('player reports', { timeout: 120_000 }, () => {
     expect(attempts.at(-1)).toMatchObject({ upstreamStatus: 200, status: 200 });
     const { ticket: queued } = await api().getTicket({ id: playerTicketId });
     expect(queued).toMatchObject({ description: 'griefed my house', reportedPlayerName: 'Spammer' });
+  });
+
+  it('lets one report of a burst through: the others are told to wait', async () => {
+    const flooder = bots[3]!;
+    const from = flooder.seen.length;
+    for (let at = 0; at < 5; at += 1) flooder.bot.chat(`/report Spammer flood ${at}`);
+    await sees(flooder, /report on Spammer is ticket #/, from);
+    await waitFor(
+      'four refusals',
+      () => flooder.seen.slice(from).filter((line) => /reported recently/.test(line)).length === 4,
+    );
+    const { tickets } = await api().getPlayerTickets({ uuid: offlineUuid('Flooder') });
+    expect(tickets).toHaveLength(1);
   });
 
   it('says a service without ticket creation does not take reports, and remembers it', async () => {
