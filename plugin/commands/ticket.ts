@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import { isApiError } from '../../src/api/errors.js';
-import type { Ticket } from '../../src/contract/schemas.js';
+import { chatLine, type Ticket } from '../../src/contract/schemas.js';
 import type { CommandHandler, CommandSender } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
 import { playerWritten } from '../messages/player-text.js';
@@ -52,6 +53,23 @@ async function showTicket(deps: CommandDeps, sender: CommandSender, id: string):
   printTicket(deps, sender, ticket);
 }
 
+/** The chat lines a chat report carries (the ticket creation extension's `chatMessages`), when the answer has them. */
+function printChatLines(deps: CommandDeps, sender: CommandSender, ticket: Ticket): void {
+  const parsed = z.array(chatLine).safeParse((ticket as { chatMessages?: unknown }).chatMessages);
+  if (!parsed.success || parsed.data.length === 0) return;
+  const render = deps.messages.render.bind(deps.messages);
+  sender.sendMessage(render('commands.ticket.chat-header', { count: parsed.data.length }));
+  for (const line of parsed.data) {
+    sender.sendMessage(
+      render('commands.ticket.chat-line', {
+        sent: new Date(Date.parse(line.sentAt)).toISOString().slice(11, 19),
+        player: playerWritten(line.playerName),
+        message: playerWritten(line.message),
+      }),
+    );
+  }
+}
+
 function printTicket(deps: CommandDeps, sender: CommandSender, ticket: Ticket): void {
   const render = deps.messages.render.bind(deps.messages);
   sender.sendMessage(
@@ -71,6 +89,7 @@ function printTicket(deps: CommandDeps, sender: CommandSender, ticket: Ticket): 
     }),
   );
   sender.sendMessage(render('commands.ticket.description', { description: playerWritten(ticket.description) }));
+  printChatLines(deps, sender, ticket);
   if (ticket.replies.length === 0) {
     sender.sendMessage(render('commands.ticket.no-replies'));
     return;

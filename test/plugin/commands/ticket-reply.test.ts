@@ -98,3 +98,32 @@ describe('/ticket <id> reply <text>', () => {
     expect(complete(['tk-1'])).toEqual([]);
   });
 });
+
+describe('/ticket <id> of a chat report', () => {
+  it('shows the chat lines it carries, as text, with their times of day; an answer without them shows none', async () => {
+    const chatReport = {
+      id: 'tk-2',
+      type: 'chat',
+      subject: 'Chat report: Alex',
+      status: 'Open',
+      priority: 'normal',
+      creatorUuid: STEVE.uuid,
+      creatorName: 'Steve',
+      createdAt: '2026-11-22T10:00:00.000Z',
+      updatedAt: '2026-11-22T10:00:00.000Z',
+      description: 'spam',
+      reportedPlayerUuid: null,
+      reportedPlayerName: 'Alex',
+      tags: [],
+      replies: [],
+      chatMessages: [{ playerName: 'Alex', message: '&4buy gold', sentAt: '2026-11-22T09:59:30.250Z' }],
+    };
+    let answer: Record<string, unknown> = chatReport;
+    deps = testDeps({ api: { getTicket: (async () => ({ ticket: answer })) as never } });
+    const shown = await ticket(['tk-2']);
+    expect(shown.messages.slice(3, 5)).toEqual(['&7Chat lines attached (1, UTC):', '&709:59:30 &fAlex&7: &&4buy gold']);
+    answer = { ...chatReport, id: 'tk-3', chatMessages: 'not lines' };
+    const without = await ticket(['tk-3'], fakeSender({ kind: 'console' }));
+    expect(plain(without.messages).slice(3)).toEqual(['No replies yet.']);
+  });
+});
