@@ -54,38 +54,48 @@ async function report(
   if (deps.client.extensions.isMissing('createTicket', deps.clock.now())) {
     return sender.sendMessage(render('commands.report.not-offered'));
   }
-
-  const reported = deps.players.resolve(input) ?? (await fromService(input));
-  if (!reported) return sender.sendMessage(render('commands.report.unknown-player', { player: playerWritten(input) }));
-  if (sameUuid(reported.uuid, reporter.uuid)) return sender.sendMessage(render('commands.report.self'));
-  const lines = kind === 'chat' ? deps.reports.recentChat.linesOf(reported.uuid) : [];
-  if (kind === 'chat' && lines.length === 0) {
-    return sender.sendMessage(render('commands.report.no-chat', { player: playerWritten(reported.name) }));
+  // Taken before the first await, so reports typed in a burst cannot all pass; given back unless sent or queued.
+  const { cooldowns } = deps.reports;
+  cooldowns.started(reporter.uuid, kind);
+  let accepted = false;
+  try {
+    const reported = deps.players.resolve(input) ?? (await fromService(input));
+    if (!reported) {
+      return sender.sendMessage(render('commands.report.unknown-player', { player: playerWritten(input) }));
+    }
+    if (sameUuid(reported.uuid, reporter.uuid)) return sender.sendMessage(render('commands.report.self'));
+    const lines = kind === 'chat' ? deps.reports.recentChat.linesOf(reported.uuid) : [];
+    if (kind === 'chat' && lines.length === 0) {
+      return sender.sendMessage(render('commands.report.no-chat', { player: playerWritten(reported.name) }));
+    }
+    const self = { uuid: reporter.uuid, name: reporter.name };
+    accepted = await send(deps, reporter, { kind, reporter: self, reported, reason, lines });
+  } finally {
+    if (!accepted) cooldowns.cleared(reporter.uuid, kind);
   }
-  await send(deps, reporter, { kind, reporter: { uuid: reporter.uuid, name: reporter.name }, reported, reason, lines });
 }
 
-async function send(deps: CommandDeps, sender: Player, report: Report): Promise<void> {
+/** Sends the report through the outbox and tells the reporter; true when it was sent or queued. */
+async function send(deps: CommandDeps, sender: Player, report: Report): Promise<boolean> {
   const render = deps.messages.render.bind(deps.messages);
   const key = reportKey(report.reporter.uuid, deps.ids());
-  const { cooldowns } = deps.reports;
-  cooldowns.started(report.reporter.uuid, report.kind);
   let outcome: Awaited<ReturnType<CommandDeps['outbox']['sendNow']>>;
   try {
     outcome = await deps.reports.deliveries.whileSending(key, () =>
       deps.outbox.sendNow({ operation: 'createTicket', payload: reportTicket(report) }, { idempotencyKey: key }),
     );
   } catch (error) {
-    cooldowns.cleared(report.reporter.uuid, report.kind);
-    return reportFailure(sender, deps, error, 'report');
+    reportFailure(sender, deps, error, 'report');
+    return false;
   }
   const player = playerWritten(report.reported.name);
   if (outcome.kind === 'refused') {
-    cooldowns.cleared(report.reporter.uuid, report.kind);
     if (isApiError(outcome.error) && outcome.error.kind === 'http' && outcome.error.status === 404) {
-      return sender.sendMessage(render('commands.report.not-offered'));
+      sender.sendMessage(render('commands.report.not-offered'));
+    } else {
+      reportFailure(sender, deps, outcome.error, 'report');
     }
-    return reportFailure(sender, deps, outcome.error, 'report');
+    return false;
   }
   deps.logger.info('player report made', {
     reporter: report.reporter.name,
@@ -93,11 +103,15 @@ async function send(deps: CommandDeps, sender: Player, report: Report): Promise<
     kind: report.kind,
     delivered: outcome.kind === 'sent',
   });
-  if (outcome.kind === 'queued') return sender.sendMessage(render('commands.report.queued', { player }));
+  if (outcome.kind === 'queued') {
+    sender.sendMessage(render('commands.report.queued', { player }));
+    return true;
+  }
   const ticketId = (outcome.response as { ticketId?: unknown } | undefined)?.ticketId;
   sender.sendMessage(
     typeof ticketId === 'string'
       ? render('commands.report.sent', { player, id: ticketId })
       : render('commands.report.sent-without-id', { player }),
   );
+  return true;
 }

@@ -7,8 +7,8 @@ const MAX_REMEMBERED = 2_000;
 
 /**
  * When each player may report again, per kind of report: a player report does not hold back a
- * chat report. Started when a report is sent (so reports typed in a burst cannot all pass), and
- * cleared when the service refuses it, so a refused one costs nothing.
+ * chat report. Started as a report is made (so reports typed in a burst cannot all pass), and
+ * cleared when it is refused (here or by the service), so a refused one costs nothing.
  */
 export class ReportCooldowns {
   // Map order is the order reports were made: the oldest come first.

@@ -186,6 +186,24 @@ describe('/report and /chatreport', () => {
     expect(sentBodies()).toHaveLength(1);
   });
 
+  it('holds a burst back while the first report waits for the service lookup', async () => {
+    let found!: (value: unknown) => void;
+    const stranger = {
+      uuid: '00000000-0000-4000-8000-0000000000aa',
+      name: 'Stranger',
+      firstSeen: null,
+      lastSeen: null,
+    };
+    deps = withService(async () => CREATED, {
+      api: { lookupPlayer: (() => new Promise((resolve) => (found = resolve))) as never },
+    });
+    const first = run('player', ['Stranger', 'one']);
+    const second = await run('player', ['Stranger', 'two']);
+    expect(plain(second.messages)[0]).toContain('you can make another such report in 60 s');
+    found({ player: stranger });
+    expect(plain((await first).messages)[0]).toContain('is ticket #tk-1');
+  });
+
   it('lets only the first of reports typed in a burst through, and a refused one holds nothing back', async () => {
     let answer!: (value: unknown) => void;
     deps = withService(() => new Promise((resolve) => (answer = resolve)));
