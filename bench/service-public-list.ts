@@ -18,7 +18,12 @@ function seed(): ServiceSeed {
   const players = Array.from({ length: PLAYERS }, (_, n) => ({ uuid: uuidOf(n), name: `player${n}` }));
   return {
     networks: [
-      { name: 'bench', servers: [{ name: 'bench', apiKey: 'bench-public-list-api-key-0123' }], players, publicList: true },
+      {
+        name: 'bench',
+        servers: [{ name: 'bench', apiKey: 'bench-public-list-api-key-0123' }],
+        players,
+        publicList: true,
+      },
     ],
   };
 }
@@ -38,7 +43,17 @@ function fillPunishments(dbPath: string, nowMs: number): { middle: string } {
       const player = n % PLAYERS;
       const createdAt = nowMs - Math.floor(((STORED - n) / STORED) * 365 * DAY_MS);
       const status = n % 50 === 0 ? 'warning' : n % 4 === 0 ? 'expired' : 'active';
-      const row = insert.run(networkId, `b${n}`, uuidOf(player), `player${player}`, n % 15, n % 3 ? DAY_MS : -1, status, createdAt, createdAt);
+      const row = insert.run(
+        networkId,
+        `b${n}`,
+        uuidOf(player),
+        `player${player}`,
+        n % 15,
+        n % 3 ? DAY_MS : -1,
+        status,
+        createdAt,
+        createdAt,
+      );
       if (n === STORED / 2) middle = `${createdAt}.${row.lastInsertRowid}`;
     }
   })();
@@ -88,7 +103,13 @@ export async function run(): Promise<BenchResult[]> {
       const notes = `${STORED.toLocaleString('en')} stored, 50 rows a page, HTTP round trip on 127.0.0.1, ${SAMPLES} sequential calls; fill took ${fillSeconds.toFixed(1)} s`;
       const results: BenchResult[] = [];
       for (const [name, url, status] of pages) {
-        results.push({ name, unit: 'ms', ...summarize(await time(SAMPLES, url, status)), target: 'p99 <= 50 ms', notes });
+        results.push({
+          name,
+          unit: 'ms',
+          ...summarize(await time(SAMPLES, url, status)),
+          target: 'p99 <= 50 ms',
+          notes,
+        });
       }
       return results;
     } finally {
