@@ -52,6 +52,10 @@ describe('appeals', () => {
     expect(html).toContain('name="punishmentId"');
     expect(html).toContain('value="abc&quot;&gt;&lt;b&gt;"');
     expect((await get('/panel/appeal/nowhere')).status).toBe(404);
+    // Two networks: /panel/appeal alone cannot know which.
+    const bare = await get('/panel/appeal');
+    expect(bare.status).toBe(404);
+    expect(await bare.text()).toContain('it names the network');
   });
 
   it('an appeal becomes an appeal ticket; the private link shows it, then the accepted answer, and the ban is pardoned', async () => {

@@ -71,6 +71,13 @@ export function registerAppealRoutes(app: FastifyInstance, panel: PanelContext):
     );
   }
 
+  // A service with one network sends players there; with several, the address must name the network.
+  app.get('/appeal', async (_request, reply) => {
+    const networks = await stores.networks.listNetworks();
+    if (networks.length === 1) return reply.redirect(`/panel/appeal/${encodeURIComponent(networks[0]!.name)}`, 303);
+    return notFoundPage(reply, 'Use the appeal address your server shows on its ban screen (it names the network).');
+  });
+
   app.get('/appeal/:network', async (request, reply) => {
     const params = networkParams.safeParse(request.params);
     const page = params.success ? await networkPage(params.data.network) : undefined;
