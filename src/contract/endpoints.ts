@@ -37,6 +37,15 @@ import {
   typesResponse,
   uuid,
 } from './schemas.js';
+import {
+  claimTicketBody,
+  closeTicketBody,
+  staffActionResponse,
+  staffReplyBody,
+  staffReplyResponse,
+  ticketListQuery,
+  ticketListResponse,
+} from './staff-ticket-schemas.js';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -233,6 +242,41 @@ const DEFINITIONS = {
     response: ticketReplyResponse,
     extension: true,
     queueable: true,
+  },
+  listTickets: {
+    method: 'GET',
+    path: 'tickets',
+    query: ticketListQuery,
+    response: ticketListResponse,
+    extension: true,
+    queueable: false,
+  },
+  claimTicket: {
+    method: 'POST',
+    path: 'tickets/:id/claim',
+    params: { id: ticketIdParam },
+    body: claimTicketBody,
+    response: staffActionResponse,
+    extension: true,
+    queueable: false,
+  },
+  closeTicket: {
+    method: 'POST',
+    path: 'tickets/:id/close',
+    params: { id: ticketIdParam },
+    body: closeTicketBody,
+    response: staffActionResponse,
+    extension: true,
+    queueable: false,
+  },
+  staffReplyToTicket: {
+    method: 'POST',
+    path: 'tickets/:id/staff-replies',
+    params: { id: ticketIdParam },
+    body: staffReplyBody,
+    response: staffReplyResponse,
+    extension: true,
+    queueable: false,
   },
 } as const satisfies Record<string, EndpointDefinition>;
 

@@ -20,6 +20,7 @@ import { pardonHandlers } from './routes/pardons.js';
 import { playerLoginHandlers } from './routes/player-login.js';
 import { punishmentReadHandlers } from './routes/punishments-read.js';
 import { punishmentWriteHandlers } from './routes/punishments-write.js';
+import { staffTicketHandlers } from './routes/staff-tickets.js';
 import { ticketWriteHandlers } from './routes/ticket-writes.js';
 import { ticketHandlers } from './routes/tickets.js';
 import type { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -68,6 +69,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
           ...linkedAccountHandlers(context),
           ...ticketHandlers(context),
           ...ticketWriteHandlers(context),
+          ...staffTicketHandlers(context),
           ...migrationHandlers(context, settings),
         },
         settings.rateLimits.settings.writesPerMinute,

@@ -298,4 +298,16 @@ export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
         WHERE status = 'active' AND duration >= 0 AND started_at IS NOT NULL AND expiry_announced_at IS NULL;
     `,
   },
+  {
+    version: 10,
+    name: 'staff actions on tickets (claim, close) and notices with their own text (staff replies)',
+    up: `
+      ALTER TABLE service_tickets ADD COLUMN assignee_uuid TEXT;
+      ALTER TABLE service_tickets ADD COLUMN assignee_name TEXT;
+      ALTER TABLE service_tickets ADD COLUMN closed_reason TEXT;
+      CREATE INDEX service_tickets_by_status ON service_tickets (network_id, status, created_at, id);
+      -- Null for a punishment's notice, which is worded from the punishment.
+      ALTER TABLE service_notifications ADD COLUMN message TEXT;
+    `,
+  },
 ];

@@ -10,6 +10,7 @@ import { parseOrThrow } from '../http/validate.js';
 import { storedId, storedTicket } from '../limits.js';
 import { changePunishmentStatus } from '../punishment-actions.js';
 import { toAdminPunishment, toIso } from '../store/punishment-rows.js';
+import { recordStaffReply } from '../tickets/staff-reply.js';
 import { ticketCreatedEvents, ticketEvent, type WebhookEvent } from '../webhooks/events.js';
 
 /** Statuses the reference service uses (docs/contract/service-semantics.md, Punishment life). */
@@ -65,15 +66,12 @@ export function registerAdminRoutes(
     const networkId = networkOf(request.params);
     const { id } = parseOrThrow(networkAndId, request.params, 'path');
     const body = parseOrThrow(replyBody, request.body);
-    if (!stores.tickets.exists(networkId, id)) throw notFound(`ticket ${id} not found`);
+    const facts = await stores.tickets.factsOf(networkId, id);
+    if (!facts) throw notFound(`ticket ${id} not found`);
     const nowMs = clock.now();
     const reply = { id: ids(), authorName: body.authorName, message: body.message, createdAt: toIso(nowMs) };
-    db.transaction(() => {
-      stores.tickets.saveReply(networkId, id, reply);
-      const facts = stores.tickets.factsOf(networkId, id);
-      if (facts)
-        webhooks.record(networkId, [ticketEvent('ticket.replied', facts, body.authorName, body.message, nowMs)]);
-    })();
+    // The creator is told in game, as for a reply from a server's staff.
+    db.transaction(() => recordStaffReply(context, networkId, facts, reply, nowMs))();
     return { success: true, reply };
   });
 

@@ -1,0 +1,56 @@
+import type { ServiceContext } from '../context.js';
+import { toIso } from '../store/dates.js';
+import type { TicketFacts } from '../store/tickets.js';
+import { ticketEvent } from '../webhooks/events.js';
+
+/** How much of a staff reply the creator's in-game notice quotes. */
+export const REPLY_EXCERPT_LENGTH = 100;
+
+/** The reply on one line, cut to {@link REPLY_EXCERPT_LENGTH} characters. */
+export function replyExcerpt(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line.length <= REPLY_EXCERPT_LENGTH ? line : `${line.slice(0, REPLY_EXCERPT_LENGTH - 3).trimEnd()}...`;
+}
+
+/** What the ticket's creator is told in game. */
+export function staffReplyNotice(ticketId: string, message: string): string {
+  return `Staff replied to your ticket ${ticketId}: ${replyExcerpt(message)}`;
+}
+
+export interface StaffReply {
+  id: string;
+  authorName: string;
+  message: string;
+  /** The server the staff member replied from; undefined for the admin API. */
+  server?: string;
+}
+
+/**
+ * Stores a staff member's reply, raises `ticket.replied`, and keeps a notice for the ticket's
+ * creator (its id is the reply's), delivered by the login check until acknowledged. Call inside a
+ * transaction.
+ */
+export function recordStaffReply(
+  context: Pick<ServiceContext, 'stores' | 'webhooks'>,
+  networkId: number,
+  ticket: TicketFacts,
+  reply: StaffReply,
+  nowMs: number,
+): { notice: string } {
+  const { stores, webhooks } = context;
+  stores.tickets.saveReply(networkId, ticket.id, {
+    id: reply.id,
+    authorName: reply.authorName,
+    message: reply.message,
+    createdAt: toIso(nowMs, 'createdAt'),
+  });
+  const notice = staffReplyNotice(ticket.id, reply.message);
+  stores.notifications.createWithText(
+    networkId,
+    { id: reply.id, playerUuid: ticket.creatorUuid, message: notice },
+    nowMs,
+  );
+  const facts = reply.server === undefined ? ticket : { ...ticket, server: reply.server };
+  webhooks.record(networkId, [ticketEvent('ticket.replied', facts, reply.authorName, reply.message, nowMs)]);
+  return { notice };
+}
