@@ -114,7 +114,13 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     uses: ['service_tickets_by_status'],
   },
   'tickets.claim': {
-    args: (f) => ({ networkId: f.networkId, id: f.ticketId, staffUuid: f.ticketCreator, staffName: 'mod', nowMs: f.nowMs }),
+    args: (f) => ({
+      networkId: f.networkId,
+      id: f.ticketId,
+      staffUuid: f.ticketCreator,
+      staffName: 'mod',
+      nowMs: f.nowMs,
+    }),
     uses: ['sqlite_autoindex_service_tickets_1'],
   },
   'tickets.close': {
