@@ -4,6 +4,7 @@ import type { Outbox } from '../../src/outbox/index.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
 import type { Logger } from '../../src/ports/logger.js';
+import type { Player } from '../../src/runtime/plugin-api.js';
 import type { ReloadOutcome } from '../config/reload-settings.js';
 import type { LiftRequest, PunishmentRecords } from '../enforcement/command-effects.js';
 import type { InFlightCreations } from '../enforcement/in-flight-creations.js';
@@ -46,6 +47,8 @@ export interface CommandDeps {
   liftLocally(request: LiftRequest): void;
   /** Whether the player is online now. */
   isOnline(player: KnownPlayer): boolean;
+  /** The player online on this server with this UUID (any case), to tell them something at once. */
+  onlinePlayer(uuid: string): Player | undefined;
   /** Whether a player holds `bailiff.exempt` (asked by name and UUID: works for offline players). */
   isExempt(player: KnownPlayer): boolean;
   /** Cooldown and answer cache of the calls players trigger (/tickets, /ticket). */

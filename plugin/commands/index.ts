@@ -12,6 +12,7 @@ import { liftCommand } from './lift.js';
 import { moderationCommand } from './moderation.js';
 import { previewCommand } from './preview.js';
 import { punishCommand } from './punish.js';
+import { reportsCommand } from './reports.js';
 import { ticketCommand } from './ticket.js';
 import { ticketsCommand } from './tickets.js';
 
@@ -48,6 +49,7 @@ export function buildCommands(
     tempipban: ipBanCommand(deps, 'required', completions),
     'unban-ip': ipUnbanCommand(deps, completions),
     alts: altsCommand(deps, completions),
+    reports: reportsCommand(deps),
   };
 }
 

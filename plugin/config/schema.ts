@@ -140,6 +140,18 @@ const evasionSection = z.strictObject({
     .default(48),
 });
 
+const reportAlertsSection = z.strictObject({
+  /**
+   * How often open reports made on other servers of the network are looked for, while a holder of
+   * bailiff.reports.notify is online, in ms; 0: only reports made on this server are alerted. @default 30000
+   */
+  pollIntervalMs: z
+    .number()
+    .int('must be an integer number of milliseconds')
+    .refine((ms) => ms === 0 || ms >= 1000, 'must be 0 (off) or at least 1000')
+    .default(30_000),
+});
+
 const outboxSection = z.strictObject({
   /** @default 4 */
   concurrency: z.number().int().min(1).optional(),
@@ -162,6 +174,7 @@ export const bailiffConfigSchema = z.strictObject({
   appealUrl: z.string().default(''),
   outbox: outboxSection.prefault({}),
   evasion: evasionSection.prefault({}),
+  reportAlerts: reportAlertsSection.prefault({}),
 });
 
 export type BailiffConfig = z.infer<typeof bailiffConfigSchema>;

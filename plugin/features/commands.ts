@@ -54,6 +54,7 @@ export function commandDeps(
     liftLocally: effects.liftLocally,
     isExempt: effects.isExempt,
     isOnline: effects.isOnline,
+    onlinePlayer: (uuid) => host.players.byUuid(uuid),
     playerCalls: new PlayerCalls(() => settings.config().players, clock),
     inFlight: core.inFlight,
     records: effects.records,

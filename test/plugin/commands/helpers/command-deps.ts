@@ -128,6 +128,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     liftLocally: moderation.liftLocally,
     isExempt: moderation.isExempt,
     isOnline: moderation.isOnline,
+    onlinePlayer: byUuid,
     playerCalls: new PlayerCalls(() => ({ callCooldownMs: 3000, callCacheMs: 10_000 }), clock),
     inFlight,
     records: moderation.records,

@@ -1,0 +1,33 @@
+import type { Core } from '../core/core.js';
+import type { Feature, FeatureHooks } from '../core/feature.js';
+import type { ReportEvents } from '../core/report-events.js';
+import { ReportAlerts } from '../reports/report-alerts.js';
+
+/** How often the alert checks whether a poll of open reports is due (the interval itself is in config.yml). */
+const TICK_MS = 1000;
+
+/** The staff alert of new reports: `reportCreated` of this server, and polls for the rest of the network. */
+export function installReportAlerts(core: Core, hooks: FeatureHooks): Feature {
+  const { clock, logger } = core.enforcement;
+  const alerts = new ReportAlerts({
+    client: core.client,
+    online: () => core.audience.online(),
+    console: core.audience.console,
+    messages: core.settings.messages,
+    pollIntervalMs: () => core.settings.config().reportAlerts.pollIntervalMs,
+    clock,
+    logger,
+  });
+  const onReport: ReportEvents['reportCreated'] = (report) => alerts.alert(report);
+  return {
+    name: 'report-alerts',
+    start() {
+      core.reports.on('reportCreated', onReport);
+      hooks.scheduler.repeat(() => alerts.tick(), TICK_MS, 0);
+    },
+    stop() {
+      core.reports.off('reportCreated', onReport);
+      hooks.release();
+    },
+  };
+}
