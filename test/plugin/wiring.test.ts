@@ -86,6 +86,7 @@ describe('enableBailiff', () => {
       'sync',
       'status',
       'reload',
+      'report-alerts',
       'commands',
     ]);
     for (const name of Object.keys(readPluginDescriptor(REPOSITORY_ROOT).commands)) {
