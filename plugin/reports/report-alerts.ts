@@ -28,7 +28,8 @@ export interface ReportAlertDeps {
 /**
  * Tells holders of `bailiff.reports.notify` (and the console) of new reports: those made on this
  * server at once, those made elsewhere in the network when a poll of the open reports finds them.
- * The first poll only learns where the list stands; later ones alert what is newer. Polls run only
+ * The first poll learns where the list stands (alerting only reports made since this server
+ * started); later ones alert what is newer. Polls run only
  * while a holder is online, never while the gate is closed or the service lacks the route.
  */
 export class ReportAlerts {
@@ -36,8 +37,11 @@ export class ReportAlerts {
   /** The newest `createdAt` seen (the service's time); undefined until a poll has answered. */
   #newestSeenMs: number | undefined;
   #lastPollAt = Number.NEGATIVE_INFINITY;
+  readonly #startedAt: number;
 
-  constructor(private readonly deps: ReportAlertDeps) {}
+  constructor(private readonly deps: ReportAlertDeps) {
+    this.#startedAt = deps.clock.now();
+  }
 
   /** Tells the staff online of one report, once per id. */
   alert(report: CreatedReport): void {
@@ -87,7 +91,8 @@ export class ReportAlerts {
       .reverse();
     this.#newestSeenMs = Math.max(since, ...tickets.map((ticket) => Date.parse(ticket.createdAt)));
     for (const ticket of fresh) {
-      if (firstAnswer) this.#remember(ticket.id);
+      // The first answer is where the list stood, but for reports made since this server started.
+      if (firstAnswer && Date.parse(ticket.createdAt) < this.#startedAt) this.#remember(ticket.id);
       else
         this.alert({
           id: ticket.id,

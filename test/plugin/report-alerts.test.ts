@@ -111,11 +111,12 @@ describe('staff alert of new reports', () => {
     expect(plainText(h.consoleLines)).toEqual(['[Report] Steve reported Alex: x-ray (r1)']);
   });
 
-  it('learns where the list stands at the first poll, then alerts what is newer, oldest first, not twice', async () => {
+  it('learns where the list stands at the first poll (alerting only reports made since start), then alerts what is newer, oldest first, not twice', async () => {
     const h = harness();
-    h.setOpen([report('old', START - 60_000)]);
+    h.setOpen([report('since-start', START), report('old', START - 60_000)]);
     await h.alerts.tick();
     expect(h.polls()).toBe(1);
+    expect(plainText(h.consoleLines)).toEqual(['[Report] Steve reported Alex: x-ray (since-start)']);
 
     const staff = player('Staff', [REPORTS_NOTIFY_PERMISSION]);
     h.setOnline([staff]);
