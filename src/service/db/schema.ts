@@ -1,5 +1,6 @@
 import type { SchemaMigration } from '../../db/schema-migrations.js';
 import { NETWORK_SIZE_INDEXES } from './network-size-indexes.js';
+import { PANEL_TABLES } from './panel-tables.js';
 
 /** Tables of the reference service. Times are epoch milliseconds; UUIDs are stored lower-case. */
 export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -298,14 +299,15 @@ export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
         WHERE status = 'active' AND duration >= 0 AND started_at IS NOT NULL AND expiry_announced_at IS NULL;
     `,
   },
+  PANEL_TABLES,
   {
     version: 10,
+    // The list of open reports reads through service_tickets_status_created (version 11).
     name: 'staff actions on tickets (claim, close) and notices with their own text (staff replies)',
     up: `
       ALTER TABLE service_tickets ADD COLUMN assignee_uuid TEXT;
       ALTER TABLE service_tickets ADD COLUMN assignee_name TEXT;
       ALTER TABLE service_tickets ADD COLUMN closed_reason TEXT;
-      CREATE INDEX service_tickets_by_status ON service_tickets (network_id, status, created_at, id);
       -- Null for a punishment's notice, which is worded from the punishment.
       ALTER TABLE service_notifications ADD COLUMN message TEXT;
     `,
