@@ -29,6 +29,7 @@ const TITLES: Record<ExtensionName, string> = {
   claimTicket: 'report claims',
   closeTicket: 'report closing',
   staffReplyToTicket: 'staff replies',
+  pendingNotices: 'notices for online players',
 };
 
 /** The status line of what the service offers beyond the published contract; undefined when not reported. */

@@ -40,6 +40,8 @@ import {
 import {
   claimTicketBody,
   closeTicketBody,
+  pendingNoticesQuery,
+  pendingNoticesResponse,
   staffActionResponse,
   staffReplyBody,
   staffReplyResponse,
@@ -275,6 +277,14 @@ const DEFINITIONS = {
     params: { id: ticketIdParam },
     body: staffReplyBody,
     response: staffReplyResponse,
+    extension: true,
+    queueable: false,
+  },
+  pendingNotices: {
+    method: 'GET',
+    path: 'notifications/pending',
+    query: pendingNoticesQuery,
+    response: pendingNoticesResponse,
     extension: true,
     queueable: false,
   },

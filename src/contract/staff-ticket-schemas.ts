@@ -106,3 +106,33 @@ export const staffReplyResponse = z.looseObject({
   message: z.string(),
 });
 export type StaffReplyResponse = z.infer<typeof staffReplyResponse>;
+
+export const MAX_NOTICE_PAGE_SIZE = 100;
+
+/** `GET notifications/pending?since=&limit=`: the network's unread notices with their own text, oldest first. */
+export const pendingNoticesQuery = z.strictObject({
+  since: isoTimestamp,
+  limit: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(MAX_NOTICE_PAGE_SIZE, `must be at most ${MAX_NOTICE_PAGE_SIZE}`)
+    .optional(),
+});
+export type PendingNoticesQuery = z.infer<typeof pendingNoticesQuery>;
+
+/** A notice with its own text for one player (a staff reply), not yet acknowledged. */
+export const pendingNotice = z.looseObject({
+  id: z.string(),
+  playerUuid: z.string(),
+  message: z.string(),
+  type: z.string(),
+  createdAt: isoTimestamp,
+});
+export type PendingNotice = z.infer<typeof pendingNotice>;
+
+export const pendingNoticesResponse = z.looseObject({
+  success: z.boolean(),
+  notifications: z.array(pendingNotice),
+});
+export type PendingNoticesResponse = z.infer<typeof pendingNoticesResponse>;

@@ -19,6 +19,7 @@ import { linkedAccountHandlers } from './routes/linked-accounts.js';
 import { migrationHandlers } from './routes/migration.js';
 import { notificationHandlers } from './routes/notifications-and-players.js';
 import { pardonHandlers } from './routes/pardons.js';
+import { pendingNoticeHandlers } from './routes/pending-notices.js';
 import { playerLoginHandlers } from './routes/player-login.js';
 import { punishmentReadHandlers } from './routes/punishments-read.js';
 import { punishmentWriteHandlers } from './routes/punishments-write.js';
@@ -74,6 +75,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
           ...ticketHandlers(context),
           ...ticketWriteHandlers(context),
           ...staffTicketHandlers(context),
+          ...pendingNoticeHandlers(context),
           ...migrationHandlers(context, settings),
         },
         settings.rateLimits.settings.writesPerMinute,

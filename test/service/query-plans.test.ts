@@ -97,6 +97,10 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => [f.networkId, f.punishedPlayers[0]],
     uses: ['service_notifications_pending_of_player', 'sqlite_autoindex_service_punishments_1'],
   },
+  'notifications.unreadTextSince': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - DAY_MS, limit: 100 }),
+    uses: ['service_notifications_unread_text'],
+  },
   'pardons.byPunishment': { args: (f) => [f.networkId, 'p11'], uses: [PK, 'INTEGER PRIMARY KEY'] },
   'tickets.touch': {
     args: (f) => ({ networkId: f.networkId, id: f.ticketId, nowMs: f.nowMs }),
@@ -236,6 +240,7 @@ const PAGES_IN_INDEX_ORDER = new Set([
   'streamChanges.changesAfter',
   'punishments.recent',
   'tickets.byStatusPage',
+  'notifications.unreadTextSince',
 ]);
 /** Reads one row per tenant or endpoint, by design: the alias of the small table each may scan. */
 const SCANS_OF_SMALL_TABLES: Record<string, string> = {

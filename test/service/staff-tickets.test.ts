@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginCheckResponse, ticketResponse } from '../../src/contract/schemas.js';
 import {
+  pendingNoticesResponse,
   staffActionResponse,
   staffReplyResponse,
   ticketListResponse,
@@ -207,5 +208,34 @@ describe('staff replies', () => {
     expect(response.status).toBe(200);
     const notices = await loginCheck();
     expect(notices.map((notice) => notice.message)).toContain(`Staff replied to your ticket ${id}: fixed`);
+  });
+
+  it("the network's unread reply notices are listed for servers to show players online there, until acknowledged", async () => {
+    t.clock.advance(1000);
+    const since = new Date(t.clock.now()).toISOString();
+    const id = await openTicket();
+    const response = await t.call('POST', `/tickets/${id}/staff-replies`, { staffName: 'Mod', message: 'seen it' });
+    const answer = staffReplyResponse.parse(await response.json());
+    const pending = async (apiKey?: string) => {
+      const listed = await t.call('GET', `/notifications/pending?since=${since}`, undefined, apiKey);
+      expect(listed.status).toBe(200);
+      return pendingNoticesResponse.parse(await listed.json()).notifications;
+    };
+    expect(await pending()).toEqual([
+      {
+        id: answer.notificationId,
+        playerUuid: NOTCH,
+        message: `Staff replied to your ticket ${id}: seen it`,
+        type: 'ticket-reply',
+        createdAt: answer.createdAt,
+      },
+    ]);
+    expect(await pending(KEY_B)).toEqual([]);
+    await t.call('POST', '/notifications/acknowledge', { playerUuid: NOTCH, notificationIds: [answer.notificationId] });
+    expect(await pending()).toEqual([]);
+
+    const bad = await t.call('GET', '/notifications/pending?since=yesterday');
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).message).toBe('since: must be an ISO 8601 timestamp');
   });
 });

@@ -24,7 +24,18 @@ export const NOTIFICATION_SQL = {
     LEFT JOIN service_punishments p ON p.network_id = n.network_id AND p.id = n.id
     WHERE n.network_id = ? AND n.player_uuid = ? AND n.acknowledged_at IS NULL
     ORDER BY n.created_at`,
+  unreadTextSince: `SELECT id, player_uuid, message, created_at FROM service_notifications
+    WHERE network_id = @networkId AND message IS NOT NULL AND acknowledged_at IS NULL AND created_at >= @sinceMs
+    ORDER BY created_at, id LIMIT @limit`,
 } as const;
+
+/** An unread notice with its own text, for {@link NotificationStore.unreadTextSince}. */
+export interface UnreadTextNoticeRow {
+  id: string;
+  player_uuid: string;
+  message: string;
+  created_at: number;
+}
 
 /**
  * One pending notification per punishment, for its target (its id is the punishment id), and
@@ -36,6 +47,7 @@ export class NotificationStore {
   private readonly acknowledgeOne;
   private readonly byId;
   private readonly pendingStatement;
+  private readonly unreadText;
 
   constructor(private readonly db: Db) {
     this.insert = db.prepare<{ networkId: number; id: string; playerUuid: string; nowMs: number }>(
@@ -53,6 +65,9 @@ export class NotificationStore {
     );
     this.byId = db.prepare<[number, string], { acknowledged_at: number | null }>(NOTIFICATION_SQL.byId);
     this.pendingStatement = db.prepare<[number, string], PendingNotificationRow>(NOTIFICATION_SQL.pendingFor);
+    this.unreadText = db.prepare<{ networkId: number; sinceMs: number; limit: number }, UnreadTextNoticeRow>(
+      NOTIFICATION_SQL.unreadTextSince,
+    );
   }
 
   pendingFor(networkId: number, playerUuid: string): PendingNotificationRow[] {
@@ -61,6 +76,11 @@ export class NotificationStore {
 
   create(networkId: number, id: string, playerUuid: string, nowMs: number): void {
     this.insert.run({ networkId, id, playerUuid: playerUuid.toLowerCase(), nowMs });
+  }
+
+  /** The network's unread notices with text created at or after `sinceMs`, oldest first. */
+  unreadTextSince(networkId: number, sinceMs: number, limit: number): UnreadTextNoticeRow[] {
+    return this.unreadText.all({ networkId, sinceMs, limit });
   }
 
   /** A notice that carries its own text, shown as it is. */

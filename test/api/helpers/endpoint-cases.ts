@@ -346,6 +346,21 @@ function endpointSamples(
       badPath: 'staffName',
       errorStatuses: [400, 401, 404, 409, 429, 500],
     },
+    pendingNotices: {
+      payload: { since: NOW_ISO, limit: 10 },
+      path: 'notifications/pending',
+      query: { since: NOW_ISO, limit: '10' },
+      okBody: {
+        success: true,
+        notifications: [
+          { id: 'r-1', playerUuid: PLAYER_UUID, message: 'Staff replied', type: 'ticket-reply', createdAt: NOW_ISO },
+        ],
+      },
+      requiredField: ['notifications', 0, 'playerUuid'],
+      badPayload: { since: 'yesterday' },
+      badPath: 'since',
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
     staffReplyToTicket: {
       payload: { id: 't-1', body: { staffName: 'Mod', message: 'on it' } },
       path: 'tickets/t-1/staff-replies',

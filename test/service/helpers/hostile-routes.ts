@@ -67,6 +67,7 @@ const OPERATION_SAMPLES: { readonly [Name in OperationName]: OperationSample } =
   claimTicket: { ids: [ALPHA_TICKET], body: { staffName: 'Mod', staffUuid: JEB } },
   closeTicket: { ids: [ALPHA_TICKET], body: { staffName: 'Mod', reason: 'handled' } },
   staffReplyToTicket: { ids: [ALPHA_TICKET], body: { staffName: 'Mod', message: 'looking into it' } },
+  pendingNotices: { query: { since: ISO, limit: '10' } },
 };
 
 const API_ROUTES: HostileRoute[] = OPERATION_NAMES.map((name) => ({
