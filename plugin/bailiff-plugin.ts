@@ -10,6 +10,7 @@ import { installCommands } from './features/commands.js';
 import { installEnforcement } from './features/enforcement.js';
 import { installEvasion } from './features/evasion.js';
 import { installReload } from './features/reload.js';
+import { installReplyNotices } from './features/reply-notices.js';
 import { installReportAlerts } from './features/report-alerts.js';
 import { installStatus } from './features/status.js';
 import { installSync } from './features/sync.js';
@@ -62,6 +63,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     status,
     reload,
     installReportAlerts(core, featureHooks(context)),
+    installReplyNotices(core, featureHooks(context)),
     installCommands(core, context as PluginContext<unknown>, { sync, status, reload, evasion }),
   ];
 

@@ -13,6 +13,7 @@ import type { KnownPlayer, PlayerDirectory } from '../identity/known-player.js';
 import type { Identified } from '../identity/resolve-player.js';
 import type { MessageRenderer } from '../messages/messages.js';
 import type { PlayerCalls } from '../players/player-calls.js';
+import type { TextNotice } from '../reports/online-notices.js';
 import type { StatusSnapshot } from '../status/status-snapshot.js';
 import type { SyncNowResult } from '../sync/sync-service.js';
 
@@ -47,8 +48,11 @@ export interface CommandDeps {
   liftLocally(request: LiftRequest): void;
   /** Whether the player is online now. */
   isOnline(player: KnownPlayer): boolean;
-  /** The player online on this server with this UUID (any case), to tell them something at once. */
-  onlinePlayer(uuid: string): Player | undefined;
+  /**
+   * Shows a notice (a staff reply) to its player when online here and queues its acknowledgement,
+   * once per notice id; the player told, or undefined (they see it at their next join).
+   */
+  offerNotice(notice: TextNotice): Player | undefined;
   /** Whether a player holds `bailiff.exempt` (asked by name and UUID: works for offline players). */
   isExempt(player: KnownPlayer): boolean;
   /** Cooldown and answer cache of the calls players trigger (/tickets, /ticket). */

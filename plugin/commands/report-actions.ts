@@ -1,6 +1,5 @@
 import { isApiError } from '../../src/api/errors.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
-import { queueNoticeAck } from '../acks/acknowledgements.js';
 import { playerWritten } from '../messages/player-text.js';
 import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
@@ -86,7 +85,8 @@ export async function closeReport(deps: CommandDeps, sender: CommandSender, id: 
 
 /**
  * Sends a staff reply. The service keeps a notice for the ticket's creator; when they are online
- * here they see it now and it is acknowledged, else the login check shows it at their next join.
+ * here they see it now and it is acknowledged, else another server's poll shows it to them there
+ * at once, or the login check at their next join.
  */
 export async function replyToReport(deps: CommandDeps, sender: CommandSender, id: string, text: string): Promise<void> {
   const staff = staffOf(sender);
@@ -98,12 +98,11 @@ export async function replyToReport(deps: CommandDeps, sender: CommandSender, id
     return reportActionFailure(deps, sender, 'staffReplyToTicket', id, error);
   }
   const render = deps.messages.render.bind(deps.messages);
-  const creator = deps.onlinePlayer(answer.creatorUuid);
+  const notice = { id: answer.notificationId, playerUuid: answer.creatorUuid, message: answer.notification };
+  const creator = deps.offerNotice(notice);
   if (!creator) {
     sender.sendMessage(render('commands.reports.replied-later', { id }));
     return;
   }
-  creator.sendMessage(render('notice.service', { message: playerWritten(answer.notification) }));
-  queueNoticeAck(deps.outbox, { id: answer.notificationId, targetUuid: answer.creatorUuid }, deps.clock.now());
   sender.sendMessage(render('commands.reports.replied-now', { id, player: playerWritten(creator.name) }));
 }

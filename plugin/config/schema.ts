@@ -140,10 +140,11 @@ const evasionSection = z.strictObject({
     .default(48),
 });
 
-const reportAlertsSection = z.strictObject({
+const ticketUpdatesSection = z.strictObject({
   /**
-   * How often open reports made on other servers of the network are looked for, while a holder of
-   * bailiff.reports.notify is online, in ms; 0: only reports made on this server are alerted. @default 30000
+   * How often, in ms, the service is asked for new reports of the network (for the staff alert,
+   * while a holder of bailiff.reports.notify is online) and for staff replies to players online
+   * here; 0: neither (reports made here are still alerted, replies reach players at their next join). @default 30000
    */
   pollIntervalMs: z
     .number()
@@ -174,7 +175,7 @@ export const bailiffConfigSchema = z.strictObject({
   appealUrl: z.string().default(''),
   outbox: outboxSection.prefault({}),
   evasion: evasionSection.prefault({}),
-  reportAlerts: reportAlertsSection.prefault({}),
+  ticketUpdates: ticketUpdatesSection.prefault({}),
 });
 
 export type BailiffConfig = z.infer<typeof bailiffConfigSchema>;

@@ -51,9 +51,10 @@ export class PendingNotices {
     this.context.db.transaction(() => {
       for (const notification of entry.notifications) {
         if (this.context.cache.get(notification.id)) continue;
+        // Already acknowledged from here: shown before (a staff reply shown at once, then a quick rejoin).
+        if (!queueNoticeAck(this.context.outbox, { id: notification.id, targetUuid: uuid }, now)) continue;
         const message = playerWritten(notification.message);
         lines.push(this.context.messages().render('notice.service', { message }));
-        queueNoticeAck(this.context.outbox, { id: notification.id, targetUuid: uuid }, now);
       }
     })();
     for (const line of lines) player.sendMessage(line);

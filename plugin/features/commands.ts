@@ -9,6 +9,7 @@ import type { Feature } from '../core/feature.js';
 import { createIdentify } from '../identity/identify.js';
 import { playerDirectory } from '../identity/player-directory.js';
 import { PlayerCalls } from '../players/player-calls.js';
+import { offerNotice } from '../reports/online-notices.js';
 import type { EvasionFeature } from './evasion.js';
 import type { ReloadFeature } from './reload.js';
 import type { StatusFeature } from './status.js';
@@ -54,7 +55,8 @@ export function commandDeps(
     liftLocally: effects.liftLocally,
     isExempt: effects.isExempt,
     isOnline: effects.isOnline,
-    onlinePlayer: (uuid) => host.players.byUuid(uuid),
+    offerNotice: (notice) =>
+      offerNotice({ byUuid: (uuid) => host.players.byUuid(uuid), outbox, messages: settings.messages, clock }, notice),
     playerCalls: new PlayerCalls(() => settings.config().players, clock),
     inFlight: core.inFlight,
     records: effects.records,

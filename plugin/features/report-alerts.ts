@@ -14,7 +14,7 @@ export function installReportAlerts(core: Core, hooks: FeatureHooks): Feature {
     online: () => core.audience.online(),
     console: core.audience.console,
     messages: core.settings.messages,
-    pollIntervalMs: () => core.settings.config().reportAlerts.pollIntervalMs,
+    pollIntervalMs: () => core.settings.config().ticketUpdates.pollIntervalMs,
     clock,
     logger,
   });

@@ -19,7 +19,7 @@ export interface ReportAlertDeps {
   online(): Player[];
   console: CommandSender;
   messages(): MessageRenderer;
-  /** `reportAlerts.pollIntervalMs`, read at each tick so a reload applies it; 0: no polls. */
+  /** `ticketUpdates.pollIntervalMs`, read at each tick so a reload applies it; 0: no polls. */
   pollIntervalMs(): number;
   clock: Clock;
   logger: Logger;

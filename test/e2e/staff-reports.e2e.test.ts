@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModerationClient } from '../../src/api/client.js';
 import { mustJoin, offlineUuid, type TestBot } from './helpers/bots.js';
 import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
-import { API_KEY, startTestService } from './helpers/service.js';
+import { ADMIN_TOKEN, API_KEY, NETWORK, startTestService } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
 
 const PLAYERS = ['StaffBot', 'Reporter', 'Cheater', 'Plain'];
@@ -14,7 +14,8 @@ const PLAYERS = ['StaffBot', 'Reporter', 'Cheater', 'Plain'];
  * Staff handle a report in game, with real bots against the reference service: a player report
  * created through the API (as `/report` does) reaches StaffBot (bailiff.reports and
  * bailiff.reports.notify) as an alert; StaffBot lists, claims, replies (the creator is told at once,
- * then at their next join while away) and closes it, which the API then shows.
+ * then at their next join while away), a reply from the admin API reaches the online creator through
+ * the poll, and StaffBot closes it, which the API then shows.
  */
 describe('staff reports end to end (bailiff start, reference service)', { timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-staff-reports-'));
@@ -36,7 +37,7 @@ describe('staff reports end to end (bailiff start, reference service)', { timeou
   beforeAll(async () => {
     service = await startTestService({ dbPath: join(dir, 'service.db'), players: PLAYERS });
     const server = join(dir, 'server');
-    writeTestServerFolder(server, { reportAlerts: { pollIntervalMs: 1000 } });
+    writeTestServerFolder(server, { ticketUpdates: { pollIntervalMs: 1000 } });
     writeFileSync(join(server, 'permissions.yml'), 'players:\n  StaffBot: [bailiff.reports, bailiff.reports.notify]\n');
     game = await startGameServerProcess(server, { BAILIFF_API_URL: service.url, BAILIFF_API_KEY: API_KEY });
     for (const name of ['StaffBot', 'Reporter', 'Plain']) await join_(name);
@@ -88,15 +89,30 @@ describe('staff reports end to end (bailiff start, reference service)', { timeou
     await sees(bot('StaffBot'), `Reply sent to report ${reportId}; Reporter saw it now.`);
   });
 
+  it('a reply written elsewhere (the admin API) reaches the online creator in game through the poll', async () => {
+    const response = await fetch(`${service!.url}/admin/v1/networks/${NETWORK}/tickets/${reportId}/replies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ authorName: 'PanelAdmin', message: 'also noted on the panel' }),
+    });
+    expect(response.status).toBe(200);
+    await sees(bot('Reporter'), `Staff replied to your ticket ${reportId}: also noted on the panel`);
+    // That poll came after the in-game reply, which it did not show a second time.
+    expect(bot('Reporter').seen.filter((line) => line.includes('we are watching Cheater now'))).toHaveLength(1);
+  });
+
   it('a staff reply to a creator who is away is told at their next join', async () => {
     await bot('Reporter').quit();
     bots.delete('Reporter');
     bot('StaffBot').bot.chat(`/reports reply ${reportId} Cheater is banned, thank you`);
-    await sees(bot('StaffBot'), `Reply sent to report ${reportId}; its creator is told at their next join.`);
+    await sees(
+      bot('StaffBot'),
+      `Reply sent to report ${reportId}; its creator is not online here and is told where they play, or at their next join.`,
+    );
     const back = await join_('Reporter');
     await sees(back, `Staff replied to your ticket ${reportId}: Cheater is banned, thank you`);
-    // Shown once: the notice is acknowledged, so the next join shows nothing more.
-    expect(back.seen.filter((line) => line.includes('we are watching Cheater now'))).toEqual([]);
+    // Shown once: the earlier notices are acknowledged, so this join shows only the new one.
+    expect(back.seen.filter((line) => line.includes('Staff replied to your ticket'))).toHaveLength(1);
   });
 
   it('/reports close closes it: the API shows it closed and it leaves the open list', async () => {
@@ -106,6 +122,7 @@ describe('staff reports end to end (bailiff start, reference service)', { timeou
     expect(ticket.status).toBe('Closed');
     expect(ticket.replies.map((reply) => [reply.authorName, reply.message])).toEqual([
       ['StaffBot', 'we are watching Cheater now'],
+      ['PanelAdmin', 'also noted on the panel'],
       ['StaffBot', 'Cheater is banned, thank you'],
     ]);
     const open = await api().listTickets({ status: 'open' });

@@ -47,12 +47,12 @@ describe('config.yml schema', () => {
     );
   });
 
-  it('reportAlerts.pollIntervalMs: 30 s by default, 0 turns polling off, a short positive interval is refused', () => {
-    expect(bailiffConfigSchema.parse({}).reportAlerts.pollIntervalMs).toBe(30_000);
-    expect(bailiffConfigSchema.parse({ reportAlerts: { pollIntervalMs: 0 } }).reportAlerts.pollIntervalMs).toBe(0);
-    const result = bailiffConfigSchema.safeParse({ reportAlerts: { pollIntervalMs: 50 } });
+  it('ticketUpdates.pollIntervalMs: 30 s by default, 0 turns polling off, a short positive interval is refused', () => {
+    expect(bailiffConfigSchema.parse({}).ticketUpdates.pollIntervalMs).toBe(30_000);
+    expect(bailiffConfigSchema.parse({ ticketUpdates: { pollIntervalMs: 0 } }).ticketUpdates.pollIntervalMs).toBe(0);
+    const result = bailiffConfigSchema.safeParse({ ticketUpdates: { pollIntervalMs: 50 } });
     expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
-      ['reportAlerts.pollIntervalMs', 'must be 0 (off) or at least 1000'],
+      ['ticketUpdates.pollIntervalMs', 'must be 0 (off) or at least 1000'],
     ]);
   });
 });

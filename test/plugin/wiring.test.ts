@@ -87,6 +87,7 @@ describe('enableBailiff', () => {
       'status',
       'reload',
       'report-alerts',
+      'reply-notices',
       'commands',
     ]);
     for (const name of Object.keys(readPluginDescriptor(REPOSITORY_ROOT).commands)) {

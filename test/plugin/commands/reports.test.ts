@@ -228,7 +228,7 @@ describe('/reports', () => {
     });
     const sender = await run(['reply', 'k3J9x0aQ2b', 'noted']);
     expect(plain(sender.messages)).toEqual([
-      'Reply sent to report k3J9x0aQ2b; its creator is told at their next join.',
+      'Reply sent to report k3J9x0aQ2b; its creator is not online here and is told where they play, or at their next join.',
     ]);
     expect(deps.outboxRows()).toEqual([]);
   });

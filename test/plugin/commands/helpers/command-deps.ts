@@ -9,6 +9,7 @@ import type { KnownPlayer } from '../../../../plugin/identity/known-player.js';
 import { type IdentitySources, identifyPlayer } from '../../../../plugin/identity/resolve-player.js';
 import { messagesSchema } from '../../../../plugin/messages/schema.js';
 import { PlayerCalls } from '../../../../plugin/players/player-calls.js';
+import { offerNotice } from '../../../../plugin/reports/online-notices.js';
 import type { StatusSnapshot } from '../../../../plugin/status/status-snapshot.js';
 import type { ModerationApi } from '../../../../src/api/moderation-api.js';
 import type { Punishment, PunishmentType } from '../../../../src/contract/schemas.js';
@@ -128,7 +129,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     liftLocally: moderation.liftLocally,
     isExempt: moderation.isExempt,
     isOnline: moderation.isOnline,
-    onlinePlayer: byUuid,
+    offerNotice: (notice) => offerNotice({ byUuid, outbox, messages: () => messages, clock }, notice),
     playerCalls: new PlayerCalls(() => ({ callCooldownMs: 3000, callCacheMs: 10_000 }), clock),
     inFlight,
     records: moderation.records,
