@@ -6,6 +6,7 @@ import type { IdGenerator } from '../../src/ports/ids.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Player } from '../../src/runtime/plugin-api.js';
 import type { ReloadOutcome } from '../config/reload-settings.js';
+import type { CreatedReport } from '../core/report-events.js';
 import type { LiftRequest, PunishmentRecords } from '../enforcement/command-effects.js';
 import type { InFlightCreations } from '../enforcement/in-flight-creations.js';
 import type { EvasionLookups } from '../evasion/evasion.js';
@@ -53,6 +54,11 @@ export interface CommandDeps {
    * once per notice id; the player told, or undefined (they see it at their next join).
    */
   offerNotice(notice: TextNotice): Player | undefined;
+  /**
+   * Tells the plugin a report (a ticket of type player or chat) was created at the service: holders
+   * of `bailiff.reports.notify` here are alerted at once (`/report` and `/chatreport` call it).
+   */
+  reportCreated(report: CreatedReport): void;
   /** Whether a player holds `bailiff.exempt` (asked by name and UUID: works for offline players). */
   isExempt(player: KnownPlayer): boolean;
   /** Cooldown and answer cache of the calls players trigger (/tickets, /ticket). */

@@ -57,6 +57,7 @@ export function commandDeps(
     isOnline: effects.isOnline,
     offerNotice: (notice) =>
       offerNotice({ byUuid: (uuid) => host.players.byUuid(uuid), outbox, messages: settings.messages, clock }, notice),
+    reportCreated: (report) => core.reports.emit('reportCreated', report),
     playerCalls: new PlayerCalls(() => settings.config().players, clock),
     inFlight: core.inFlight,
     records: effects.records,

@@ -4,6 +4,7 @@ import type { PunishmentCache } from '../../../../plugin/cache/punishment-cache.
 import type { CommandDeps } from '../../../../plugin/commands/deps.js';
 import { bailiffConfigSchema } from '../../../../plugin/config/schema.js';
 import { createCore } from '../../../../plugin/core/core.js';
+import type { CreatedReport } from '../../../../plugin/core/report-events.js';
 import type { EnforcementContext } from '../../../../plugin/enforcement/enforcement-context.js';
 import type { KnownPlayer } from '../../../../plugin/identity/known-player.js';
 import { type IdentitySources, identifyPlayer } from '../../../../plugin/identity/resolve-player.js';
@@ -40,6 +41,8 @@ export interface TestDeps extends CommandDeps {
   applied: Punishment[];
   /** Lines announced to staff (the console's copy). */
   staffLines: string[];
+  /** Reports the commands said were created (`reportCreated`). */
+  reportsCreated: CreatedReport[];
   /** Rows of the real outbox table still waiting (delivered ones left out). */
   outboxRows(): Array<{ operation: string; payload: unknown; idempotencyKey: string; orderingKey: string | null }>;
 }
@@ -76,6 +79,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
   const applied: Punishment[] = [];
   const logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
   const staffLines: string[] = [];
+  const reportsCreated: CreatedReport[] = [];
   const exempt = new Set((options.exempt ?? []).map((name) => name.toLowerCase()));
   const online = options.online ?? [];
   const byUuid = (uuid: string) => online.find((player) => player.uuid.toLowerCase() === uuid.toLowerCase());
@@ -111,6 +115,8 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     enforcement: core.enforcement,
     applied,
     staffLines,
+    reportsCreated,
+    reportCreated: (report) => reportsCreated.push(report),
     outbox,
     messages,
     players,
