@@ -42,7 +42,7 @@ const conflict = (message: string, extra?: Record<string, unknown>) => new HttpE
 export function staffTicketHandlers(
   context: ServiceContext,
 ): Pick<EndpointHandlers, 'listTickets' | 'claimTicket' | 'closeTicket' | 'staffReplyToTicket'> {
-  const { db, stores, clock, ids, webhooks } = context;
+  const { storage, stores, clock, ids, webhooks } = context;
 
   return {
     listTickets: {
@@ -99,14 +99,14 @@ export function staffTicketHandlers(
         const { id } = parseOrThrow(ticketParams, request.params, 'path');
         const body = parseOrThrow(closeTicketBody, request.body);
         const nowMs = clock.now();
-        const closed = db.transaction(() => {
-          const outcome = stores.tickets.close(
+        const closed = await storage.transaction(async (stores) => {
+          const outcome = await stores.tickets.close(
             caller.networkId,
             id,
             { name: body.staffName, reason: body.reason ?? null },
             nowMs,
           );
-          const facts = outcome.outcome === 'closed' ? stores.tickets.factsOf(caller.networkId, id) : undefined;
+          const facts = outcome.outcome === 'closed' ? await stores.tickets.factsOf(caller.networkId, id) : undefined;
           if (facts) {
             const event = ticketEvent(
               'ticket.closed',
@@ -115,10 +115,10 @@ export function staffTicketHandlers(
               body.reason ?? facts.subject,
               nowMs,
             );
-            webhooks.record(caller.networkId, [event]);
+            await webhooks.record(caller.networkId, [event], stores);
           }
           return outcome;
-        })();
+        });
         if (closed.outcome === 'missing') throw notFound(`ticket ${id} not found`);
         if (closed.outcome === 'already-closed') throw conflict(`ticket ${id} is already closed`);
         return {
@@ -141,7 +141,9 @@ export function staffTicketHandlers(
         const nowMs = clock.now();
         const replyId = ids();
         const reply = { id: replyId, authorName: body.staffName, message: body.message, server: caller.serverName };
-        const { notice } = db.transaction(() => recordStaffReply(context, caller.networkId, facts, reply, nowMs))();
+        const { notice } = await storage.transaction((stores) =>
+          recordStaffReply(context, stores, caller.networkId, facts, reply, nowMs),
+        );
         return {
           status: 200,
           success: true,

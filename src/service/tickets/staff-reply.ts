@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { toIso } from '../store/dates.js';
+import type { ServiceStoresPorts } from '../store/ports/stores.js';
 import type { TicketFacts } from '../store/tickets.js';
 import { ticketEvent } from '../webhooks/events.js';
 
@@ -27,30 +28,31 @@ export interface StaffReply {
 
 /**
  * Stores a staff member's reply, raises `ticket.replied`, and keeps a notice for the ticket's
- * creator (its id is the reply's), delivered by the login check until acknowledged. Call inside a
- * transaction.
+ * creator (its id is the reply's), listed for servers to show at once and by the login check
+ * until acknowledged. Run inside `storage.transaction`, with its `stores`.
  */
-export function recordStaffReply(
-  context: Pick<ServiceContext, 'stores' | 'webhooks'>,
+export async function recordStaffReply(
+  context: Pick<ServiceContext, 'webhooks'>,
+  stores: ServiceStoresPorts,
   networkId: number,
   ticket: TicketFacts,
   reply: StaffReply,
   nowMs: number,
-): { notice: string } {
-  const { stores, webhooks } = context;
-  stores.tickets.saveReply(networkId, ticket.id, {
+): Promise<{ notice: string }> {
+  await stores.tickets.saveReply(networkId, ticket.id, {
     id: reply.id,
     authorName: reply.authorName,
     message: reply.message,
     createdAt: toIso(nowMs, 'createdAt'),
   });
   const notice = staffReplyNotice(ticket.id, reply.message);
-  stores.notifications.createWithText(
+  await stores.notifications.createWithText(
     networkId,
     { id: reply.id, playerUuid: ticket.creatorUuid, message: notice },
     nowMs,
   );
   const facts = reply.server === undefined ? ticket : { ...ticket, server: reply.server };
-  webhooks.record(networkId, [ticketEvent('ticket.replied', facts, reply.authorName, reply.message, nowMs)]);
+  const event = ticketEvent('ticket.replied', facts, reply.authorName, reply.message, nowMs);
+  await context.webhooks.record(networkId, [event], stores);
   return { notice };
 }
