@@ -239,3 +239,21 @@ describe('staff replies', () => {
     expect((await errorOf(bad)).message).toBe('since: must be an ISO 8601 timestamp');
   });
 });
+
+describe('staff ticket extension: limits', () => {
+  it('the list spends the request bucket: a 429 with Retry-After once it is empty', async () => {
+    const limited = await startTestService({ rateLimitPerMinute: 2 });
+    try {
+      const statuses: number[] = [];
+      for (let index = 0; index < 3; index += 1) {
+        statuses.push((await limited.call('GET', '/tickets')).status);
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+      const last = await limited.call('GET', '/notifications/pending?since=2026-01-01T00:00:00.000Z');
+      expect(last.status).toBe(429);
+      expect(last.headers.get('retry-after')).not.toBeNull();
+    } finally {
+      await limited.close();
+    }
+  });
+});
