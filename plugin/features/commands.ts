@@ -11,6 +11,7 @@ import { playerDirectory } from '../identity/player-directory.js';
 import { PlayerCalls } from '../players/player-calls.js';
 import { offerNotice } from '../reports/online-notices.js';
 import type { EvasionFeature } from './evasion.js';
+import type { PlayerReportsFeature } from './player-reports.js';
 import type { ReloadFeature } from './reload.js';
 import type { StatusFeature } from './status.js';
 import type { SyncFeature } from './sync.js';
@@ -24,6 +25,7 @@ export interface CommandFeatures {
   status: Pick<StatusFeature, 'snapshot'>;
   reload: Pick<ReloadFeature, 'reload'>;
   evasion: Pick<EvasionFeature, 'lookups'>;
+  reports: Pick<PlayerReportsFeature, 'reports'>;
 }
 
 /** Everything the commands need, from the core and the other features. */
@@ -59,6 +61,7 @@ export function commandDeps(
       offerNotice({ byUuid: (uuid) => host.players.byUuid(uuid), outbox, messages: settings.messages, clock }, notice),
     reportCreated: (report) => core.reports.emit('reportCreated', report),
     playerCalls: new PlayerCalls(() => settings.config().players, clock),
+    reports: features.reports.reports,
     inFlight: core.inFlight,
     records: effects.records,
     evasion: features.evasion.lookups,

@@ -59,6 +59,11 @@ export class ReportAlerts {
     }
   }
 
+  /** Makes the next tick poll without waiting for the interval (a report was just delivered from here). */
+  pollSoon(): void {
+    this.#lastPollAt = Number.NEGATIVE_INFINITY;
+  }
+
   /** Polls when one is due; called every second or so by the feature. */
   async tick(): Promise<void> {
     const intervalMs = this.deps.pollIntervalMs();

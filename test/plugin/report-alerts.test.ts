@@ -189,4 +189,19 @@ describe('staff alert of new reports', () => {
     await alerts.tick();
     expect(failing.calls).toHaveLength(1);
   });
+
+  it('after a ticket is delivered from here, the next tick polls without waiting for the interval', async () => {
+    const h = harness();
+    const staff = player('Staff', [REPORTS_NOTIFY_PERMISSION]);
+    h.setOnline([staff]);
+    await h.alerts.tick();
+    h.setOpen([report('fresh', START + 500)]);
+    h.advance(1000);
+    await h.alerts.tick();
+    expect(h.polls()).toBe(1);
+    h.alerts.pollSoon();
+    await h.alerts.tick();
+    expect(h.polls()).toBe(2);
+    expect(plainText(staff.seen)).toEqual(['[Report] Steve reported Alex: x-ray (fresh)']);
+  });
 });

@@ -92,6 +92,7 @@ describe('enableBailiff', () => {
       'sync',
       'status',
       'reload',
+      'player-reports',
       'report-alerts',
       'reply-notices',
       'commands',
