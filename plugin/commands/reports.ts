@@ -99,7 +99,7 @@ async function listReports(deps: CommandDeps, sender: CommandSender, page: numbe
         id: ticket.id,
         reporter: playerWritten(ticket.creatorName),
         reported: playerWritten(ticket.reportedPlayerName ?? '-'),
-        reason: playerWritten(ticket.subject),
+        reason: playerWritten(ticket.excerpt),
         server: playerWritten(ticket.createdServer ?? '-'),
         created: formatTimestamp(Date.parse(ticket.createdAt)),
         holder:

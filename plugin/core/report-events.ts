@@ -7,7 +7,7 @@ export interface CreatedReport {
   reporterName: string;
   /** Whom it is about; undefined for a chat report without one player. */
   reportedName?: string;
-  /** The report's subject, as the reporter wrote it. */
+  /** The reason the reporter gave (the ticket's description), on one line. */
   reason: string;
 }
 

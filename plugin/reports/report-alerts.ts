@@ -103,7 +103,7 @@ export class ReportAlerts {
           id: ticket.id,
           reporterName: ticket.creatorName,
           reportedName: ticket.reportedPlayerName ?? undefined,
-          reason: ticket.subject,
+          reason: ticket.excerpt,
         });
     }
   }

@@ -47,9 +47,13 @@ export const ticketListQuery = z.strictObject({
 });
 export type TicketListQuery = z.infer<typeof ticketListQuery>;
 
-/** One ticket of a staff list: the summary, whom it is about, where it came from and who holds it. */
+/**
+ * One ticket of a staff list: the summary, whom it is about, its description on one line (at most
+ * 100 characters: a report's reason), where it came from and who holds it.
+ */
 export const staffTicketSummary = ticketSummary.extend({
   reportedPlayerName: z.string().nullable(),
+  excerpt: z.string(),
   createdServer: z.string().nullable(),
   assigneeName: z.string().nullable(),
 });

@@ -55,8 +55,8 @@ describe('staff reports end to end (bailiff start, reference service)', { timeou
       creatorUuid: offlineUuid('Reporter'),
       creatorName: 'Reporter',
       type: 'player',
-      subject: 'flying over spawn',
-      description: 'Cheater flies over the spawn every evening',
+      subject: 'Player report: Cheater',
+      description: 'flying over spawn',
       reportedPlayerUuid: offlineUuid('Cheater'),
       reportedPlayerName: 'Cheater',
     });
@@ -127,5 +127,12 @@ describe('staff reports end to end (bailiff start, reference service)', { timeou
     ]);
     const open = await api().listTickets({ status: 'open' });
     expect(open.tickets.map((each) => each.id)).not.toContain(reportId);
+  });
+
+  it('a report made here with /report reaches the staff alert at once', async () => {
+    bot('Reporter').bot.chat('/report Cheater speed hacking near the farms');
+    const thanks = await sees(bot('Reporter'), 'your report on Cheater is ticket #');
+    const id = /ticket #(\S+)\./.exec(thanks)![1]!;
+    await sees(bot('StaffBot'), `[Report] Reporter reported Cheater: speed hacking near the farms (${id})`);
   });
 });

@@ -17,7 +17,8 @@ function report(id: string, createdAtMs: number, extra: Partial<StaffTicketSumma
   return {
     id,
     type: 'player',
-    subject: 'x-ray',
+    subject: 'Player report: Alex',
+    excerpt: 'x-ray',
     status: 'Open',
     priority: 'normal',
     creatorUuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5',

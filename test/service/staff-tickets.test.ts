@@ -48,7 +48,10 @@ describe('staff ticket extension: open reports', () => {
   it('lists the open reports of the network newest first, paged, with whom each is about and where it came from', async () => {
     const older = await openTicket();
     const bug = await openTicket({ type: 'bug', reportedPlayerUuid: undefined, reportedPlayerName: undefined });
-    const newer = await openTicket({ type: 'chat', subject: 'spam' }, KEY_A2);
+    const newer = await openTicket(
+      { type: 'chat', subject: 'spam', description: `keeps posting\n  links ${'x'.repeat(120)}` },
+      KEY_A2,
+    );
 
     const all = await list('?status=open&type=player,chat&pageSize=50');
     const ids = all.tickets.map((ticket) => ticket.id);
@@ -59,6 +62,7 @@ describe('staff ticket extension: open reports', () => {
       subject: 'spam',
       status: 'Open',
       reportedPlayerName: 'jeb_',
+      excerpt: `keeps posting links ${'x'.repeat(77)}...`,
       createdServer: 'creative',
       assigneeName: null,
     });

@@ -17,7 +17,7 @@ import { integerFromQuery, parseOrThrow } from '../http/validate.js';
 import { storedId } from '../limits.js';
 import { toIso } from '../store/dates.js';
 import { CLOSED_STATUS, OPEN_STATUS } from '../store/tickets.js';
-import { recordStaffReply } from '../tickets/staff-reply.js';
+import { excerptOf, recordStaffReply } from '../tickets/staff-reply.js';
 import { ticketEvent } from '../webhooks/events.js';
 import type { EndpointHandlers } from './endpoint-handlers.js';
 
@@ -58,7 +58,8 @@ export function staffTicketHandlers(
           { status: STORED_STATUS[query.status ?? 'open'], types },
           { limit: pageSize, offset: (page - 1) * pageSize },
         );
-        return { success: true, page, pageSize, total, tickets };
+        const shown = tickets.map(({ description, ...ticket }) => ({ ...ticket, excerpt: excerptOf(description) }));
+        return { success: true, page, pageSize, total, tickets: shown };
       },
     },
     claimTicket: {

@@ -57,6 +57,7 @@ export interface TicketFacts {
 
 /** One ticket of a staff list (see {@link TicketStore.page}). */
 export type StaffTicketRow = TicketSummary & {
+  description: string;
   reportedPlayerName: string | null;
   createdServer: string | null;
   assigneeName: string | null;
@@ -126,7 +127,8 @@ export const TICKET_SQL = {
     'SELECT id, author_name, message, created_at FROM service_ticket_replies WHERE network_id = ? AND ticket_id = ? ORDER BY created_at, id',
   byCreator: `SELECT ${SUMMARY_COLUMNS} FROM service_tickets WHERE network_id = ? AND creator_uuid = ?
        ORDER BY created_at DESC, id DESC LIMIT ?`,
-  byStatusPage: `SELECT ${SUMMARY_COLUMNS}, reported_player_name, created_server, assignee_name FROM service_tickets
+  byStatusPage: `SELECT ${SUMMARY_COLUMNS}, description, reported_player_name, created_server, assignee_name
+       FROM service_tickets
        WHERE network_id = @networkId AND status = @status AND type IN (SELECT value FROM json_each(@types))
        ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
   countByStatus: `SELECT count(*) AS total FROM service_tickets
@@ -243,6 +245,7 @@ export class TicketStore {
     const rows = this.byStatusPage.all({ ...where, ...page });
     const tickets = this.renderable(rows, undefined, (row) => ({
       ...toSummary(row),
+      description: row.description,
       reportedPlayerName: row.reported_player_name,
       createdServer: row.created_server,
       assigneeName: row.assignee_name,

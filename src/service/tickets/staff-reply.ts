@@ -4,18 +4,18 @@ import type { ServiceStoresPorts } from '../store/ports/stores.js';
 import type { TicketFacts } from '../store/tickets.js';
 import { ticketEvent } from '../webhooks/events.js';
 
-/** How much of a staff reply the creator's in-game notice quotes. */
-export const REPLY_EXCERPT_LENGTH = 100;
+/** How much of a text a notice or a staff list quotes. */
+export const EXCERPT_LENGTH = 100;
 
-/** The reply on one line, cut to {@link REPLY_EXCERPT_LENGTH} characters. */
-export function replyExcerpt(message: string): string {
-  const line = message.replace(/\s+/g, ' ').trim();
-  return line.length <= REPLY_EXCERPT_LENGTH ? line : `${line.slice(0, REPLY_EXCERPT_LENGTH - 3).trimEnd()}...`;
+/** The text on one line, cut to {@link EXCERPT_LENGTH} characters (ending `...` when cut). */
+export function excerptOf(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= EXCERPT_LENGTH ? line : `${line.slice(0, EXCERPT_LENGTH - 3).trimEnd()}...`;
 }
 
 /** What the ticket's creator is told in game. */
 export function staffReplyNotice(ticketId: string, message: string): string {
-  return `Staff replied to your ticket ${ticketId}: ${replyExcerpt(message)}`;
+  return `Staff replied to your ticket ${ticketId}: ${excerptOf(message)}`;
 }
 
 export interface StaffReply {

@@ -320,7 +320,15 @@ function endpointSamples(
         page: 2,
         pageSize: 5,
         total: 6,
-        tickets: [{ ...ticketSummary, reportedPlayerName: 'jeb_', createdServer: 'lobby', assigneeName: null }],
+        tickets: [
+          {
+            ...ticketSummary,
+            reportedPlayerName: 'jeb_',
+            excerpt: 'broke my house',
+            createdServer: 'lobby',
+            assigneeName: null,
+          },
+        ],
       },
       requiredField: ['tickets', 0, 'assigneeName'],
       badPayload: { type: 'player,nonsense' },
