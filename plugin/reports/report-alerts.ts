@@ -37,6 +37,8 @@ export class ReportAlerts {
   /** The newest `createdAt` seen (the service's time); undefined until a poll has answered. */
   #newestSeenMs: number | undefined;
   #lastPollAt = Number.NEGATIVE_INFINITY;
+  /** A ticket was delivered from here: poll at the next tick, whatever the interval (even 0). */
+  #soon = false;
   readonly #startedAt: number;
 
   constructor(private readonly deps: ReportAlertDeps) {
@@ -61,18 +63,20 @@ export class ReportAlerts {
 
   /** Makes the next tick poll without waiting for the interval (a report was just delivered from here). */
   pollSoon(): void {
-    this.#lastPollAt = Number.NEGATIVE_INFINITY;
+    this.#soon = true;
   }
 
   /** Polls when one is due; called every second or so by the feature. */
   async tick(): Promise<void> {
     const intervalMs = this.deps.pollIntervalMs();
     const now = this.deps.clock.now();
-    if (intervalMs === 0 || now - this.#lastPollAt < intervalMs) return;
+    const due = this.#soon || (intervalMs > 0 && now - this.#lastPollAt >= intervalMs);
+    if (!due) return;
     if (this.#newestSeenMs !== undefined && !this.#holderOnline()) return;
     const { client } = this.deps;
     if (client.extensions.isMissing('listTickets', now) || client.gate.closure(now)) return;
     this.#lastPollAt = now;
+    this.#soon = false;
     let tickets: StaffTicketSummary[];
     try {
       ({ tickets } = await client.listTickets({

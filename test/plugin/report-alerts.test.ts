@@ -205,4 +205,33 @@ describe('staff alert of new reports', () => {
     expect(h.polls()).toBe(2);
     expect(plainText(staff.seen)).toEqual(['[Report] Steve reported Alex: x-ray (fresh)']);
   });
+
+  it('with polling off (interval 0), a ticket delivered from here is still looked for at once', async () => {
+    const staff = player('Staff', [REPORTS_NOTIFY_PERMISSION]);
+    const client = fakeApi({
+      listTickets: async () => ({
+        success: true,
+        page: 1,
+        pageSize: ALERT_POLL_PAGE_SIZE,
+        total: 1,
+        tickets: [report('here', START + 30)],
+      }),
+    });
+    const alerts = new ReportAlerts({
+      client,
+      online: () => [staff],
+      console: { kind: 'console', name: 'CONSOLE', sendMessage: () => {}, hasPermission: () => true },
+      messages: () => messages,
+      pollIntervalMs: () => 0,
+      clock: { now: () => START + 20 },
+      logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+    });
+    await alerts.tick();
+    expect(client.calls).toHaveLength(0);
+    alerts.pollSoon();
+    await alerts.tick();
+    await alerts.tick();
+    expect(client.calls).toHaveLength(1);
+    expect(plainText(staff.seen)).toEqual(['[Report] Steve reported Alex: x-ray (here)']);
+  });
 });
