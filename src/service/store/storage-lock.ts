@@ -17,10 +17,6 @@ export class StorageLock {
   private readonly waiting: Waiter[] = [];
   private readonly current = new AsyncLocalStorage<TransactionTicket>();
 
-  get held(): boolean {
-    return this.holder !== undefined;
-  }
-
   /** The open transaction this code runs inside of (its async continuations included), if any. */
   insideTransaction(): boolean {
     const ticket = this.current.getStore();
@@ -43,7 +39,7 @@ export class StorageLock {
   }
 
   /** Takes the lock, runs `work` (its continuations know they are inside) and frees the lock after. */
-  async holding<T>(work: (ticket: TransactionTicket) => Promise<T>): Promise<T> {
+  async holding<T>(work: () => Promise<T>): Promise<T> {
     if (this.insideTransaction()) {
       throw new Error(
         'storage.transaction was called inside the work of another transaction; transactions do not nest: use the stores passed to the outer work',
@@ -53,7 +49,7 @@ export class StorageLock {
     if (this.holder === undefined) this.holder = ticket;
     else await new Promise<void>((start) => this.waiting.push({ kind: 'transaction', ticket, start }));
     try {
-      return await this.current.run(ticket, () => work(ticket));
+      return await this.current.run(ticket, work);
     } finally {
       ticket.open = false;
       this.release();
