@@ -17,7 +17,11 @@ export class StorageLock {
   private readonly waiting: Waiter[] = [];
   private readonly current = new AsyncLocalStorage<TransactionTicket>();
 
-  /** The open transaction this code runs inside of (its async continuations included), if any. */
+  /**
+   * Whether this code runs inside the open transaction (its async continuations included). A timer
+   * set inside counts while the transaction is still open; the service's transactions only await
+   * store calls, so they end before any timer fires.
+   */
   insideTransaction(): boolean {
     const ticket = this.current.getStore();
     return ticket?.open === true && ticket === this.holder;
