@@ -12,12 +12,12 @@ export const PUBLIC_KIND_SQL =
 /**
  * Schema version 12: the owner's switch of a network's public ban list, the indexes that page it by
  * kind and by player in creation order, and appeals (a ticket linked to the punishment it appeals, with the hash
- * of the player's private link). One open appeal per punishment. Tickets get an assignee; a
+ * of the player's private link). One open appeal per punishment. A
  * migration upload may come from the panel (no server, the staff member who uploaded it).
  */
 export const PUBLIC_LIST_AND_APPEALS: SchemaMigration = {
   version: 12,
-  name: 'panel: public ban list switch and kind index, appeals, ticket assignee, uploads from the panel',
+  name: 'panel: public ban list switch and kind index, appeals, uploads from the panel',
   up: `
     ALTER TABLE service_networks ADD COLUMN public_list INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX service_punishments_public_kind ON service_punishments (network_id, (${PUBLIC_KIND_SQL}), created_at);
@@ -38,8 +38,6 @@ export const PUBLIC_LIST_AND_APPEALS: SchemaMigration = {
       FOREIGN KEY (network_id, punishment_id) REFERENCES service_punishments(network_id, id)
     );
     CREATE UNIQUE INDEX service_appeals_open ON service_appeals (network_id, punishment_id) WHERE status = 'open';
-    -- The staff member a ticket is assigned to (a panel username), null when nobody.
-    ALTER TABLE service_tickets ADD COLUMN assignee TEXT;
     -- Uploads from the panel have no server: server_id becomes optional, uploaded_by names the staff member.
     CREATE TABLE service_migration_uploads_v12 (
       id TEXT PRIMARY KEY,

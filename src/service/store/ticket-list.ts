@@ -33,9 +33,9 @@ export const TICKET_PAGE_START: TicketCursor = {
   position: Number.MAX_SAFE_INTEGER,
 };
 
-const COLUMNS = `rowid AS position, id, type, subject, status, priority, creator_name AS creatorName, assignee,
+const COLUMNS = `rowid AS position, id, type, subject, status, priority, creator_name AS creatorName, assignee_name AS assignee,
     created_at AS createdAt, updated_at AS updatedAt`;
-const OTHER_FILTERS = `(@type IS NULL OR type = @type) AND (@assignee IS NULL OR coalesce(assignee, '') = @assignee)
+const OTHER_FILTERS = `(@type IS NULL OR type = @type) AND (@assignee IS NULL OR coalesce(assignee_name, '') = @assignee)
     AND (created_at, rowid) < (@beforeCreatedAt, @beforePosition)`;
 
 /** The statements of {@link TicketListStore}; test/service/query-plans.test.ts checks each one's plan. */
@@ -44,9 +44,11 @@ export const TICKET_LIST_SQL = {
     ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
   pageOfStatus: `SELECT ${COLUMNS} FROM service_tickets WHERE network_id = @networkId AND status = @status
     AND ${OTHER_FILTERS} ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
-  assign: `UPDATE service_tickets SET assignee = @assignee, updated_at = max(updated_at, @nowMs)
+  // A panel account has no game UUID: the name alone says who holds the ticket.
+  assign: `UPDATE service_tickets SET assignee_uuid = NULL, assignee_name = @assignee,
+      updated_at = max(updated_at, @nowMs)
     WHERE network_id = @networkId AND id = @id`,
-  assigneeOf: 'SELECT assignee FROM service_tickets WHERE network_id = ? AND id = ?',
+  assigneeOf: 'SELECT assignee_name AS assignee FROM service_tickets WHERE network_id = ? AND id = ?',
 } as const;
 
 type PageParams = {
