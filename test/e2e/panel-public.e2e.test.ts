@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { RunningService } from '../../src/service/index.js';
 import { hashPassword } from '../../src/service/panel/passwords.js';
 import { closeBrowsers, describeInBrowser, launchBrowser } from '../support/browser.js';
 import { offlineUuid } from './helpers/bots.js';
-import { ADMIN_TOKEN, adminApi, NETWORK, startTestService } from './helpers/service.js';
+import { ADMIN_TOKEN, API_KEY, adminApi, NETWORK, startTestService } from './helpers/service.js';
 
 const SCREENSHOTS = join(process.cwd(), 'docs', 'panel', 'screenshots');
 const STAFF_PASSWORD = 'e2e staff password 42';
@@ -162,8 +163,25 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
     await staff.goto(`${service.url}/panel/audit`);
     expect(await staff.locator('#audit').textContent()).toContain('appeal.accept');
     await staff.screenshot({ path: join(SCREENSHOTS, 'audit.png'), fullPage: true });
+    // The game server holds a stream connection and acknowledges a ban, as a Bailiff plugin does.
+    const stream = new WebSocket(`${service.url.replace('http', 'ws')}/v1/minecraft/stream`, {
+      headers: { 'x-api-key': API_KEY },
+    });
+    await new Promise<void>((resolve, reject) => {
+      stream.once('open', () => resolve());
+      stream.once('error', reject);
+    });
+    const acknowledged = await fetch(`${service.url}/v1/minecraft/punishments/acknowledge`, {
+      method: 'POST',
+      headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ punishmentId: 'ban-griefer', playerUuid: offlineUuid('Griefer'), success: true }),
+    });
+    expect(acknowledged.status).toBe(200);
     await staff.goto(`${service.url}/panel/servers`);
-    expect(await staff.locator('#servers').textContent()).toContain('game-1');
+    const serverRow = await staff.locator('#servers tr[data-server="game-1"]').textContent();
+    expect(serverRow).toContain('connected since');
+    expect(serverRow).not.toContain('none yet');
+    stream.close();
     await staff.screenshot({ path: join(SCREENSHOTS, 'servers.png'), fullPage: true });
     expect(dialogs).toEqual([]);
   });
