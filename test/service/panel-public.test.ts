@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_PAGE_SIZE } from '../../src/service/panel/routes/public-list.js';
-import { DINNERBONE, JEB, KEY_B, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
+import { DINNERBONE, JEB, KEY_B, NOTCH, startTestService, type TestService, testSeed } from './helpers/fixture.js';
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const XSS = ['<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '"><b>'];
@@ -121,5 +121,21 @@ describe('public ban list', () => {
     }
     const expected = Array.from({ length: PUBLIC_PAGE_SIZE + 5 }, (_, index) => PUBLIC_PAGE_SIZE + 4 - index);
     expect(seen).toEqual(expected);
+  });
+});
+
+describe('the public list switch in the seed', () => {
+  it('a seed network with publicList: true opens its list, the others stay closed', async () => {
+    const seed = testSeed();
+    seed.networks[1]!.publicList = true;
+    const seeded = await startTestService({ seed });
+    try {
+      const response = await fetch(`${seeded.service.url}/panel/public/beta/`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('beta only');
+      expect((await fetch(`${seeded.service.url}/panel/public/alpha/`)).status).toBe(404);
+    } finally {
+      await seeded.close();
+    }
   });
 });
