@@ -11,9 +11,9 @@ export const PUBLIC_KIND_SQL =
 
 /**
  * Schema version 12: the owner's switch of a network's public ban list, the indexes that page it by
- * kind and by player in creation order, and appeals (a ticket linked to the punishment it appeals, with the hash
- * of the player's private link). One open appeal per punishment. A
- * migration upload may come from the panel (no server, the staff member who uploaded it).
+ * kind and by player in creation order, and appeals (a ticket linked to the punishment it appeals,
+ * with the hash of the player's private link; one open appeal per punishment). A migration upload
+ * may come from the panel (no server, the staff member who uploaded it).
  */
 export const PUBLIC_LIST_AND_APPEALS: SchemaMigration = {
   version: 12,
