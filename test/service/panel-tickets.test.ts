@@ -75,6 +75,10 @@ describe('ticket pages', () => {
       status: 'Closed',
       replies: [{ authorName: 'mod', message: MARKUP }],
     });
+    // The creator is told in game, as for a reply from a server's staff or the admin API.
+    expect(t.stores.notifications.pendingFor(t.networkId('alpha'), NOTCH).map((row) => row.message)).toEqual([
+      `Staff replied to your ticket grief-1: ${MARKUP}`,
+    ]);
     expect((await moderator.post('/panel/tickets/grief-1/status', { status: 'Open' })).status).toBe(303);
     const assigned = await moderator.get('/panel/tickets?assignee=help');
     expect(assigned.html).toContain(MARKUP_SHOWN);

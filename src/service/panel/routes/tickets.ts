@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
 import { storedId } from '../../limits.js';
-import { toIso } from '../../store/dates.js';
 import { TICKET_PAGE_START } from '../../store/ticket-list.js';
+import { recordStaffReply } from '../../tickets/staff-reply.js';
 import { ticketEvent } from '../../webhooks/events.js';
 import { appealDecision } from '../appeals/appeal-limits.js';
 import { decideAppeal } from '../appeals/decide-appeal.js';
@@ -142,16 +142,11 @@ export function registerTicketRoutes(app: FastifyInstance, panel: PanelContext):
     if (!form.success) return ticketPage(request, reply, { message: form.error.issues[0]!.message });
     const nowMs = clock.now();
     const { networkId, username } = target.staff;
-    await context.storage.transaction(async (stores) => {
-      await stores.tickets.saveReply(networkId, target.id, {
-        id: ids(),
-        authorName: username,
-        message: form.data.message,
-        createdAt: toIso(nowMs, 'createdAt'),
-      });
-      const event = ticketEvent('ticket.replied', target.facts, username, form.data.message, nowMs);
-      await webhooks.record(networkId, [event], stores);
-    });
+    // As a reply from the game or the admin API: the ticket's creator is told in game.
+    const staffReply = { id: ids(), authorName: username, message: form.data.message };
+    await context.storage.transaction((stores) =>
+      recordStaffReply(context, stores, networkId, target.facts, staffReply, nowMs),
+    );
     await audit(request, 'ticket.reply', target.id);
     return backTo(reply, target.id);
   });
