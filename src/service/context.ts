@@ -5,6 +5,7 @@ import type { Logger } from '../ports/logger.js';
 import type { EvasionSettings } from './evasion/evasion-settings.js';
 import type { ModerationRules } from './rules/catalogue.js';
 import { AuditLog } from './store/audit-log.js';
+import { DashboardCounts } from './store/dashboard-counts.js';
 import { EnforcementStore } from './store/enforcement.js';
 import { EvasionPunishmentStore } from './store/evasion-punishments.js';
 import { IdempotencyKeyStore } from './store/idempotency-keys.js';
@@ -16,6 +17,7 @@ import { PanelRoleStore } from './store/panel-roles.js';
 import { PanelSessionStore } from './store/panel-sessions.js';
 import { PardonStore } from './store/pardons.js';
 import { PlayerIpStore } from './store/player-ips.js';
+import { PlayerLookup } from './store/player-lookup.js';
 import { PlayerStore } from './store/players.js';
 import { PunishmentRenderer } from './store/punishment-renderer.js';
 import { PunishmentStore } from './store/punishments.js';
@@ -47,6 +49,8 @@ export interface ServiceStores {
   panelRoles: PanelRoleStore;
   panelSessions: PanelSessionStore;
   auditLog: AuditLog;
+  dashboard: DashboardCounts;
+  playerLookup: PlayerLookup;
 }
 
 /** Everything a route needs, built once per running service. */
@@ -90,6 +94,8 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
     panelRoles: new PanelRoleStore(db),
     panelSessions: new PanelSessionStore(db),
     auditLog: new AuditLog(db),
+    dashboard: new DashboardCounts(db),
+    playerLookup: new PlayerLookup(db),
   };
 }
 

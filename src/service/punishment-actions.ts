@@ -62,7 +62,8 @@ export interface Pardon {
   id: string;
   issuerName: string;
   reason: string;
-  serverId: number;
+  /** The server whose key asked for it; null from the panel. */
+  serverId: number | null;
 }
 
 /**

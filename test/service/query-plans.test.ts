@@ -183,6 +183,23 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, beforeId: 1_000_000, limit: 50 }),
     uses: ['service_audit_log_network'],
   },
+  'dashboard.punishmentsPerDay': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 30 * DAY_MS, untilMs: f.nowMs }),
+    uses: ['COVERING INDEX service_punishments_created_type'],
+  },
+  'dashboard.ticketsPerDay': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 30 * DAY_MS, untilMs: f.nowMs }),
+    uses: ['service_tickets_created'],
+  },
+  'dashboard.openTickets': { args: (f) => [f.networkId, 15], uses: ['service_tickets_status_created'] },
+  'playerLookup.namesFrom': {
+    args: (f) => ({ networkId: f.networkId, low: 'player1', high: 'player1\u{10FFFF}', limit: 25 }),
+    uses: ['service_players_name'],
+  },
+  'playerLookup.punishmentsOf': {
+    args: (f) => [f.networkId, f.punishedPlayers[0], 200],
+    uses: ['service_punishments_target_status'],
+  },
   'streamChanges.activePage': {
     args: (f) => ({ networkId: f.networkId, afterCreatedAt: f.nowMs - DAY_MS, afterRowid: 0, limit: 1000 }),
     uses: ['service_punishments_status_created'],
@@ -209,7 +226,14 @@ const LARGE_TABLES = [
 /** The stream snapshot reads every active punishment of the network by design. */
 const READS_A_WHOLE_NETWORK = new Set(['punishments.active']);
 /** Pages through a whole network or its change log: each page must be a range of an index, not a sort. */
-const PAGES_IN_INDEX_ORDER = new Set(['streamChanges.activePage', 'streamChanges.changesAfter', 'punishments.recent']);
+const PAGES_IN_INDEX_ORDER = new Set([
+  'streamChanges.activePage',
+  'streamChanges.changesAfter',
+  'punishments.recent',
+  'dashboard.openTickets',
+  'playerLookup.namesFrom',
+  'auditLog.newest',
+]);
 /** Reads one row per tenant or endpoint, by design: the alias of the small table each may scan. */
 const SCANS_OF_SMALL_TABLES: Record<string, string> = {
   'streamChanges.heads': 'networks',

@@ -8,8 +8,13 @@ import { AuthFailureThrottle } from '../http/auth-throttle.js';
 import { installPanelErrorPages } from './error-pages.js';
 import { ASSETS_DIR } from './files.js';
 import type { PanelContext, PanelSettings } from './panel-context.js';
+import { registerAccountRoutes } from './routes/accounts.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
+import { registerLiveRoutes } from './routes/live.js';
 import { registerLoginRoutes } from './routes/login.js';
+import { registerPlayerRoutes } from './routes/players.js';
+import { registerPunishmentRoutes } from './routes/punishments.js';
+import { registerRoleRoutes } from './routes/roles.js';
 import { createViews } from './views.js';
 
 export const PANEL_PREFIX = '/panel';
@@ -76,6 +81,11 @@ export async function registerPanel(
       });
       registerLoginRoutes(scope, panel);
       registerDashboardRoutes(scope, panel);
+      registerLiveRoutes(scope, panel);
+      registerPlayerRoutes(scope, panel);
+      registerPunishmentRoutes(scope, panel);
+      registerAccountRoutes(scope, panel);
+      registerRoleRoutes(scope, panel);
     },
     { prefix: PANEL_PREFIX },
   );

@@ -3,6 +3,7 @@ import { EXPIRY_SQL } from '../webhooks/expiry-announcer.js';
 import { WEBHOOK_LOG_SQL } from '../webhooks/webhook-log.js';
 import { WEBHOOK_SQL } from '../webhooks/webhook-store.js';
 import { AUDIT_LOG_SQL } from './audit-log.js';
+import { DASHBOARD_SQL } from './dashboard-counts.js';
 import { ENFORCEMENT_SQL } from './enforcement.js';
 import { EVASION_SQL } from './evasion-punishments.js';
 import { IDEMPOTENCY_KEY_SQL } from './idempotency-keys.js';
@@ -14,6 +15,7 @@ import { PANEL_ROLE_SQL } from './panel-roles.js';
 import { PANEL_SESSION_SQL } from './panel-sessions.js';
 import { PARDON_SQL } from './pardons.js';
 import { PLAYER_IP_SQL } from './player-ips.js';
+import { PLAYER_LOOKUP_SQL } from './player-lookup.js';
 import { PLAYER_SQL } from './players.js';
 import { PUNISHMENT_SQL } from './punishments.js';
 import { STREAM_CHANGE_SQL } from './stream-changes.js';
@@ -44,4 +46,6 @@ export const SERVICE_STATEMENTS = {
   panelRoles: PANEL_ROLE_SQL,
   panelSessions: PANEL_SESSION_SQL,
   auditLog: AUDIT_LOG_SQL,
+  dashboard: DASHBOARD_SQL,
+  playerLookup: PLAYER_LOOKUP_SQL,
 } as const;

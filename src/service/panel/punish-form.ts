@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { httpUrl, severity } from '../../contract/schemas.js';
+import type { ModerationRules } from '../rules/catalogue.js';
+import { DURATION_HINT, parseDurationText } from './duration-text.js';
+
+export const MAX_REASON_LENGTH = 500;
+
+/** What the punish form offers: the enabled types of the catalogue and the severities. */
+export function punishFormOptions(rules: ModerationRules) {
+  return {
+    types: rules.types
+      .filter((type) => type.enabled)
+      .map((type) => ({ ordinal: type.ordinal, title: type.title, action: type.action, tiered: !!type.durationsDays })),
+    severities: severity.options,
+    durationHint: DURATION_HINT,
+  };
+}
+
+/** The punish form, checked like the API's create body (the contract's severity schema) plus the typed length. */
+export function punishFormSchema(rules: ModerationRules) {
+  const enabled = new Set(rules.types.filter((type) => type.enabled).map((type) => type.ordinal));
+  return z.object({
+    typeOrdinal: z.coerce
+      .number({ message: 'choose a type' })
+      .int('choose a type')
+      .refine((ordinal) => enabled.has(ordinal), 'choose a type of the catalogue'),
+    severity: severity.default('regular'),
+    reason: z.string().trim().min(1, 'give a reason').max(MAX_REASON_LENGTH, `at most ${MAX_REASON_LENGTH} characters`),
+    duration: z
+      .string()
+      .max(60, 'at most 60 characters')
+      .default('')
+      .transform((text, context) => {
+        try {
+          return parseDurationText(text);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    confirm: z.literal('yes').optional(),
+  });
+}
+
+export const pardonForm = z.object({
+  reason: z.string().trim().max(1000, 'must be at most 1000 characters').default(''),
+});
+
+/** The API's evidence URL rule (the contract's httpUrl). */
+export const evidenceForm = z.object({ evidenceUrl: httpUrl });

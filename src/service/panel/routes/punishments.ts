@@ -1,0 +1,170 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { uuid } from '../../../contract/schemas.js';
+import { HttpError } from '../../http/errors.js';
+import { storedId } from '../../limits.js';
+import { createPunishment, pardonPunishment } from '../../punishment-actions.js';
+import { findTypeRule } from '../../rules/catalogue.js';
+import { computePreview } from '../../rules/preview.js';
+import { fieldErrorsOf, formBody } from '../form-errors.js';
+import { requireStaff, staffOf } from '../guard.js';
+import type { PanelContext } from '../panel-context.js';
+import { renderPlayerPage } from '../player-page.js';
+import { evidenceForm, pardonForm, punishFormSchema } from '../punish-form.js';
+import { lengthText } from '../punishment-view.js';
+import { renderStaffPage } from '../render.js';
+
+const uuidParams = z.object({ uuid });
+const idParams = z.object({ id: storedId });
+
+/**
+ * Issuing (a preview, then a confirm step), pardoning and adding evidence, through the same
+ * service functions as the API, so the stream, acknowledgements and webhooks follow as for API
+ * calls; each action is written to the audit log.
+ */
+export function registerPunishmentRoutes(app: FastifyInstance, panel: PanelContext): void {
+  const context = panel.service;
+  const { stores, clock, rules, ids } = context;
+  const punishForm = punishFormSchema(rules);
+
+  async function punishmentOfNetwork(request: FastifyRequest) {
+    const staff = staffOf(request);
+    const params = idParams.safeParse(request.params);
+    const row = params.success ? await stores.punishments.find(staff.networkId, params.data.id) : undefined;
+    if (!row) throw new HttpError(404, 'no such punishment in this network');
+    return { staff, row };
+  }
+
+  app.post('/players/:uuid/punish', { preHandler: requireStaff(panel, 'punish') }, async (request, reply) => {
+    const staff = staffOf(request);
+    const params = uuidParams.safeParse(request.params);
+    const player = params.success ? await stores.players.find(staff.networkId, params.data.uuid) : undefined;
+    if (!player) throw new HttpError(404, 'this network has never seen that player');
+    const body = formBody(request.body);
+    const parsed = punishForm.safeParse(body);
+    if (!parsed.success) {
+      return renderPlayerPage(
+        panel,
+        request,
+        reply,
+        player.uuid,
+        { errors: fieldErrorsOf(parsed.error), values: body },
+        400,
+      );
+    }
+    const form = parsed.data;
+    const nowMs = clock.now();
+    const history = await stores.punishments.historyOf(staff.networkId, player.uuid);
+    const preview = computePreview(history, form.typeOrdinal, rules, nowMs);
+    const rule = findTypeRule(rules, form.typeOrdinal)!;
+    const suggested = rule.durationsDays ? preview[form.severity] : preview.singleSeverity;
+    const duration = form.duration ?? suggested.duration;
+    if (form.confirm !== 'yes') {
+      return renderStaffPage(panel, request, reply, 'confirm-punishment', {
+        title: `Confirm: ${rule.title} for ${player.name}`,
+        player: { uuid: player.uuid, name: player.name },
+        type: { ordinal: rule.ordinal, title: rule.title, action: rule.action, tiered: !!rule.durationsDays },
+        form: {
+          severity: form.severity,
+          reason: form.reason,
+          duration: typeof body.duration === 'string' ? body.duration : '',
+        },
+        preview,
+        suggested: { action: suggested.action, length: lengthText(suggested.duration) },
+        finalLength: lengthText(duration),
+        isOverride: form.duration !== undefined,
+      });
+    }
+    const id = ids();
+    await createPunishment(context, {
+      networkId: staff.networkId,
+      id,
+      targetUuid: player.uuid,
+      targetName: player.name,
+      issuerName: staff.username,
+      typeOrdinal: form.typeOrdinal,
+      reason: form.reason,
+      duration,
+      severity: form.severity,
+      status: 'active',
+      createdAt: nowMs,
+    });
+    await stores.auditLog.record({
+      networkId: staff.networkId,
+      actor: staff.username,
+      via: 'panel',
+      action: 'punishment.create',
+      subject: id,
+      detail: { player: player.uuid, type: rule.title, severity: form.severity, duration, reason: form.reason },
+      atMs: nowMs,
+    });
+    return reply.redirect(`/panel/players/${player.uuid}#punishment-${encodeURIComponent(id)}`, 303);
+  });
+
+  app.post('/punishments/:id/pardon', { preHandler: requireStaff(panel, 'pardon') }, async (request, reply) => {
+    const { staff, row } = await punishmentOfNetwork(request);
+    const parsed = pardonForm.safeParse(formBody(request.body));
+    if (!parsed.success) {
+      return renderPlayerPage(
+        panel,
+        request,
+        reply,
+        row.target_uuid,
+        {
+          errors: { [`pardon-${row.id}`]: fieldErrorsOf(parsed.error).reason ?? 'invalid' },
+        },
+        400,
+      );
+    }
+    const changed = await pardonPunishment(context, {
+      networkId: staff.networkId,
+      id: row.id,
+      issuerName: staff.username,
+      reason: parsed.data.reason,
+      serverId: null,
+    });
+    if (changed) {
+      await stores.auditLog.record({
+        networkId: staff.networkId,
+        actor: staff.username,
+        via: 'panel',
+        action: 'punishment.pardon',
+        subject: row.id,
+        detail: { player: row.target_uuid, reason: parsed.data.reason },
+        atMs: clock.now(),
+      });
+    }
+    return reply.redirect(`/panel/players/${row.target_uuid}#punishment-${encodeURIComponent(row.id)}`, 303);
+  });
+
+  app.post('/punishments/:id/evidence', { preHandler: requireStaff(panel, 'punish') }, async (request, reply) => {
+    const { staff, row } = await punishmentOfNetwork(request);
+    const body = formBody(request.body);
+    const parsed = evidenceForm.safeParse(body);
+    if (!parsed.success) {
+      return renderPlayerPage(
+        panel,
+        request,
+        reply,
+        row.target_uuid,
+        {
+          errors: { [`evidence-${row.id}`]: fieldErrorsOf(parsed.error).evidenceUrl ?? 'invalid' },
+          values: { [`evidence-${row.id}`]: body.evidenceUrl },
+        },
+        400,
+      );
+    }
+    const nowMs = clock.now();
+    await stores.enforcement.addEvidence(staff.networkId, row.id, staff.username, parsed.data.evidenceUrl, nowMs);
+    await stores.auditLog.record({
+      networkId: staff.networkId,
+      actor: staff.username,
+      via: 'panel',
+      action: 'punishment.evidence',
+      subject: row.id,
+      detail: { url: parsed.data.evidenceUrl },
+      atMs: nowMs,
+    });
+    return reply.redirect(`/panel/players/${row.target_uuid}#punishment-${encodeURIComponent(row.id)}`, 303);
+  });
+}
