@@ -1,11 +1,11 @@
 import { DELIVERY_SQL } from '../webhooks/delivery-store.js';
-import { EXPIRY_SQL } from '../webhooks/expiry-announcer.js';
 import { WEBHOOK_LOG_SQL } from '../webhooks/webhook-log.js';
 import { WEBHOOK_SQL } from '../webhooks/webhook-store.js';
 import { AUDIT_LOG_SQL } from './audit-log.js';
 import { DASHBOARD_SQL } from './dashboard-counts.js';
 import { ENFORCEMENT_SQL } from './enforcement.js';
 import { EVASION_SQL } from './evasion-punishments.js';
+import { EXPIRY_SQL } from './expiries.js';
 import { IDEMPOTENCY_KEY_SQL } from './idempotency-keys.js';
 import { MIGRATION_SQL } from './migrations.js';
 import { NETWORK_SQL } from './networks.js';
