@@ -52,17 +52,17 @@ export class DashboardCounts {
   }
 
   /** Punishments created per day and type in [sinceMs, untilMs). */
-  async punishmentsPerDay(networkId: number, sinceMs: number, untilMs: number): Promise<TypeDayCount[]> {
+  punishmentsPerDay(networkId: number, sinceMs: number, untilMs: number): TypeDayCount[] {
     return this.punishmentsStatement.all({ networkId, sinceMs, untilMs });
   }
 
   /** Tickets created per day in [sinceMs, untilMs). */
-  async ticketsPerDay(networkId: number, sinceMs: number, untilMs: number): Promise<DayCount[]> {
+  ticketsPerDay(networkId: number, sinceMs: number, untilMs: number): DayCount[] {
     return this.ticketsStatement.all({ networkId, sinceMs, untilMs });
   }
 
   /** The newest open tickets. */
-  async openTickets(networkId: number, limit: number): Promise<OpenTicketRow[]> {
+  openTickets(networkId: number, limit: number): OpenTicketRow[] {
     return this.openStatement.all(networkId, limit);
   }
 }

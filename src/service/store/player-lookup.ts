@@ -34,12 +34,12 @@ export class PlayerLookup {
   }
 
   /** Players whose name starts with `prefix` (any case), by name. */
-  async namesStartingWith(networkId: number, prefix: string, limit: number): Promise<PlayerMatch[]> {
+  namesStartingWith(networkId: number, prefix: string, limit: number): PlayerMatch[] {
     return this.namesFrom.all({ networkId, low: prefix, high: `${prefix}${HIGHEST}`, limit });
   }
 
   /** A player's punishments of every status, newest first. */
-  async punishmentsOf(networkId: number, uuid: string, limit: number): Promise<PunishmentRow[]> {
+  punishmentsOf(networkId: number, uuid: string, limit: number): PunishmentRow[] {
     return this.punishmentsOfStatement.all(networkId, uuid.toLowerCase(), limit);
   }
 }

@@ -4,6 +4,8 @@ import { DeliveryStore } from '../webhooks/delivery-store.js';
 import { WebhookLog } from '../webhooks/webhook-log.js';
 import { WebhookStore } from '../webhooks/webhook-store.js';
 import { AddressRetentionStore } from './address-retention.js';
+import type { AuditLog } from './audit-log.js';
+import type { DashboardCounts } from './dashboard-counts.js';
 import { EnforcementStore } from './enforcement.js';
 import { EvasionPunishmentStore } from './evasion-punishments.js';
 import { ExpiryStore } from './expiries.js';
@@ -11,9 +13,21 @@ import { IdempotencyKeyStore } from './idempotency-keys.js';
 import { MigrationStore } from './migrations.js';
 import { NetworkStore } from './networks.js';
 import { NotificationStore } from './notifications.js';
+import type { PanelAccountStore } from './panel-accounts.js';
+import type { PanelRoleStore } from './panel-roles.js';
+import type { PanelSessionStore } from './panel-sessions.js';
 import { PardonStore } from './pardons.js';
 import { PlayerIpStore } from './player-ips.js';
+import type { PlayerLookup } from './player-lookup.js';
 import { PlayerStore } from './players.js';
+import type {
+  AuditLogPort,
+  DashboardCountsPort,
+  PanelAccountStorePort,
+  PanelRoleStorePort,
+  PanelSessionStorePort,
+  PlayerLookupPort,
+} from './ports/panel.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
 import { PunishmentStore } from './punishments.js';
 import { StreamChangeStore } from './stream-changes.js';
@@ -48,6 +62,22 @@ export type Promised<Store> = {
 };
 
 // Fails to compile when a SQLite store's methods drift from its port.
+const _panelConforms = (stores: {
+  panelAccounts: Promised<PanelAccountStore>;
+  panelRoles: Promised<PanelRoleStore>;
+  panelSessions: Promised<PanelSessionStore>;
+  auditLog: Promised<AuditLog>;
+  dashboard: Promised<DashboardCounts>;
+  playerLookup: Promised<PlayerLookup>;
+}): {
+  panelAccounts: PanelAccountStorePort;
+  panelRoles: PanelRoleStorePort;
+  panelSessions: PanelSessionStorePort;
+  auditLog: AuditLogPort;
+  dashboard: DashboardCountsPort;
+  playerLookup: PlayerLookupPort;
+} => stores;
+void _panelConforms;
 type PromisedStores = { [Name in keyof SqliteStores]: Promised<SqliteStores[Name]> };
 const _conforms = (stores: PromisedStores): ServiceStoresPorts => stores;
 void _conforms;

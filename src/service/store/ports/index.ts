@@ -6,6 +6,7 @@ export type * from './idempotency-keys.js';
 export type * from './migrations.js';
 export type * from './networks.js';
 export type * from './notifications.js';
+export type * from './panel.js';
 export type * from './pardons.js';
 export type * from './player-ips.js';
 export type * from './players.js';
