@@ -26,11 +26,11 @@ export interface OpenTicketRow {
  * Each count reads a bounded range of days from an index alone, however many rows are stored.
  */
 export const DASHBOARD_SQL = {
-  punishmentsPerDay: `SELECT (created_at - @sinceMs) / ${DAY_MS} AS day, type_ordinal AS typeOrdinal, count(*) AS count
+  punishmentsPerDay: `SELECT CAST((created_at - @sinceMs) / ${DAY_MS} AS INTEGER) AS day, type_ordinal AS typeOrdinal, count(*) AS count
        FROM service_punishments INDEXED BY service_punishments_created_type
        WHERE network_id = @networkId AND created_at >= @sinceMs AND created_at < @untilMs
        GROUP BY day, type_ordinal`,
-  ticketsPerDay: `SELECT (created_at - @sinceMs) / ${DAY_MS} AS day, count(*) AS count
+  ticketsPerDay: `SELECT CAST((created_at - @sinceMs) / ${DAY_MS} AS INTEGER) AS day, count(*) AS count
        FROM service_tickets INDEXED BY service_tickets_created
        WHERE network_id = @networkId AND created_at >= @sinceMs AND created_at < @untilMs
        GROUP BY day`,
