@@ -24,17 +24,17 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function createAdmin(args: string[], stdinText: string) {
-  let out = '';
-  let err = '';
-  const stdout = { write: (chunk: string) => ((out += chunk), true) } as unknown as NodeJS.WritableStream;
-  const stderr = { write: (chunk: string) => ((err += chunk), true) } as unknown as NodeJS.WritableStream;
+  const outChunks: string[] = [];
+  const errChunks: string[] = [];
+  const stdout = { write: (chunk: string) => outChunks.push(chunk) > 0 } as unknown as NodeJS.WritableStream;
+  const stderr = { write: (chunk: string) => errChunks.push(chunk) > 0 } as unknown as NodeJS.WritableStream;
   const code = await runCli(['service', 'create-admin', '--db', dbPath, ...args], {
     stdout,
     stderr,
     stdin: Readable.from([stdinText]),
     cwd: dir,
   });
-  return { code, out, err };
+  return { code, out: outChunks.join(''), err: errChunks.join('') };
 }
 
 function readAccount(username: string) {
