@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { openDb } from '../../src/db/open-db.js';
 import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
-import { createStores } from '../../src/service/context.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
 import { isPasswordCorrect } from '../../src/service/panel/passwords.js';
+import { createSqliteStores as createStores } from '../../src/service/store/sqlite-stores.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bailiff-create-admin-'));
 const dbPath = join(dir, 'service.db');

@@ -4,8 +4,8 @@ import { DeliveryStore } from '../webhooks/delivery-store.js';
 import { WebhookLog } from '../webhooks/webhook-log.js';
 import { WebhookStore } from '../webhooks/webhook-store.js';
 import { AddressRetentionStore } from './address-retention.js';
-import type { AuditLog } from './audit-log.js';
-import type { DashboardCounts } from './dashboard-counts.js';
+import { AuditLog } from './audit-log.js';
+import { DashboardCounts } from './dashboard-counts.js';
 import { EnforcementStore } from './enforcement.js';
 import { EvasionPunishmentStore } from './evasion-punishments.js';
 import { ExpiryStore } from './expiries.js';
@@ -13,21 +13,13 @@ import { IdempotencyKeyStore } from './idempotency-keys.js';
 import { MigrationStore } from './migrations.js';
 import { NetworkStore } from './networks.js';
 import { NotificationStore } from './notifications.js';
-import type { PanelAccountStore } from './panel-accounts.js';
-import type { PanelRoleStore } from './panel-roles.js';
-import type { PanelSessionStore } from './panel-sessions.js';
+import { PanelAccountStore } from './panel-accounts.js';
+import { PanelRoleStore } from './panel-roles.js';
+import { PanelSessionStore } from './panel-sessions.js';
 import { PardonStore } from './pardons.js';
 import { PlayerIpStore } from './player-ips.js';
-import type { PlayerLookup } from './player-lookup.js';
+import { PlayerLookup } from './player-lookup.js';
 import { PlayerStore } from './players.js';
-import type {
-  AuditLogPort,
-  DashboardCountsPort,
-  PanelAccountStorePort,
-  PanelRoleStorePort,
-  PanelSessionStorePort,
-  PlayerLookupPort,
-} from './ports/panel.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
 import { PunishmentStore } from './punishments.js';
 import { StreamChangeStore } from './stream-changes.js';
@@ -50,34 +42,24 @@ export interface SqliteStores {
   webhooks: WebhookStore;
   webhookDeliveries: DeliveryStore;
   webhookLog: WebhookLog;
+  panelAccounts: PanelAccountStore;
+  panelRoles: PanelRoleStore;
+  panelSessions: PanelSessionStore;
+  auditLog: AuditLog;
+  dashboard: DashboardCounts;
+  playerLookup: PlayerLookup;
   expiries: ExpiryStore;
   addressRetention: AddressRetentionStore;
 }
 
-/** A synchronous store seen through its port: every public method answers a promise of what it returns. */
+/** A store seen through its port: every public method answers a promise of what it returns (or resolves to). */
 export type Promised<Store> = {
   [Name in keyof Store]: Store[Name] extends (...args: infer Args) => infer Result
-    ? (...args: Args) => Promise<Result>
+    ? (...args: Args) => Promise<Awaited<Result>>
     : never;
 };
 
 // Fails to compile when a SQLite store's methods drift from its port.
-const _panelConforms = (stores: {
-  panelAccounts: Promised<PanelAccountStore>;
-  panelRoles: Promised<PanelRoleStore>;
-  panelSessions: Promised<PanelSessionStore>;
-  auditLog: Promised<AuditLog>;
-  dashboard: Promised<DashboardCounts>;
-  playerLookup: Promised<PlayerLookup>;
-}): {
-  panelAccounts: PanelAccountStorePort;
-  panelRoles: PanelRoleStorePort;
-  panelSessions: PanelSessionStorePort;
-  auditLog: AuditLogPort;
-  dashboard: DashboardCountsPort;
-  playerLookup: PlayerLookupPort;
-} => stores;
-void _panelConforms;
 type PromisedStores = { [Name in keyof SqliteStores]: Promised<SqliteStores[Name]> };
 const _conforms = (stores: PromisedStores): ServiceStoresPorts => stores;
 void _conforms;
@@ -102,6 +84,12 @@ export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
     webhooks: new WebhookStore(db),
     webhookDeliveries: new DeliveryStore(db, webhookLog),
     webhookLog,
+    panelAccounts: new PanelAccountStore(db),
+    panelRoles: new PanelRoleStore(db),
+    panelSessions: new PanelSessionStore(db),
+    auditLog: new AuditLog(db),
+    dashboard: new DashboardCounts(db),
+    playerLookup: new PlayerLookup(db),
     expiries: new ExpiryStore(db),
     addressRetention: new AddressRetentionStore(db),
   };

@@ -13,8 +13,7 @@ export interface NetworkStorePort {
   ensureServer(networkId: number, name: string, apiKey: string): Promise<number>;
   /** The server's name, or `#<id>` when there is none. */
   serverName(serverId: number): Promise<string>;
-  /** The network's name, or undefined when there is none (the panel's header). */
   networkName(networkId: number): Promise<string | undefined>;
-  /** Every network by name, at most 1000 (a panel superuser's network switch). */
+  /** Every network by name (at most 1000), for a superuser's network switch. */
   listNetworks(): Promise<{ id: number; name: string }[]>;
 }
