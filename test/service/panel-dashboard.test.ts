@@ -102,3 +102,39 @@ describe('dashboard', () => {
     expect(response.status).toBe(303);
   });
 });
+
+describe('dashboard chart counts', () => {
+  const DAY_MS = 86_400_000;
+  const insertPast = (id: string, daysAgo: number) =>
+    t.stores.punishments.insert({
+      networkId: t.networkId('alpha'),
+      id,
+      targetUuid: NOTCH,
+      targetName: 'Notch',
+      issuerName: 'import',
+      typeOrdinal: 3,
+      reason: 'old',
+      duration: -1,
+      status: 'active',
+      createdAt: t.clock.now() - daysAgo * DAY_MS,
+    });
+  const securityBans = async () => {
+    const page = await alpha.get('/panel/');
+    const attribute = /id="punishments-chart" data-chart="([^"]+)"/.exec(page.html)![1]!;
+    const chart = JSON.parse(attribute.replaceAll('&quot;', '"')) as { datasets: { label: string; data: number[] }[] };
+    return chart.datasets.find((set) => set.label === 'Security Ban')?.data ?? [];
+  };
+
+  it('counts past days from a cache refreshed every 10 minutes, and today at every request', async () => {
+    await insertPast('old-1', 2);
+    t.clock.advance(10 * 60 * 1000);
+    expect((await securityBans())[27]).toBe(1);
+    await insertPast('old-2', 2);
+    await insertPast('today-1', 0);
+    const cached = await securityBans();
+    expect(cached[27]).toBe(1);
+    expect(cached[29]).toBe(1);
+    t.clock.advance(10 * 60 * 1000);
+    expect((await securityBans())[27]).toBe(2);
+  });
+});
