@@ -156,6 +156,26 @@ describe('issuing a punishment from the panel', () => {
     });
   });
 
+  it('issues a warning as /warn does: a Kick-type record with the status warning', async () => {
+    const preview = await admin.post(`/panel/players/${JEB}/punish`, { typeOrdinal: 'warning', reason: 'language' });
+    expect(preview.html).toContain('Confirm: Warning for');
+    const confirm = await admin.post(`/panel/players/${JEB}/punish`, {
+      typeOrdinal: 'warning',
+      reason: 'language',
+      confirm: 'yes',
+    });
+    expect(confirm.status).toBe(303);
+    const rows = await t.stores.playerLookup.punishmentsOf(t.networkId('alpha'), JEB, 100);
+    expect(rows.find((row) => row.reason === 'language')).toMatchObject({
+      type_ordinal: 0,
+      status: 'warning',
+      duration: 0,
+      issuer_name: 'admin',
+    });
+    const audit = await t.stores.auditLog.newest(t.networkId('alpha'), 5);
+    expect(audit[0]).toMatchObject({ action: 'punishment.warn', actor: 'admin' });
+  });
+
   it('shows errors next to the fields and stores nothing on a bad form', async () => {
     const page = await admin.post(`/panel/players/${NOTCH}/punish`, {
       typeOrdinal: '999',

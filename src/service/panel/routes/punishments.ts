@@ -10,7 +10,7 @@ import { fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
 import type { PanelContext } from '../panel-context.js';
 import { renderPlayerPage } from '../player-page.js';
-import { evidenceForm, pardonForm, punishFormSchema } from '../punish-form.js';
+import { evidenceForm, pardonForm, punishFormSchema, WARNING_CHOICE } from '../punish-form.js';
 import { lengthText } from '../punishment-view.js';
 import { renderStaffPage } from '../render.js';
 
@@ -53,26 +53,34 @@ export function registerPunishmentRoutes(app: FastifyInstance, panel: PanelConte
       );
     }
     const form = parsed.data;
+    const kind = form.typeOrdinal;
     const nowMs = clock.now();
     const history = await stores.punishments.historyOf(staff.networkId, player.uuid);
-    const preview = computePreview(history, form.typeOrdinal, rules, nowMs);
-    const rule = findTypeRule(rules, form.typeOrdinal)!;
+    const preview = computePreview(history, kind.typeOrdinal, rules, nowMs);
+    const rule = findTypeRule(rules, kind.typeOrdinal)!;
+    const title = kind.isWarning ? 'Warning' : rule.title;
     const suggested = rule.durationsDays ? preview[form.severity] : preview.singleSeverity;
-    const duration = form.duration ?? suggested.duration;
+    const duration = kind.isWarning ? 0 : (form.duration ?? suggested.duration);
     if (form.confirm !== 'yes') {
       return renderStaffPage(panel, request, reply, 'confirm-punishment', {
-        title: `Confirm: ${rule.title} for ${player.name}`,
+        title: `Confirm: ${title} for ${player.name}`,
         player: { uuid: player.uuid, name: player.name },
-        type: { ordinal: rule.ordinal, title: rule.title, action: rule.action, tiered: !!rule.durationsDays },
+        type: {
+          choice: kind.isWarning ? WARNING_CHOICE : String(rule.ordinal),
+          title,
+          tiered: !kind.isWarning && !!rule.durationsDays,
+        },
         form: {
           severity: form.severity,
           reason: form.reason,
           duration: typeof body.duration === 'string' ? body.duration : '',
         },
         preview,
-        suggested: { action: suggested.action, length: lengthText(suggested.duration) },
+        suggested: kind.isWarning
+          ? { action: 'warning (shown to the player, no points)', length: '-' }
+          : { action: suggested.action, length: lengthText(suggested.duration) },
         finalLength: lengthText(duration),
-        isOverride: form.duration !== undefined,
+        isOverride: !kind.isWarning && form.duration !== undefined,
       });
     }
     const id = ids();
@@ -82,20 +90,20 @@ export function registerPunishmentRoutes(app: FastifyInstance, panel: PanelConte
       targetUuid: player.uuid,
       targetName: player.name,
       issuerName: staff.username,
-      typeOrdinal: form.typeOrdinal,
+      typeOrdinal: kind.typeOrdinal,
       reason: form.reason,
       duration,
       severity: form.severity,
-      status: 'active',
+      status: kind.status,
       createdAt: nowMs,
     });
     await stores.auditLog.record({
       networkId: staff.networkId,
       actor: staff.username,
       via: 'panel',
-      action: 'punishment.create',
+      action: kind.isWarning ? 'punishment.warn' : 'punishment.create',
       subject: id,
-      detail: { player: player.uuid, type: rule.title, severity: form.severity, duration, reason: form.reason },
+      detail: { player: player.uuid, type: title, severity: form.severity, duration, reason: form.reason },
       atMs: nowMs,
     });
     return reply.redirect(`/panel/players/${player.uuid}#punishment-${encodeURIComponent(id)}`, 303);
