@@ -136,6 +136,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       uploadDirectory,
       jobs,
       webhooks,
+      panel: { alwaysSecureCookies: options.panelSecureCookies ?? false, timers: options.timers ?? systemTimers },
     });
     pruner = new AddressPruner(context.stores.addressRetention, clock, options.timers ?? systemTimers, context.logger, {
       retentionMs: (options.addressHistoryDays ?? DEFAULT_ADDRESS_HISTORY_DAYS) * DAY_MS,

@@ -39,6 +39,25 @@ describe('panel login and sessions', () => {
     expect(dashboard.headers.get('content-security-policy')).toContain("script-src 'self'");
   });
 
+  it('marks the cookie Secure on every request when the owner says an HTTPS proxy is in front', async () => {
+    const proxied = await startPanelService({ panelSecureCookies: true });
+    try {
+      await proxied.addAccount('carol', 'alpha', 'viewer');
+      const client = proxied.client();
+      const form = await client.get('/panel/login');
+      const loginToken = /name="_login" value="([^"]+)"/.exec(form.html)![1]!;
+      const answer = await client.request('POST', '/panel/login', {
+        _login: loginToken,
+        username: 'carol',
+        password: PASSWORD,
+      });
+      const cookie = answer.headers.getSetCookie().find((line) => line.startsWith('bailiff_panel='))!;
+      expect(cookie).toMatch(/;\s*Secure/i);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('stores only a hash of the session id', async () => {
     const client = await t.loggedIn('alice');
     const sessionId = client.cookie('bailiff_panel')!;

@@ -25,6 +25,7 @@ export const DEFAULT_PANEL_SETTINGS: PanelSettings = {
   accountLoginFailuresPerMinute: 5,
   maxLiveConnections: 200,
   liveHeartbeatMs: 25_000,
+  alwaysSecureCookies: false,
   timers: systemTimers,
 };
 
