@@ -156,6 +156,22 @@ describe('issuing a punishment from the panel', () => {
     });
   });
 
+  it('issues one punishment when the same confirm page is submitted twice', async () => {
+    const form = { typeOrdinal: '7', severity: 'lenient', reason: 'double click' };
+    const preview = await admin.post(`/panel/players/${JEB}/punish`, form);
+    const once = /name="once" value="([^"]+)"/.exec(preview.html)![1]!;
+    const [first, second] = await Promise.all([
+      admin.post(`/panel/players/${JEB}/punish`, { ...form, confirm: 'yes', once }),
+      admin.post(`/panel/players/${JEB}/punish`, { ...form, confirm: 'yes', once }),
+    ]);
+    const again = await admin.post(`/panel/players/${JEB}/punish`, { ...form, confirm: 'yes', once });
+    expect([first.status, second.status, again.status]).toEqual([303, 303, 303]);
+    const rows = await t.stores.playerLookup.punishmentsOf(t.networkId('alpha'), JEB, 100);
+    const issued = rows.filter((row) => row.reason === 'double click');
+    expect(issued).toHaveLength(1);
+    expect(again.location).toBe(`/panel/players/${JEB}#punishment-${issued[0]!.id}`);
+  });
+
   it('issues a warning as /warn does: a Kick-type record with the status warning', async () => {
     const preview = await admin.post(`/panel/players/${JEB}/punish`, { typeOrdinal: 'warning', reason: 'language' });
     expect(preview.html).toContain('Confirm: Warning for');

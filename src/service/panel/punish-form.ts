@@ -59,6 +59,11 @@ export function punishFormSchema(rules: ModerationRules) {
         }
       }),
     confirm: z.literal('yes').optional(),
+    /** The confirm page's one-time token: submitting the same confirm twice issues one punishment. */
+    once: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,64}$/, 'reload the player page and try again')
+      .optional(),
   });
 }
 

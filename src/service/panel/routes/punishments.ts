@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { uuid } from '../../../contract/schemas.js';
@@ -15,6 +16,8 @@ import { lengthText } from '../punishment-view.js';
 import { renderStaffPage } from '../render.js';
 
 const uuidParams = z.object({ uuid });
+/** How long a confirm page's token is remembered (a resubmitted confirm issues nothing new). */
+const ONCE_MEMORY_MS = 24 * 60 * 60 * 1000;
 const idParams = z.object({ id: storedId });
 
 /**
@@ -26,6 +29,8 @@ export function registerPunishmentRoutes(app: FastifyInstance, panel: PanelConte
   const context = panel.service;
   const { stores, clock, rules, ids } = context;
   const punishForm = punishFormSchema(rules);
+  // Confirm tokens being issued right now, so a double click issues one punishment.
+  const issuing = new Set<string>();
 
   async function punishmentOfNetwork(request: FastifyRequest) {
     const staff = staffOf(request);
@@ -81,22 +86,44 @@ export function registerPunishmentRoutes(app: FastifyInstance, panel: PanelConte
           : { action: suggested.action, length: lengthText(suggested.duration) },
         finalLength: lengthText(duration),
         isOverride: !kind.isWarning && form.duration !== undefined,
+        once: randomBytes(16).toString('base64url'),
       });
     }
+    const onceKey = form.once === undefined ? undefined : `panel:${staff.accountId}:${form.once}`;
+    if (onceKey !== undefined) {
+      const earlier = await stores.idempotencyKeys.find(staff.networkId, onceKey, nowMs - ONCE_MEMORY_MS);
+      if (earlier || issuing.has(onceKey)) {
+        const anchor = earlier ? `#punishment-${encodeURIComponent(earlier.punishmentId)}` : '';
+        return reply.redirect(`/panel/players/${player.uuid}${anchor}`, 303);
+      }
+      issuing.add(onceKey);
+    }
     const id = ids();
-    await createPunishment(context, {
-      networkId: staff.networkId,
-      id,
-      targetUuid: player.uuid,
-      targetName: player.name,
-      issuerName: staff.username,
-      typeOrdinal: kind.typeOrdinal,
-      reason: form.reason,
-      duration,
-      severity: form.severity,
-      status: kind.status,
-      createdAt: nowMs,
-    });
+    try {
+      await createPunishment(context, {
+        networkId: staff.networkId,
+        id,
+        targetUuid: player.uuid,
+        targetName: player.name,
+        issuerName: staff.username,
+        typeOrdinal: kind.typeOrdinal,
+        reason: form.reason,
+        duration,
+        severity: form.severity,
+        status: kind.status,
+        createdAt: nowMs,
+      });
+      if (onceKey !== undefined) {
+        await stores.idempotencyKeys.record(
+          staff.networkId,
+          onceKey,
+          { requestHash: 'panel', punishmentId: id },
+          nowMs,
+        );
+      }
+    } finally {
+      if (onceKey !== undefined) issuing.delete(onceKey);
+    }
     await stores.auditLog.record({
       networkId: staff.networkId,
       actor: staff.username,
