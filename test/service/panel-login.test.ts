@@ -126,6 +126,20 @@ describe('panel login and sessions', () => {
     expect(script.headers.get('content-type')).toContain('javascript');
   });
 
+  it('lets a superuser switch networks, and nobody else', async () => {
+    await t.addAccount('root', undefined, 'admin');
+    const root = await t.loggedIn('root');
+    const first = await root.get('/panel/');
+    expect(first.html).toContain('name="networkId"');
+    const switched = await root.post('/panel/network', { networkId: String(t.networkId('beta')) });
+    expect(switched.status).toBe(303);
+    expect((await root.get('/panel/')).html).toContain('data-id="beta-ban"');
+    expect((await root.post('/panel/network', { networkId: '999' })).status).toBe(400);
+    const alice = await t.loggedIn('alice');
+    expect((await alice.post('/panel/network', { networkId: String(t.networkId('beta')) })).status).toBe(403);
+    expect((await alice.get('/panel/')).html).not.toContain('beta-ban');
+  });
+
   it('never redirects outside the panel after login', async () => {
     const client = t.client();
     const form = await client.get('/panel/login?next=https://evil.example/');
