@@ -92,6 +92,24 @@ describe('player page', () => {
     expect(card).toMatch(/<strong>survival<\/strong> enforced at/);
   });
 
+  it('shows a temporary punishment whose time is over as expired', async () => {
+    const created = await t.call('POST', '/punishments/dynamic', {
+      targetUuid: NOTCH,
+      typeOrdinal: 2,
+      issuerName: 'api-mod',
+      reason: 'one hour',
+      duration: 3_600_000,
+    });
+    const { punishmentId } = (await created.json()) as { punishmentId: string };
+    await t.call('POST', '/punishments/acknowledge', { punishmentId, playerUuid: NOTCH, success: true });
+    const card = (html: string) => html.slice(html.indexOf(`id="punishment-${punishmentId}"`)).slice(0, 600);
+    expect(card((await viewer.get(`/panel/players/${NOTCH}`)).html)).toContain('badge active');
+    t.clock.advance(3_600_001);
+    const later = card((await viewer.get(`/panel/players/${NOTCH}`)).html);
+    expect(later).toContain('badge expired');
+    expect(later).toContain('1h');
+  });
+
   it('shows the last address and shared addresses only with see-ip', async () => {
     expect((await admin.get(`/panel/players/${NOTCH}`)).html).toContain('203.0.113.7');
     const helperPage = await helper.get(`/panel/players/${NOTCH}`);
