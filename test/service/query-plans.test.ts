@@ -201,6 +201,18 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => [f.networkId, f.punishedPlayers[0], 200],
     uses: ['service_punishments_target_status'],
   },
+  'playerLookup.acknowledgementsOfTarget': {
+    args: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0], limit: 2000 }),
+    uses: ['service_punishments_target_status', 'sqlite_autoindex_service_acknowledgements_1'],
+  },
+  'playerLookup.evidenceOfTarget': {
+    args: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0], limit: 2000 }),
+    uses: ['service_punishments_target_status', 'service_evidence_punishment'],
+  },
+  'playerLookup.pardonsOfTarget': {
+    args: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0], limit: 2000 }),
+    uses: ['service_punishments_target_status', PK],
+  },
   'streamChanges.activePage': {
     args: (f) => ({ networkId: f.networkId, afterCreatedAt: f.nowMs - DAY_MS, afterRowid: 0, limit: 1000 }),
     uses: ['service_punishments_status_created'],

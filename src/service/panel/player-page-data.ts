@@ -6,6 +6,8 @@ import type { Staff } from './staff-session.js';
 /** Most punishments the player page lists. */
 export const HISTORY_LIMIT = 200;
 const LINKED_LIMIT = 50;
+/** Most acknowledgements, evidence links and pardons read for one player's history. */
+const DETAILS_LIMIT = 2000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -24,18 +26,27 @@ export async function playerPageData(context: ServiceContext, staff: Staff, uuid
   if (!player) return undefined;
   const seesIp = staff.permissions.has('see-ip');
   const rows = await stores.playerLookup.punishmentsOf(networkId, player.uuid, HISTORY_LIMIT);
-  const history: HistoryEntry[] = [];
-  for (const row of rows) {
-    const pardon = row.status === 'pardoned' ? await stores.pardons.find(networkId, row.id) : undefined;
-    history.push({
+  const byPunishment = <Item extends { punishmentId: string }>(items: Item[]) => {
+    const grouped = new Map<string, Item[]>();
+    for (const item of items) grouped.set(item.punishmentId, [...(grouped.get(item.punishmentId) ?? []), item]);
+    return grouped;
+  };
+  const acknowledgements = byPunishment(
+    await stores.playerLookup.acknowledgementsOf(networkId, player.uuid, DETAILS_LIMIT),
+  );
+  const evidence = byPunishment(await stores.playerLookup.evidenceOf(networkId, player.uuid, DETAILS_LIMIT));
+  const pardons = byPunishment(await stores.playerLookup.pardonsOf(networkId, player.uuid, DETAILS_LIMIT));
+  const history: HistoryEntry[] = rows.map((row) => {
+    const pardon = pardons.get(row.id)?.[0];
+    return {
       ...viewOfRow(row, rules, nowMs),
-      acknowledgements: (await stores.enforcement.acknowledgements(networkId, row.id)).map((ack) => ({
+      acknowledgements: (acknowledgements.get(row.id) ?? []).map((ack) => ({
         server: ack.server,
         executedAt: iso(ack.executedAt),
-        success: ack.success,
+        success: ack.success === 1,
         errorMessage: ack.errorMessage,
       })),
-      evidence: (await stores.enforcement.evidence(networkId, row.id)).map((item) => ({
+      evidence: (evidence.get(row.id) ?? []).map((item) => ({
         url: item.evidenceUrl,
         isLink: /^https?:\/\//i.test(item.evidenceUrl),
         issuerName: item.issuerName,
@@ -44,8 +55,8 @@ export async function playerPageData(context: ServiceContext, staff: Staff, uuid
       pardon: pardon
         ? { issuerName: pardon.issuerName, reason: pardon.reason, pardonedAt: iso(pardon.pardonedAt) }
         : null,
-    });
-  }
+    };
+  });
   const linked = (await linkedAccounts(stores, evasion, networkId, player.uuid, nowMs)).slice(0, LINKED_LIMIT);
   const linkedViews = [];
   for (const account of linked) {

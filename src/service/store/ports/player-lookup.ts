@@ -1,6 +1,6 @@
-export type { PlayerMatch } from '../player-lookup.js';
+export type { PlayerMatch, TargetAcknowledgement, TargetEvidence, TargetPardon } from '../player-lookup.js';
 
-import type { PlayerMatch } from '../player-lookup.js';
+import type { PlayerMatch, TargetAcknowledgement, TargetEvidence, TargetPardon } from '../player-lookup.js';
 import type { PunishmentRow } from '../punishment-rows.js';
 
 /** The panel's player search and a player's whole history. */
@@ -9,4 +9,10 @@ export interface PlayerLookupPort {
   namesStartingWith(networkId: number, prefix: string, limit: number): Promise<PlayerMatch[]>;
   /** A player's punishments of every status, newest first. */
   punishmentsOf(networkId: number, uuid: string, limit: number): Promise<PunishmentRow[]>;
+  /** Acknowledgements of all the player's punishments, oldest first. */
+  acknowledgementsOf(networkId: number, uuid: string, limit: number): Promise<TargetAcknowledgement[]>;
+  /** Evidence of all the player's punishments, oldest first. */
+  evidenceOf(networkId: number, uuid: string, limit: number): Promise<TargetEvidence[]>;
+  /** Pardons of the player's pardoned punishments. */
+  pardonsOf(networkId: number, uuid: string, limit: number): Promise<TargetPardon[]>;
 }
