@@ -8,7 +8,7 @@ import { PanelClient } from '../test/service/helpers/panel-client.js';
 import { browserAvailable, closeBrowsers, launchBrowser } from '../test/support/browser.js';
 import { type BenchResult, summarize } from './result.js';
 import { networkFixtureCopy } from './support/network-fixture-file.js';
-import { startServiceProcess, stopServiceProcess } from './support/service-process.js';
+import { cpuOf, startServiceProcess, stopServiceProcess } from './support/service-process.js';
 
 const WARM_UP = 30;
 const SAMPLES = 500;
@@ -68,13 +68,29 @@ export async function run(): Promise<BenchResult[]> {
       const login = await client.login('bench', PASSWORD);
       if (login.status !== 303) throw new Error(`login answered ${login.status}`);
       const players = fixture.facts.punishedPlayers;
+      const cpuBefore = await cpuOf(child);
       const dashboard = await timePages(client, () => '/panel/');
+      const cpuBetween = await cpuOf(child);
       const player = await timePages(client, (n) => `/panel/players/${players[n % players.length]}`);
+      const cpuAfter = await cpuOf(child);
+      const perPage = (cpuUs: number) => cpuUs / (WARM_UP + SAMPLES) / 1000;
       const load = `load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
       const notes = `${NETWORK_AT_SCALE.stored.toLocaleString('en')} punishments stored; sequential GETs, whole page; ${load}`;
       const results: BenchResult[] = [
         { name: 'dashboard page (server)', unit: 'ms', ...dashboard, target: 'p99 <= 50 ms', notes },
         { name: 'player page (server)', unit: 'ms', ...player, target: 'p99 <= 50 ms', notes },
+        {
+          name: 'dashboard page: service CPU per page',
+          unit: 'ms',
+          value: perPage(cpuBetween - cpuBefore),
+          notes: 'user + system CPU of the service process, whatever else runs on the machine',
+        },
+        {
+          name: 'player page: service CPU per page',
+          unit: 'ms',
+          value: perPage(cpuAfter - cpuBetween),
+          notes: 'user + system CPU of the service process, whatever else runs on the machine',
+        },
       ];
       const chromium = browserAvailable();
       if (chromium.ok) {
