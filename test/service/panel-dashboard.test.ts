@@ -141,3 +141,31 @@ describe('dashboard chart counts', () => {
     expect((await securityBans())[27]).toBe(2);
   });
 });
+
+describe('live stream and shutdown', () => {
+  it('a service with open live dashboards still closes', async () => {
+    const other = await startPanelService();
+    let closed = false;
+    try {
+      await other.addAccount('late', 'alpha', 'viewer');
+      const client = await other.loggedIn('late');
+      const response = await fetch(`${other.service.url}/panel/live`, {
+        headers: { cookie: `bailiff_panel=${client.cookie('bailiff_panel')}` },
+      });
+      const reader = response.body!.getReader();
+      await readUntil(reader, 'retry:');
+      await other.close();
+      closed = true;
+      const end = await Promise.race([
+        reader.read().then(
+          (chunk) => (chunk.done ? 'ended' : 'data'),
+          () => 'ended',
+        ),
+        new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 5000)),
+      ]);
+      expect(end).toBe('ended');
+    } finally {
+      if (!closed) await other.close();
+    }
+  });
+});
