@@ -272,6 +272,14 @@ describe('pardons from the panel', () => {
     expect(page.html).toContain('Pardoned by admin');
   });
 
+  it('refuses a pardon reason the API would refuse, next to the field', async () => {
+    const id = await apiBan(NOTCH, 'long reason');
+    const refused = await admin.post(`/panel/punishments/${id}/pardon`, { reason: 'x'.repeat(1001) });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain('must be at most 1000 characters');
+    expect((await t.stores.punishments.find(t.networkId('alpha'), id))!.status).toBe('active');
+  });
+
   it("cannot touch another network's punishment", async () => {
     expect((await admin.post('/panel/punishments/beta-ban/pardon', { reason: 'x' })).status).toBe(404);
     expect((await t.stores.punishments.find(t.networkId('beta'), 'beta-ban'))!.status).toBe('active');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, severity } from '../../contract/schemas.js';
+import { httpUrl, pardonBody, severity } from '../../contract/schemas.js';
 import type { ModerationRules } from '../rules/catalogue.js';
 import { DURATION_HINT, parseDurationText } from './duration-text.js';
 
@@ -67,9 +67,8 @@ export function punishFormSchema(rules: ModerationRules) {
   });
 }
 
-export const pardonForm = z.object({
-  reason: z.string().trim().max(1000, 'must be at most 1000 characters').default(''),
-});
+/** The API's pardon reason rule (the contract's pardonBody). */
+export const pardonForm = z.object({ reason: pardonBody.shape.reason.transform((reason) => reason?.trim() ?? '') });
 
 /** The API's evidence URL rule (the contract's httpUrl). */
 export const evidenceForm = z.object({ evidenceUrl: httpUrl });
