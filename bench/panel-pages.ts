@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { openDb } from '../src/db/open-db.js';
 import { createAdmin } from '../src/service/panel/create-admin.js';
 import { FIXTURE_NETWORK, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import { PanelClient } from '../test/service/helpers/panel-client.js';
@@ -53,6 +54,24 @@ async function firstPaints(url: string, sessionId: string, paths: string[]): Pro
 }
 
 /**
+ * The fixture's rows were written without the expiry announcer: a service started on it first
+ * announces hundreds of thousands of ended punishments, in the background of every figure. A
+ * network that has run for a while has announced them, as this makes it.
+ */
+function markEndedAsAnnounced(path: string): void {
+  const db = openDb(path);
+  try {
+    db.prepare(
+      `UPDATE service_punishments SET expiry_announced_at = 0
+       WHERE status = 'active' AND duration >= 0 AND started_at IS NOT NULL AND expiry_announced_at IS NULL
+         AND started_at + duration <= ?`,
+    ).run(Date.now());
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * The panel with 1,000,000 stored punishments (the login-check fixture): the dashboard (charts of
  * 30 days, recent punishments, open tickets) and player pages answered by a service in its own
  * process, sequentially over HTTP; and first contentful paint of both in headless Chromium.
@@ -62,6 +81,7 @@ export async function run(): Promise<BenchResult[]> {
   try {
     const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
     await createAdmin({ dbPath: fixture.path, network: FIXTURE_NETWORK, username: 'bench', password: PASSWORD });
+    markEndedAsAnnounced(fixture.path);
     const { child, url } = await startServiceProcess(fixture.path);
     try {
       const client = new PanelClient(url);
