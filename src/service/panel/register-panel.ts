@@ -13,6 +13,7 @@ import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerLiveRoutes } from './routes/live.js';
 import { registerLoginRoutes } from './routes/login.js';
 import { registerPlayerRoutes } from './routes/players.js';
+import { registerPunishRoutes } from './routes/punish.js';
 import { registerPunishmentRoutes } from './routes/punishments.js';
 import { registerRoleRoutes } from './routes/roles.js';
 import { createViews } from './views.js';
@@ -84,6 +85,7 @@ export async function registerPanel(
       registerDashboardRoutes(scope, panel);
       registerLiveRoutes(scope, panel);
       registerPlayerRoutes(scope, panel);
+      registerPunishRoutes(scope, panel);
       registerPunishmentRoutes(scope, panel);
       registerAccountRoutes(scope, panel);
       registerRoleRoutes(scope, panel);
