@@ -44,24 +44,25 @@ function sqliteStorage(): { storage: ConformanceStorage; close(): void } {
   const db = openDb(join(dir, 'service.sqlite'));
   applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
   const stores = asyncStores(createStores(db) as unknown as Record<string, object>);
-  let open = false;
+  // One connection: transactions take turns.
+  let previous: Promise<unknown> = Promise.resolve();
   const storage: ConformanceStorage = {
     dialect: 'sqlite',
     stores,
-    async transaction(work) {
-      if (open) throw new Error('transaction inside a transaction');
-      db.exec('BEGIN IMMEDIATE');
-      open = true;
-      try {
-        const result = await work(stores);
-        db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        db.exec('ROLLBACK');
-        throw error;
-      } finally {
-        open = false;
-      }
+    transaction(work) {
+      const next = previous.then(async () => {
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await work(stores);
+          db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          db.exec('ROLLBACK');
+          throw error;
+        }
+      });
+      previous = next.catch(() => {});
+      return next;
     },
   };
   return {
