@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
 import { createPgPool, PgDb } from './pool.js';
@@ -9,6 +10,8 @@ export class PostgresStorage {
   readonly dialect = 'postgres' as const;
   readonly stores: PgStores;
   private readonly db: PgDb;
+  // Set while a transaction's work runs, so a second transaction started from inside it is refused.
+  private readonly inside = new AsyncLocalStorage<true>();
 
   constructor(readonly pool: pg.Pool) {
     this.db = new PgDb(pool);
@@ -19,8 +22,13 @@ export class PostgresStorage {
    * Runs `work` in one transaction: the stores it is given share one connection, and everything
    * they wrote is committed together, or rolled back when `work` throws.
    */
-  transaction<T>(work: (stores: PgStores) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(createPgStores(tx)));
+  async transaction<T>(work: (stores: PgStores) => Promise<T>): Promise<T> {
+    if (this.inside.getStore()) {
+      throw new Error(
+        'storage.transaction was called inside a transaction: use the stores the outer transaction was given',
+      );
+    }
+    return this.db.transaction((tx) => this.inside.run(true, () => work(createPgStores(tx))));
   }
 
   /** Brings the planner's statistics up to date (after bulk writes: seeds, imports). */

@@ -1,5 +1,8 @@
+import type { ServiceStoresPorts } from '../ports/stores.js';
+import { PgAddressRetentionStore } from './address-retention.js';
 import { PgEnforcementStore } from './enforcement.js';
 import { PgEvasionPunishmentStore } from './evasion-punishments.js';
+import { PgExpiryStore } from './expiries.js';
 import { PgIdempotencyKeyStore } from './idempotency-keys.js';
 import { PgNetworkStore } from './networks.js';
 import { PgNotificationStore } from './notifications.js';
@@ -23,7 +26,13 @@ export function createPgStores(db: PgDb) {
     pardons: new PgPardonStore(db),
     idempotencyKeys: new PgIdempotencyKeyStore(db),
     streamChanges: new PgStreamChangeStore(db),
+    expiries: new PgExpiryStore(db),
+    addressRetention: new PgAddressRetentionStore(db),
   };
 }
 
 export type PgStores = ReturnType<typeof createPgStores>;
+
+// Fails to compile when a PostgreSQL store's methods drift from its port.
+const _conforms = (stores: PgStores): Pick<ServiceStoresPorts, keyof PgStores> => stores;
+void _conforms;
