@@ -14,7 +14,15 @@ export class PostgresStorage {
   private readonly inside = new AsyncLocalStorage<true>();
 
   constructor(readonly pool: pg.Pool) {
-    this.db = new PgDb(pool);
+    // As on SQLite: inside a transaction's work only its own stores may be used (another connection's
+    // write could wait for a lock the transaction holds, and nothing would ever free it).
+    this.db = new PgDb(pool, false, () => {
+      if (this.inside.getStore()) {
+        throw new Error(
+          'a store of storage.stores was called inside storage.transaction(work): inside the work use only the stores passed to it',
+        );
+      }
+    });
     this.stores = createPgStores(this.db);
   }
 
@@ -25,7 +33,7 @@ export class PostgresStorage {
   async transaction<T>(work: (stores: PgStores) => Promise<T>): Promise<T> {
     if (this.inside.getStore()) {
       throw new Error(
-        'storage.transaction was called inside a transaction: use the stores the outer transaction was given',
+        'storage.transaction was called inside the work of another transaction; transactions do not nest: use the stores passed to the outer work',
       );
     }
     return this.db.transaction((tx) => this.inside.run(true, () => work(createPgStores(tx))));
