@@ -8,17 +8,21 @@ import { createTestDatabase, type TestDatabase } from '../../support/postgres.js
 /** Columns PostgreSQL has that SQLite does not, on purpose. */
 const POSTGRES_ONLY_COLUMNS = new Set(['service_punishments.row_id']);
 
-function sqliteColumns(): Map<string, string[]> {
+function sqliteSchema(): { columns: Map<string, string[]>; indexes: string[] } {
   const db = openDb(':memory:');
   try {
     applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
+    const indexes = db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'")
+      .all()
+      .map((row) => row.name);
     const tables = db
       .prepare<[], { name: string }>(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'service\\_%' ESCAPE '\\'",
       )
       .all()
       .map((row) => row.name);
-    return new Map(
+    const columns = new Map(
       tables.map((table) => [
         table,
         db
@@ -28,13 +32,14 @@ function sqliteColumns(): Map<string, string[]> {
           .sort(),
       ]),
     );
+    return { columns, indexes };
   } finally {
     db.close();
   }
 }
 
 /**
- * Every table and column of the SQLite schema exists on PostgreSQL: a SQLite migration without
+ * Every table, column and index of the SQLite schema exists on PostgreSQL: a SQLite migration without
  * its PostgreSQL step (src/service/store/postgres/schema.ts) fails here.
  */
 describe('PostgreSQL schema against the SQLite schema', () => {
@@ -58,8 +63,16 @@ describe('PostgreSQL schema against the SQLite schema', () => {
       if (POSTGRES_ONLY_COLUMNS.has(`${table_name}.${column_name}`)) continue;
       postgres.set(table_name, [...(postgres.get(table_name) ?? []), column_name]);
     }
-    for (const [table, columns] of sqliteColumns()) {
+    for (const [table, columns] of sqliteSchema().columns) {
       expect(postgres.get(table)?.sort(), `table ${table}`).toEqual(columns);
     }
+  });
+
+  it('has every index SQLite has, by name', async () => {
+    const result = await storage.pool.query<{ indexname: string }>(
+      "SELECT indexname FROM pg_indexes WHERE schemaname = 'public'",
+    );
+    const postgres = result.rows.map((row) => row.indexname);
+    expect(postgres).toEqual(expect.arrayContaining(sqliteSchema().indexes));
   });
 });
