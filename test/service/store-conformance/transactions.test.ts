@@ -81,17 +81,4 @@ describe.each(DIALECTS)('transactions on %s', (dialect) => {
     await expect(kept.punishments.insert(newPunishment(alpha, 'late'))).rejects.toThrow(/after it ended/);
     expect(await storage().stores.punishments.find(alpha, 'late')).toBeUndefined();
   });
-
-  it('lets work a transaction started use the storage-wide stores once the transaction has ended', async () => {
-    const { alpha } = await twoNetworks(storage().stores);
-    let later: Promise<unknown> | undefined;
-    await storage().transaction(async (stores) => {
-      await stores.punishments.insert(newPunishment(alpha, 'p1'));
-      // As a webhook dispatcher woken by the transaction would: it runs on after the commit.
-      later = new Promise((resolve) => setImmediate(resolve)).then(() =>
-        storage().stores.punishments.find(alpha, 'p1'),
-      );
-    });
-    expect(await later).toMatchObject({ id: 'p1' });
-  });
 });

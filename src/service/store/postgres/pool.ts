@@ -73,11 +73,8 @@ export class PgDb {
     readonly target: Queryable,
     /** True when `target` is a client whose transaction is open: `transaction` then joins it. */
     readonly inTransaction = false,
-    /**
-     * Called before every statement: throws to refuse it, or returns a promise to hold it back
-     * (PostgresStorage: the pool's stores used inside a transaction's work, or just after it).
-     */
-    private readonly checkUse: () => undefined | Promise<void> = () => undefined,
+    /** Called before every statement; throws to refuse it (PostgresStorage: pool stores used inside a transaction). */
+    private readonly checkUse: () => void = () => {},
   ) {}
 
   private query<Row extends pg.QueryResultRow>(statement: PgStatement, values: readonly unknown[]) {
@@ -87,14 +84,12 @@ export class PgDb {
         new Error('the stores of a transaction were used after it ended: use them only inside its work'),
       );
     }
-    let held: undefined | Promise<void>;
     try {
-      held = this.checkUse();
+      this.checkUse();
     } catch (error) {
       return Promise.reject(error);
     }
-    const send = () => this.target.query<Row>({ ...statement, values: [...values] });
-    return held ? held.then(send) : send();
+    return this.target.query<Row>({ ...statement, values: [...values] });
   }
 
   async rows<Row>(statement: PgStatement, values: readonly unknown[] = []): Promise<Row[]> {

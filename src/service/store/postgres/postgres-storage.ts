@@ -5,35 +5,23 @@ import { createPgPool, PgDb } from './pool.js';
 import { applyPgSchemaMigrations } from './schema.js';
 import { createPgStores, type PgStores } from './stores.js';
 
-interface TransactionTicket {
-  /** The work is running: only the stores given to it may be used. */
-  working: boolean;
-  /** Resolves once the transaction committed or rolled back. */
-  ended: Promise<void>;
-}
-
 /** The service's storage on PostgreSQL: stores on a pool, transactions on one of its connections. */
 export class PostgresStorage {
   readonly dialect = 'postgres' as const;
   readonly stores: PgStores;
   private readonly db: PgDb;
-  // The transaction whose work is running: a second transaction started from inside it is refused.
-  // Work the transaction started that outlives it (a timer, a woken dispatcher) keeps the ticket,
-  // so the ticket says whether the work is still running, and when the transaction has ended.
-  private readonly current = new AsyncLocalStorage<TransactionTicket>();
+  // Set while a transaction's work runs, so a second transaction started from inside it is refused.
+  private readonly inside = new AsyncLocalStorage<true>();
 
   constructor(readonly pool: pg.Pool) {
     // As on SQLite: inside a transaction's work only its own stores may be used (another connection's
     // write could wait for a lock the transaction holds, and nothing would ever free it).
     this.db = new PgDb(pool, false, () => {
-      const ticket = this.current.getStore();
-      if (ticket?.working) {
+      if (this.inside.getStore()) {
         throw new Error(
           'a store of storage.stores was called inside storage.transaction(work): inside the work use only the stores passed to it',
         );
       }
-      // Started by the work, run after it: it waits for the commit, and so sees what the work wrote.
-      return ticket?.ended;
     });
     this.stores = createPgStores(this.db);
   }
@@ -43,26 +31,12 @@ export class PostgresStorage {
    * they wrote is committed together, or rolled back when `work` throws.
    */
   async transaction<T>(work: (stores: PgStores) => Promise<T>): Promise<T> {
-    if (this.current.getStore()?.working) {
+    if (this.inside.getStore()) {
       throw new Error(
         'storage.transaction was called inside the work of another transaction; transactions do not nest: use the stores passed to the outer work',
       );
     }
-    let end: () => void = () => {};
-    const ticket: TransactionTicket = { working: true, ended: new Promise((resolve) => (end = resolve)) };
-    try {
-      return await this.db.transaction((tx) =>
-        this.current.run(ticket, async () => {
-          try {
-            return await work(createPgStores(tx));
-          } finally {
-            ticket.working = false;
-          }
-        }),
-      );
-    } finally {
-      end();
-    }
+    return this.db.transaction((tx) => this.inside.run(true, () => work(createPgStores(tx))));
   }
 
   /** Brings the planner's statistics up to date (after bulk writes: seeds, imports). */
