@@ -19,9 +19,11 @@ import { linkedAccountHandlers } from './routes/linked-accounts.js';
 import { migrationHandlers } from './routes/migration.js';
 import { notificationHandlers } from './routes/notifications-and-players.js';
 import { pardonHandlers } from './routes/pardons.js';
+import { pendingNoticeHandlers } from './routes/pending-notices.js';
 import { playerLoginHandlers } from './routes/player-login.js';
 import { punishmentReadHandlers } from './routes/punishments-read.js';
 import { punishmentWriteHandlers } from './routes/punishments-write.js';
+import { staffTicketHandlers } from './routes/staff-tickets.js';
 import { ticketWriteHandlers } from './routes/ticket-writes.js';
 import { ticketHandlers } from './routes/tickets.js';
 import type { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -72,6 +74,8 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
           ...linkedAccountHandlers(context),
           ...ticketHandlers(context),
           ...ticketWriteHandlers(context),
+          ...staffTicketHandlers(context),
+          ...pendingNoticeHandlers(context),
           ...migrationHandlers(context, settings),
         },
         settings.rateLimits.settings.writesPerMinute,

@@ -98,6 +98,10 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => [f.networkId, f.punishedPlayers[0]],
     uses: ['service_notifications_pending_of_player', 'sqlite_autoindex_service_punishments_1'],
   },
+  'notifications.unreadTextSince': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - DAY_MS, limit: 100 }),
+    uses: ['service_notifications_unread_text'],
+  },
   'pardons.byPunishment': { args: (f) => [f.networkId, 'p11'], uses: [PK, 'INTEGER PRIMARY KEY'] },
   'tickets.touch': {
     args: (f) => ({ networkId: f.networkId, id: f.ticketId, nowMs: f.nowMs }),
@@ -106,6 +110,28 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'tickets.byId': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_tickets_1'] },
   'tickets.repliesOf': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_ticket_replies_1'] },
   'tickets.byCreator': { args: (f) => [f.networkId, f.ticketCreator, 50], uses: ['service_tickets_creator'] },
+  'tickets.byStatusPage': {
+    args: (f) => ({ networkId: f.networkId, status: 'Open', types: '["player","chat"]', limit: 10, offset: 0 }),
+    uses: ['service_tickets_status_created'],
+  },
+  'tickets.countByStatus': {
+    args: (f) => ({ networkId: f.networkId, status: 'Open', types: '["player","chat"]' }),
+    uses: ['service_tickets_status_created'],
+  },
+  'tickets.claim': {
+    args: (f) => ({
+      networkId: f.networkId,
+      id: f.ticketId,
+      staffUuid: f.ticketCreator,
+      staffName: 'mod',
+      nowMs: f.nowMs,
+    }),
+    uses: ['sqlite_autoindex_service_tickets_1'],
+  },
+  'tickets.close': {
+    args: (f) => ({ networkId: f.networkId, id: f.ticketId, staffName: 'mod', reason: null, nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_tickets_1'],
+  },
   'migrations.updateUpload': {
     args: (f) => ({ id: 'upload-1', status: 'processing', processed: 1, message: 'x', nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_migration_uploads_1'],
@@ -210,7 +236,13 @@ const LARGE_TABLES = [
 /** The stream snapshot reads every active punishment of the network by design. */
 const READS_A_WHOLE_NETWORK = new Set(['punishments.active']);
 /** Pages through a whole network or its change log: each page must be a range of an index, not a sort. */
-const PAGES_IN_INDEX_ORDER = new Set(['streamChanges.activePage', 'streamChanges.changesAfter', 'punishments.recent']);
+const PAGES_IN_INDEX_ORDER = new Set([
+  'streamChanges.activePage',
+  'streamChanges.changesAfter',
+  'punishments.recent',
+  'tickets.byStatusPage',
+  'notifications.unreadTextSince',
+]);
 /** Reads one row per tenant or endpoint, by design: the alias of the small table each may scan. */
 const SCANS_OF_SMALL_TABLES: Record<string, string> = {
   'streamChanges.heads': 'networks',
