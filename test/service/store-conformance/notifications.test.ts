@@ -16,8 +16,8 @@ describe.each(DIALECTS)('notification store on %s', (dialect) => {
     await notifications.create(beta, 'elsewhere', NOTCH, 10);
 
     expect(await notifications.pendingFor(alpha, NOTCH)).toEqual([
-      { id: 'unknown-punishment', created_at: 100, type_ordinal: null, reason: null },
-      { id: 'warned', created_at: 200, type_ordinal: 4, reason: 'spam' },
+      { id: 'unknown-punishment', created_at: 100, type_ordinal: null, reason: null, message: null },
+      { id: 'warned', created_at: 200, type_ordinal: 4, reason: 'spam', message: null },
     ]);
   });
 
@@ -45,5 +45,33 @@ describe.each(DIALECTS)('notification store on %s', (dialect) => {
     expect(await notifications.acknowledgedAt(alpha, 'n2')).toBe(900);
     expect(await notifications.pendingFor(alpha, NOTCH)).toEqual([]);
     expect(await notifications.acknowledge(alpha, NOTCH, [], 1_000)).toEqual({ known: 0, unknown: 0 });
+  });
+
+  it('keeps notices with their own text, lists the unread ones of a network from a time on', async () => {
+    const { notifications } = storage().stores;
+    const { alpha, beta } = await twoNetworks(storage().stores);
+    await notifications.createWithText(
+      alpha,
+      { id: 'r1', playerUuid: NOTCH.toUpperCase(), message: 'Staff: fixed' },
+      100,
+    );
+    await notifications.createWithText(alpha, { id: 'r1', playerUuid: NOTCH, message: 'again' }, 150);
+    await notifications.createWithText(alpha, { id: 'r3', playerUuid: JEB, message: 'Staff: later' }, 300);
+    await notifications.createWithText(alpha, { id: 'r2', playerUuid: JEB, message: 'Staff: same time' }, 300);
+    await notifications.create(alpha, 'punishment-notice', NOTCH, 200);
+    await notifications.createWithText(beta, { id: 'rb', playerUuid: NOTCH, message: 'elsewhere' }, 200);
+
+    expect(await notifications.pendingFor(alpha, NOTCH)).toEqual([
+      { id: 'r1', created_at: 100, type_ordinal: null, reason: null, message: 'Staff: fixed' },
+      { id: 'punishment-notice', created_at: 200, type_ordinal: null, reason: null, message: null },
+    ]);
+    expect(await notifications.unreadTextSince(alpha, 0, 10)).toEqual([
+      { id: 'r1', player_uuid: NOTCH, message: 'Staff: fixed', created_at: 100 },
+      { id: 'r2', player_uuid: JEB, message: 'Staff: same time', created_at: 300 },
+      { id: 'r3', player_uuid: JEB, message: 'Staff: later', created_at: 300 },
+    ]);
+    expect((await notifications.unreadTextSince(alpha, 300, 1)).map((row) => row.id)).toEqual(['r2']);
+    await notifications.acknowledge(alpha, NOTCH, ['r1'], 400);
+    expect((await notifications.unreadTextSince(alpha, 0, 10)).map((row) => row.id)).toEqual(['r2', 'r3']);
   });
 });

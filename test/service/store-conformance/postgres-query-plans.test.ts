@@ -36,6 +36,8 @@ const FIXTURE = `
   INSERT INTO service_notifications (network_id, id, player_uuid, created_at, acknowledged_at)
     SELECT network_id, id, target_uuid, created_at, CASE WHEN created_at % 20000 = 0 THEN NULL ELSE created_at END
     FROM service_punishments;
+  INSERT INTO service_notifications (network_id, id, player_uuid, created_at, message)
+    SELECT 1, 'reply-' || i, 'uuid-' || i, i * 1000, 'Staff: done' FROM generate_series(1, 200) AS i;
   ANALYZE;
 `;
 
@@ -82,6 +84,7 @@ const HOT_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], st
   // One head row per network: that small table may be scanned, the change log may not.
   ['stream head', PG_STREAM_CHANGE_SQL.head, [1], ['service_stream_changes_pkey']],
   ['snapshot page', PG_STREAM_CHANGE_SQL.activePage, [1, 30_000_000, 0, 100], ['service_punishments_status_created']],
+  ['unread notices with text', PG_NOTIFICATION_SQL.unreadTextSince, [1, 0, 100], ['service_notifications_unread_text']],
   ['ended unannounced', PG_EXPIRY_SQL.ended, [PUNISHMENTS * 1000, 100], ['service_punishments_unannounced_end']],
 ];
 

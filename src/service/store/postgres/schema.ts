@@ -337,6 +337,20 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
       CREATE INDEX service_tickets_status_created ON service_tickets (network_id, status, created_at);
     `,
   },
+  {
+    version: 3,
+    name: 'staff actions on tickets (claim, close) and notices with their own text (SQLite migration 10)',
+    up: `
+      ALTER TABLE service_tickets ADD COLUMN assignee_uuid TEXT;
+      ALTER TABLE service_tickets ADD COLUMN assignee_name TEXT;
+      ALTER TABLE service_tickets ADD COLUMN closed_reason TEXT;
+      -- Null for a punishment's notice, which is worded from the punishment.
+      ALTER TABLE service_notifications ADD COLUMN message TEXT;
+      -- Servers poll the network's unread notices with text, to show them to players online anywhere.
+      CREATE INDEX service_notifications_unread_text ON service_notifications (network_id, created_at, id)
+        WHERE message IS NOT NULL AND acknowledged_at IS NULL;
+    `,
+  },
 ];
 
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS service_schema_migrations (
