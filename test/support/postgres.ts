@@ -14,7 +14,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-const WAIT_FOR_SERVER_MS = 120_000;
+// Below vitest's hookTimeout (60 s), so a file waiting in beforeAll fails with this reason, not a timeout.
+const WAIT_FOR_SERVER_MS = 50_000;
 const POLL_MS = 50;
 
 /** A PostgreSQL of your own for the tests (a role that may create databases), instead of the one they start. */
