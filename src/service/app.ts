@@ -13,6 +13,7 @@ import { uploadLimits } from './migration/receive-upload.js';
 import type { PanelSettings } from './panel/panel-context.js';
 import { registerPanel } from './panel/register-panel.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerNetworkSettingsRoutes } from './routes/admin-network-settings.js';
 import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
 import { linkedAccountHandlers } from './routes/linked-accounts.js';
@@ -63,6 +64,9 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
   await app.register(
     async (scope) => {
       requireApiKey(scope, context.stores.networks, settings.authThrottle);
+      scope.addHook('preHandler', async (request) => {
+        if (request.caller) context.activity.requested(request.caller, context.clock.now());
+      });
       registerEndpoints(
         scope,
         {
@@ -87,9 +91,11 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
     async (scope) => {
       registerAdminRoutes(scope, context, settings.adminToken, settings.authThrottle);
       registerWebhookAdminRoutes(scope, context, settings.webhooks);
+      registerNetworkSettingsRoutes(scope, context);
     },
     { prefix: '/admin/v1' },
   );
-  await registerPanel(app, context, settings.panel);
+  const { jobs, uploadDirectory, maxUploadBytes } = settings;
+  await registerPanel(app, context, { ...settings.panel, migration: { jobs, uploadDirectory, maxUploadBytes } });
   return app;
 }

@@ -132,6 +132,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       adminToken,
       rateLimits,
       authThrottle,
+      ...(options.appealsPerHour === undefined ? {} : { panel: { appealsPerHour: options.appealsPerHour } }),
       maxUploadBytes: Math.floor((options.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB) * MB),
       uploadDirectory,
       jobs,
@@ -178,6 +179,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       url: `http://${urlHost}:${port}`,
       port,
       adminToken,
+      context,
       close: () => {
         closing ??= (async () => {
           await pruner?.close();

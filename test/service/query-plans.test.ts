@@ -39,6 +39,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'networks.serverByName': { args: (f) => [f.networkId, 'game-1'], uses: ['sqlite_autoindex_service_servers_2'] },
   'networks.updateServerKey': { args: (f) => ({ id: f.serverId, keyHash: Buffer.alloc(32) }), uses: [PK] },
   'networks.serverById': { args: (f) => [f.serverId], uses: [PK] },
+  'networks.serversOf': { args: (f) => [f.networkId], uses: ['sqlite_autoindex_service_servers_2'] },
   'players.nameOf': { args: (f) => [f.networkId, f.punishedPlayers[0]], uses: [PK] },
   'players.byName': { args: (f) => [f.networkId, 'PLAYER12'], uses: ['service_players_name'] },
   'players.byUuid': { args: (f) => [f.networkId, f.punishedPlayers[0]], uses: [PK] },
@@ -62,7 +63,8 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   },
   'punishments.history': {
     args: (f) => [f.networkId, f.punishedPlayers[0]],
-    uses: ['service_punishments_target_status'],
+    // Any index that starts with the player reads only their rows; the planner picks the narrower one.
+    uses: ['service_punishments_player_history'],
   },
   'punishments.setStatus': {
     args: (f) => ({ networkId: f.networkId, id: 'p10', status: 'pardoned', nowMs: f.nowMs }),
@@ -105,6 +107,10 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'pardons.byPunishment': { args: (f) => [f.networkId, 'p11'], uses: [PK, 'INTEGER PRIMARY KEY'] },
   'tickets.touch': {
     args: (f) => ({ networkId: f.networkId, id: f.ticketId, nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_tickets_1'],
+  },
+  'tickets.setStatus': {
+    args: (f) => ({ networkId: f.networkId, id: f.ticketId, status: 'Closed', nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_tickets_1'],
   },
   'tickets.byId': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_tickets_1'] },
@@ -189,6 +195,72 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, id: 'p10', nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_punishments_1'],
   },
+  'publicList.isPublic': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.setPublic': { args: (f) => ({ networkId: f.networkId, isPublic: 1 }), uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.page': {
+    args: (f) => ({ networkId: f.networkId, beforeCreatedAt: f.nowMs - DAY_MS, beforePosition: 0, limit: 50 }),
+    uses: ['service_punishments_recent'],
+  },
+  'publicList.pageOfKind': {
+    args: (f) => ({ networkId: f.networkId, kind: 'mute', beforeCreatedAt: f.nowMs, beforePosition: 0, limit: 50 }),
+    uses: ['service_punishments_public_kind'],
+  },
+  'publicList.pageOfPlayer': {
+    args: (f) => ({
+      networkId: f.networkId,
+      targetUuid: f.punishedPlayers[0],
+      beforeCreatedAt: f.nowMs,
+      beforePosition: 0,
+      limit: 50,
+    }),
+    uses: ['service_punishments_player_history'],
+  },
+  'appeals.openOf': { args: (f) => [f.networkId, 'p10'], uses: ['service_appeals_open'] },
+  'appeals.byToken': { args: () => [Buffer.alloc(32)], uses: ['sqlite_autoindex_service_appeals_1'] },
+  'appeals.byTicket': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_appeals_2'] },
+  'appeals.decide': {
+    args: (f) => ({
+      networkId: f.networkId,
+      ticketId: f.ticketId,
+      status: 'denied',
+      answer: 'no',
+      decidedBy: 'mod',
+      nowMs: f.nowMs,
+    }),
+    uses: ['sqlite_autoindex_service_appeals_2'],
+  },
+  'ticketList.page': {
+    args: (f) => ({
+      networkId: f.networkId,
+      type: null,
+      assignee: null,
+      beforeCreatedAt: f.nowMs,
+      beforePosition: 0,
+      limit: 50,
+    }),
+    uses: ['service_tickets_created'],
+  },
+  'ticketList.pageOfStatus': {
+    args: (f) => ({
+      networkId: f.networkId,
+      status: 'Open',
+      type: 'appeal',
+      assignee: '',
+      beforeCreatedAt: f.nowMs,
+      beforePosition: 0,
+      limit: 50,
+    }),
+    uses: ['service_tickets_status_created'],
+  },
+  'ticketList.assign': {
+    args: (f) => ({ networkId: f.networkId, id: f.ticketId, assignee: 'alice', nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_tickets_1'],
+  },
+  'ticketList.assigneeOf': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_tickets_1'] },
+  'auditQuery.page': {
+    args: (f) => ({ networkId: f.networkId, beforeId: 1_000_000, actor: 'mod', area: 'ticket', limit: 50 }),
+    uses: ['service_audit_log_network'],
+  },
   'networks.networkById': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
   'networks.allNetworks': { args: () => [], uses: ['sqlite_autoindex_service_networks_1'] },
   'panelAccounts.byUsername': { args: () => ['alice'], uses: ['sqlite_autoindex_service_panel_accounts_1'] },
@@ -232,6 +304,7 @@ const LARGE_TABLES = [
   'service_evidence',
   'service_tickets',
   'service_ticket_replies',
+  'service_appeals',
 ];
 /** The stream snapshot reads every active punishment of the network by design. */
 const READS_A_WHOLE_NETWORK = new Set(['punishments.active']);
@@ -240,6 +313,11 @@ const PAGES_IN_INDEX_ORDER = new Set([
   'streamChanges.activePage',
   'streamChanges.changesAfter',
   'punishments.recent',
+  'publicList.page',
+  'publicList.pageOfKind',
+  'publicList.pageOfPlayer',
+  'ticketList.page',
+  'ticketList.pageOfStatus',
   'tickets.byStatusPage',
   'notifications.unreadTextSince',
 ]);

@@ -1,6 +1,7 @@
 import type { SchemaMigration } from '../../db/schema-migrations.js';
 import { NETWORK_SIZE_INDEXES } from './network-size-indexes.js';
 import { PANEL_TABLES } from './panel-tables.js';
+import { PUBLIC_LIST_AND_APPEALS } from './public-list-and-appeals.js';
 
 /** Tables of the reference service. Times are epoch milliseconds; UUIDs are stored lower-case. */
 export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -315,4 +316,5 @@ export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
         WHERE message IS NOT NULL AND acknowledged_at IS NULL;
     `,
   },
+  PUBLIC_LIST_AND_APPEALS,
 ];

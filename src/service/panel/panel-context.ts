@@ -2,6 +2,7 @@ import type { Eta } from 'eta';
 import type { Timers } from '../../ports/timers.js';
 import type { ServiceContext } from '../context.js';
 import type { AuthFailureThrottle } from '../http/auth-throttle.js';
+import type { ImportJobs } from '../migration/import-job.js';
 
 /** How the panel runs; every field has a default in register-panel.ts. */
 export interface PanelSettings {
@@ -16,6 +17,17 @@ export interface PanelSettings {
   /** A comment is sent on an idle live stream this often, so proxies keep it open. @default 25_000 */
   liveHeartbeatMs: number;
   timers: Timers;
+  /** Appeals one client address may send: a burst of this many, then this many an hour. @default 5 */
+  appealsPerHour: number;
+  /** Where uploads from the migration page go; without it the page is not offered. @default undefined */
+  migration: PanelMigrationSettings | undefined;
+}
+
+/** The service's import jobs and upload limits, shared with the API's upload route. */
+export interface PanelMigrationSettings {
+  jobs: ImportJobs;
+  uploadDirectory: string;
+  maxUploadBytes: number;
 }
 
 /** What the panel's routes share. */

@@ -8,8 +8,14 @@ import { AuthFailureThrottle } from '../http/auth-throttle.js';
 import { installPanelErrorPages } from './error-pages.js';
 import { ASSETS_DIR } from './files.js';
 import type { PanelContext, PanelSettings } from './panel-context.js';
+import { registerAppealRoutes } from './routes/appeals.js';
+import { registerAuditRoutes } from './routes/audit.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerLoginRoutes } from './routes/login.js';
+import { registerMigrationRoutes } from './routes/migration.js';
+import { registerPublicListRoutes } from './routes/public-list.js';
+import { registerServerRoutes } from './routes/servers.js';
+import { registerTicketRoutes } from './routes/tickets.js';
 import { createViews } from './views.js';
 
 export const PANEL_PREFIX = '/panel';
@@ -21,6 +27,8 @@ export const DEFAULT_PANEL_SETTINGS: PanelSettings = {
   maxLiveConnections: 200,
   liveHeartbeatMs: 25_000,
   timers: systemTimers,
+  appealsPerHour: 5,
+  migration: undefined,
 };
 
 // Only the panel's own scripts, styles and requests; no page may frame it.
@@ -76,6 +84,12 @@ export async function registerPanel(
       });
       registerLoginRoutes(scope, panel);
       registerDashboardRoutes(scope, panel);
+      registerPublicListRoutes(scope, panel);
+      registerAppealRoutes(scope, panel);
+      registerTicketRoutes(scope, panel);
+      registerServerRoutes(scope, panel);
+      registerAuditRoutes(scope, panel);
+      registerMigrationRoutes(scope, panel);
     },
     { prefix: PANEL_PREFIX },
   );

@@ -1,7 +1,9 @@
 import { DELIVERY_SQL } from '../webhooks/delivery-store.js';
 import { WEBHOOK_LOG_SQL } from '../webhooks/webhook-log.js';
 import { WEBHOOK_SQL } from '../webhooks/webhook-store.js';
+import { APPEAL_SQL } from './appeals.js';
 import { AUDIT_LOG_SQL } from './audit-log.js';
+import { AUDIT_QUERY_SQL } from './audit-query.js';
 import { ENFORCEMENT_SQL } from './enforcement.js';
 import { EVASION_SQL } from './evasion-punishments.js';
 import { EXPIRY_SQL } from './expiries.js';
@@ -15,8 +17,10 @@ import { PANEL_SESSION_SQL } from './panel-sessions.js';
 import { PARDON_SQL } from './pardons.js';
 import { PLAYER_IP_SQL } from './player-ips.js';
 import { PLAYER_SQL } from './players.js';
+import { PUBLIC_LIST_SQL } from './public-list.js';
 import { PUNISHMENT_SQL } from './punishments.js';
 import { STREAM_CHANGE_SQL } from './stream-changes.js';
+import { TICKET_LIST_SQL } from './ticket-list.js';
 import { TICKET_SQL } from './tickets.js';
 
 /**
@@ -40,6 +44,10 @@ export const SERVICE_STATEMENTS = {
   webhookDeliveries: DELIVERY_SQL,
   webhookLog: WEBHOOK_LOG_SQL,
   expiries: EXPIRY_SQL,
+  publicList: PUBLIC_LIST_SQL,
+  appeals: APPEAL_SQL,
+  ticketList: TICKET_LIST_SQL,
+  auditQuery: AUDIT_QUERY_SQL,
   panelAccounts: PANEL_ACCOUNT_SQL,
   panelRoles: PANEL_ROLE_SQL,
   panelSessions: PANEL_SESSION_SQL,

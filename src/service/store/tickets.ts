@@ -122,6 +122,8 @@ export const TICKET_SQL = {
        ON CONFLICT (network_id, ticket_id, id) DO UPDATE SET author_name = excluded.author_name,
          message = excluded.message, created_at = excluded.created_at`,
   touch: 'UPDATE service_tickets SET updated_at = max(updated_at, @nowMs) WHERE network_id = @networkId AND id = @id',
+  setStatus: `UPDATE service_tickets SET status = @status, updated_at = max(updated_at, @nowMs)
+       WHERE network_id = @networkId AND id = @id AND status <> @status`,
   byId: 'SELECT * FROM service_tickets WHERE network_id = ? AND id = ?',
   repliesOf:
     'SELECT id, author_name, message, created_at FROM service_ticket_replies WHERE network_id = ? AND ticket_id = ? ORDER BY created_at, id',
@@ -155,6 +157,7 @@ export class TicketStore {
   private readonly repliesOf;
   private readonly byCreator;
   private readonly insertTicket;
+  private readonly statusStatement;
   private readonly byStatusPage;
   private readonly countByStatus;
   private readonly claimStatement;
@@ -192,6 +195,14 @@ export class TicketStore {
       reason: string | null;
       nowMs: number;
     }>(TICKET_SQL.close);
+    this.statusStatement = db.prepare<{ networkId: number; id: string; status: string; nowMs: number }>(
+      TICKET_SQL.setStatus,
+    );
+  }
+
+  /** Sets the ticket's status (`Open`, `Closed`...); true when it changed. */
+  setStatus(networkId: number, id: string, status: string, nowMs: number): boolean {
+    return this.statusStatement.run({ networkId, id, status, nowMs }).changes === 1;
   }
 
   /** Stores a ticket opened by a player, status `Open`, without replies. */

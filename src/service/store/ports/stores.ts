@@ -1,5 +1,7 @@
 import type { AddressRetentionPort } from './address-retention.js';
+import type { AppealStorePort } from './appeals.js';
 import type { AuditLogPort } from './audit-log.js';
+import type { AuditQueryStorePort } from './audit-query.js';
 import type { EnforcementStorePort } from './enforcement.js';
 import type { EvasionPunishmentStorePort } from './evasion.js';
 import type { ExpiryStorePort } from './expiries.js';
@@ -13,8 +15,10 @@ import type { PanelSessionStorePort } from './panel-sessions.js';
 import type { PardonStorePort } from './pardons.js';
 import type { PlayerIpStorePort } from './player-ips.js';
 import type { PlayerStorePort } from './players.js';
+import type { PublicListStorePort } from './public-list.js';
 import type { PunishmentStorePort } from './punishments.js';
 import type { StreamChangeStorePort } from './stream-changes.js';
+import type { TicketListStorePort } from './ticket-list.js';
 import type { TicketStorePort } from './tickets.js';
 import type { DeliveryStorePort } from './webhook-deliveries.js';
 import type { WebhookLogPort } from './webhook-log.js';
@@ -41,6 +45,14 @@ export interface ServiceStoresPorts {
   panelRoles: PanelRoleStorePort;
   panelSessions: PanelSessionStorePort;
   auditLog: AuditLogPort;
+  /** The public ban list and its switch (panel). */
+  publicList: PublicListStorePort;
+  /** Appeals, each with its appeal ticket (panel). */
+  appeals: AppealStorePort;
+  /** The staff's ticket list and assignment (panel). */
+  ticketList: TicketListStorePort;
+  /** The audit page's filtered reads (panel). */
+  auditQuery: AuditQueryStorePort;
   /** Ended punishments the expiry announcer has not announced yet. */
   expiries: ExpiryStorePort;
   /** The address pruner's deletions. */

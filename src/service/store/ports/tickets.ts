@@ -24,6 +24,8 @@ export interface TicketStorePort {
   save(networkId: number, ticket: Ticket): Promise<void>;
   /** Creates or replaces a reply; the ticket's `updatedAt` moves up to the reply's date. */
   saveReply(networkId: number, ticketId: string, reply: Reply): Promise<void>;
+  /** Sets the ticket's status (`Open`, `Closed`...); true when it changed. */
+  setStatus(networkId: number, id: string, status: string, nowMs: number): Promise<boolean>;
   exists(networkId: number, id: string): Promise<boolean>;
   /** Rejects with UnrenderableDateError (store/dates.ts) when the ticket's own dates cannot be shown. */
   find(networkId: number, id: string): Promise<Ticket | undefined>;
