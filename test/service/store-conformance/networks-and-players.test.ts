@@ -24,6 +24,18 @@ describe.each(DIALECTS)('network and player stores on %s', (dialect) => {
     expect(await networks.authenticate('key-one-0123456789')).toBeUndefined();
     expect((await networks.authenticate('key-two-0123456789'))?.serverId).toBe(lobby);
     expect(await networks.serverName(lobby)).toBe('lobby');
+    const beta = await networks.ensureNetwork('beta');
+    const survival = await networks.ensureServer(alpha, 'survival', 'key-three-0123456789');
+    await networks.ensureServer(beta, 'hub', 'key-four-0123456789');
+    expect(await networks.serversOf(alpha)).toEqual([
+      { id: lobby, name: 'lobby' },
+      { id: survival, name: 'survival' },
+    ]);
+    expect(await networks.networkName(beta)).toBe('beta');
+    expect(await networks.listNetworks()).toEqual([
+      { id: alpha, name: 'alpha' },
+      { id: beta, name: 'beta' },
+    ]);
     expect(await networks.serverName(9_999)).toBe('#9999');
   });
 

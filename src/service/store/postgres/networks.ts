@@ -23,6 +23,7 @@ export const PG_NETWORK_SQL = pgStatements('networks', {
   serverById: 'SELECT name FROM service_servers WHERE id = $1',
   networkById: 'SELECT name FROM service_networks WHERE id = $1',
   allNetworks: 'SELECT id, name FROM service_networks ORDER BY name LIMIT 1000',
+  serversOf: 'SELECT id, name FROM service_servers WHERE network_id = $1 ORDER BY name LIMIT 1000',
 });
 
 /** Networks (tenants) and their servers on PostgreSQL; API keys are only ever stored as SHA-256 hashes. */
@@ -64,6 +65,11 @@ export class PgNetworkStore {
   /** Every network by name (at most 1000), for a superuser's network switch. */
   listNetworks(): Promise<{ id: number; name: string }[]> {
     return this.db.rows(PG_NETWORK_SQL.allNetworks);
+  }
+
+  /** The game servers of a network by name (at most 1000). */
+  serversOf(networkId: number): Promise<{ id: number; name: string }[]> {
+    return this.db.rows(PG_NETWORK_SQL.serversOf, [networkId]);
   }
 
   async serverName(serverId: number): Promise<string> {

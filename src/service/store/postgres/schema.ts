@@ -1,3 +1,4 @@
+import { PUBLIC_KIND_SQL } from '../../db/public-list-and-appeals.js';
 import type { PgDb } from './pool.js';
 
 /** First key of the transaction lock a writer of a network's change log holds (the second is the network id). */
@@ -349,6 +350,36 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
       -- Servers poll the network's unread notices with text, to show them to players online anywhere.
       CREATE INDEX service_notifications_unread_text ON service_notifications (network_id, created_at, id)
         WHERE message IS NOT NULL AND acknowledged_at IS NULL;
+    `,
+  },
+  {
+    version: 4,
+    name: 'panel: public ban list switch and kind index, appeals, uploads from the panel (SQLite migration 12)',
+    up: `
+      ALTER TABLE service_networks ADD COLUMN public_list BOOLEAN NOT NULL DEFAULT false;
+      -- The exact text of PUBLIC_KIND_SQL (src/service/db/public-list-and-appeals.ts): statements use it unchanged.
+      CREATE INDEX service_punishments_public_kind
+        ON service_punishments (network_id, (${PUBLIC_KIND_SQL}), created_at);
+      CREATE INDEX service_punishments_player_history ON service_punishments (network_id, target_uuid, created_at);
+      CREATE TABLE service_appeals (
+        network_id INTEGER NOT NULL,
+        ticket_id TEXT NOT NULL,
+        punishment_id TEXT NOT NULL,
+        token_hash BYTEA NOT NULL UNIQUE,
+        player_name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        answer TEXT,
+        decided_by TEXT,
+        decided_at BIGINT,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (network_id, ticket_id),
+        FOREIGN KEY (network_id, ticket_id) REFERENCES service_tickets(network_id, id),
+        FOREIGN KEY (network_id, punishment_id) REFERENCES service_punishments(network_id, id)
+      );
+      CREATE UNIQUE INDEX service_appeals_open ON service_appeals (network_id, punishment_id) WHERE status = 'open';
+      -- Uploads from the panel have no server: server_id becomes optional, uploaded_by names the staff member.
+      ALTER TABLE service_migration_uploads ALTER COLUMN server_id DROP NOT NULL;
+      ALTER TABLE service_migration_uploads ADD COLUMN uploaded_by TEXT;
     `,
   },
 ];
