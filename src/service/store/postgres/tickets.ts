@@ -1,0 +1,220 @@
+import type { ChatLine, Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
+import { toIso, UnrenderableDateError } from '../dates.js';
+import type { NewTicket, TicketFacts, UnrenderableTicketReport } from '../tickets.js';
+import { atomically, type Queryable } from './queryable.js';
+
+interface TicketRow {
+  id: string;
+  type: string;
+  subject: string;
+  description: string;
+  status: string;
+  priority: string;
+  creator_uuid: string;
+  creator_name: string;
+  reported_player_uuid: string | null;
+  reported_player_name: string | null;
+  tags: string;
+  created_server: string | null;
+  replay_url: string | null;
+  chat_messages: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface ReplyRow {
+  id: string;
+  author_name: string;
+  message: string;
+  created_at: string;
+}
+
+const OPEN_STATUS = 'Open';
+const SUMMARY_COLUMNS = 'id, type, subject, status, priority, creator_uuid, creator_name, created_at, updated_at';
+
+/** The statements of {@link PostgresTicketStore}. */
+export const POSTGRES_TICKET_SQL = {
+  saveTicket: `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
+         creator_name, reported_player_uuid, reported_player_name, tags, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+       ON CONFLICT (network_id, id) DO UPDATE SET type = excluded.type, subject = excluded.subject,
+         description = excluded.description, status = excluded.status, priority = excluded.priority,
+         creator_uuid = excluded.creator_uuid, creator_name = excluded.creator_name,
+         reported_player_uuid = excluded.reported_player_uuid, reported_player_name = excluded.reported_player_name,
+         tags = excluded.tags, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+  insertTicket: `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
+         creator_name, reported_player_uuid, reported_player_name, tags, created_server, replay_url, chat_messages,
+         created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)`,
+  saveReply: `INSERT INTO service_ticket_replies (network_id, ticket_id, id, author_name, message, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (network_id, ticket_id, id) DO UPDATE SET author_name = excluded.author_name,
+         message = excluded.message, created_at = excluded.created_at`,
+  touch: 'UPDATE service_tickets SET updated_at = greatest(updated_at, $3) WHERE network_id = $1 AND id = $2',
+  byId: 'SELECT * FROM service_tickets WHERE network_id = $1 AND id = $2',
+  repliesOf: `SELECT id, author_name, message, created_at FROM service_ticket_replies
+       WHERE network_id = $1 AND ticket_id = $2 ORDER BY created_at, id`,
+  byCreator: `SELECT ${SUMMARY_COLUMNS} FROM service_tickets WHERE network_id = $1 AND creator_uuid = $2
+       ORDER BY created_at DESC, id DESC LIMIT $3`,
+} as const;
+
+function toSummary(
+  row: Pick<
+    TicketRow,
+    'id' | 'type' | 'subject' | 'status' | 'priority' | 'creator_uuid' | 'creator_name' | 'created_at' | 'updated_at'
+  >,
+) {
+  return {
+    id: row.id,
+    type: row.type,
+    subject: row.subject,
+    status: row.status,
+    priority: row.priority,
+    creatorUuid: row.creator_uuid,
+    creatorName: row.creator_name,
+    createdAt: toIso(Number(row.created_at), 'createdAt'),
+    updatedAt: toIso(Number(row.updated_at), 'updatedAt'),
+  } satisfies TicketSummary;
+}
+
+/** Tickets and their replies in PostgreSQL; behaves as the SQLite TicketStore. */
+export class PostgresTicketStore {
+  constructor(
+    private readonly db: Queryable,
+    private readonly reportUnrenderable: UnrenderableTicketReport = () => {},
+  ) {}
+
+  async create(networkId: number, ticket: NewTicket): Promise<void> {
+    await this.db.query(POSTGRES_TICKET_SQL.insertTicket, [
+      networkId,
+      ticket.id,
+      ticket.type,
+      ticket.subject,
+      ticket.description,
+      OPEN_STATUS,
+      ticket.priority,
+      ticket.creatorUuid.toLowerCase(),
+      ticket.creatorName,
+      ticket.reportedPlayerUuid?.toLowerCase() ?? null,
+      ticket.reportedPlayerName,
+      JSON.stringify(ticket.tags),
+      ticket.createdServer,
+      ticket.replayUrl,
+      JSON.stringify(ticket.chatMessages),
+      ticket.createdAtMs,
+    ]);
+  }
+
+  async factsOf(networkId: number, id: string): Promise<TicketFacts | undefined> {
+    const row = await this.row(networkId, id);
+    return (
+      row && {
+        id: row.id,
+        type: row.type,
+        subject: row.subject,
+        status: row.status,
+        creatorUuid: row.creator_uuid,
+        creatorName: row.creator_name,
+        reportedPlayerName: row.reported_player_name,
+        server: row.created_server,
+      }
+    );
+  }
+
+  async save(networkId: number, ticket: Ticket): Promise<void> {
+    await atomically(this.db, async (client) => {
+      await client.query(POSTGRES_TICKET_SQL.saveTicket, [
+        networkId,
+        ticket.id,
+        ticket.type,
+        ticket.subject,
+        ticket.description,
+        ticket.status,
+        ticket.priority,
+        ticket.creatorUuid.toLowerCase(),
+        ticket.creatorName,
+        ticket.reportedPlayerUuid?.toLowerCase() ?? null,
+        ticket.reportedPlayerName,
+        JSON.stringify(ticket.tags),
+        Date.parse(ticket.createdAt),
+        Date.parse(ticket.updatedAt),
+      ]);
+      for (const reply of ticket.replies) await this.writeReply(client, networkId, ticket.id, reply);
+    });
+  }
+
+  async saveReply(networkId: number, ticketId: string, reply: Reply): Promise<void> {
+    await atomically(this.db, (client) => this.writeReply(client, networkId, ticketId, reply));
+  }
+
+  async exists(networkId: number, id: string): Promise<boolean> {
+    return (await this.row(networkId, id)) !== undefined;
+  }
+
+  async find(networkId: number, id: string): Promise<Ticket | undefined> {
+    const row = await this.row(networkId, id);
+    if (!row) return undefined;
+    const { rows: replyRows } = await this.db.query<ReplyRow>(POSTGRES_TICKET_SQL.repliesOf, [networkId, id]);
+    const replies = this.renderable(replyRows, id, (reply) => ({
+      id: reply.id,
+      authorName: reply.author_name,
+      message: reply.message,
+      createdAt: toIso(Number(reply.created_at), `replies.${reply.id}.createdAt`),
+    }));
+    return {
+      ...toSummary(row),
+      description: row.description,
+      reportedPlayerUuid: row.reported_player_uuid,
+      reportedPlayerName: row.reported_player_name,
+      tags: JSON.parse(row.tags) as string[],
+      replies,
+      ...(row.created_server === null ? {} : { createdServer: row.created_server }),
+      ...(row.replay_url === null ? {} : { replayUrl: row.replay_url }),
+      ...(row.chat_messages === null ? {} : { chatMessages: JSON.parse(row.chat_messages) as ChatLine[] }),
+    };
+  }
+
+  async byPlayer(networkId: number, creatorUuid: string, limit: number): Promise<TicketSummary[]> {
+    const { rows } = await this.db.query<TicketRow>(POSTGRES_TICKET_SQL.byCreator, [
+      networkId,
+      creatorUuid.toLowerCase(),
+      limit,
+    ]);
+    return this.renderable(rows, undefined, toSummary);
+  }
+
+  private async row(networkId: number, id: string): Promise<TicketRow | undefined> {
+    const { rows } = await this.db.query<TicketRow>(POSTGRES_TICKET_SQL.byId, [networkId, id]);
+    return rows[0];
+  }
+
+  private async writeReply(client: Queryable, networkId: number, ticketId: string, reply: Reply): Promise<void> {
+    const createdAt = Date.parse(reply.createdAt);
+    await client.query(POSTGRES_TICKET_SQL.saveReply, [
+      networkId,
+      ticketId,
+      reply.id,
+      reply.authorName,
+      reply.message,
+      createdAt,
+    ]);
+    await client.query(POSTGRES_TICKET_SQL.touch, [networkId, ticketId, createdAt]);
+  }
+
+  private renderable<Row extends { id: string }, Shown>(
+    rows: readonly Row[],
+    ticketId: string | undefined,
+    show: (row: Row) => Shown,
+  ): Shown[] {
+    const shown: Shown[] = [];
+    for (const row of rows) {
+      try {
+        shown.push(show(row));
+      } catch (error) {
+        if (!(error instanceof UnrenderableDateError)) throw error;
+        this.reportUnrenderable(ticketId ?? row.id, error);
+      }
+    }
+    return shown;
+  }
+}
