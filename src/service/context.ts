@@ -17,6 +17,8 @@ import { PunishmentRenderer } from './store/punishment-renderer.js';
 import { PunishmentStore } from './store/punishments.js';
 import { StreamChangeStore } from './store/stream-changes.js';
 import { TicketStore } from './store/tickets.js';
+import type { ChangeBus } from './stream/change-bus.js';
+import { InProcessChangeBus } from './stream/in-process-change-bus.js';
 import { PunishmentFeed } from './stream/punishment-feed.js';
 import { DeliveryStore } from './webhooks/delivery-store.js';
 import { WebhookLog } from './webhooks/webhook-log.js';
@@ -46,6 +48,8 @@ export interface ServiceContext {
   db: Db;
   stores: ServiceStores;
   feed: PunishmentFeed;
+  /** Carries this instance's punishment changes to the feeds of every instance (see stream/change-bus.ts). */
+  changes: ChangeBus;
   /** Queues webhook deliveries of what happens in a network. */
   webhooks: WebhookQueue;
   /** Renders rows for lists and the stream, leaving out (and logging once) a row that cannot be shown. */
@@ -81,13 +85,18 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
   };
 }
 
-export function createContext(parts: Omit<ServiceContext, 'stores' | 'feed' | 'render' | 'webhooks'>): ServiceContext {
+export function createContext(
+  parts: Omit<ServiceContext, 'stores' | 'feed' | 'render' | 'webhooks' | 'changes'>,
+): ServiceContext {
   const stores = createStores(parts.db, parts.logger);
+  const feed = new PunishmentFeed();
+  const render = new PunishmentRenderer(parts.logger);
   return {
     ...parts,
     stores,
-    feed: new PunishmentFeed(),
+    feed,
+    changes: new InProcessChangeBus(stores, render, feed),
     webhooks: new WebhookQueue(stores.webhooks, stores.webhookDeliveries),
-    render: new PunishmentRenderer(parts.logger),
+    render,
   };
 }

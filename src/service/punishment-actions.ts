@@ -1,4 +1,5 @@
 import type { ServiceContext } from './context.js';
+import { guardedPromise } from './guard.js';
 import type { NewPunishment } from './store/punishment-rows.js';
 import { punishmentEvent, statusEventName } from './webhooks/events.js';
 
@@ -110,10 +111,5 @@ function recordStatusEvents(
 }
 
 function publish(context: ServiceContext, networkId: number, id: string): void {
-  // Seeding and tests without a stream client skip the read-back.
-  if (context.feed.listenerCount('punishment:changed') === 0) return;
-  const row = context.stores.punishments.find(networkId, id);
-  const punishment = row && context.render.one(row);
-  const sequence = context.stores.streamChanges.sequenceOf(networkId, id);
-  if (punishment && sequence !== undefined) context.feed.publish(networkId, punishment, sequence);
+  void guardedPromise(context.logger, 'stream publish', { networkId, id }, context.changes.changed(networkId, id));
 }

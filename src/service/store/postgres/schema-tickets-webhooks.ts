@@ -1,3 +1,5 @@
+import { CHANGES_CHANNEL } from './change-listener.js';
+
 /** One step of the PostgreSQL schema, applied once in order of `version`. */
 export interface PostgresSchemaStep {
   version: number;
@@ -114,6 +116,22 @@ export const TICKETS_WEBHOOKS_SCHEMA: readonly PostgresSchemaStep[] = [
         excerpt TEXT NOT NULL
       );
       CREATE INDEX IF NOT EXISTS service_webhook_log_by_webhook ON service_webhook_log (webhook_id, id);
+    `,
+  },
+  {
+    version: 102,
+    name: "a notification per committed statement that appends to a network's change log",
+    sql: `
+      CREATE OR REPLACE FUNCTION service_stream_changes_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        -- Sent at commit, to every instance listening; one per network per statement, with its newest sequence.
+        PERFORM pg_notify('${CHANGES_CHANNEL}', appended.network_id || ':' || appended.newest)
+          FROM (SELECT network_id, max(sequence) AS newest FROM appended_changes GROUP BY network_id) AS appended;
+        RETURN NULL;
+      END $$;
+      DROP TRIGGER IF EXISTS service_stream_changes_notify ON service_stream_changes;
+      CREATE TRIGGER service_stream_changes_notify AFTER INSERT ON service_stream_changes
+        REFERENCING NEW TABLE AS appended_changes FOR EACH STATEMENT EXECUTE FUNCTION service_stream_changes_notify();
     `,
   },
 ];
