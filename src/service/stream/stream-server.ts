@@ -121,16 +121,20 @@ export class StreamServer extends EventEmitter<StreamEvents> {
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node leaves an upgraded socket without an error listener; a peer reset must not become an uncaught error.
     socket.on('error', () => socket.destroy());
-    guarded(
-      this.context.logger,
-      'stream upgrade',
-      { path: this.path },
-      () => this.upgrade(request, socket, head),
-      () => refuse(socket, 500, 'internal server error'),
+    this.upgrade(request, socket, head).catch((error: unknown) =>
+      guarded(
+        this.context.logger,
+        'stream upgrade',
+        { path: this.path },
+        () => {
+          throw error;
+        },
+        () => refuse(socket, 500, 'internal server error'),
+      ),
     );
   };
 
-  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = URL.parse(request.url ?? '/', 'http://localhost');
     if (!url) return refuse(socket, 400, 'path: not a valid URL');
     const path = url.pathname;
@@ -146,7 +150,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
       this.budget.authThrottle.recordFailure(address);
       return refuse(socket, 401, 'X-API-Key is not valid');
     }
-    const taken = this.budget.rateLimits.takeRequest(apiKey);
+    const taken = await this.budget.rateLimits.takeRequest(apiKey);
     if (!taken.isAllowed) {
       const limited = rateLimited(this.budget.rateLimits.settings.perMinute, 'requests', taken.msUntilToken);
       return refuseWith(socket, new HttpError(429, `${limited.message} (stream handshakes count)`, limited.extra));

@@ -134,4 +134,18 @@ export const TICKETS_WEBHOOKS_SCHEMA: readonly PostgresSchemaStep[] = [
         REFERENCING NEW TABLE AS appended_changes FOR EACH STATEMENT EXECUTE FUNCTION service_stream_changes_notify();
     `,
   },
+  {
+    version: 103,
+    name: 'rate-limit token buckets shared by every instance',
+    sql: `
+      CREATE TABLE IF NOT EXISTS service_rate_buckets (
+        bucket_key TEXT PRIMARY KEY,
+        tokens DOUBLE PRECISION NOT NULL,
+        refilled_at BIGINT NOT NULL,
+        -- Tokens the last reservation handed out (read back by the reserving statement).
+        granted DOUBLE PRECISION NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS service_rate_buckets_idle ON service_rate_buckets (refilled_at);
+    `,
+  },
 ];
