@@ -1,0 +1,69 @@
+import type pg from 'pg';
+import type { Logger } from '../../../ports/logger.js';
+import { createPgPool, PgDb } from './pool.js';
+import { applyPgSchemaMigrations } from './schema.js';
+import { createPgStores, type PgStores } from './stores.js';
+
+/** The service's storage on PostgreSQL: stores on a pool, transactions on one of its connections. */
+export class PostgresStorage {
+  readonly dialect = 'postgres' as const;
+  readonly stores: PgStores;
+  private readonly db: PgDb;
+
+  constructor(readonly pool: pg.Pool) {
+    this.db = new PgDb(pool);
+    this.stores = createPgStores(this.db);
+  }
+
+  /**
+   * Runs `work` in one transaction: the stores it is given share one connection, and everything
+   * they wrote is committed together, or rolled back when `work` throws.
+   */
+  transaction<T>(work: (stores: PgStores) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => work(createPgStores(tx)));
+  }
+
+  /** Brings the planner's statistics up to date (after bulk writes: seeds, imports). */
+  async refreshStatistics(): Promise<void> {
+    await this.pool.query('ANALYZE');
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** A `postgres://` URL with its password hidden, for messages. */
+export function describeDatabaseUrl(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return '(a malformed database URL)';
+  }
+}
+
+export interface OpenPostgresOptions {
+  /** @default 10 */
+  maxConnections?: number;
+  logger?: Logger;
+}
+
+/** Connects, brings the schema up to date and returns the storage; the error names the URL without its password. */
+export async function openPostgresStorage(
+  databaseUrl: string,
+  options: OpenPostgresOptions = {},
+): Promise<PostgresStorage> {
+  const pool = createPgPool(databaseUrl, options);
+  try {
+    await applyPgSchemaMigrations(new PgDb(pool));
+  } catch (error) {
+    await pool.end().catch(() => {});
+    const problem = error instanceof Error ? error.message : String(error);
+    throw new Error(`cannot open the PostgreSQL database ${describeDatabaseUrl(databaseUrl)}: ${problem}`, {
+      cause: error,
+    });
+  }
+  return new PostgresStorage(pool);
+}

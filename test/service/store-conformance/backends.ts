@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { openDb } from '../../../src/db/open-db.js';
+import { applySchemaMigrations } from '../../../src/db/schema-migrations.js';
+import { createStores } from '../../../src/service/context.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../../../src/service/db/schema.js';
+import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
+import type { PgStores } from '../../../src/service/store/postgres/stores.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+
+type AsyncMethods<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+};
+
+/** The stores both implementations provide, as the asynchronous ports declare them. */
+export type ConformanceStores = { [K in keyof PgStores]: AsyncMethods<PgStores[K]> };
+
+/** One implementation under test, fresh and empty for each test. */
+export interface ConformanceStorage {
+  dialect: 'sqlite' | 'postgres';
+  stores: ConformanceStores;
+  transaction<T>(work: (stores: ConformanceStores) => Promise<T>): Promise<T>;
+}
+
+function asyncStores(stores: Record<string, object>): ConformanceStores {
+  const wrapped: Record<string, object> = {};
+  for (const [name, store] of Object.entries(stores)) {
+    wrapped[name] = new Proxy(store, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => Promise.resolve().then(() => value.apply(target, args));
+      },
+    });
+  }
+  return wrapped as ConformanceStores;
+}
+
+/** A SQLite file per test with the service's schema. */
+function sqliteStorage(): { storage: ConformanceStorage; close(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'bailiff-conformance-'));
+  const db = openDb(join(dir, 'service.sqlite'));
+  applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
+  const stores = asyncStores(createStores(db) as unknown as Record<string, object>);
+  let open = false;
+  const storage: ConformanceStorage = {
+    dialect: 'sqlite',
+    stores,
+    async transaction(work) {
+      if (open) throw new Error('transaction inside a transaction');
+      db.exec('BEGIN IMMEDIATE');
+      open = true;
+      try {
+        const result = await work(stores);
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      } finally {
+        open = false;
+      }
+    },
+  };
+  return {
+    storage,
+    close() {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// Every table the schema made, emptied between tests (identities restart, so ids match a fresh database).
+const EMPTY_TABLES = `DO $$ DECLARE names TEXT;
+  BEGIN
+    SELECT string_agg(quote_ident(tablename), ', ') INTO names FROM pg_tables
+      WHERE schemaname = 'public' AND tablename LIKE 'service\\_%' AND tablename <> 'service_schema_migrations';
+    EXECUTE 'TRUNCATE ' || names || ' RESTART IDENTITY CASCADE';
+  END $$`;
+
+/**
+ * Registers hooks that give each test of the calling `describe` a fresh storage of `dialect`, and
+ * returns a getter for it. PostgreSQL: one database per test file, emptied before each test.
+ */
+export function useConformanceStorage(dialect: 'sqlite' | 'postgres'): () => ConformanceStorage {
+  let current: ConformanceStorage | undefined;
+  if (dialect === 'sqlite') {
+    let closeCurrent: (() => void) | undefined;
+    beforeEach(() => {
+      const opened = sqliteStorage();
+      current = opened.storage;
+      closeCurrent = opened.close;
+    });
+    afterEach(() => closeCurrent?.());
+  } else {
+    let database: TestDatabase | undefined;
+    let postgres: PostgresStorage | undefined;
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      postgres = await openPostgresStorage(database.url);
+    });
+    afterAll(async () => {
+      await postgres?.close();
+      await database?.drop();
+    });
+    beforeEach(async () => {
+      await postgres!.pool.query(EMPTY_TABLES);
+      current = postgres as unknown as ConformanceStorage;
+    });
+  }
+  return () => {
+    if (!current) throw new Error(`no ${dialect} storage: the hooks did not run`);
+    return current;
+  };
+}
+
+export const DIALECTS = ['sqlite', 'postgres'] as const;
