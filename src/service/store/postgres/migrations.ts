@@ -1,30 +1,30 @@
 import type { ProgressReport, UploadRecord, UploadStatus } from '../migrations.js';
 import { toIso } from '../punishment-rows.js';
-import type { Queryable } from './queryable.js';
+import { type PgDb, pgStatements } from './pool.js';
 
 interface UploadRow {
   id: string;
   server: string;
-  file_size: string;
+  file_size: number;
   status: UploadStatus;
-  processed: string;
-  total: string;
+  processed: number;
+  total: number;
   message: string;
-  created_at: string;
-  updated_at: string;
+  created_at: number;
+  updated_at: number;
 }
 
 interface ReportRow {
   server: string;
   status: string;
   message: string;
-  processed: string | null;
-  total: string | null;
-  reported_at: string;
+  processed: number | null;
+  total: number | null;
+  reported_at: number;
 }
 
-/** The statements of {@link PostgresMigrationStore}. */
-export const POSTGRES_MIGRATION_SQL = {
+/** The statements of {@link PgMigrationStore}. */
+export const PG_MIGRATION_SQL = pgStatements('migrations', {
   insertUpload: `INSERT INTO service_migration_uploads (id, network_id, server_id, file_size, status, processed, total,
          message, created_at, updated_at)
        VALUES ($1, $2, $3, $4, 'processing', 0, $5, 'queued', $6, $6)`,
@@ -39,13 +39,11 @@ export const POSTGRES_MIGRATION_SQL = {
   reports: `SELECT s.name AS server, r.status, r.message, r.processed, r.total, r.reported_at
        FROM service_migration_reports r JOIN service_servers s ON s.id = r.server_id
        WHERE r.network_id = $1 ORDER BY r.id DESC LIMIT 100`,
-} as const;
+});
 
-const numberOrNull = (value: string | null) => (value === null ? null : Number(value));
-
-/** Migration uploads and the progress servers report, in PostgreSQL: every instance sees every import. */
-export class PostgresMigrationStore {
-  constructor(private readonly db: Queryable) {}
+/** Migration uploads and the progress servers report, on PostgreSQL: every instance sees every import. */
+export class PgMigrationStore {
+  constructor(private readonly db: PgDb) {}
 
   async startUpload(upload: {
     id: string;
@@ -55,7 +53,7 @@ export class PostgresMigrationStore {
     total: number;
     nowMs: number;
   }): Promise<void> {
-    await this.db.query(POSTGRES_MIGRATION_SQL.insertUpload, [
+    await this.db.run(PG_MIGRATION_SQL.insertUpload, [
       upload.id,
       upload.networkId,
       upload.serverId,
@@ -66,26 +64,26 @@ export class PostgresMigrationStore {
   }
 
   async progress(id: string, status: UploadStatus, processed: number, message: string, nowMs: number): Promise<void> {
-    await this.db.query(POSTGRES_MIGRATION_SQL.updateUpload, [id, status, processed, message, nowMs]);
+    await this.db.run(PG_MIGRATION_SQL.updateUpload, [id, status, processed, message, nowMs]);
   }
 
   async uploads(networkId: number): Promise<UploadRecord[]> {
-    const { rows } = await this.db.query<UploadRow>(POSTGRES_MIGRATION_SQL.uploads, [networkId]);
+    const rows = await this.db.rows<UploadRow>(PG_MIGRATION_SQL.uploads, [networkId]);
     return rows.map((row) => ({
       id: row.id,
       server: row.server,
-      fileSize: Number(row.file_size),
+      fileSize: row.file_size,
       status: row.status,
-      processed: Number(row.processed),
-      total: Number(row.total),
+      processed: row.processed,
+      total: row.total,
       message: row.message,
-      createdAt: toIso(Number(row.created_at)),
-      updatedAt: toIso(Number(row.updated_at)),
+      createdAt: toIso(row.created_at),
+      updatedAt: toIso(row.updated_at),
     }));
   }
 
   async report(report: ProgressReport): Promise<void> {
-    await this.db.query(POSTGRES_MIGRATION_SQL.insertReport, [
+    await this.db.run(PG_MIGRATION_SQL.insertReport, [
       report.networkId,
       report.serverId,
       report.status,
@@ -97,14 +95,14 @@ export class PostgresMigrationStore {
   }
 
   async reports(networkId: number) {
-    const { rows } = await this.db.query<ReportRow>(POSTGRES_MIGRATION_SQL.reports, [networkId]);
+    const rows = await this.db.rows<ReportRow>(PG_MIGRATION_SQL.reports, [networkId]);
     return rows.map((row) => ({
       server: row.server,
       status: row.status,
       message: row.message,
-      processed: numberOrNull(row.processed),
-      total: numberOrNull(row.total),
-      reportedAt: toIso(Number(row.reported_at)),
+      processed: row.processed,
+      total: row.total,
+      reportedAt: toIso(row.reported_at),
     }));
   }
 }

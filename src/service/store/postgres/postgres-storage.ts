@@ -1,8 +1,9 @@
 import type pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
 import { createPgPool, PgDb } from './pool.js';
-import { applyPgSchemaMigrations } from './schema.js';
-import { createPgStores, type PgStores } from './stores.js';
+import { applyPgSchemaMigrations, PG_SCHEMA_MIGRATIONS } from './schema.js';
+import { SEVERAL_INSTANCES_SCHEMA } from './schema-several-instances.js';
+import { createPgStores, instanceLeases, type PgStoreOptions, type PgStores } from './stores.js';
 
 /** The service's storage on PostgreSQL: stores on a pool, transactions on one of its connections. */
 export class PostgresStorage {
@@ -10,9 +11,16 @@ export class PostgresStorage {
   readonly stores: PgStores;
   private readonly db: PgDb;
 
-  constructor(readonly pool: pg.Pool) {
+  private readonly storeOptions: PgStoreOptions;
+
+  constructor(
+    readonly pool: pg.Pool,
+    options: PgStoreOptions = {},
+  ) {
     this.db = new PgDb(pool);
-    this.stores = createPgStores(this.db);
+    // One lease identity for the instance, in and out of transactions.
+    this.storeOptions = { ...options, leases: options.leases ?? instanceLeases() };
+    this.stores = createPgStores(this.db, this.storeOptions);
   }
 
   /**
@@ -20,7 +28,7 @@ export class PostgresStorage {
    * they wrote is committed together, or rolled back when `work` throws.
    */
   transaction<T>(work: (stores: PgStores) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(createPgStores(tx)));
+    return this.db.transaction((tx) => work(createPgStores(tx, this.storeOptions)));
   }
 
   /** Brings the planner's statistics up to date (after bulk writes: seeds, imports). */
@@ -44,7 +52,7 @@ export function describeDatabaseUrl(databaseUrl: string): string {
   }
 }
 
-export interface OpenPostgresOptions {
+export interface OpenPostgresOptions extends PgStoreOptions {
   /** @default 10 */
   maxConnections?: number;
   logger?: Logger;
@@ -57,7 +65,7 @@ export async function openPostgresStorage(
 ): Promise<PostgresStorage> {
   const pool = createPgPool(databaseUrl, options);
   try {
-    await applyPgSchemaMigrations(new PgDb(pool));
+    await applyPgSchemaMigrations(new PgDb(pool), [...PG_SCHEMA_MIGRATIONS, ...SEVERAL_INSTANCES_SCHEMA]);
   } catch (error) {
     await pool.end().catch(() => {});
     const problem = error instanceof Error ? error.message : String(error);
@@ -65,5 +73,5 @@ export async function openPostgresStorage(
       cause: error,
     });
   }
-  return new PostgresStorage(pool);
+  return new PostgresStorage(pool, options);
 }

@@ -1,7 +1,7 @@
 import type { ChatLine, Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
 import { toIso, UnrenderableDateError } from '../dates.js';
 import type { NewTicket, TicketFacts, UnrenderableTicketReport } from '../tickets.js';
-import { atomically, type Queryable } from './queryable.js';
+import { type PgDb, pgStatements } from './pool.js';
 
 interface TicketRow {
   id: string;
@@ -18,22 +18,22 @@ interface TicketRow {
   created_server: string | null;
   replay_url: string | null;
   chat_messages: string | null;
-  created_at: string;
-  updated_at: string;
+  created_at: number;
+  updated_at: number;
 }
 
 interface ReplyRow {
   id: string;
   author_name: string;
   message: string;
-  created_at: string;
+  created_at: number;
 }
 
 const OPEN_STATUS = 'Open';
 const SUMMARY_COLUMNS = 'id, type, subject, status, priority, creator_uuid, creator_name, created_at, updated_at';
 
-/** The statements of {@link PostgresTicketStore}. */
-export const POSTGRES_TICKET_SQL = {
+/** The statements of {@link PgTicketStore}. */
+export const PG_TICKET_SQL = pgStatements('tickets', {
   saveTicket: `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
          creator_name, reported_player_uuid, reported_player_name, tags, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
@@ -56,7 +56,7 @@ export const POSTGRES_TICKET_SQL = {
        WHERE network_id = $1 AND ticket_id = $2 ORDER BY created_at, id`,
   byCreator: `SELECT ${SUMMARY_COLUMNS} FROM service_tickets WHERE network_id = $1 AND creator_uuid = $2
        ORDER BY created_at DESC, id DESC LIMIT $3`,
-} as const;
+});
 
 function toSummary(
   row: Pick<
@@ -72,20 +72,20 @@ function toSummary(
     priority: row.priority,
     creatorUuid: row.creator_uuid,
     creatorName: row.creator_name,
-    createdAt: toIso(Number(row.created_at), 'createdAt'),
-    updatedAt: toIso(Number(row.updated_at), 'updatedAt'),
+    createdAt: toIso(row.created_at, 'createdAt'),
+    updatedAt: toIso(row.updated_at, 'updatedAt'),
   } satisfies TicketSummary;
 }
 
-/** Tickets and their replies in PostgreSQL; behaves as the SQLite TicketStore. */
-export class PostgresTicketStore {
+/** Tickets and their replies on PostgreSQL; behaves as the SQLite TicketStore. */
+export class PgTicketStore {
   constructor(
-    private readonly db: Queryable,
+    private readonly db: PgDb,
     private readonly reportUnrenderable: UnrenderableTicketReport = () => {},
   ) {}
 
   async create(networkId: number, ticket: NewTicket): Promise<void> {
-    await this.db.query(POSTGRES_TICKET_SQL.insertTicket, [
+    await this.db.run(PG_TICKET_SQL.insertTicket, [
       networkId,
       ticket.id,
       ticket.type,
@@ -122,8 +122,8 @@ export class PostgresTicketStore {
   }
 
   async save(networkId: number, ticket: Ticket): Promise<void> {
-    await atomically(this.db, async (client) => {
-      await client.query(POSTGRES_TICKET_SQL.saveTicket, [
+    await this.db.transaction(async (tx) => {
+      await tx.run(PG_TICKET_SQL.saveTicket, [
         networkId,
         ticket.id,
         ticket.type,
@@ -139,12 +139,12 @@ export class PostgresTicketStore {
         Date.parse(ticket.createdAt),
         Date.parse(ticket.updatedAt),
       ]);
-      for (const reply of ticket.replies) await this.writeReply(client, networkId, ticket.id, reply);
+      for (const reply of ticket.replies) await this.writeReply(tx, networkId, ticket.id, reply);
     });
   }
 
   async saveReply(networkId: number, ticketId: string, reply: Reply): Promise<void> {
-    await atomically(this.db, (client) => this.writeReply(client, networkId, ticketId, reply));
+    await this.db.transaction((tx) => this.writeReply(tx, networkId, ticketId, reply));
   }
 
   async exists(networkId: number, id: string): Promise<boolean> {
@@ -154,12 +154,12 @@ export class PostgresTicketStore {
   async find(networkId: number, id: string): Promise<Ticket | undefined> {
     const row = await this.row(networkId, id);
     if (!row) return undefined;
-    const { rows: replyRows } = await this.db.query<ReplyRow>(POSTGRES_TICKET_SQL.repliesOf, [networkId, id]);
+    const replyRows = await this.db.rows<ReplyRow>(PG_TICKET_SQL.repliesOf, [networkId, id]);
     const replies = this.renderable(replyRows, id, (reply) => ({
       id: reply.id,
       authorName: reply.author_name,
       message: reply.message,
-      createdAt: toIso(Number(reply.created_at), `replies.${reply.id}.createdAt`),
+      createdAt: toIso(reply.created_at, `replies.${reply.id}.createdAt`),
     }));
     return {
       ...toSummary(row),
@@ -175,30 +175,18 @@ export class PostgresTicketStore {
   }
 
   async byPlayer(networkId: number, creatorUuid: string, limit: number): Promise<TicketSummary[]> {
-    const { rows } = await this.db.query<TicketRow>(POSTGRES_TICKET_SQL.byCreator, [
-      networkId,
-      creatorUuid.toLowerCase(),
-      limit,
-    ]);
+    const rows = await this.db.rows<TicketRow>(PG_TICKET_SQL.byCreator, [networkId, creatorUuid.toLowerCase(), limit]);
     return this.renderable(rows, undefined, toSummary);
   }
 
   private async row(networkId: number, id: string): Promise<TicketRow | undefined> {
-    const { rows } = await this.db.query<TicketRow>(POSTGRES_TICKET_SQL.byId, [networkId, id]);
-    return rows[0];
+    return this.db.row<TicketRow>(PG_TICKET_SQL.byId, [networkId, id]);
   }
 
-  private async writeReply(client: Queryable, networkId: number, ticketId: string, reply: Reply): Promise<void> {
+  private async writeReply(tx: PgDb, networkId: number, ticketId: string, reply: Reply): Promise<void> {
     const createdAt = Date.parse(reply.createdAt);
-    await client.query(POSTGRES_TICKET_SQL.saveReply, [
-      networkId,
-      ticketId,
-      reply.id,
-      reply.authorName,
-      reply.message,
-      createdAt,
-    ]);
-    await client.query(POSTGRES_TICKET_SQL.touch, [networkId, ticketId, createdAt]);
+    await tx.run(PG_TICKET_SQL.saveReply, [networkId, ticketId, reply.id, reply.authorName, reply.message, createdAt]);
+    await tx.run(PG_TICKET_SQL.touch, [networkId, ticketId, createdAt]);
   }
 
   private renderable<Row extends { id: string }, Shown>(

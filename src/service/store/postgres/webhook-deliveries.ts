@@ -1,27 +1,13 @@
 import { type DeliveryStep, MAX_DEAD_DELIVERIES, type QueueHead } from '../../webhooks/delivery-store.js';
 import type { LogEntry } from '../../webhooks/webhook-log.js';
-import { atomically, type Queryable } from './queryable.js';
-import { PostgresWebhookLog } from './webhook-log.js';
+import { type PgDb, pgStatements } from './pool.js';
+import { PgWebhookLog } from './webhook-log.js';
 
 /** How long a claimed head waits before another instance looks at it again, when its lease end is not known yet. */
 const CLAIMED_ELSEWHERE_RECHECK_MS = 1000;
 
-interface HeadRow {
-  rowId: string;
-  webhookId: string;
-  deliveryId: string;
-  event: string;
-  body: string;
-  attempts: number;
-  waits: number;
-  availableAtMs: string;
-  url: string;
-  maxAttempts: number;
-  blockedUntilMs: string;
-}
-
-/** The statements of {@link PostgresDeliveryStore}. */
-export const POSTGRES_DELIVERY_SQL = {
+/** The statements of {@link PgDeliveryStore}. */
+export const PG_DELIVERY_SQL = pgStatements('webhookDeliveries', {
   insert: `INSERT INTO service_webhook_deliveries (webhook_id, delivery_id, event, body, status, available_at, created_at)
        VALUES ($1, $2, $3, $4, 'pending', $5, $5)`,
   // $1 limit, $2 now, $3 lease end, $4 this instance. Each endpoint's oldest pending delivery is its head; a due
@@ -31,7 +17,7 @@ export const POSTGRES_DELIVERY_SQL = {
          SELECT h.id FROM service_webhooks w
          CROSS JOIN LATERAL (SELECT id FROM service_webhook_deliveries
            WHERE webhook_id = w.id AND status = 'pending' ORDER BY id LIMIT 1) h
-         WHERE w.enabled = 1 ORDER BY h.id LIMIT $1),
+         WHERE w.enabled ORDER BY h.id LIMIT $1),
        claimed AS (
          UPDATE service_webhook_deliveries d SET leased_until = $3, leased_by = $4
          FROM heads, service_webhooks w
@@ -56,7 +42,7 @@ export const POSTGRES_DELIVERY_SQL = {
   blockWebhook: 'UPDATE service_webhooks SET blocked_until = greatest(blocked_until, $2) WHERE id = $1',
   counts: `SELECT count(*) FILTER (WHERE status = 'pending') AS pending, count(*) FILTER (WHERE status = 'dead') AS dead
        FROM service_webhook_deliveries WHERE webhook_id = $1`,
-} as const;
+});
 
 /** What the queue needs to tell this instance's claims from another's. */
 export interface DeliveryLeases {
@@ -68,14 +54,14 @@ export interface DeliveryLeases {
 }
 
 /**
- * The durable webhook queue in PostgreSQL, shared by every instance. `queueHeads` leases the due
+ * The durable webhook queue on PostgreSQL, shared by every instance. `queueHeads` leases the due
  * heads it returns to this instance; a head leased by another instance comes back not due (at its
  * lease's end), so the dispatcher leaves it alone. A lease ends with the recorded answer, or runs
  * out when its instance stopped mid-request, and the delivery is sent again with the same id.
  */
-export class PostgresDeliveryStore {
+export class PgDeliveryStore {
   constructor(
-    private readonly db: Queryable,
+    private readonly db: PgDb,
     private readonly leases: DeliveryLeases,
   ) {}
 
@@ -86,7 +72,7 @@ export class PostgresDeliveryStore {
     body: string;
     nowMs: number;
   }): Promise<void> {
-    await this.db.query(POSTGRES_DELIVERY_SQL.insert, [
+    await this.db.run(PG_DELIVERY_SQL.insert, [
       delivery.webhookId,
       delivery.deliveryId,
       delivery.event,
@@ -97,24 +83,17 @@ export class PostgresDeliveryStore {
 
   async queueHeads(limit: number): Promise<QueueHead[]> {
     const nowMs = this.leases.nowMs();
-    const { rows } = await this.db.query<HeadRow>(POSTGRES_DELIVERY_SQL.claimHeads, [
+    return this.db.rows<QueueHead>(PG_DELIVERY_SQL.claimHeads, [
       limit,
       nowMs,
       nowMs + this.leases.leaseMs,
       this.leases.instanceId,
     ]);
-    return rows.map((row) => ({
-      ...row,
-      rowId: Number(row.rowId),
-      webhookId: Number(row.webhookId),
-      availableAtMs: Number(row.availableAtMs),
-      blockedUntilMs: Number(row.blockedUntilMs),
-    }));
   }
 
   async queueCounts(webhookId: number): Promise<{ pending: number; dead: number }> {
-    const { rows } = await this.db.query<{ pending: string; dead: string }>(POSTGRES_DELIVERY_SQL.counts, [webhookId]);
-    return { pending: Number(rows[0]?.pending ?? 0), dead: Number(rows[0]?.dead ?? 0) };
+    const row = await this.db.row<{ pending: number; dead: number }>(PG_DELIVERY_SQL.counts, [webhookId]);
+    return { pending: row?.pending ?? 0, dead: row?.dead ?? 0 };
   }
 
   async recordAttempt(
@@ -123,26 +102,20 @@ export class PostgresDeliveryStore {
     blockedUntilMs: number | undefined,
     entry: LogEntry,
   ): Promise<void> {
-    await atomically(this.db, async (client) => {
-      if (step.action === 'delivered') await client.query(POSTGRES_DELIVERY_SQL.remove, [head.rowId]);
+    await this.db.transaction(async (tx) => {
+      if (step.action === 'delivered') await tx.run(PG_DELIVERY_SQL.remove, [head.rowId]);
       else if (step.action === 'retry') {
-        await client.query(POSTGRES_DELIVERY_SQL.reschedule, [
-          head.rowId,
-          step.attempts,
-          step.waits,
-          step.availableAtMs,
-        ]);
+        await tx.run(PG_DELIVERY_SQL.reschedule, [head.rowId, step.attempts, step.waits, step.availableAtMs]);
       } else {
-        await client.query(POSTGRES_DELIVERY_SQL.kill, [head.rowId, step.attempts]);
-        await client.query(POSTGRES_DELIVERY_SQL.pruneDead, [head.webhookId]);
+        await tx.run(PG_DELIVERY_SQL.kill, [head.rowId, step.attempts]);
+        await tx.run(PG_DELIVERY_SQL.pruneDead, [head.webhookId]);
       }
-      if (blockedUntilMs !== undefined)
-        await client.query(POSTGRES_DELIVERY_SQL.blockWebhook, [head.webhookId, blockedUntilMs]);
-      await new PostgresWebhookLog(client).add(entry);
+      if (blockedUntilMs !== undefined) await tx.run(PG_DELIVERY_SQL.blockWebhook, [head.webhookId, blockedUntilMs]);
+      await new PgWebhookLog(tx).add(entry);
     });
   }
 
   async block(webhookId: number, untilMs: number): Promise<void> {
-    await this.db.query(POSTGRES_DELIVERY_SQL.blockWebhook, [webhookId, untilMs]);
+    await this.db.run(PG_DELIVERY_SQL.blockWebhook, [webhookId, untilMs]);
   }
 }

@@ -1,18 +1,8 @@
 import { type LogEntry, MAX_LOG_ENTRIES } from '../../webhooks/webhook-log.js';
-import type { Queryable } from './queryable.js';
+import { type PgDb, pgStatements } from './pool.js';
 
-interface LogRow {
-  webhookId: string;
-  deliveryId: string;
-  event: string;
-  attemptedAtMs: string;
-  outcome: string;
-  statusCode: number | null;
-  excerpt: string;
-}
-
-/** The statements of {@link PostgresWebhookLog}. */
-export const POSTGRES_WEBHOOK_LOG_SQL = {
+/** The statements of {@link PgWebhookLog}. */
+export const PG_WEBHOOK_LOG_SQL = pgStatements('webhookLog', {
   // An endpoint deleted while its request was in flight keeps no log.
   insert: `INSERT INTO service_webhook_log (webhook_id, delivery_id, event, attempted_at, outcome, status_code, excerpt)
        SELECT $1, $2, $3, $4, $5, $6, $7 WHERE EXISTS (SELECT 1 FROM service_webhooks WHERE id = $1)`,
@@ -21,14 +11,14 @@ export const POSTGRES_WEBHOOK_LOG_SQL = {
   newest: `SELECT webhook_id AS "webhookId", delivery_id AS "deliveryId", event, attempted_at AS "attemptedAtMs",
          outcome, status_code AS "statusCode", excerpt
        FROM service_webhook_log WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2`,
-} as const;
+});
 
-/** The delivery log of each endpoint in PostgreSQL, bounded like the SQLite one. */
-export class PostgresWebhookLog {
-  constructor(private readonly db: Queryable) {}
+/** The delivery log of each endpoint on PostgreSQL, bounded like the SQLite one. */
+export class PgWebhookLog {
+  constructor(private readonly db: PgDb) {}
 
   async add(entry: LogEntry): Promise<void> {
-    await this.db.query(POSTGRES_WEBHOOK_LOG_SQL.insert, [
+    await this.db.run(PG_WEBHOOK_LOG_SQL.insert, [
       entry.webhookId,
       entry.deliveryId,
       entry.event,
@@ -37,11 +27,10 @@ export class PostgresWebhookLog {
       entry.statusCode,
       entry.excerpt,
     ]);
-    await this.db.query(POSTGRES_WEBHOOK_LOG_SQL.prune, [entry.webhookId]);
+    await this.db.run(PG_WEBHOOK_LOG_SQL.prune, [entry.webhookId]);
   }
 
   async entries(webhookId: number, limit: number): Promise<LogEntry[]> {
-    const { rows } = await this.db.query<LogRow>(POSTGRES_WEBHOOK_LOG_SQL.newest, [webhookId, limit]);
-    return rows.map((row) => ({ ...row, webhookId: Number(row.webhookId), attemptedAtMs: Number(row.attemptedAtMs) }));
+    return this.db.rows<LogEntry>(PG_WEBHOOK_LOG_SQL.newest, [webhookId, limit]);
   }
 }

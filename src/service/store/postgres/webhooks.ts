@@ -1,11 +1,11 @@
 import type { WebhookEventName } from '../../webhooks/events.js';
 import type { WebhookConfig, WebhookFormat, WebhookUpdate } from '../../webhooks/webhook-config.js';
 import type { Webhook } from '../../webhooks/webhook-store.js';
-import type { Queryable } from './queryable.js';
+import { type PgDb, pgStatements } from './pool.js';
 
 interface WebhookRow {
-  id: string;
-  network_id: string;
+  id: number;
+  network_id: number;
   network_name: string;
   name: string;
   url: string;
@@ -13,14 +13,14 @@ interface WebhookRow {
   format: WebhookFormat;
   templates: string;
   max_attempts: number;
-  enabled: number;
-  blocked_until: string;
+  enabled: boolean;
+  blocked_until: number;
 }
 
 const WEBHOOK_COLUMNS = 'w.*, n.name AS network_name';
 
-/** The statements of {@link PostgresWebhookStore}. */
-export const POSTGRES_WEBHOOK_SQL = {
+/** The statements of {@link PgWebhookStore}. */
+export const PG_WEBHOOK_SQL = pgStatements('webhooks', {
   insertWebhook: `INSERT INTO service_webhooks (network_id, name, url, events, format, templates, max_attempts, enabled,
          created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
@@ -32,12 +32,12 @@ export const POSTGRES_WEBHOOK_SQL = {
   byName: 'SELECT id FROM service_webhooks WHERE network_id = $1 AND name = $2',
   byNetwork: `SELECT ${WEBHOOK_COLUMNS} FROM service_webhooks w JOIN service_networks n ON n.id = w.network_id
        WHERE w.network_id = $1 ORDER BY w.id`,
-} as const;
+});
 
 function toWebhook(row: WebhookRow): Webhook {
   return {
-    id: Number(row.id),
-    networkId: Number(row.network_id),
+    id: row.id,
+    networkId: row.network_id,
     networkName: row.network_name,
     name: row.name,
     url: row.url,
@@ -45,8 +45,8 @@ function toWebhook(row: WebhookRow): Webhook {
     format: row.format,
     templates: JSON.parse(row.templates) as Webhook['templates'],
     maxAttempts: row.max_attempts,
-    enabled: row.enabled === 1,
-    blockedUntilMs: Number(row.blocked_until),
+    enabled: row.enabled,
+    blockedUntilMs: row.blocked_until,
   };
 }
 
@@ -59,45 +59,40 @@ function columns(config: Omit<WebhookConfig, 'enabled'> & { enabled: boolean }) 
     config.format,
     JSON.stringify(config.templates),
     config.maxAttempts,
-    config.enabled ? 1 : 0,
+    config.enabled,
   ];
 }
 
-/** The endpoints of each network, in PostgreSQL. */
-export class PostgresWebhookStore {
-  constructor(private readonly db: Queryable) {}
+/** The endpoints of each network, on PostgreSQL. */
+export class PgWebhookStore {
+  constructor(private readonly db: PgDb) {}
 
   async create(networkId: number, config: WebhookConfig, nowMs: number): Promise<number> {
-    const { rows } = await this.db.query<{ id: string }>(POSTGRES_WEBHOOK_SQL.insertWebhook, [
-      networkId,
-      ...columns(config),
-      nowMs,
-    ]);
-    return Number(rows[0]!.id);
+    const row = await this.db.row<{ id: number }>(PG_WEBHOOK_SQL.insertWebhook, [networkId, ...columns(config), nowMs]);
+    return row!.id;
   }
 
   async upsertByName(networkId: number, config: WebhookConfig, nowMs: number): Promise<number> {
     const existing = await this.idNamed(networkId, config.name);
     if (existing === undefined) return this.create(networkId, config, nowMs);
-    await this.db.query(POSTGRES_WEBHOOK_SQL.updateWebhook, [existing, ...columns(config)]);
+    await this.db.run(PG_WEBHOOK_SQL.updateWebhook, [existing, ...columns(config)]);
     return existing;
   }
 
   async update(networkId: number, id: number, update: WebhookUpdate): Promise<boolean> {
     const current = await this.find(networkId, id);
     if (!current) return false;
-    await this.db.query(POSTGRES_WEBHOOK_SQL.updateWebhook, [id, ...columns({ ...current, ...update })]);
+    await this.db.run(PG_WEBHOOK_SQL.updateWebhook, [id, ...columns({ ...current, ...update })]);
     return true;
   }
 
   async remove(networkId: number, id: number): Promise<boolean> {
-    const result = await this.db.query(POSTGRES_WEBHOOK_SQL.deleteWebhook, [networkId, id]);
-    return (result.rowCount ?? 0) > 0;
+    return (await this.db.run(PG_WEBHOOK_SQL.deleteWebhook, [networkId, id])) > 0;
   }
 
   async find(networkId: number, id: number): Promise<Webhook | undefined> {
-    const { rows } = await this.db.query<WebhookRow>(POSTGRES_WEBHOOK_SQL.byId, [networkId, id]);
-    return rows[0] && toWebhook(rows[0]);
+    const row = await this.db.row<WebhookRow>(PG_WEBHOOK_SQL.byId, [networkId, id]);
+    return row && toWebhook(row);
   }
 
   async isNameTaken(networkId: number, name: string, exceptId?: number): Promise<boolean> {
@@ -106,12 +101,10 @@ export class PostgresWebhookStore {
   }
 
   async list(networkId: number): Promise<Webhook[]> {
-    const { rows } = await this.db.query<WebhookRow>(POSTGRES_WEBHOOK_SQL.byNetwork, [networkId]);
-    return rows.map(toWebhook);
+    return (await this.db.rows<WebhookRow>(PG_WEBHOOK_SQL.byNetwork, [networkId])).map(toWebhook);
   }
 
   private async idNamed(networkId: number, name: string): Promise<number | undefined> {
-    const { rows } = await this.db.query<{ id: string }>(POSTGRES_WEBHOOK_SQL.byName, [networkId, name]);
-    return rows[0] && Number(rows[0].id);
+    return (await this.db.row<{ id: number }>(PG_WEBHOOK_SQL.byName, [networkId, name]))?.id;
   }
 }
