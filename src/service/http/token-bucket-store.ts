@@ -14,8 +14,8 @@ export function tokenBucketStore(buckets: RateBuckets) {
       const answer = (state: BucketState) =>
         callback(null, { current: state.isAllowed ? max - state.tokensLeft : max + 1, ttl: state.msUntilToken });
       const taken = buckets.take(key, { capacity: max, refillPerMinute: (max * 60_000) / timeWindowMs });
-      if (!(taken instanceof Promise)) return answer(taken);
-      taken.then(answer, (error: Error) => callback(error, { current: 0, ttl: 0 }));
+      if (taken instanceof Promise) taken.then(answer, (error: Error) => callback(error, { current: 0, ttl: 0 }));
+      else answer(taken);
     }
 
     // Every route shares the buckets; a route's own bucket is told apart by its key (`groupId`).
