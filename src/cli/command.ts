@@ -5,6 +5,8 @@ export interface CliContext {
   argv: string[];
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** Where a command reads what it asks for (a password); the process's stdin by default. */
+  stdin?: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
 }

@@ -38,10 +38,11 @@ export async function startEmbeddedService(dataFolder: string, stdout: NodeJS.Wr
   const apiKey = previous?.apiKey ?? `bailiff-demo-${randomBytes(18).toString('base64url')}`;
   const adminToken = previous?.adminToken ?? randomBytes(24).toString('base64url');
   const platform = previous?.platform ?? 'minecraft';
+  const dbPath = join(dataFolder, 'embedded-service.db');
   const { service, movedFrom } = await startOnPortOrAnother(
     {
       host: '127.0.0.1',
-      dbPath: join(dataFolder, 'embedded-service.db'),
+      dbPath,
       platform,
       adminToken,
       seed: {
@@ -69,6 +70,8 @@ export async function startEmbeddedService(dataFolder: string, stdout: NodeJS.Wr
       ...(movedFrom === undefined ? [] : [`port ${movedFrom} of the last run is in use by another program`]),
       `embedded moderation service on ${service.url} (network "${DEMO_NETWORK}")`,
       ...secrets,
+      `  moderation panel: ${service.url}/panel/`,
+      `  (first panel admin: npx bailiff service create-admin --db ${dbPath} --network ${DEMO_NETWORK} --user NAME)`,
       '',
     ].join('\n'),
   );

@@ -45,6 +45,7 @@ export async function runCli(args: string[], context: Partial<CliContext> = {}):
       argv: rest,
       stdout,
       stderr,
+      stdin: context.stdin ?? process.stdin,
       env: context.env ?? process.env,
       cwd: context.cwd ?? process.cwd(),
     });

@@ -23,23 +23,28 @@ export interface FileIssue {
   line?: number;
 }
 
+/** One issue as a line of its own: `api.key: expected ..., received ...`. */
+export function describeIssue(issue: FileIssue): string {
+  if (issue.line !== undefined) return `line ${issue.line}: expected ${issue.expected}, found ${issue.received}`;
+  return `${issue.key || '(document)'}: expected ${issue.expected}, received ${issue.received}`;
+}
+
 function describeIssues(file: string, issues: readonly FileIssue[]): string {
-  const lines = issues.map((issue) => {
-    if (issue.line !== undefined) return `  line ${issue.line}: expected ${issue.expected}, found ${issue.received}`;
-    return `  ${issue.key || '(document)'}: expected ${issue.expected}, received ${issue.received}`;
-  });
-  return `${file}:\n${lines.join('\n')}`;
+  return `${file}:\n${issues.map((issue) => `  ${describeIssue(issue)}`).join('\n')}`;
 }
 
 /** A YAML file (plugin.yml, config.yml, server.yml, permissions.yml) that could not be read or validated. */
 export class FileValidationError extends RuntimeError {
   readonly file: string;
   readonly issues: readonly FileIssue[];
+  /** The message's first line, without the issues (a log writes each issue as an entry of its own). */
+  readonly heading: string;
   constructor(code: RuntimeErrorCode, what: string, file: string, issues: readonly FileIssue[], cause?: unknown) {
     super(code, `invalid ${what} ${describeIssues(file, issues)}`, { cause });
     this.name = 'FileValidationError';
     this.file = file;
     this.issues = issues;
+    this.heading = `invalid ${what} ${file}`;
   }
 }
 

@@ -8,7 +8,7 @@ import { CommandRegistry } from './command-registry.js';
 import { type ConsoleReader, type HostConsole, handleConsoleLine, readConsoleLines } from './console-lines.js';
 import { prepareDataFolder } from './data-folder.js';
 import { originOf } from './error-origin.js';
-import { FileValidationError } from './errors.js';
+import { describeIssue, FileValidationError } from './errors.js';
 import { EventBus, errorText } from './event-bus.js';
 import type { HostRuntime } from './host.js';
 import { loadPlugins } from './load-plugins.js';
@@ -126,7 +126,11 @@ export class PluginRuntime implements HostRuntime {
     for (const record of records) {
       this.records.push(record);
       if (record.state === 'refused') {
-        this.logger.error(`plugin ${record.descriptor?.name ?? record.folder} refused: ${record.problem}`);
+        // A plugin.yml error lists its issues on lines of their own: one log entry each.
+        const [first, ...issues] = (record.problem ?? '').split('\n');
+        const name = record.descriptor?.name ?? record.folder;
+        this.logger.error(`plugin ${name} refused: ${first}`);
+        for (const issue of issues) this.logger.error(`plugin ${name}   ${issue.trim()}`);
         continue;
       }
       this.commands.declare(record.descriptor!);
@@ -185,9 +189,13 @@ export class PluginRuntime implements HostRuntime {
       this.bus.emit('plugin:enable', { plugin: descriptor.name });
     } catch (error) {
       this.cleanUp(record);
-      // A config error's message says everything; its stack would only add noise.
-      const detail = error instanceof FileValidationError ? error.message : errorText(error);
-      this.fail(record, `enable failed: ${detail}`);
+      // A config error's message says everything; its stack would only add noise. Each issue is a
+      // log entry of its own, since an entry's line breaks are written as escapes.
+      if (error instanceof FileValidationError) {
+        this.fail(record, `enable failed: ${error.heading}`, error.issues.map(describeIssue));
+      } else {
+        this.fail(record, `enable failed: ${errorText(error)}`);
+      }
     }
   }
 
@@ -257,9 +265,11 @@ export class PluginRuntime implements HostRuntime {
     this.commands.unregisterPlugin(name);
   }
 
-  private fail(record: PluginRecord, problem: string): void {
+  private fail(record: PluginRecord, problem: string, details: readonly string[] = []): void {
     record.state = 'failed';
-    record.problem = problem;
-    this.logger.error(`[${record.descriptor!.name}] ${problem}`);
+    record.problem = details.length === 0 ? problem : `${problem}: ${details.join('; ')}`;
+    const name = record.descriptor!.name;
+    this.logger.error(`[${name}] ${problem}${details.length === 0 ? '' : ':'}`);
+    for (const detail of details) this.logger.error(`[${name}]   ${detail}`);
   }
 }

@@ -10,6 +10,8 @@ import { answerClientError, frameworkErrorHandler, refuseTunnels, requireHostHea
 import { type KeyRateLimits, registerRateLimit } from './http/rate-limit.js';
 import type { ImportJobs } from './migration/import-job.js';
 import { uploadLimits } from './migration/receive-upload.js';
+import type { PanelSettings } from './panel/panel-context.js';
+import { registerPanel } from './panel/register-panel.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
@@ -33,6 +35,8 @@ export interface AppSettings {
   uploadDirectory: string;
   jobs: ImportJobs;
   webhooks: WebhookDispatcher;
+  /** The moderation panel under /panel/; defaults in src/service/panel/register-panel.ts. */
+  panel?: Partial<PanelSettings>;
 }
 
 /** The fastify app: contract routes under /v1/{platform}, admin routes under /admin/v1. */
@@ -82,5 +86,6 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
     },
     { prefix: '/admin/v1' },
   );
+  await registerPanel(app, context, settings.panel);
   return app;
 }

@@ -4,12 +4,16 @@ import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
 import type { EvasionSettings } from './evasion/evasion-settings.js';
 import type { ModerationRules } from './rules/catalogue.js';
+import { AuditLog } from './store/audit-log.js';
 import { EnforcementStore } from './store/enforcement.js';
 import { EvasionPunishmentStore } from './store/evasion-punishments.js';
 import { IdempotencyKeyStore } from './store/idempotency-keys.js';
 import { MigrationStore } from './store/migrations.js';
 import { NetworkStore } from './store/networks.js';
 import { NotificationStore } from './store/notifications.js';
+import { PanelAccountStore } from './store/panel-accounts.js';
+import { PanelRoleStore } from './store/panel-roles.js';
+import { PanelSessionStore } from './store/panel-sessions.js';
 import { PardonStore } from './store/pardons.js';
 import { PlayerIpStore } from './store/player-ips.js';
 import { PlayerStore } from './store/players.js';
@@ -41,6 +45,10 @@ export interface ServiceStores {
   webhooks: WebhookStore;
   webhookDeliveries: DeliveryStore;
   webhookLog: WebhookLog;
+  panelAccounts: PanelAccountStore;
+  panelRoles: PanelRoleStore;
+  panelSessions: PanelSessionStore;
+  auditLog: AuditLog;
 }
 
 /** Everything a route needs, built once per running service. */
@@ -82,6 +90,10 @@ export function createStores(db: Db, logger?: Logger): ServiceStores {
     webhooks: new WebhookStore(db),
     webhookDeliveries: new DeliveryStore(db, webhookLog),
     webhookLog,
+    panelAccounts: new PanelAccountStore(db),
+    panelRoles: new PanelRoleStore(db),
+    panelSessions: new PanelSessionStore(db),
+    auditLog: new AuditLog(db),
   };
 }
 

@@ -193,8 +193,11 @@ describe('plugin runtime lifecycle (real files, dynamic import)', () => {
     await runtime.load([folder]);
     await runtime.enableAll();
     expect(runtime.stateOf('Strict')).toBe('failed');
-    expect(logger.text()).toContain(
-      `invalid config ${join(serverDir, 'plugin-data', 'Strict', 'config.yml')}:\n  port: expected number, received string "nope"`,
-    );
+    // The heading and each issue are log entries of their own, so a console shows them on lines of their own.
+    const errors = logger.lines.filter((line) => line.level === 'error').map((line) => line.message);
+    expect(errors).toEqual([
+      `[Strict] enable failed: invalid config ${join(serverDir, 'plugin-data', 'Strict', 'config.yml')}:`,
+      '[Strict]   port: expected number, received string "nope"',
+    ]);
   });
 });

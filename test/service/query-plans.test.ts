@@ -162,6 +162,27 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, id: 'p10', nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_punishments_1'],
   },
+  'networks.networkById': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'networks.allNetworks': { args: () => [], uses: ['sqlite_autoindex_service_networks_1'] },
+  'panelAccounts.byUsername': { args: () => ['alice'], uses: ['sqlite_autoindex_service_panel_accounts_1'] },
+  'panelAccounts.byId': { args: () => [1], uses: ['INTEGER PRIMARY KEY'] },
+  'panelAccounts.ofNetwork': { args: (f) => [f.networkId], uses: ['service_panel_accounts_network'] },
+  'panelAccounts.setRole': { args: () => ({ id: 1, role: 'viewer', nowMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
+  'panelAccounts.setDisabled': { args: () => ({ id: 1, disabled: 1, nowMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
+  'panelAccounts.setPassword': { args: () => ({ id: 1, passwordHash: 'x', nowMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
+  'panelAccounts.countWithRole': { args: (f) => [f.networkId, 'judge'], uses: ['service_panel_accounts_network'] },
+  'panelRoles.ofNetwork': { args: (f) => [f.networkId], uses: [PK] },
+  'panelRoles.byName': { args: (f) => [f.networkId, 'judge'], uses: [PK] },
+  'panelRoles.remove': { args: (f) => [f.networkId, 'judge'], uses: [PK] },
+  'panelSessions.byHash': { args: (f) => [Buffer.alloc(32), f.nowMs], uses: [PK] },
+  'panelSessions.remove': { args: () => [Buffer.alloc(32)], uses: [PK] },
+  'panelSessions.removeOfAccount': { args: () => [1], uses: ['service_panel_sessions_account'] },
+  'panelSessions.switchNetwork': { args: (f) => ({ idHash: Buffer.alloc(32), networkId: f.networkId }), uses: [PK] },
+  'panelSessions.pruneExpired': { args: (f) => [f.nowMs], uses: ['service_panel_sessions_expiry'] },
+  'auditLog.newest': {
+    args: (f) => ({ networkId: f.networkId, beforeId: 1_000_000, limit: 50 }),
+    uses: ['service_audit_log_network'],
+  },
   'streamChanges.activePage': {
     args: (f) => ({ networkId: f.networkId, afterCreatedAt: f.nowMs - DAY_MS, afterRowid: 0, limit: 1000 }),
     uses: ['service_punishments_status_created'],
@@ -193,6 +214,7 @@ const PAGES_IN_INDEX_ORDER = new Set(['streamChanges.activePage', 'streamChanges
 const SCANS_OF_SMALL_TABLES: Record<string, string> = {
   'streamChanges.heads': 'networks',
   'webhookDeliveries.heads': 'w',
+  'networks.allNetworks': 'service_networks',
 };
 
 let db: Db;

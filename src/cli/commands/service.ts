@@ -10,6 +10,7 @@ import { readSecret } from '../secret-input.js';
 export const ENV_ADMIN_TOKEN = 'BAILIFF_ADMIN_TOKEN';
 
 const USAGE = `usage: bailiff service [options]
+       bailiff service create-admin --help   (the panel's first admin)
 
   --host HOST                       interface to listen on (default: 127.0.0.1)
   --port N                          TCP port, 0 for a free one (default: 8787)
@@ -93,7 +94,12 @@ function parse(argv: string[]) {
 }
 
 /** `bailiff service`: runs the reference moderation service until SIGINT or SIGTERM. */
-export const command: CliCommand = async ({ argv, stdout, stderr, cwd, env }) => {
+export const command: CliCommand = async (context) => {
+  const { argv, stdout, stderr, cwd, env } = context;
+  if (argv[0] === 'create-admin') {
+    const { createAdminCommand } = await import('./service-create-admin.js');
+    return createAdminCommand({ ...context, argv: argv.slice(1) });
+  }
   const flags = parse(argv);
   if (flags.help) {
     stdout.write(`${USAGE}\n`);
@@ -176,6 +182,7 @@ export const command: CliCommand = async ({ argv, stdout, stderr, cwd, env }) =>
   }
   stdout.write(`listening on ${service.url}\n`);
   if (adminToken === undefined) stdout.write(`admin token: ${service.adminToken}\n`);
+  stdout.write(`moderation panel: ${service.url}/panel/\n`);
   await new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);

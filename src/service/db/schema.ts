@@ -1,5 +1,6 @@
 import type { SchemaMigration } from '../../db/schema-migrations.js';
 import { NETWORK_SIZE_INDEXES } from './network-size-indexes.js';
+import { PANEL_TABLES } from './panel-tables.js';
 
 /** Tables of the reference service. Times are epoch milliseconds; UUIDs are stored lower-case. */
 export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -298,4 +299,5 @@ export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
         WHERE status = 'active' AND duration >= 0 AND started_at IS NOT NULL AND expiry_announced_at IS NULL;
     `,
   },
+  PANEL_TABLES,
 ];

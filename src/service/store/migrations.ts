@@ -1,6 +1,26 @@
 import type { Db } from '../../db/open-db.js';
 import { toIso } from './punishment-rows.js';
 
+/** A migration upload as it starts (status `processing`, message `queued`). */
+export interface NewUpload {
+  id: string;
+  networkId: number;
+  serverId: number;
+  fileSize: number;
+  total: number;
+  nowMs: number;
+}
+
+/** One progress report of a server, as listed (newest first, at most 100). */
+export interface ReportView {
+  server: string;
+  status: string;
+  message: string;
+  processed: number | null;
+  total: number | null;
+  reportedAt: string;
+}
+
 export type UploadStatus = 'processing' | 'completed' | 'failed';
 
 export interface UploadRecord {
@@ -57,14 +77,7 @@ export class MigrationStore {
     this.listReports = db.prepare<[number], Record<string, string | number | null>>(MIGRATION_SQL.reports);
   }
 
-  startUpload(upload: {
-    id: string;
-    networkId: number;
-    serverId: number;
-    fileSize: number;
-    total: number;
-    nowMs: number;
-  }) {
+  startUpload(upload: NewUpload): void {
     this.insertUpload.run(upload);
   }
 
@@ -90,13 +103,13 @@ export class MigrationStore {
     this.insertReport.run({ ...report, processed: report.processed ?? null, total: report.total ?? null });
   }
 
-  reports(networkId: number) {
+  reports(networkId: number): ReportView[] {
     return this.listReports.all(networkId).map((row) => ({
-      server: row.server,
-      status: row.status,
-      message: row.message,
-      processed: row.processed,
-      total: row.total,
+      server: String(row.server),
+      status: String(row.status),
+      message: String(row.message),
+      processed: row.processed === null ? null : Number(row.processed),
+      total: row.total === null ? null : Number(row.total),
       reportedAt: toIso(Number(row.reported_at)),
     }));
   }

@@ -28,6 +28,8 @@ export const NETWORK_SQL = {
   insertServer: 'INSERT INTO service_servers (network_id, name, key_hash) VALUES (@networkId, @name, @keyHash)',
   updateServerKey: 'UPDATE service_servers SET key_hash = @keyHash WHERE id = @id',
   serverById: 'SELECT name FROM service_servers WHERE id = ?',
+  networkById: 'SELECT name FROM service_networks WHERE id = ?',
+  allNetworks: 'SELECT id, name FROM service_networks ORDER BY name LIMIT 1000',
 } as const;
 
 /** Networks (tenants) and their servers; API keys are only ever stored as SHA-256 hashes. */
@@ -39,6 +41,8 @@ export class NetworkStore {
   private readonly insertServer;
   private readonly updateServerKey;
   private readonly serverById;
+  private readonly networkById;
+  private readonly allNetworks;
 
   constructor(db: Db) {
     this.byHash = db.prepare<[Buffer], ServerRow>(NETWORK_SQL.serverByKeyHash);
@@ -48,6 +52,17 @@ export class NetworkStore {
     this.insertServer = db.prepare<{ networkId: number; name: string; keyHash: Buffer }>(NETWORK_SQL.insertServer);
     this.updateServerKey = db.prepare<{ id: number; keyHash: Buffer }>(NETWORK_SQL.updateServerKey);
     this.serverById = db.prepare<[number], { name: string }>(NETWORK_SQL.serverById);
+    this.networkById = db.prepare<[number], { name: string }>(NETWORK_SQL.networkById);
+    this.allNetworks = db.prepare<[], { id: number; name: string }>(NETWORK_SQL.allNetworks);
+  }
+
+  async networkName(networkId: number): Promise<string | undefined> {
+    return this.networkById.get(networkId)?.name;
+  }
+
+  /** Every network by name (at most 1000), for a superuser's network switch. */
+  async listNetworks(): Promise<{ id: number; name: string }[]> {
+    return this.allNetworks.all();
   }
 
   /** The server whose key this is, or undefined. The hash comparison is constant-time. */

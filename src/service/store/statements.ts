@@ -1,13 +1,17 @@
 import { DELIVERY_SQL } from '../webhooks/delivery-store.js';
-import { EXPIRY_SQL } from '../webhooks/expiry-announcer.js';
 import { WEBHOOK_LOG_SQL } from '../webhooks/webhook-log.js';
 import { WEBHOOK_SQL } from '../webhooks/webhook-store.js';
+import { AUDIT_LOG_SQL } from './audit-log.js';
 import { ENFORCEMENT_SQL } from './enforcement.js';
 import { EVASION_SQL } from './evasion-punishments.js';
+import { EXPIRY_SQL } from './expiries.js';
 import { IDEMPOTENCY_KEY_SQL } from './idempotency-keys.js';
 import { MIGRATION_SQL } from './migrations.js';
 import { NETWORK_SQL } from './networks.js';
 import { NOTIFICATION_SQL } from './notifications.js';
+import { PANEL_ACCOUNT_SQL } from './panel-accounts.js';
+import { PANEL_ROLE_SQL } from './panel-roles.js';
+import { PANEL_SESSION_SQL } from './panel-sessions.js';
 import { PARDON_SQL } from './pardons.js';
 import { PLAYER_IP_SQL } from './player-ips.js';
 import { PLAYER_SQL } from './players.js';
@@ -36,4 +40,8 @@ export const SERVICE_STATEMENTS = {
   webhookDeliveries: DELIVERY_SQL,
   webhookLog: WEBHOOK_LOG_SQL,
   expiries: EXPIRY_SQL,
+  panelAccounts: PANEL_ACCOUNT_SQL,
+  panelRoles: PANEL_ROLE_SQL,
+  panelSessions: PANEL_SESSION_SQL,
+  auditLog: AUDIT_LOG_SQL,
 } as const;

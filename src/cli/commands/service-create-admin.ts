@@ -1,0 +1,66 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { CliContext } from '../command.js';
+import { UsageError } from '../command.js';
+import { readNewPassword } from '../password-input.js';
+
+export const CREATE_ADMIN_USAGE = `usage: bailiff service create-admin --db PATH (--network NAME | --all-networks) --user NAME
+
+Creates the first admin of the moderation panel (/panel/) in the service's SQLite file; the
+service may be running. The password is prompted for (twice, hidden) or, when stdin is not a
+terminal, read from its first line; never give it on the command line.
+
+  --db PATH          the service's SQLite file (bailiff service --db)
+  --network NAME     the network the admin manages
+  --all-networks     a superuser, who works in every network instead
+  --user NAME        the username (letters, digits, . _ -)`;
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        db: { type: 'string' },
+        network: { type: 'string' },
+        'all-networks': { type: 'boolean' },
+        user: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${CREATE_ADMIN_USAGE}`);
+  }
+}
+
+/** `bailiff service create-admin`. */
+export async function createAdminCommand(context: CliContext): Promise<number> {
+  const flags = parse(context.argv);
+  if (flags.help) {
+    context.stdout.write(`${CREATE_ADMIN_USAGE}\n`);
+    return 0;
+  }
+  if (!flags.db) throw new UsageError(`--db is required\n${CREATE_ADMIN_USAGE}`);
+  if (!flags.user) throw new UsageError(`--user is required\n${CREATE_ADMIN_USAGE}`);
+  if ((flags.network === undefined) === (flags['all-networks'] !== true)) {
+    throw new UsageError(`give --network NAME or --all-networks (one of them)\n${CREATE_ADMIN_USAGE}`);
+  }
+  const input = await readNewPassword(context.stdin ?? process.stdin, context.stderr);
+  if ('mismatch' in input) throw new UsageError('the two passwords differ');
+  const { createAdmin, CreateAdminError } = await import('../../service/panel/create-admin.js');
+  try {
+    await createAdmin({
+      dbPath: resolve(context.cwd, flags.db),
+      network: flags.network,
+      username: flags.user,
+      password: input.password,
+    });
+  } catch (error) {
+    if (error instanceof CreateAdminError) throw new UsageError(error.message);
+    throw error;
+  }
+  const where = flags.network === undefined ? 'every network' : `network '${flags.network}'`;
+  context.stdout.write(`panel admin '${flags.user}' created for ${where}; log in at <service URL>/panel/\n`);
+  return 0;
+}

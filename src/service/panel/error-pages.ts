@@ -1,0 +1,39 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { HttpError } from '../http/errors.js';
+import type { PanelContext } from './panel-context.js';
+
+/** Errors and unknown paths under /panel/ answer with a readable page instead of the API's JSON. */
+export function installPanelErrorPages(scope: FastifyInstance, panel: PanelContext): void {
+  const render = async (statusCode: number, message: string) =>
+    panel.views.renderAsync('error', { statusCode, title: STATUS_CODES[statusCode] ?? 'Error', message });
+
+  scope.setNotFoundHandler(async (request, reply) => {
+    const html = await render(404, `there is no page ${request.url.split('?')[0]}`);
+    return reply.code(404).type('text/html; charset=utf-8').send(html);
+  });
+  scope.setErrorHandler(async (error, request, reply) => {
+    const known = error instanceof HttpError;
+    const frameworkStatus = (error as { statusCode?: number }).statusCode;
+    const statusCode = known
+      ? error.statusCode
+      : frameworkStatus && frameworkStatus >= 400 && frameworkStatus < 500
+        ? frameworkStatus
+        : 500;
+    if (statusCode >= 500) {
+      panel.service.logger.error('panel request failed', {
+        method: request.method,
+        route: request.routeOptions.url,
+        error: String(error),
+      });
+    }
+    const message = statusCode >= 500 ? 'something went wrong on the service; it was logged' : (error as Error).message;
+    if (known && typeof error.extra.retryAfterSeconds === 'number') {
+      reply.header('retry-after', String(error.extra.retryAfterSeconds));
+    }
+    return reply
+      .code(statusCode)
+      .type('text/html; charset=utf-8')
+      .send(await render(statusCode, message));
+  });
+}

@@ -1,0 +1,83 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { systemTimers } from '../../ports/timers.js';
+import type { ServiceContext } from '../context.js';
+import { AuthFailureThrottle } from '../http/auth-throttle.js';
+import { installPanelErrorPages } from './error-pages.js';
+import { ASSETS_DIR } from './files.js';
+import type { PanelContext, PanelSettings } from './panel-context.js';
+import { registerDashboardRoutes } from './routes/dashboard.js';
+import { registerLoginRoutes } from './routes/login.js';
+import { createViews } from './views.js';
+
+export const PANEL_PREFIX = '/panel';
+
+export const DEFAULT_PANEL_SETTINGS: PanelSettings = {
+  sessionLifetimeMs: 12 * 60 * 60 * 1000,
+  loginFailuresPerMinute: 10,
+  accountLoginFailuresPerMinute: 5,
+  maxLiveConnections: 200,
+  liveHeartbeatMs: 25_000,
+  timers: systemTimers,
+};
+
+// Only the panel's own scripts, styles and requests; no page may frame it.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "object-src 'none'",
+].join('; ');
+
+/**
+ * The moderation panel under /panel/: server-rendered pages (eta), forms posted urlencoded, the
+ * client bundle under /panel/assets/. One fastify plugin; each page area registers its routes in
+ * one line below.
+ */
+export async function registerPanel(
+  app: FastifyInstance,
+  context: ServiceContext,
+  settings: Partial<PanelSettings> = {},
+): Promise<PanelContext> {
+  const resolved = { ...DEFAULT_PANEL_SETTINGS, ...settings };
+  const panel: PanelContext = {
+    service: context,
+    views: createViews(),
+    settings: resolved,
+    addressThrottle: new AuthFailureThrottle(context.clock, resolved.loginFailuresPerMinute),
+    accountThrottle: new AuthFailureThrottle(context.clock, resolved.accountLoginFailuresPerMinute),
+  };
+  await app.register(
+    async (scope) => {
+      await scope.register(cookie);
+      await scope.register(formbody, { bodyLimit: 64 * 1024 });
+      scope.decorateRequest('staff', null);
+      scope.addHook('onSend', async (_request, reply) => {
+        reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+        reply.header('x-content-type-options', 'nosniff');
+        reply.header('referrer-policy', 'same-origin');
+        if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      });
+      installPanelErrorPages(scope, panel);
+      await scope.register(fastifyStatic, {
+        root: ASSETS_DIR,
+        prefix: '/assets/',
+        decorateReply: false,
+        index: false,
+        cacheControl: true,
+        maxAge: 60 * 60 * 1000,
+      });
+      registerLoginRoutes(scope, panel);
+      registerDashboardRoutes(scope, panel);
+    },
+    { prefix: PANEL_PREFIX },
+  );
+  return panel;
+}

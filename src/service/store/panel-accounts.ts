@@ -1,0 +1,121 @@
+import type { Db } from '../../db/open-db.js';
+
+/** A staff account of the panel; `networkId` null is a superuser of every network. */
+export interface PanelAccount {
+  id: number;
+  networkId: number | null;
+  username: string;
+  passwordHash: string;
+  role: string;
+  disabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface NewPanelAccount {
+  networkId: number | null;
+  username: string;
+  passwordHash: string;
+  role: string;
+  nowMs: number;
+}
+
+interface AccountRow {
+  id: number;
+  network_id: number | null;
+  username: string;
+  password_hash: string;
+  role: string;
+  disabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const toAccount = (row: AccountRow): PanelAccount => ({
+  id: row.id,
+  networkId: row.network_id,
+  username: row.username,
+  passwordHash: row.password_hash,
+  role: row.role,
+  disabled: row.disabled === 1,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** The statements of {@link PanelAccountStore}; test/service/query-plans.test.ts checks each one's plan. */
+export const PANEL_ACCOUNT_SQL = {
+  insert: `INSERT INTO service_panel_accounts (network_id, username, password_hash, role, created_at, updated_at)
+       VALUES (@networkId, @username, @passwordHash, @role, @nowMs, @nowMs)`,
+  byUsername: 'SELECT * FROM service_panel_accounts WHERE username = ?',
+  byId: 'SELECT * FROM service_panel_accounts WHERE id = ?',
+  // A network's staff and the superusers, who work in every network.
+  ofNetwork: `SELECT * FROM service_panel_accounts WHERE network_id = ? OR network_id IS NULL ORDER BY username
+       LIMIT 1000`,
+  setRole: 'UPDATE service_panel_accounts SET role = @role, updated_at = @nowMs WHERE id = @id',
+  setDisabled: 'UPDATE service_panel_accounts SET disabled = @disabled, updated_at = @nowMs WHERE id = @id',
+  setPassword: 'UPDATE service_panel_accounts SET password_hash = @passwordHash, updated_at = @nowMs WHERE id = @id',
+  countWithRole: 'SELECT count(*) AS count FROM service_panel_accounts WHERE network_id = ? AND role = ?',
+} as const;
+
+/** Staff accounts; passwords only ever as argon2 hashes. */
+export class PanelAccountStore {
+  private readonly insertStatement;
+  private readonly byUsername;
+  private readonly byId;
+  private readonly ofNetwork;
+  private readonly roleStatement;
+  private readonly disabledStatement;
+  private readonly passwordStatement;
+  private readonly countStatement;
+
+  constructor(db: Db) {
+    this.insertStatement = db.prepare<NewPanelAccount>(PANEL_ACCOUNT_SQL.insert);
+    this.byUsername = db.prepare<[string], AccountRow>(PANEL_ACCOUNT_SQL.byUsername);
+    this.byId = db.prepare<[number], AccountRow>(PANEL_ACCOUNT_SQL.byId);
+    this.ofNetwork = db.prepare<[number], AccountRow>(PANEL_ACCOUNT_SQL.ofNetwork);
+    this.roleStatement = db.prepare<{ id: number; role: string; nowMs: number }>(PANEL_ACCOUNT_SQL.setRole);
+    this.disabledStatement = db.prepare<{ id: number; disabled: number; nowMs: number }>(PANEL_ACCOUNT_SQL.setDisabled);
+    this.passwordStatement = db.prepare<{ id: number; passwordHash: string; nowMs: number }>(
+      PANEL_ACCOUNT_SQL.setPassword,
+    );
+    this.countStatement = db.prepare<[number, string], { count: number }>(PANEL_ACCOUNT_SQL.countWithRole);
+  }
+
+  /** The new account's id, or undefined when the username is taken (in any network, any case). */
+  async create(account: NewPanelAccount): Promise<number | undefined> {
+    if (this.byUsername.get(account.username)) return undefined;
+    return Number(this.insertStatement.run(account).lastInsertRowid);
+  }
+
+  async findByUsername(username: string): Promise<PanelAccount | undefined> {
+    const row = this.byUsername.get(username);
+    return row && toAccount(row);
+  }
+
+  async find(id: number): Promise<PanelAccount | undefined> {
+    const row = this.byId.get(id);
+    return row && toAccount(row);
+  }
+
+  /** The accounts that work in a network: its own and the superusers (at most 1000). */
+  async ofNetworkAndSuperusers(networkId: number): Promise<PanelAccount[]> {
+    return this.ofNetwork.all(networkId).map(toAccount);
+  }
+
+  async setRole(id: number, role: string, nowMs: number): Promise<void> {
+    this.roleStatement.run({ id, role, nowMs });
+  }
+
+  async setDisabled(id: number, disabled: boolean, nowMs: number): Promise<void> {
+    this.disabledStatement.run({ id, disabled: disabled ? 1 : 0, nowMs });
+  }
+
+  async setPassword(id: number, passwordHash: string, nowMs: number): Promise<void> {
+    this.passwordStatement.run({ id, passwordHash, nowMs });
+  }
+
+  /** How many of a network's accounts hold a role (a custom role in use cannot be deleted). */
+  async countWithRole(networkId: number, role: string): Promise<number> {
+    return this.countStatement.get(networkId, role)?.count ?? 0;
+  }
+}

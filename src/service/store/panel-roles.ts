@@ -1,0 +1,57 @@
+import type { Db } from '../../db/open-db.js';
+
+/** A role a network defined beside the built-in ones. */
+export interface CustomRole {
+  name: string;
+  permissions: string[];
+}
+
+/** The statements of {@link PanelRoleStore}; test/service/query-plans.test.ts checks each one's plan. */
+export const PANEL_ROLE_SQL = {
+  save: `INSERT INTO service_panel_roles (network_id, name, permissions, created_at)
+       VALUES (@networkId, @name, @permissions, @nowMs)
+       ON CONFLICT (network_id, name) DO UPDATE SET permissions = excluded.permissions`,
+  ofNetwork: 'SELECT name, permissions FROM service_panel_roles WHERE network_id = ? ORDER BY name LIMIT 200',
+  byName: 'SELECT name, permissions FROM service_panel_roles WHERE network_id = ? AND name = ?',
+  remove: 'DELETE FROM service_panel_roles WHERE network_id = ? AND name = ?',
+} as const;
+
+const toRole = (row: { name: string; permissions: string }): CustomRole => ({
+  name: row.name,
+  permissions: JSON.parse(row.permissions) as string[],
+});
+
+/** Custom roles per network (at most 200 are listed). */
+export class PanelRoleStore {
+  private readonly saveStatement;
+  private readonly ofNetwork;
+  private readonly byName;
+  private readonly removeStatement;
+
+  constructor(db: Db) {
+    this.saveStatement = db.prepare<{ networkId: number; name: string; permissions: string; nowMs: number }>(
+      PANEL_ROLE_SQL.save,
+    );
+    this.ofNetwork = db.prepare<[number], { name: string; permissions: string }>(PANEL_ROLE_SQL.ofNetwork);
+    this.byName = db.prepare<[number, string], { name: string; permissions: string }>(PANEL_ROLE_SQL.byName);
+    this.removeStatement = db.prepare<[number, string]>(PANEL_ROLE_SQL.remove);
+  }
+
+  /** Creates the role or replaces its permissions. */
+  async save(networkId: number, role: CustomRole, nowMs: number): Promise<void> {
+    this.saveStatement.run({ networkId, name: role.name, permissions: JSON.stringify(role.permissions), nowMs });
+  }
+
+  async list(networkId: number): Promise<CustomRole[]> {
+    return this.ofNetwork.all(networkId).map(toRole);
+  }
+
+  async find(networkId: number, name: string): Promise<CustomRole | undefined> {
+    const row = this.byName.get(networkId, name);
+    return row && toRole(row);
+  }
+
+  async remove(networkId: number, name: string): Promise<void> {
+    this.removeStatement.run(networkId, name);
+  }
+}

@@ -1,0 +1,14 @@
+export type { NewUpload, ProgressReport, ReportView, UploadRecord, UploadStatus } from '../migrations.js';
+
+import type { NewUpload, ProgressReport, ReportView, UploadRecord, UploadStatus } from '../migrations.js';
+
+/** Migration uploads (one record per upload) and the progress servers report. */
+export interface MigrationStorePort {
+  startUpload(upload: NewUpload): Promise<void>;
+  progress(id: string, status: UploadStatus, processed: number, message: string, nowMs: number): Promise<void>;
+  /** The network's uploads, newest first. */
+  uploads(networkId: number): Promise<UploadRecord[]>;
+  report(report: ProgressReport): Promise<void>;
+  /** The network's newest 100 reports, newest first. */
+  reports(networkId: number): Promise<ReportView[]>;
+}

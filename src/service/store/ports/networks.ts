@@ -1,0 +1,16 @@
+export type { Caller } from '../networks.js';
+export { hashApiKey } from '../networks.js';
+
+import type { Caller } from '../networks.js';
+
+/** Networks (tenants) and their servers; API keys are only ever stored as SHA-256 hashes. */
+export interface NetworkStorePort {
+  /** The server whose key this is, or undefined. The hash comparison is constant-time. */
+  authenticate(apiKey: string): Promise<Caller | undefined>;
+  findNetwork(name: string): Promise<number | undefined>;
+  ensureNetwork(name: string): Promise<number>;
+  /** Creates the server or gives it this key; returns its id. */
+  ensureServer(networkId: number, name: string, apiKey: string): Promise<number>;
+  /** The server's name, or `#<id>` when there is none. */
+  serverName(serverId: number): Promise<string>;
+}

@@ -1,0 +1,40 @@
+import type { AddressRetentionPort } from './address-retention.js';
+import type { EnforcementStorePort } from './enforcement.js';
+import type { EvasionPunishmentStorePort } from './evasion.js';
+import type { ExpiryStorePort } from './expiries.js';
+import type { IdempotencyKeyStorePort } from './idempotency-keys.js';
+import type { MigrationStorePort } from './migrations.js';
+import type { NetworkStorePort } from './networks.js';
+import type { NotificationStorePort } from './notifications.js';
+import type { PardonStorePort } from './pardons.js';
+import type { PlayerIpStorePort } from './player-ips.js';
+import type { PlayerStorePort } from './players.js';
+import type { PunishmentStorePort } from './punishments.js';
+import type { StreamChangeStorePort } from './stream-changes.js';
+import type { TicketStorePort } from './tickets.js';
+import type { DeliveryStorePort } from './webhook-deliveries.js';
+import type { WebhookLogPort } from './webhook-log.js';
+import type { WebhookStorePort } from './webhooks.js';
+
+/** Every store of the service, whatever database holds them. */
+export interface ServiceStoresPorts {
+  networks: NetworkStorePort;
+  players: PlayerStorePort;
+  playerIps: PlayerIpStorePort;
+  punishments: PunishmentStorePort;
+  enforcement: EnforcementStorePort;
+  evasion: EvasionPunishmentStorePort;
+  notifications: NotificationStorePort;
+  pardons: PardonStorePort;
+  tickets: TicketStorePort;
+  migrations: MigrationStorePort;
+  idempotencyKeys: IdempotencyKeyStorePort;
+  streamChanges: StreamChangeStorePort;
+  webhooks: WebhookStorePort;
+  webhookDeliveries: DeliveryStorePort;
+  webhookLog: WebhookLogPort;
+  /** Ended punishments the expiry announcer has not announced yet. */
+  expiries: ExpiryStorePort;
+  /** The address pruner's deletions. */
+  addressRetention: AddressRetentionPort;
+}

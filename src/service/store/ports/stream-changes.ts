@@ -1,0 +1,23 @@
+export type { ActiveRow, LoggedChange, PageCursor, StreamHead } from '../stream-changes.js';
+
+import type { ActiveRow, LoggedChange, PageCursor, StreamHead } from '../stream-changes.js';
+
+/**
+ * The per-network change log of punishments (every insert and update of a punishment appends one
+ * change with the next sequence of its network), read by the stream to resume a client, and pruned.
+ */
+export interface StreamChangeStorePort {
+  /** The network's head, created (sequence 0, a fresh random epoch) the first time it is asked for. */
+  head(networkId: number): Promise<StreamHead>;
+  /** Up to `limit` changes after sequence `after`, oldest first, each with the punishment's current row. */
+  changesAfter(networkId: number, after: number, limit: number): Promise<LoggedChange[]>;
+  /** The sequence of the newest change of one punishment, or undefined when none is logged. */
+  sequenceOf(networkId: number, punishmentId: string): Promise<number | undefined>;
+  /**
+   * Active punishments after the last row of the previous page (none: from the first), ordered by
+   * (created_at, page_rowid): one page of a snapshot. `page_rowid` is any key that is unique and stable per row.
+   */
+  activePage(networkId: number, after: PageCursor | undefined, limit: number): Promise<ActiveRow[]>;
+  /** Keeps the newest `retained` changes of every network; returns how many were deleted. */
+  prune(retained: number): Promise<number>;
+}

@@ -1,0 +1,78 @@
+import type { Db } from '../../db/open-db.js';
+import type { Logger } from '../../ports/logger.js';
+import { DeliveryStore } from '../webhooks/delivery-store.js';
+import { WebhookLog } from '../webhooks/webhook-log.js';
+import { WebhookStore } from '../webhooks/webhook-store.js';
+import { AddressRetentionStore } from './address-retention.js';
+import { EnforcementStore } from './enforcement.js';
+import { EvasionPunishmentStore } from './evasion-punishments.js';
+import { ExpiryStore } from './expiries.js';
+import { IdempotencyKeyStore } from './idempotency-keys.js';
+import { MigrationStore } from './migrations.js';
+import { NetworkStore } from './networks.js';
+import { NotificationStore } from './notifications.js';
+import { PardonStore } from './pardons.js';
+import { PlayerIpStore } from './player-ips.js';
+import { PlayerStore } from './players.js';
+import type { ServiceStoresPorts } from './ports/stores.js';
+import { PunishmentStore } from './punishments.js';
+import { StreamChangeStore } from './stream-changes.js';
+import { TicketStore } from './tickets.js';
+
+/** The SQLite stores, synchronous as better-sqlite3 is; {@link SqliteStorage} hands them out as ports. */
+export interface SqliteStores {
+  networks: NetworkStore;
+  players: PlayerStore;
+  playerIps: PlayerIpStore;
+  punishments: PunishmentStore;
+  enforcement: EnforcementStore;
+  evasion: EvasionPunishmentStore;
+  notifications: NotificationStore;
+  pardons: PardonStore;
+  tickets: TicketStore;
+  migrations: MigrationStore;
+  idempotencyKeys: IdempotencyKeyStore;
+  streamChanges: StreamChangeStore;
+  webhooks: WebhookStore;
+  webhookDeliveries: DeliveryStore;
+  webhookLog: WebhookLog;
+  expiries: ExpiryStore;
+  addressRetention: AddressRetentionStore;
+}
+
+/** A synchronous store seen through its port: every public method answers a promise of what it returns. */
+export type Promised<Store> = {
+  [Name in keyof Store]: Store[Name] extends (...args: infer Args) => infer Result
+    ? (...args: Args) => Promise<Result>
+    : never;
+};
+
+// Fails to compile when a SQLite store's methods drift from its port.
+type PromisedStores = { [Name in keyof SqliteStores]: Promised<SqliteStores[Name]> };
+const _conforms = (stores: PromisedStores): ServiceStoresPorts => stores;
+void _conforms;
+
+export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
+  const webhookLog = new WebhookLog(db);
+  return {
+    networks: new NetworkStore(db),
+    players: new PlayerStore(db),
+    playerIps: new PlayerIpStore(db),
+    punishments: new PunishmentStore(db),
+    enforcement: new EnforcementStore(db),
+    evasion: new EvasionPunishmentStore(db),
+    notifications: new NotificationStore(db),
+    pardons: new PardonStore(db),
+    tickets: new TicketStore(db, (ticketId, error) =>
+      logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
+    ),
+    migrations: new MigrationStore(db),
+    idempotencyKeys: new IdempotencyKeyStore(db),
+    streamChanges: new StreamChangeStore(db),
+    webhooks: new WebhookStore(db),
+    webhookDeliveries: new DeliveryStore(db, webhookLog),
+    webhookLog,
+    expiries: new ExpiryStore(db),
+    addressRetention: new AddressRetentionStore(db),
+  };
+}

@@ -1,0 +1,79 @@
+/** A page the panel answered: status, headers and HTML. */
+export interface PanelPage {
+  status: number;
+  location: string | null;
+  headers: Headers;
+  html: string;
+}
+
+const CSRF_INPUT = /name="_csrf" value="([^"]+)"/;
+
+/**
+ * A browser without JavaScript for the panel: keeps cookies, follows no redirects (tests look at
+ * them), and remembers the CSRF token of the last page it was shown.
+ */
+export class PanelClient {
+  private readonly cookies = new Map<string, string>();
+  csrfToken: string | undefined;
+
+  constructor(private readonly baseUrl: string) {}
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  private remember(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const [name, ...rest] = pair!.split('=');
+      const value = rest.join('=');
+      const expired = attributes.some((attribute) => /expires=Thu, 01 Jan 1970/i.test(attribute)) || value === '';
+      if (expired) this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), value);
+    }
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  forgetCookies(): void {
+    this.cookies.clear();
+  }
+
+  async request(method: string, path: string, form?: Record<string, string>): Promise<PanelPage> {
+    const headers: Record<string, string> = {};
+    const jar = this.cookieHeader();
+    if (jar) headers.cookie = jar;
+    let body: string | undefined;
+    if (form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(form).toString();
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+    this.remember(response);
+    const html = await response.text();
+    const token = CSRF_INPUT.exec(html)?.[1];
+    if (token) this.csrfToken = token;
+    return { status: response.status, location: response.headers.get('location'), headers: response.headers, html };
+  }
+
+  get(path: string): Promise<PanelPage> {
+    return this.request('GET', path);
+  }
+
+  /** Posts a form with this session's CSRF token unless `_csrf` is given (or `withCsrf` is false). */
+  post(path: string, form: Record<string, string> = {}, withCsrf = true): Promise<PanelPage> {
+    const fields = withCsrf && this.csrfToken && !('_csrf' in form) ? { _csrf: this.csrfToken, ...form } : form;
+    return this.request('POST', path, fields);
+  }
+
+  /** Logs in through the login form; the page the login answered. */
+  async login(username: string, password: string): Promise<PanelPage> {
+    const form = await this.get('/panel/login');
+    const loginToken = /name="_login" value="([^"]+)"/.exec(form.html)?.[1] ?? '';
+    const answer = await this.request('POST', '/panel/login', { _login: loginToken, username, password });
+    if (answer.status === 303) await this.get('/panel/');
+    return answer;
+  }
+}
