@@ -11,6 +11,7 @@ export const ENV_ADMIN_TOKEN = 'BAILIFF_ADMIN_TOKEN';
 
 const USAGE = `usage: bailiff service [options]
        bailiff service create-admin --help   (the panel's first admin)
+       bailiff service copy-to-postgres --help   (move the SQLite file's data to PostgreSQL)
 
   --host HOST                       interface to listen on (default: 127.0.0.1)
   --port N                          TCP port, 0 for a free one (default: 8787)
@@ -99,6 +100,10 @@ export const command: CliCommand = async (context) => {
   if (argv[0] === 'create-admin') {
     const { createAdminCommand } = await import('./service-create-admin.js');
     return createAdminCommand({ ...context, argv: argv.slice(1) });
+  }
+  if (argv[0] === 'copy-to-postgres') {
+    const { copyToPostgresCommand } = await import('./service-copy-to-postgres.js');
+    return copyToPostgresCommand({ ...context, argv: argv.slice(1) });
   }
   const flags = parse(argv);
   if (flags.help) {
