@@ -4,14 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openDb } from '../src/db/open-db.js';
-import { applySchemaMigrations } from '../src/db/schema-migrations.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../src/service/db/schema.js';
 import { type ServiceSeed, startService } from '../src/service/index.js';
-import { DeliveryStore } from '../src/service/webhooks/delivery-store.js';
-import { WebhookLog } from '../src/service/webhooks/webhook-log.js';
+import { openSqliteStorage } from '../src/service/store/sqlite-storage.js';
 import { WebhookQueue } from '../src/service/webhooks/webhook-queue.js';
-import { WebhookStore } from '../src/service/webhooks/webhook-store.js';
 import { type BenchResult, summarize } from './result.js';
 
 const LATENCY_SAMPLES = 500;
@@ -114,16 +109,16 @@ async function drainRate(dir: string, endpoints: number): Promise<number> {
   const dbPath = join(dir, `drain-${endpoints}.db`);
   // A first start writes the schema and the endpoints; the backlog is then queued straight into the file.
   await (await startService({ port: 0, dbPath, seed: seed(port, endpoints) })).close();
-  const db = openDb(dbPath);
-  applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-  const queue = new WebhookQueue(new WebhookStore(db), new DeliveryStore(db, new WebhookLog(db)));
-  const networkId = (db.prepare("SELECT id FROM service_networks WHERE name = 'bench'").get() as { id: number }).id;
-  db.transaction(() => {
+  const storage = openSqliteStorage({ path: dbPath });
+  const queue = new WebhookQueue();
+  const networkId = (await storage.stores.networks.findNetwork('bench'))!;
+  await storage.transaction(async (stores) => {
     for (let n = 0; n < BACKLOG_PER_ENDPOINT; n += 1) {
-      queue.record(networkId, [{ name: 'punishment.created', occurredAtMs: Date.now(), values: { reason: `b${n}` } }]);
+      const event = { name: 'punishment.created' as const, occurredAtMs: Date.now(), values: { reason: `b${n}` } };
+      await queue.record(networkId, [event], stores);
     }
-  })();
-  db.close();
+  });
+  await storage.close();
 
   const startedAt = performance.now();
   const service = await startService({ port: 0, dbPath, seed: seed(port, endpoints) });

@@ -2,7 +2,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { Timers } from '../ports/timers.js';
 import { BatchLoop } from './batch-loop.js';
-import type { AddressRetentionStore } from './store/address-retention.js';
+import type { AddressRetentionPort } from './store/ports/address-retention.js';
 
 export interface AddressPrunerSettings {
   /** Addresses last seen longer ago than this are deleted. */
@@ -25,7 +25,7 @@ export class AddressPruner {
   private readonly loop: BatchLoop;
 
   constructor(
-    private readonly store: AddressRetentionStore,
+    private readonly store: AddressRetentionPort,
     private readonly clock: Clock,
     timers: Timers,
     logger: Logger,
@@ -39,15 +39,16 @@ export class AddressPruner {
     this.loop.start();
   }
 
-  close(): void {
-    this.loop.close();
+  /** Stops; resolves once a batch under way has finished. */
+  close(): Promise<void> {
+    return this.loop.close();
   }
 
   /** Deletes one batch; true when a batch came back full (more is waiting). */
-  private pruneBatch(): boolean {
+  private async pruneBatch(): Promise<boolean> {
     const { batchSize, retentionMs } = this.settings;
-    const deleted = this.store.deleteHistoryBefore(this.clock.now() - retentionMs, batchSize);
-    const cleared = deleted < batchSize ? this.store.clearForgottenLastAddresses(batchSize) : 0;
+    const deleted = await this.store.deleteHistoryBefore(this.clock.now() - retentionMs, batchSize);
+    const cleared = deleted < batchSize ? await this.store.clearForgottenLastAddresses(batchSize) : 0;
     return deleted === batchSize || cleared === batchSize;
   }
 }

@@ -27,6 +27,27 @@ export function guarded(
   }
 }
 
+/** {@link guarded} for an entry point that awaits (an upgrade that reads the database first). */
+export async function guardedAsync(
+  logger: Logger,
+  what: string,
+  fields: Record<string, unknown>,
+  action: () => Promise<void>,
+  onError?: () => void,
+): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    logger.error(`${what} failed`, { ...fields, error: describe(error) });
+    if (!onError) return;
+    try {
+      onError();
+    } catch (cleanupError) {
+      logger.error(`${what} cleanup failed`, { ...fields, error: describe(cleanupError) });
+    }
+  }
+}
+
 /** The same for a background promise (an import job): a rejection is logged, never left unhandled. */
 export function guardedPromise(
   logger: Logger,

@@ -1,9 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDb } from '../db/open-db.js';
-import { applySchemaMigrations } from '../db/schema-migrations.js';
-import { startWalCheckpointer, type WalCheckpointer } from '../db/wal-checkpointer.js';
 import { DEFAULT_IP_BAN_PREFIX_LIMITS } from '../ip/ip-ban-breadth.js';
 import { systemClock } from '../ports/clock.js';
 import { silentLogger } from '../ports/logger.js';
@@ -12,8 +9,6 @@ import { systemTimers } from '../ports/timers.js';
 import { ADDRESS_PRUNE_BATCH_SIZE, ADDRESS_PRUNE_INTERVAL_MS, AddressPruner } from './address-pruner.js';
 import { buildApp } from './app.js';
 import { createContext } from './context.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from './db/schema.js';
-import { refreshStatistics } from './db/statistics.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
 import { AuthFailureThrottle } from './http/auth-throttle.js';
 import { KeyRateLimits } from './http/rate-limit.js';
@@ -41,7 +36,7 @@ import {
 import { DEFAULT_RULES } from './rules/catalogue.js';
 import { applySeed } from './seed/apply-seed.js';
 import { loadSeed, parseSeed } from './seed/load-seed.js';
-import { AddressRetentionStore } from './store/address-retention.js';
+import { createServiceStorage } from './store/create-storage.js';
 import { StreamServer } from './stream/stream-server.js';
 import {
   DEFAULT_STREAM_CONNECTIONS_PER_KEY,
@@ -73,17 +68,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   checkOptions(options);
   const seed =
     typeof options.seed === 'string' ? loadSeed(options.seed) : options.seed ? parseSeed(options.seed) : undefined;
-  const db = openDb(options.dbPath ?? ':memory:');
+  const logger = options.logger ?? silentLogger;
+  const storage = await createServiceStorage({ dbPath: options.dbPath ?? ':memory:', logger });
   const uploadDirectory = await mkdtemp(join(tmpdir(), 'bailiff-service-'));
   let pruner: AddressPruner | undefined;
-  let checkpointer: WalCheckpointer | undefined;
   let webhooks: WebhookDispatcher | undefined;
   let expiries: ExpiryAnnouncer | undefined;
   try {
-    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
     const clock = options.clock ?? systemClock;
     const context = createContext({
-      db,
+      storage,
       clock,
       ids: options.ids ?? shortRandomId,
       rules: options.rules ?? DEFAULT_RULES,
@@ -95,7 +89,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
           ipv6: options.ipBanMinPrefixV6 ?? DEFAULT_IP_BAN_PREFIX_LIMITS.ipv6,
         },
       },
-      logger: options.logger ?? silentLogger,
+      logger,
     });
     const webhookTimers = options.webhookTimers ?? systemTimers;
     webhooks = new WebhookDispatcher(context.stores.webhookDeliveries, {
@@ -117,11 +111,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     });
     const dispatcher = webhooks;
     context.webhooks.onQueued = () => dispatcher.wake();
-    if (seed) applySeed(context, seed);
+    if (seed) await applySeed(context, seed);
     // After the seed, so a large seed is planned with its own statistics.
-    refreshStatistics(db);
-    // Every login check commits; a checkpoint inside one of those commits would be its p99.
-    checkpointer = startWalCheckpointer(db, { logger: context.logger });
+    await storage.refreshStatistics();
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
     const jobs = new ImportJobs(context);
@@ -145,7 +137,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       jobs,
       webhooks,
     });
-    pruner = new AddressPruner(new AddressRetentionStore(db), clock, options.timers ?? systemTimers, context.logger, {
+    pruner = new AddressPruner(context.stores.addressRetention, clock, options.timers ?? systemTimers, context.logger, {
       retentionMs: (options.addressHistoryDays ?? DEFAULT_ADDRESS_HISTORY_DAYS) * DAY_MS,
       intervalMs: ADDRESS_PRUNE_INTERVAL_MS,
       batchSize: ADDRESS_PRUNE_BATCH_SIZE,
@@ -188,25 +180,23 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       adminToken,
       close: () => {
         closing ??= (async () => {
-          pruner?.close();
-          expiries?.close();
+          await pruner?.close();
+          await expiries?.close();
           await stream.close();
           await app.close();
           await jobs.close();
           await dispatcher.close();
-          await checkpointer?.stop();
-          db.close();
+          await storage.close();
           await rm(uploadDirectory, { recursive: true, force: true });
         })();
         return closing;
       },
     };
   } catch (error) {
-    pruner?.close();
-    expiries?.close();
+    await pruner?.close();
+    await expiries?.close();
     await webhooks?.close();
-    await checkpointer?.stop();
-    db.close();
+    await storage.close();
     await rm(uploadDirectory, { recursive: true, force: true });
     throw error;
   }

@@ -1,5 +1,4 @@
-import type { ServiceContext } from './context.js';
-import { guardedPromise } from './guard.js';
+import type { ServiceContext, ServiceStores } from './context.js';
 import type { NewPunishment } from './store/punishment-rows.js';
 import { punishmentEvent, statusEventName } from './webhooks/events.js';
 
@@ -10,51 +9,68 @@ const PARDONED_STATUS = 'pardoned';
  * Stores a new punishment with its pending notification (id = punishment id) and tells the
  * stream. Returns false when the id already existed, which changes nothing.
  */
-export function createPunishment(context: ServiceContext, record: NewPunishment, options = { notify: true }): boolean {
-  const { db, stores, clock } = context;
-  const inserted = db.transaction(() => {
-    if (!stores.punishments.insert(record)) return false;
-    const nowMs = clock.now();
-    if (options.notify) stores.notifications.create(record.networkId, record.id, record.targetUuid, nowMs);
-    const row = {
-      id: record.id,
-      target_name: record.targetName,
-      issuer_name: record.issuerName,
-      reason: record.reason,
-      type_ordinal: record.typeOrdinal,
-      duration: record.duration,
-      created_at: record.createdAt,
-      started_at: record.startedAt ?? null,
-    };
-    context.webhooks.record(record.networkId, [punishmentEvent('punishment.created', row, context.rules, nowMs)]);
-    return true;
-  })();
-  if (inserted) publish(context, record.networkId, record.id);
+export async function createPunishment(
+  context: ServiceContext,
+  record: NewPunishment,
+  options = { notify: true },
+): Promise<boolean> {
+  const inserted = await context.storage.transaction((stores) => insertPunishment(context, stores, record, options));
+  if (inserted) await publishPunishment(context, record.networkId, record.id);
   return inserted;
+}
+
+/**
+ * {@link createPunishment} inside the caller's transaction (`stores` are its stores), without
+ * telling the stream: the caller publishes after the commit, or nobody listens yet (a seed).
+ */
+export async function insertPunishment(
+  context: ServiceContext,
+  stores: ServiceStores,
+  record: NewPunishment,
+  options = { notify: true },
+): Promise<boolean> {
+  if (!(await stores.punishments.insert(record))) return false;
+  const nowMs = context.clock.now();
+  if (options.notify) await stores.notifications.create(record.networkId, record.id, record.targetUuid, nowMs);
+  const row = {
+    id: record.id,
+    target_name: record.targetName,
+    issuer_name: record.issuerName,
+    reason: record.reason,
+    type_ordinal: record.typeOrdinal,
+    duration: record.duration,
+    created_at: record.createdAt,
+    started_at: record.startedAt ?? null,
+  };
+  await context.webhooks.record(
+    record.networkId,
+    [punishmentEvent('punishment.created', row, context.rules, nowMs)],
+    stores,
+  );
+  return true;
 }
 
 /**
  * Changes a punishment's status; publishes a frame only when it actually changed. A parent ending
  * (any status but active) takes its active Linked Bans with it.
  */
-export function changePunishmentStatus(
+export async function changePunishmentStatus(
   context: ServiceContext,
   networkId: number,
   id: string,
   status: string,
-): boolean {
-  const { db, stores, clock } = context;
-  const nowMs = clock.now();
-  const changedIds = db.transaction(() => {
-    if (!stores.punishments.setStatus(networkId, id, status, nowMs)) return [];
+): Promise<boolean> {
+  const nowMs = context.clock.now();
+  const changedIds = await context.storage.transaction(async (stores) => {
+    if (!(await stores.punishments.setStatus(networkId, id, status, nowMs))) return [];
     if (status === ACTIVE_STATUS) return [id];
-    const linked = stores.evasion.activeLinkedBans(networkId, id);
-    for (const linkedId of linked) stores.punishments.setStatus(networkId, linkedId, status, nowMs);
+    const linked = await stores.evasion.activeLinkedBans(networkId, id);
+    for (const linkedId of linked) await stores.punishments.setStatus(networkId, linkedId, status, nowMs);
     const changed = [id, ...linked];
-    recordStatusEvents(context, networkId, changed, status, nowMs);
+    await recordStatusEvents(context, stores, networkId, changed, status, nowMs);
     return changed;
-  })();
-  for (const changedId of changedIds) publish(context, networkId, changedId);
+  });
+  for (const changedId of changedIds) await publishPunishment(context, networkId, changedId);
   return changedIds.length > 0;
 }
 
@@ -71,45 +87,47 @@ export interface Pardon {
  * one transaction with the pardon of its active Linked Bans; each is published. False when it was
  * already pardoned.
  */
-export function pardonPunishment(context: ServiceContext, pardon: Pardon): boolean {
-  const { db, stores, clock } = context;
-  const nowMs = clock.now();
-  const record = (punishmentId: string, reason: string) => {
-    if (!stores.punishments.setStatus(pardon.networkId, punishmentId, PARDONED_STATUS, nowMs)) return false;
+export async function pardonPunishment(context: ServiceContext, pardon: Pardon): Promise<boolean> {
+  const nowMs = context.clock.now();
+  const record = async (stores: ServiceStores, punishmentId: string, reason: string) => {
+    if (!(await stores.punishments.setStatus(pardon.networkId, punishmentId, PARDONED_STATUS, nowMs))) return false;
     const { networkId, issuerName, serverId } = pardon;
-    stores.pardons.record({ networkId, punishmentId, issuerName, reason, serverId, pardonedAt: nowMs });
+    await stores.pardons.record({ networkId, punishmentId, issuerName, reason, serverId, pardonedAt: nowMs });
     return true;
   };
-  const changedIds = db.transaction(() => {
-    if (!record(pardon.id, pardon.reason)) return [];
-    const linked = stores.evasion.activeLinkedBans(pardon.networkId, pardon.id);
-    for (const linkedId of linked) record(linkedId, `pardoned with ${pardon.id}`);
+  const changedIds = await context.storage.transaction(async (stores) => {
+    if (!(await record(stores, pardon.id, pardon.reason))) return [];
+    const linked = await stores.evasion.activeLinkedBans(pardon.networkId, pardon.id);
+    for (const linkedId of linked) await record(stores, linkedId, `pardoned with ${pardon.id}`);
     const changed = [pardon.id, ...linked];
-    recordStatusEvents(context, pardon.networkId, changed, PARDONED_STATUS, nowMs, pardon.issuerName);
+    await recordStatusEvents(context, stores, pardon.networkId, changed, PARDONED_STATUS, nowMs, pardon.issuerName);
     return changed;
-  })();
-  for (const changedId of changedIds) publish(context, pardon.networkId, changedId);
+  });
+  for (const changedId of changedIds) await publishPunishment(context, pardon.networkId, changedId);
   return changedIds.length > 0;
 }
 
 /** Queues the webhook event of each punishment's new status, in the caller's transaction. */
-function recordStatusEvents(
+async function recordStatusEvents(
   context: ServiceContext,
+  stores: ServiceStores,
   networkId: number,
   ids: readonly string[],
   status: string,
   nowMs: number,
   actor?: string,
-): void {
+): Promise<void> {
   const name = statusEventName(status);
   if (!name) return;
-  const events = ids.flatMap((id) => {
-    const row = context.stores.punishments.find(networkId, id);
-    return row ? [punishmentEvent(name, row, context.rules, nowMs, actor)] : [];
-  });
-  context.webhooks.record(networkId, events);
+  const events = [];
+  for (const id of ids) {
+    const row = await stores.punishments.find(networkId, id);
+    if (row) events.push(punishmentEvent(name, row, context.rules, nowMs, actor));
+  }
+  await context.webhooks.record(networkId, events, stores);
 }
 
-function publish(context: ServiceContext, networkId: number, id: string): void {
-  void guardedPromise(context.logger, 'stream publish', { networkId, id }, context.changes.changed(networkId, id));
+/** Tells the stream of every instance about the punishment's current state; after the commit that changed it. */
+export function publishPunishment(context: ServiceContext, networkId: number, id: string): Promise<void> {
+  return context.changes.changed(networkId, id);
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/db/open-db.js';
-import { FakeTime } from '../support/fake-time.js';
+import { FakeTime, settle } from '../support/fake-time.js';
 import { JEB, ManualClock, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
 
 // Issue 23, point 7: the players' address history has a retention and is pruned.
@@ -82,9 +82,11 @@ describe('address history retention', () => {
       }
     };
     // Every row is 91 days old: the run at start deleted a first batch and asked for the next turn at once.
+    await settle();
     const turns = [{ rows: countRows(), delays: timers.delays() }];
     for (let turn = 0; turn < 3; turn += 1) {
       timers.fireAll();
+      await settle();
       turns.push({ rows: countRows(), delays: timers.delays() });
     }
     expect(turns).toEqual([

@@ -6,9 +6,9 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../../src/db/open-db.js';
 import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
-import { createStores } from '../../src/service/context.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
 import { createPgPool } from '../../src/service/store/postgres/pool.js';
+import { createSqliteStores as createStores } from '../../src/service/store/sqlite-stores.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { JEB, NOTCH, newPunishment } from './store-conformance/fixtures.js';
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { openDb } from '../../src/db/open-db.js';
 import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { type IpRange, parseIpAddress, parseIpRange, rangeContains } from '../../src/ip/ip-range.js';
-import { createStores } from '../../src/service/context.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
 import { ipBanKey, ipBanKeysHolding } from '../../src/service/store/ip-ban-keys.js';
+import { createSqliteStores as createStores } from '../../src/service/store/sqlite-stores.js';
 
 const RANGES = [
   '203.0.113.7',

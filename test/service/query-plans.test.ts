@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../../src/db/open-db.js';
 import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { parseIpAddress } from '../../src/ip/ip-range.js';
-import { createStores } from '../../src/service/context.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
+import { ADDRESS_RETENTION_SQL } from '../../src/service/store/address-retention.js';
 import { ipBanKeysHolding } from '../../src/service/store/ip-ban-keys.js';
 import { hashApiKey } from '../../src/service/store/networks.js';
+import { createSqliteStores as createStores } from '../../src/service/store/sqlite-stores.js';
 import { SERVICE_STATEMENTS } from '../../src/service/store/statements.js';
 import { FIXTURE_API_KEY, type FixtureFacts, fillNetworkFixture } from './helpers/network-fixture.js';
 
@@ -317,7 +318,8 @@ describe('query plans of the service statements on a network-sized database', ()
       },
     });
     createStores(recording);
-    const listed = new Set(catalogue.map((entry) => entry.sql));
+    // The address pruner's batches (bounded by LIMIT, off the request path) are not in the catalogue.
+    const listed = new Set([...catalogue.map((entry) => entry.sql), ...Object.values(ADDRESS_RETENTION_SQL)]);
     expect(prepared.filter((sql) => !listed.has(sql))).toEqual([]);
   });
 

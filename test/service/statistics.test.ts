@@ -12,6 +12,7 @@ import { refreshStatistics } from '../../src/service/db/statistics.js';
 import { startService } from '../../src/service/index.js';
 import { ImportJobs } from '../../src/service/migration/import-job.js';
 import { DEFAULT_RULES } from '../../src/service/rules/catalogue.js';
+import { SqliteStorage } from '../../src/service/store/sqlite-storage.js';
 import { fillNetworkFixture, fixtureUuid } from './helpers/network-fixture.js';
 
 const SHAPE = { players: 1_000, stored: 10_000, active: 1_000, tickets: 100 };
@@ -84,20 +85,27 @@ describe('planner statistics', () => {
     try {
       applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
       const context = createContext({
-        db,
+        storage: new SqliteStorage(db),
         clock: { now: () => NOW_MS },
         ids: () => 'id',
         rules: DEFAULT_RULES,
         evasion: { sharedIpThreshold: 5, linkExpiryMs: 0, ipBanPrefixLimits: DEFAULT_IP_BAN_PREFIX_LIMITS },
         logger: silentLogger,
       });
-      const networkId = context.stores.networks.ensureNetwork('alpha');
-      const serverId = context.stores.networks.ensureServer(networkId, 'game-1', 'key');
-      context.stores.migrations.startUpload({ id: 'u1', networkId, serverId, fileSize: 1, total: 1, nowMs: NOW_MS });
+      const networkId = await context.stores.networks.ensureNetwork('alpha');
+      const serverId = await context.stores.networks.ensureServer(networkId, 'game-1', 'key');
+      await context.stores.migrations.startUpload({
+        id: 'u1',
+        networkId,
+        serverId,
+        fileSize: 1,
+        total: 1,
+        nowMs: NOW_MS,
+      });
       const jobs = new ImportJobs(context);
       jobs.start({ uploadId: 'u1', networkId, filePath });
       await jobs.idle();
-      expect(context.stores.migrations.uploads(networkId)[0]).toMatchObject({ status: 'completed' });
+      expect((await context.stores.migrations.uploads(networkId))[0]).toMatchObject({ status: 'completed' });
       expect(analyzedIndexes(db)).toEqual(expect.arrayContaining(['service_punishments_target_status']));
     } finally {
       db.close();

@@ -5,6 +5,7 @@ import type { LoggedChange, StreamHead } from '../../src/service/store/stream-ch
 import type { SharedSnapshots } from '../../src/service/stream/shared-snapshots.js';
 import { type LiveChange, StreamConnection } from '../../src/service/stream/stream-connection.js';
 import type { StreamSettings } from '../../src/service/stream/stream-settings.js';
+import { settle } from '../support/fake-time.js';
 
 const SETTINGS: StreamSettings = {
   platform: 'minecraft',
@@ -42,13 +43,17 @@ function harness(count: number) {
     { length: count },
     (_, index) => ({ id: `p${index + 1}`, sequence: index + 1 }) as unknown as LoggedChange,
   );
-  const head = (): StreamHead => ({ epoch: 'e', sequence: log.length, prunedThrough: 0 });
+  const head = async (): Promise<StreamHead> => ({ epoch: 'e', sequence: log.length, prunedThrough: 0 });
+  let afterRead = () => {};
   const context = {
     stores: {
       streamChanges: {
         head,
-        changesAfter: (_networkId: number, after: number, limit: number) =>
-          log.filter((change) => change.sequence > after).slice(0, limit),
+        changesAfter: async (_networkId: number, after: number, limit: number) => {
+          const page = log.filter((change) => change.sequence > after).slice(0, limit);
+          afterRead();
+          return page;
+        },
       },
     },
     render: { one: (row: LoggedChange) => ({ id: row.id }) },
@@ -64,7 +69,11 @@ function harness(count: number) {
     return { sequence, frames: { 1: frame, 2: frame } };
   };
   const frames = () => ws.sent.map((text) => JSON.parse(text) as { type: string; sequence: number });
-  return { ws, connection, closures, live, frames };
+  // Runs after each page is read, before the connection sees it (as a commit between two awaits would).
+  const onRead = (action: () => void) => {
+    afterRead = action;
+  };
+  return { ws, connection, closures, live, frames, onRead };
 }
 
 afterEach(() => {
@@ -72,9 +81,10 @@ afterEach(() => {
 });
 
 describe('a stream connection', () => {
-  it('catches up from its position page by page, then takes live changes in order', () => {
+  it('catches up from its position page by page, then takes live changes in order', async () => {
     const h = harness(5);
     h.connection.startAfter(1);
+    await settle();
     expect(h.frames().map((frame) => [frame.type, frame.sequence])).toEqual([
       ['punishment', 2],
       ['punishment', 3],
@@ -92,11 +102,13 @@ describe('a stream connection', () => {
     ).toEqual([6]);
   });
 
-  it('reads the log again when a live change skips sequences nobody published', () => {
+  it('reads the log again when a live change skips sequences nobody published', async () => {
     const h = harness(2);
     h.connection.startAfter(2);
+    await settle();
     h.live(3);
     h.connection.deliver(h.live(4));
+    await settle();
     expect(h.frames().map((frame) => [frame.type, frame.sequence])).toEqual([
       ['caught-up', 2],
       ['punishment', 3],
@@ -105,9 +117,27 @@ describe('a stream connection', () => {
     ]);
   });
 
-  it('closes a caught-up connection whose reader lets more than maxBufferedBytes wait', () => {
+  it('reads the log once more when a change is announced while its last page is read', async () => {
+    const h = harness(1);
+    let isFirstRead = true;
+    h.onRead(() => {
+      if (!isFirstRead) return;
+      isFirstRead = false;
+      h.connection.deliver(h.live(2));
+    });
+    h.connection.startAfter(0);
+    await settle();
+    expect(h.frames().map((frame) => [frame.type, frame.sequence])).toEqual([
+      ['punishment', 1],
+      ['punishment', 2],
+      ['caught-up', 2],
+    ]);
+  });
+
+  it('closes a caught-up connection whose reader lets more than maxBufferedBytes wait', async () => {
     const h = harness(0);
     h.connection.startAfter(0);
+    await settle();
     h.ws.bufferedAmount = 5000;
     h.connection.deliver(h.live(1));
     expect(h.closures).toEqual([1008]);

@@ -3,13 +3,11 @@ import { openDb } from '../../src/db/open-db.js';
 import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
-import { DeliveryStore } from '../../src/service/webhooks/delivery-store.js';
+import { SqliteStorage } from '../../src/service/store/sqlite-storage.js';
 import { WebhookDispatcher } from '../../src/service/webhooks/dispatcher.js';
 import { type AttemptResult, nextStep, type RetryPolicy } from '../../src/service/webhooks/retry-schedule.js';
 import type { WebhookFetch } from '../../src/service/webhooks/send.js';
-import { WebhookLog } from '../../src/service/webhooks/webhook-log.js';
 import { WebhookQueue } from '../../src/service/webhooks/webhook-queue.js';
-import { WebhookStore } from '../../src/service/webhooks/webhook-store.js';
 import { FakeTime } from '../support/fake-time.js';
 
 const NOW = 1_000_000;
@@ -92,13 +90,12 @@ describe('retry schedule', () => {
 });
 
 describe('dispatcher with a fake clock', () => {
-  function setup(answers: Response[]) {
+  async function setup(answers: Response[]) {
     const db = openDb(':memory:');
     applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
     db.prepare("INSERT INTO service_networks (id, name) VALUES (1, 'alpha')").run();
-    const store = new WebhookStore(db);
-    const log = new WebhookLog(db);
-    const deliveries = new DeliveryStore(db, log);
+    const storage = new SqliteStorage(db);
+    const { webhooks: store, webhookDeliveries: deliveries, webhookLog: log } = storage.stores;
     const timers = new FakeTime(NOW);
     const clock = timers;
     const calls: { atMs: number; deliveryId: string }[] = [];
@@ -117,9 +114,9 @@ describe('dispatcher with a fake clock', () => {
       maxConcurrent: 4,
     });
     let next = 0;
-    const queue = new WebhookQueue(store, deliveries, () => `d${++next}`);
+    const queue = new WebhookQueue(() => `d${++next}`);
     queue.onQueued = () => dispatcher.wake();
-    store.create(
+    await store.create(
       1,
       {
         name: 'hook',
@@ -148,13 +145,14 @@ describe('dispatcher with a fake clock', () => {
     function advance(ms: number) {
       owedMs += ms;
     }
-    return { db, store, deliveries, log, queue, dispatcher, calls, run, advance, event, timers };
+    const record = (events: Parameters<WebhookQueue['record']>[1]) => queue.record(1, events, storage.stores);
+    return { storage, store, deliveries, log, record, dispatcher, calls, run, advance, event, timers };
   }
 
   it('sends nothing inside a 429 window, then the waiting delivery before the later one', async () => {
     const rateLimited = new Response(JSON.stringify({ retry_after: 5 }), { status: 429 });
-    const t = setup([rateLimited]);
-    t.queue.record(1, [t.event('first'), t.event('second')]);
+    const t = await setup([rateLimited]);
+    await t.record([t.event('first'), t.event('second')]);
     await t.run();
     expect(t.calls).toEqual([{ atMs: NOW, deliveryId: 'd1' }]);
     expect(t.timers.delays()).toEqual([5000]);
@@ -170,14 +168,14 @@ describe('dispatcher with a fake clock', () => {
       { atMs: NOW + 5000, deliveryId: 'd1' },
       { atMs: NOW + 5000, deliveryId: 'd2' },
     ]);
-    expect(t.deliveries.queueCounts(1)).toEqual({ pending: 0, dead: 0 });
+    expect(await t.deliveries.queueCounts(1)).toEqual({ pending: 0, dead: 0 });
     await t.dispatcher.close();
-    t.db.close();
+    await t.storage.close();
   });
 
   it('backs off after a 500 by the schedule, and resends the same delivery id', async () => {
-    const t = setup([new Response('oops', { status: 500 }), new Response('oops', { status: 500 })]);
-    t.queue.record(1, [t.event('only')]);
+    const t = await setup([new Response('oops', { status: 500 }), new Response('oops', { status: 500 })]);
+    await t.record([t.event('only')]);
     await t.run();
     expect(t.timers.delays()).toEqual([500]);
     t.advance(500);
@@ -190,13 +188,13 @@ describe('dispatcher with a fake clock', () => {
       [500, 'd1'],
       [1500, 'd1'],
     ]);
-    const log = t.log.entries(1, 10).map((entry) => [entry.outcome, entry.statusCode]);
+    const log = (await t.log.entries(1, 10)).map((entry) => [entry.outcome, entry.statusCode]);
     expect(log).toEqual([
       ['delivered', 204],
       ['retrying', 500],
       ['retrying', 500],
     ]);
     await t.dispatcher.close();
-    t.db.close();
+    await t.storage.close();
   });
 });

@@ -20,19 +20,19 @@ export interface LinkedAccount {
  * with at most `sharedIpThreshold` accounts in that time (above it the address links nobody).
  * Most recently seen first.
  */
-export function linkedAccounts(
+export async function linkedAccounts(
   stores: Pick<ServiceStores, 'playerIps'>,
   settings: EvasionSettings,
   networkId: number,
   uuid: string,
   nowMs: number,
-): LinkedAccount[] {
+): Promise<LinkedAccount[]> {
   const self = uuid.toLowerCase();
   const sinceMs = nowMs - settings.linkExpiryMs;
   const byUuid = new Map<string, LinkedAccount>();
-  for (const { ip } of stores.playerIps.addressesOf(networkId, self, sinceMs)) {
+  for (const { ip } of await stores.playerIps.addressesOf(networkId, self, sinceMs)) {
     // One more than the threshold is enough to know the address links nobody (a school, a proxy).
-    const accounts = stores.playerIps.accountsOn(networkId, ip, sinceMs, settings.sharedIpThreshold + 1);
+    const accounts = await stores.playerIps.accountsOn(networkId, ip, sinceMs, settings.sharedIpThreshold + 1);
     if (accounts.length > settings.sharedIpThreshold) continue;
     for (const account of accounts) {
       if (account.uuid === self) continue;

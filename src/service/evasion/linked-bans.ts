@@ -22,19 +22,19 @@ function isAltBlockingBan(context: ServiceContext, row: PunishmentRow): boolean 
  * Linked Ban (ordinal 4, issuer System, `data.linkedBanId`, the parent's remaining time), once per
  * parent whatever became of it since (staff may have pardoned a false link).
  */
-export function issueLinkedBans(
+export async function issueLinkedBans(
   context: ServiceContext,
   networkId: number,
   player: { uuid: string; name: string },
   nowMs: number,
-): void {
+): Promise<void> {
   const { stores } = context;
-  for (const linked of linkedAccounts(stores, context.evasion, networkId, player.uuid, nowMs)) {
-    for (const parent of stores.punishments.activeFor(networkId, linked.uuid)) {
+  for (const linked of await linkedAccounts(stores, context.evasion, networkId, player.uuid, nowMs)) {
+    for (const parent of await stores.punishments.activeFor(networkId, linked.uuid)) {
       if (!isAltBlockingBan(context, parent)) continue;
       const duration = remainingOf(parent, nowMs);
-      if (duration === 0 || stores.evasion.hasLinkedBan(networkId, parent.id, player.uuid)) continue;
-      createPunishment(context, {
+      if (duration === 0 || (await stores.evasion.hasLinkedBan(networkId, parent.id, player.uuid))) continue;
+      await createPunishment(context, {
         networkId,
         id: context.ids(),
         targetUuid: player.uuid,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Caller, NetworkStore } from '../store/networks.js';
+import type { Caller, NetworkStorePort } from '../store/ports/networks.js';
 import type { AuthFailureThrottle } from './auth-throttle.js';
 import { unauthorized } from './errors.js';
 
@@ -11,11 +11,11 @@ declare module 'fastify' {
 }
 
 /** Reads X-API-Key; 401 when it is missing or matches no server. The key itself is never echoed. */
-export function authenticate(request: FastifyRequest, networks: NetworkStore): Caller {
+export async function authenticate(request: FastifyRequest, networks: NetworkStorePort): Promise<Caller> {
   const header = request.headers['x-api-key'];
   const apiKey = Array.isArray(header) ? header[0] : header;
   if (!apiKey) throw unauthorized('missing X-API-Key header');
-  const caller = networks.authenticate(apiKey);
+  const caller = await networks.authenticate(apiKey);
   if (!caller) throw unauthorized('X-API-Key is not valid');
   return caller;
 }
@@ -24,13 +24,13 @@ export function authenticate(request: FastifyRequest, networks: NetworkStore): C
  * Adds an onRequest hook to this scope that authenticates every request; an address that sent
  * too many wrong keys is refused (429) before its key is looked at.
  */
-export function requireApiKey(app: FastifyInstance, networks: NetworkStore, throttle: AuthFailureThrottle): void {
+export function requireApiKey(app: FastifyInstance, networks: NetworkStorePort, throttle: AuthFailureThrottle): void {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
     throttle.refuseIfExhausted(request.ip);
     const hasKey = Boolean(request.headers['x-api-key']);
     try {
-      request.caller = authenticate(request, networks);
+      request.caller = await authenticate(request, networks);
     } catch (error) {
       // A missing header guesses nothing; a wrong key does.
       if (hasKey) throttle.recordFailure(request.ip);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ServiceContext } from '../context.js';
+import type { ServiceContext, ServiceStores } from '../context.js';
 import { badRequest, HttpError } from './errors.js';
 
 /** How long a key answers the original creation. */
@@ -25,28 +25,29 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
  * Creations that honour the `Idempotency-Key` header (IETF httpapi idempotency-key draft): the
  * first request with a key creates and records the punishment's id; the same key within 24 h
  * answers that id again and creates nothing (`Idempotent-Replayed: true`); the same key with
- * another body is a 422. Without the header every request creates.
+ * another body is a 422. Without the header every request creates. `create` runs inside the
+ * transaction that records the key, with its stores.
  */
 export function idempotentCreations(context: ServiceContext) {
-  const { db, stores, clock } = context;
+  const { storage, stores, clock } = context;
   let lastPruneAt = Number.NEGATIVE_INFINITY;
 
-  return function createOnce(
+  return async function createOnce(
     request: FastifyRequest,
     reply: FastifyReply,
     networkId: number,
-    create: () => string,
-  ): string {
+    create: (stores: ServiceStores) => Promise<string>,
+  ): Promise<string> {
     const key = idempotencyKeyOf(request);
-    if (key === undefined) return create();
+    if (key === undefined) return storage.transaction(create);
     const now = clock.now();
     if (now - lastPruneAt >= PRUNE_EVERY_MS) {
       lastPruneAt = now;
-      stores.idempotencyKeys.prune(now - IDEMPOTENCY_RETENTION_MS);
+      await stores.idempotencyKeys.prune(now - IDEMPOTENCY_RETENTION_MS);
     }
     const requestHash = createHash('sha256').update(canonicalJson(request.body)).digest('hex');
-    return db.transaction(() => {
-      const prior = stores.idempotencyKeys.find(networkId, key, now - IDEMPOTENCY_RETENTION_MS);
+    return storage.transaction(async (stores) => {
+      const prior = await stores.idempotencyKeys.find(networkId, key, now - IDEMPOTENCY_RETENTION_MS);
       if (prior) {
         if (prior.requestHash !== requestHash) {
           throw new HttpError(422, 'Idempotency-Key: already used with a different request body');
@@ -54,10 +55,10 @@ export function idempotentCreations(context: ServiceContext) {
         reply.header('Idempotent-Replayed', 'true');
         return prior.punishmentId;
       }
-      const punishmentId = create();
-      stores.idempotencyKeys.record(networkId, key, { requestHash, punishmentId }, now);
+      const punishmentId = await create(stores);
+      await stores.idempotencyKeys.record(networkId, key, { requestHash, punishmentId }, now);
       return punishmentId;
-    })();
+    });
   };
 }
 

@@ -7,7 +7,6 @@ import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
 import { errorMessage } from '../../errors/error-message.js';
 import type { ServiceContext } from '../context.js';
-import { refreshStatistics } from '../db/statistics.js';
 import { guardedPromise } from '../guard.js';
 import { emptyTally, type ImportTally, importPlayerBatch } from './import-players.js';
 
@@ -56,22 +55,29 @@ export class ImportJobs {
     const tally = emptyTally();
     let batch: unknown[] = [];
     let processed = 0;
-    const flush = () => {
-      importPlayerBatch(this.context, networkId, batch, tally);
-      processed += batch.length;
+    const flush = async () => {
+      const full = batch;
       batch = [];
-      stores.migrations.progress(uploadId, 'processing', processed, describe(tally), clock.now());
+      await importPlayerBatch(this.context, networkId, full, tally);
+      processed += full.length;
+      await stores.migrations.progress(uploadId, 'processing', processed, describe(tally), clock.now());
     };
+    // The stream waits for each batch to be stored before it reads on.
+    const flushThen = (next: (error?: Error | null) => void) =>
+      flush().then(
+        () => next(),
+        (error: unknown) => next(error instanceof Error ? error : new Error(String(error))),
+      );
     const sink = new Writable({
       objectMode: true,
       write(item: { value: unknown }, _encoding, next) {
         batch.push(item.value);
-        if (batch.length >= BATCH_SIZE) flush();
-        next();
+        if (batch.length >= BATCH_SIZE) flushThen(next);
+        else next();
       },
       final(next) {
-        if (batch.length > 0) flush();
-        next();
+        if (batch.length > 0) flushThen(next);
+        else next();
       },
     });
     try {
@@ -83,11 +89,11 @@ export class ImportJobs {
         sink,
         { signal },
       );
-      refreshStatistics(this.context.db);
-      stores.migrations.progress(uploadId, 'completed', processed, describe(tally), clock.now());
+      await this.context.storage.refreshStatistics();
+      await stores.migrations.progress(uploadId, 'completed', processed, describe(tally), clock.now());
     } catch (error) {
       const reason = signal.aborted ? 'service stopped' : errorMessage(error);
-      stores.migrations.progress(uploadId, 'failed', processed, `failed: ${reason}`, clock.now());
+      await stores.migrations.progress(uploadId, 'failed', processed, `failed: ${reason}`, clock.now());
       logger.warn('migration import failed', { uploadId, reason });
     } finally {
       await rm(filePath, { force: true });

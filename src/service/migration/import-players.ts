@@ -14,26 +14,27 @@ export const emptyTally = (): ImportTally => ({ players: 0, punishments: 0, dupl
  * Imports one batch of raw player records in a single transaction. Punishments already known
  * by id are left as they are; invalid records are counted and skipped.
  */
-export function importPlayerBatch(
+export async function importPlayerBatch(
   context: ServiceContext,
   networkId: number,
   batch: unknown[],
   tally: ImportTally,
-): void {
-  const { db, stores } = context;
-  db.transaction(() => {
+): Promise<void> {
+  // Counted on a copy, so a batch rolled back leaves the tally as it was.
+  const counted = { ...tally };
+  await context.storage.transaction(async (stores) => {
     for (const raw of batch) {
       const parsed = migrationPlayer.safeParse(raw);
       if (!parsed.success) {
-        tally.invalid += 1;
+        counted.invalid += 1;
         continue;
       }
       const player = parsed.data;
       const name = currentName(player);
-      stores.players.save(networkId, player.minecraftUuid, name);
-      tally.players += 1;
+      await stores.players.save(networkId, player.minecraftUuid, name);
+      counted.players += 1;
       for (const punishment of player.punishments) {
-        const inserted = stores.punishments.insert({
+        const inserted = await stores.punishments.insert({
           networkId,
           id: punishment.id,
           targetUuid: player.minecraftUuid,
@@ -47,9 +48,10 @@ export function importPlayerBatch(
           // Imported punishments were already enforced by the old system.
           startedAt: punishment.issued,
         });
-        if (inserted) tally.punishments += 1;
-        else tally.duplicates += 1;
+        if (inserted) counted.punishments += 1;
+        else counted.duplicates += 1;
       }
     }
-  })();
+  });
+  Object.assign(tally, counted);
 }

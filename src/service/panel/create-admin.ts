@@ -1,8 +1,5 @@
-import { openDb } from '../../db/open-db.js';
-import { applySchemaMigrations } from '../../db/schema-migrations.js';
 import { type Clock, systemClock } from '../../ports/clock.js';
-import { createStores } from '../context.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../db/schema.js';
+import { createServiceStorage } from '../store/create-storage.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 import { SUPERUSER_ROLE } from './permissions.js';
 
@@ -33,16 +30,15 @@ export async function createAdmin(admin: FirstAdmin): Promise<{ accountId: numbe
   const problem = passwordProblem(admin.password);
   if (problem) throw new CreateAdminError(`password: ${problem}`);
   const clock = admin.clock ?? systemClock;
-  const db = openDb(admin.dbPath);
+  const storage = await createServiceStorage({ dbPath: admin.dbPath });
   try {
-    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-    const stores = createStores(db);
+    const { stores } = storage;
     const networks = await stores.networks.listNetworks();
     let networkIds: number[];
     if (admin.network === undefined) {
       networkIds = networks.map((network) => network.id);
     } else {
-      const networkId = stores.networks.findNetwork(admin.network);
+      const networkId = await stores.networks.findNetwork(admin.network);
       if (networkId === undefined) {
         const known = networks.map((network) => network.name).join(', ') || 'none yet (start the service with --seed)';
         throw new CreateAdminError(`--network: no network named '${admin.network}'; networks: ${known}`);
@@ -71,6 +67,6 @@ export async function createAdmin(admin: FirstAdmin): Promise<{ accountId: numbe
     }
     return { accountId, networkIds };
   } finally {
-    db.close();
+    await storage.close();
   }
 }

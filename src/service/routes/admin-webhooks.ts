@@ -42,66 +42,76 @@ export function registerWebhookAdminRoutes(
   context: ServiceContext,
   dispatcher: WebhookDispatcher,
 ): void {
-  const { stores, clock } = context;
+  const { storage, stores, clock } = context;
   const { webhooks, webhookDeliveries: deliveries, webhookLog: log } = stores;
 
-  function networkOf(params: unknown): number {
+  async function networkOf(params: unknown): Promise<number> {
     const { network } = parseOrThrow(networkParams, params, 'path');
-    const id = stores.networks.findNetwork(network);
+    const id = await stores.networks.findNetwork(network);
     if (id === undefined) throw notFound(`network ${network} not found`);
     return id;
   }
 
-  function webhookOf(params: unknown): Webhook {
-    const networkId = networkOf(params);
+  async function webhookOf(params: unknown): Promise<Webhook> {
+    const networkId = await networkOf(params);
     const { id } = parseOrThrow(webhookParams, params, 'path');
-    const webhook = webhooks.find(networkId, id);
+    const webhook = await webhooks.find(networkId, id);
     if (!webhook) throw notFound(`webhook ${id} not found`);
     return webhook;
   }
 
   const nameTaken = (name: string) =>
     new HttpError(409, `name: a webhook named '${name}' already exists in this network`);
+  const shownWithCounts = async (webhook: Webhook) => shown(webhook, await deliveries.queueCounts(webhook.id));
 
   app.post('/networks/:network/webhooks', async (request) => {
-    const networkId = networkOf(request.params);
+    const networkId = await networkOf(request.params);
     const config = parseOrThrow(webhookConfig, request.body);
-    if (webhooks.isNameTaken(networkId, config.name)) throw nameTaken(config.name);
-    const id = webhooks.create(networkId, config, clock.now());
-    return { success: true, webhook: shown(webhooks.find(networkId, id)!, deliveries.queueCounts(id)) };
+    const id = await storage.transaction(async (stores) => {
+      if (await stores.webhooks.isNameTaken(networkId, config.name)) throw nameTaken(config.name);
+      return stores.webhooks.create(networkId, config, clock.now());
+    });
+    return { success: true, webhook: await shownWithCounts((await webhooks.find(networkId, id))!) };
   });
 
   app.get('/networks/:network/webhooks', async (request) => {
-    const networkId = networkOf(request.params);
-    return { webhooks: webhooks.list(networkId).map((webhook) => shown(webhook, deliveries.queueCounts(webhook.id))) };
+    const networkId = await networkOf(request.params);
+    const shownWebhooks = [];
+    for (const webhook of await webhooks.list(networkId)) shownWebhooks.push(await shownWithCounts(webhook));
+    return { webhooks: shownWebhooks };
   });
 
   app.patch('/networks/:network/webhooks/:id', async (request) => {
-    const webhook = webhookOf(request.params);
+    const webhook = await webhookOf(request.params);
     const update = parseOrThrow(webhookUpdate, request.body);
-    if (update.name !== undefined && webhooks.isNameTaken(webhook.networkId, update.name, webhook.id)) {
-      throw nameTaken(update.name);
-    }
-    webhooks.update(webhook.networkId, webhook.id, update);
+    await storage.transaction(async (stores) => {
+      if (
+        update.name !== undefined &&
+        (await stores.webhooks.isNameTaken(webhook.networkId, update.name, webhook.id))
+      ) {
+        throw nameTaken(update.name);
+      }
+      await stores.webhooks.update(webhook.networkId, webhook.id, update);
+    });
     // A re-enabled endpoint or a new URL may have deliveries to send now.
     dispatcher.wake();
     return {
       success: true,
-      webhook: shown(webhooks.find(webhook.networkId, webhook.id)!, deliveries.queueCounts(webhook.id)),
+      webhook: await shownWithCounts((await webhooks.find(webhook.networkId, webhook.id))!),
     };
   });
 
   app.delete('/networks/:network/webhooks/:id', async (request) => {
-    const webhook = webhookOf(request.params);
-    webhooks.remove(webhook.networkId, webhook.id);
+    const webhook = await webhookOf(request.params);
+    await webhooks.remove(webhook.networkId, webhook.id);
     return { success: true };
   });
 
   app.get('/networks/:network/webhooks/:id/log', async (request) => {
-    const webhook = webhookOf(request.params);
+    const webhook = await webhookOf(request.params);
     const { limit } = parseOrThrow(logQuery, request.query, 'query');
     return {
-      entries: log.entries(webhook.id, limit).map(({ webhookId: _webhookId, attemptedAtMs, ...entry }) => ({
+      entries: (await log.entries(webhook.id, limit)).map(({ webhookId: _webhookId, attemptedAtMs, ...entry }) => ({
         ...entry,
         attemptedAt: toIso(attemptedAtMs),
       })),
@@ -109,7 +119,7 @@ export function registerWebhookAdminRoutes(
   });
 
   app.post('/networks/:network/webhooks/:id/test', async (request) => {
-    const webhook = webhookOf(request.params);
+    const webhook = await webhookOf(request.params);
     const nowMs = clock.now();
     if (webhook.blockedUntilMs > nowMs) {
       const retryAfterSeconds = Math.ceil((webhook.blockedUntilMs - nowMs) / 1000);
@@ -135,7 +145,7 @@ export function registerWebhookAdminRoutes(
     if (outcome.kind === 'aborted') throw new HttpError(503, 'the service is closing');
     const attemptedAtMs = clock.now();
     if (outcome.kind === 'retryable' && outcome.statusCode === 429 && outcome.retryAfterMs !== undefined) {
-      deliveries.block(webhook.id, attemptedAtMs + outcome.retryAfterMs);
+      await deliveries.block(webhook.id, attemptedAtMs + outcome.retryAfterMs);
     }
     const entry = {
       webhookId: webhook.id,
@@ -146,7 +156,7 @@ export function registerWebhookAdminRoutes(
       statusCode: outcome.statusCode,
       excerpt: outcome.excerpt,
     };
-    log.add(entry);
+    await log.add(entry);
     return {
       success: outcome.kind === 'delivered',
       deliveryId,

@@ -29,111 +29,118 @@ export function registerAdminRoutes(
   adminToken: string,
   throttle: AuthFailureThrottle,
 ): void {
-  const { db, stores, clock, ids, webhooks } = context;
+  const { storage, stores, clock, ids, webhooks } = context;
   requireAdminToken(app, adminToken, throttle);
 
-  function networkOf(params: unknown): number {
+  async function networkOf(params: unknown): Promise<number> {
     const { network } = parseOrThrow(networkParams, params, 'path');
-    const id = stores.networks.findNetwork(network);
+    const id = await stores.networks.findNetwork(network);
     if (id === undefined) throw notFound(`network ${network} not found`);
     return id;
   }
 
   app.post('/networks/:network/players', async (request) => {
     const body = parseOrThrow(playerLoginBody, request.body);
-    stores.players.save(networkOf(request.params), body.uuid, body.name);
+    await stores.players.save(await networkOf(request.params), body.uuid, body.name);
     return { success: true };
   });
 
   app.post('/networks/:network/tickets', async (request) => {
     const body = parseOrThrow(storedTicket, request.body);
-    const networkId = networkOf(request.params);
-    db.transaction(() => {
-      const before = stores.tickets.factsOf(networkId, body.id);
-      stores.tickets.save(networkId, body);
+    const networkId = await networkOf(request.params);
+    await storage.transaction(async (stores) => {
+      const before = await stores.tickets.factsOf(networkId, body.id);
+      await stores.tickets.save(networkId, body);
       const nowMs = clock.now();
       const events: WebhookEvent[] = before ? [] : ticketCreatedEvents(body, body.description, nowMs);
       if (isClosed(body.status) && !(before && isClosed(before.status))) {
         events.push(ticketEvent('ticket.closed', body, 'staff', body.subject, nowMs));
       }
-      webhooks.record(networkId, events);
-    })();
+      await webhooks.record(networkId, events, stores);
+    });
     return { success: true, id: body.id };
   });
 
   app.post('/networks/:network/tickets/:id/replies', async (request) => {
-    const networkId = networkOf(request.params);
+    const networkId = await networkOf(request.params);
     const { id } = parseOrThrow(networkAndId, request.params, 'path');
     const body = parseOrThrow(replyBody, request.body);
-    if (!stores.tickets.exists(networkId, id)) throw notFound(`ticket ${id} not found`);
+    if (!(await stores.tickets.exists(networkId, id))) throw notFound(`ticket ${id} not found`);
     const nowMs = clock.now();
     const reply = { id: ids(), authorName: body.authorName, message: body.message, createdAt: toIso(nowMs) };
-    db.transaction(() => {
-      stores.tickets.saveReply(networkId, id, reply);
-      const facts = stores.tickets.factsOf(networkId, id);
-      if (facts)
-        webhooks.record(networkId, [ticketEvent('ticket.replied', facts, body.authorName, body.message, nowMs)]);
-    })();
+    await storage.transaction(async (stores) => {
+      await stores.tickets.saveReply(networkId, id, reply);
+      const facts = await stores.tickets.factsOf(networkId, id);
+      if (facts) {
+        const event = ticketEvent('ticket.replied', facts, body.authorName, body.message, nowMs);
+        await webhooks.record(networkId, [event], stores);
+      }
+    });
     return { success: true, reply };
   });
 
   app.post('/networks/:network/punishments/:id/status', async (request) => {
-    const networkId = networkOf(request.params);
+    const networkId = await networkOf(request.params);
     const { id } = parseOrThrow(networkAndId, request.params, 'path');
     const { status } = parseOrThrow(statusBody, request.body);
-    if (!stores.punishments.find(networkId, id)) throw notFound(`punishment ${id} not found`);
-    const changed = changePunishmentStatus(context, networkId, id, status);
-    return { success: true, changed, punishment: toAdminPunishment(stores.punishments.find(networkId, id)!) };
+    if (!(await stores.punishments.find(networkId, id))) throw notFound(`punishment ${id} not found`);
+    const changed = await changePunishmentStatus(context, networkId, id, status);
+    return { success: true, changed, punishment: toAdminPunishment((await stores.punishments.find(networkId, id))!) };
   });
 
   app.get('/networks/:network/punishments/:id', async (request) => {
-    const networkId = networkOf(request.params);
+    const networkId = await networkOf(request.params);
     const { id } = parseOrThrow(networkAndId, request.params, 'path');
-    const row = stores.punishments.find(networkId, id);
+    const row = await stores.punishments.find(networkId, id);
     if (!row) throw notFound(`punishment ${id} not found`);
-    const acknowledgedAt = stores.notifications.acknowledgedAt(networkId, id);
-    const pardon = stores.pardons.find(networkId, id);
+    const acknowledgedAt = await stores.notifications.acknowledgedAt(networkId, id);
+    const pardon = await stores.pardons.find(networkId, id);
+    const acknowledgements = await stores.enforcement.acknowledgements(networkId, id);
+    const evidence = await stores.enforcement.evidence(networkId, id);
     return {
       punishment: toAdminPunishment(row),
-      acknowledgements: stores.enforcement.acknowledgements(networkId, id).map((ack) => ({
-        ...ack,
-        executedAt: toIso(ack.executedAt),
-      })),
-      evidence: stores.enforcement
-        .evidence(networkId, id)
-        .map((item) => ({ ...item, createdAt: toIso(item.createdAt) })),
+      acknowledgements: acknowledgements.map((ack) => ({ ...ack, executedAt: toIso(ack.executedAt) })),
+      evidence: evidence.map((item) => ({ ...item, createdAt: toIso(item.createdAt) })),
       notificationAcknowledged: acknowledgedAt !== undefined && acknowledgedAt !== null,
       notificationAcknowledgedAt: acknowledgedAt ? toIso(acknowledgedAt) : null,
       pardon: pardon ? { ...pardon, pardonedAt: toIso(pardon.pardonedAt) } : null,
-      activeLinkedBans: stores.evasion.activeLinkedBans(networkId, id),
+      activeLinkedBans: await stores.evasion.activeLinkedBans(networkId, id),
     };
   });
 
   app.get('/networks/:network/players/:id', async (request) => {
-    const networkId = networkOf(request.params);
+    const networkId = await networkOf(request.params);
     const { id } = parseOrThrow(networkAndId, request.params, 'path');
-    const player = stores.players.find(networkId, id);
+    const player = await stores.players.find(networkId, id);
     if (!player) throw notFound(`player ${id} not found`);
     const nowMs = clock.now();
+    const addresses = await stores.playerIps.addressesOf(networkId, player.uuid, Number.MIN_SAFE_INTEGER);
+    const linked = [];
+    for (const account of await linkedAccounts(stores, context.evasion, networkId, player.uuid, nowMs)) {
+      linked.push({
+        uuid: account.uuid,
+        name: (await stores.players.findName(networkId, account.uuid)) ?? '',
+        sharedIps: account.sharedIps.map((shared) => ({ ipAddress: shared.ip, lastSeenAt: toIso(shared.lastSeenAt) })),
+      });
+    }
     return {
       ...player,
       lastLoginAt: player.lastLoginAt === null ? null : toIso(player.lastLoginAt),
       // Every address recorded, however old; `linked` applies the threshold and the link expiry.
-      addresses: stores.playerIps.addressesOf(networkId, player.uuid, Number.MIN_SAFE_INTEGER).map((address) => ({
+      addresses: addresses.map((address) => ({
         ipAddress: address.ip,
         firstSeenAt: toIso(address.firstSeenAt),
         lastSeenAt: toIso(address.lastSeenAt),
       })),
-      linked: linkedAccounts(stores, context.evasion, networkId, player.uuid, nowMs).map((account) => ({
-        uuid: account.uuid,
-        name: stores.players.findName(networkId, account.uuid) ?? '',
-        sharedIps: account.sharedIps.map((shared) => ({ ipAddress: shared.ip, lastSeenAt: toIso(shared.lastSeenAt) })),
-      })),
+      linked,
     };
   });
 
   app.get('/networks/:network/migrations', async (request) => {
-    const networkId = networkOf(request.params);
-    return { migrations: stores.migrations.uploads(networkId), progressReports: stores.migrations.reports(networkId) };
+    const networkId = await networkOf(request.params);
+    return {
+      migrations: await stores.migrations.uploads(networkId),
+      progressReports: await stores.migrations.reports(networkId),
+    };
   });
 }

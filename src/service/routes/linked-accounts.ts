@@ -36,16 +36,19 @@ export function linkedAccountHandlers(context: ServiceContext): Pick<EndpointHan
         const query = parseOrThrow(queryFromUrl, request.query, 'query');
         const page = query.page ?? 1;
         const pageSize = query.pageSize ?? DEFAULT_LINKED_PAGE_SIZE;
-        const all = linkedAccounts(stores, context.evasion, caller.networkId, player, clock.now());
-        const accounts = all.slice((page - 1) * pageSize, page * pageSize).map((account) => ({
-          uuid: account.uuid,
-          name: stores.players.findName(caller.networkId, account.uuid) ?? '',
-          sharedIps: account.sharedIps.map((shared) => ({
-            ipAddress: shared.ip,
-            lastSeenAt: toIso(shared.lastSeenAt),
-          })),
-          activePunishments: render.list(stores.punishments.activeFor(caller.networkId, account.uuid)),
-        }));
+        const all = await linkedAccounts(stores, context.evasion, caller.networkId, player, clock.now());
+        const accounts = [];
+        for (const account of all.slice((page - 1) * pageSize, page * pageSize)) {
+          accounts.push({
+            uuid: account.uuid,
+            name: (await stores.players.findName(caller.networkId, account.uuid)) ?? '',
+            sharedIps: account.sharedIps.map((shared) => ({
+              ipAddress: shared.ip,
+              lastSeenAt: toIso(shared.lastSeenAt),
+            })),
+            activePunishments: render.list(await stores.punishments.activeFor(caller.networkId, account.uuid)),
+          });
+        }
         return { success: true, page, pageSize, total: all.length, accounts };
       },
     },

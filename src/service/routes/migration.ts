@@ -39,7 +39,7 @@ export function migrationHandlers(
           throw badRequest(check.message);
         }
         try {
-          stores.migrations.startUpload({
+          await stores.migrations.startUpload({
             id: uploadId,
             networkId: caller.networkId,
             serverId: caller.serverId,
@@ -66,7 +66,7 @@ export function migrationHandlers(
       async handle(request) {
         const caller = callerOf(request);
         const body = parseOrThrow(migrationProgressBody, request.body);
-        stores.migrations.report({
+        await stores.migrations.report({
           networkId: caller.networkId,
           serverId: caller.serverId,
           status: body.status,

@@ -14,7 +14,7 @@ export function notificationHandlers(context: ServiceContext): Pick<EndpointHand
         const caller = callerOf(request);
         const body = parseOrThrow(acknowledgeNotificationsBody, request.body);
         const at = body.acknowledgedAt === undefined ? clock.now() : Date.parse(body.acknowledgedAt);
-        const { known, unknown } = stores.notifications.acknowledge(
+        const { known, unknown } = await stores.notifications.acknowledge(
           caller.networkId,
           body.playerUuid,
           body.notificationIds,

@@ -23,10 +23,10 @@ export function pardonHandlers(context: ServiceContext): Pick<EndpointHandlers, 
         const caller = callerOf(request);
         const { punishmentId } = parseOrThrow(idParams, request.params, 'path');
         const body = parseOrThrow(pardonBody, request.body);
-        if (!stores.punishments.find(caller.networkId, punishmentId)) {
+        if (!(await stores.punishments.find(caller.networkId, punishmentId))) {
           throw notFound(`punishment ${punishmentId} not found`);
         }
-        const changed = pardonPunishment(context, {
+        const changed = await pardonPunishment(context, {
           networkId: caller.networkId,
           id: punishmentId,
           issuerName: body.issuerName,

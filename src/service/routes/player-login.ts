@@ -6,7 +6,7 @@ import { callerOf } from '../http/auth.js';
 import { parseOrThrow } from '../http/validate.js';
 import { findTypeRule } from '../rules/catalogue.js';
 import { isDateMs, toIso } from '../store/dates.js';
-import type { PendingNotificationRow } from '../store/notifications.js';
+import type { PendingNotificationRow } from '../store/ports/notifications.js';
 import type { EndpointHandlers } from './endpoint-handlers.js';
 
 /**
@@ -20,7 +20,7 @@ import type { EndpointHandlers } from './endpoint-handlers.js';
 export function playerLoginHandlers(
   context: ServiceContext,
 ): Pick<EndpointHandlers, 'playerLogin' | 'registerPlayer' | 'lookupPlayer'> {
-  const { stores, clock } = context;
+  const { storage, stores, clock } = context;
   return {
     playerLogin: {
       rateLimited: true,
@@ -30,26 +30,26 @@ export function playerLoginHandlers(
         const uuid = body.minecraftUuid.toLowerCase();
         const at = clock.now();
         const address = body.ipAddress === undefined ? undefined : parseIpAddress(body.ipAddress);
-        context.db.transaction(() => {
-          stores.players.recordLogin(caller.networkId, {
+        await storage.transaction(async (stores) => {
+          await stores.players.recordLogin(caller.networkId, {
             uuid,
             name: body.username,
             ip: address?.text,
             server: body.serverName ?? caller.serverName,
             at,
           });
-          if (address) stores.playerIps.record(caller.networkId, uuid, address.text, at);
-        })();
-        issueLinkedBans(context, caller.networkId, { uuid, name: body.username }, at);
-        const { punishments, notifications } = context.db.transaction(() => {
-          const own = stores.punishments.activeFor(caller.networkId, uuid);
+          if (address) await stores.playerIps.record(caller.networkId, uuid, address.text, at);
+        });
+        await issueLinkedBans(context, caller.networkId, { uuid, name: body.username }, at);
+        const { punishments, notifications } = await storage.transaction(async (stores) => {
+          const own = await stores.punishments.activeFor(caller.networkId, uuid);
           const ownIds = new Set(own.map((row) => row.id));
-          const ofAddress = address ? stores.evasion.activeIpBansHolding(caller.networkId, address) : [];
+          const ofAddress = address ? await stores.evasion.activeIpBansHolding(caller.networkId, address) : [];
           return {
             punishments: [...own, ...ofAddress.filter((row) => !ownIds.has(row.id))],
-            notifications: stores.notifications.pendingFor(caller.networkId, uuid),
+            notifications: await stores.notifications.pendingFor(caller.networkId, uuid),
           };
-        })();
+        });
         return {
           success: true,
           message: `${punishments.length} active punishments, ${notifications.length} pending notifications`,
@@ -67,14 +67,14 @@ export function playerLoginHandlers(
       async handle(request) {
         const caller = callerOf(request);
         const { name } = parseOrThrow(playerLookupQuery, request.query);
-        return { player: stores.players.findByName(caller.networkId, name) ?? null };
+        return { player: (await stores.players.findByName(caller.networkId, name)) ?? null };
       },
     },
     registerPlayer: {
       async handle(request) {
         const caller = callerOf(request);
         const body = parseOrThrow(playerLoginBody, request.body);
-        stores.players.recordLogin(caller.networkId, {
+        await stores.players.recordLogin(caller.networkId, {
           uuid: body.uuid,
           name: body.name,
           ip: undefined,

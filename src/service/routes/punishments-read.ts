@@ -38,10 +38,10 @@ export function punishmentReadHandlers(
       async handle(request) {
         const caller = callerOf(request);
         const query = parseOrThrow(previewQuery, request.query, 'query');
-        if (stores.players.findName(caller.networkId, query.playerUuid) === undefined) {
+        if ((await stores.players.findName(caller.networkId, query.playerUuid)) === undefined) {
           throw notFound(`player ${query.playerUuid} not found`);
         }
-        const history = stores.punishments.historyOf(caller.networkId, query.playerUuid);
+        const history = await stores.punishments.historyOf(caller.networkId, query.playerUuid);
         return computePreview(history, query.typeOrdinal, rules, clock.now());
       },
     },
@@ -50,7 +50,7 @@ export function punishmentReadHandlers(
         const caller = callerOf(request);
         const hours = parseOrThrow(recentQueryFromUrl, request.query, 'query').hours ?? RECENT_DEFAULT_HOURS;
         const sinceMs = clock.now() - Math.min(hours, MAX_RECENT_HOURS) * HOUR_MS;
-        const rows = stores.punishments.recent(caller.networkId, sinceMs, RECENT_MAX_RESULTS);
+        const rows = await stores.punishments.recent(caller.networkId, sinceMs, RECENT_MAX_RESULTS);
         return { punishments: render.list(rows) };
       },
     },

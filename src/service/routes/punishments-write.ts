@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../contract/evasion-data.js';
 import {
@@ -7,14 +8,14 @@ import {
   type DynamicCreateBody,
   dynamicCreateBody,
 } from '../../contract/schemas.js';
-import type { ServiceContext } from '../context.js';
+import type { ServiceContext, ServiceStores } from '../context.js';
 import { refuseTooBroadIpBan } from '../evasion/ip-ban-breadth.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { idempotentCreations } from '../http/idempotency.js';
 import { parseOrThrow } from '../http/validate.js';
 import { boundedData, storedId } from '../limits.js';
-import { createPunishment } from '../punishment-actions.js';
+import { insertPunishment, publishPunishment } from '../punishment-actions.js';
 import { computePreview } from '../rules/preview.js';
 import type { EndpointHandlers } from './endpoint-handlers.js';
 
@@ -41,19 +42,20 @@ export function punishmentWriteHandlers(
   const { stores, clock, ids, rules } = context;
   const createOnce = idempotentCreations(context);
 
-  function create(networkId: number, body: CreateRequest): string {
+  // Inside the creation's transaction; the caller publishes once it committed.
+  async function create(stores: ServiceStores, networkId: number, body: CreateRequest): Promise<string> {
     refuseTooBroadIpBan(body.data, context.evasion.ipBanPrefixLimits);
-    const targetName = stores.players.findName(networkId, body.targetUuid) ?? addressOnlyName(body);
+    const targetName = (await stores.players.findName(networkId, body.targetUuid)) ?? addressOnlyName(body);
     if (targetName === undefined) throw notFound(`target player ${body.targetUuid} not found`);
     const nowMs = clock.now();
     // Without a duration the type's table decides, at the player's current offence level.
     const duration =
       body.duration ??
-      computePreview(stores.punishments.historyOf(networkId, body.targetUuid), body.typeOrdinal, rules, nowMs)[
+      computePreview(await stores.punishments.historyOf(networkId, body.targetUuid), body.typeOrdinal, rules, nowMs)[
         body.severity ?? 'regular'
       ].duration;
     const id = ids();
-    createPunishment(context, {
+    await insertPunishment(context, stores, {
       networkId,
       id,
       targetUuid: body.targetUuid,
@@ -73,14 +75,28 @@ export function punishmentWriteHandlers(
     return id;
   }
 
+  /** Creates once per `Idempotency-Key`; publishes only a punishment this request created. */
+  async function createAndPublish(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    networkId: number,
+    body: CreateRequest,
+  ) {
+    let created: string | undefined;
+    const punishmentId = await createOnce(request, reply, networkId, async (stores) => {
+      created = await create(stores, networkId, body);
+      return created;
+    });
+    if (created !== undefined) await publishPunishment(context, networkId, created);
+    return punishmentId;
+  }
+
   return {
     createPunishment: {
       async handle(request, reply) {
         const caller = callerOf(request);
         const { type_ordinal, ...rest } = parseOrThrow(serviceCreateBody, request.body);
-        createOnce(request, reply, caller.networkId, () =>
-          create(caller.networkId, { ...rest, typeOrdinal: type_ordinal }),
-        );
+        await createAndPublish(request, reply, caller.networkId, { ...rest, typeOrdinal: type_ordinal });
         return reply.code(200).send();
       },
     },
@@ -88,7 +104,7 @@ export function punishmentWriteHandlers(
       async handle(request, reply) {
         const caller = callerOf(request);
         const body = parseOrThrow(serviceDynamicBody, request.body);
-        const punishmentId = createOnce(request, reply, caller.networkId, () => create(caller.networkId, body));
+        const punishmentId = await createAndPublish(request, reply, caller.networkId, body);
         return { punishmentId, message: `punishment ${punishmentId} created` };
       },
     },
@@ -97,9 +113,15 @@ export function punishmentWriteHandlers(
         const caller = callerOf(request);
         const { punishmentId } = parseOrThrow(idParams, request.params, 'path');
         const body = parseOrThrow(addEvidenceBody, request.body);
-        if (!stores.punishments.find(caller.networkId, punishmentId))
+        if (!(await stores.punishments.find(caller.networkId, punishmentId)))
           throw notFound(`punishment ${punishmentId} not found`);
-        stores.enforcement.addEvidence(caller.networkId, punishmentId, body.issuerName, body.evidenceUrl, clock.now());
+        await stores.enforcement.addEvidence(
+          caller.networkId,
+          punishmentId,
+          body.issuerName,
+          body.evidenceUrl,
+          clock.now(),
+        );
         return { success: true, message: 'evidence added' };
       },
     },
@@ -107,12 +129,12 @@ export function punishmentWriteHandlers(
       async handle(request) {
         const caller = callerOf(request);
         const body = parseOrThrow(acknowledgePunishmentBody, request.body);
-        if (!stores.punishments.find(caller.networkId, body.punishmentId)) {
+        if (!(await stores.punishments.find(caller.networkId, body.punishmentId))) {
           throw notFound(`punishment ${body.punishmentId} not found`);
         }
         const nowMs = clock.now();
         const executedAt = body.executedAt === undefined ? nowMs : Date.parse(body.executedAt);
-        stores.enforcement.recordAcknowledgement({
+        await stores.enforcement.recordAcknowledgement({
           networkId: caller.networkId,
           punishmentId: body.punishmentId,
           serverId: caller.serverId,
@@ -123,7 +145,7 @@ export function punishmentWriteHandlers(
           receivedAt: nowMs,
         });
         if (!body.success) return { message: 'failed enforcement recorded' };
-        const started = stores.punishments.markStarted(caller.networkId, body.punishmentId, executedAt, nowMs);
+        const started = await stores.punishments.markStarted(caller.networkId, body.punishmentId, executedAt, nowMs);
         return { message: started ? 'punishment acknowledged' : 'punishment already acknowledged' };
       },
     },

@@ -17,7 +17,7 @@ const ticketParams = z.object({ id: storedId });
  * `Idempotency-Key` (the key answers the id it created) and spend the key's write bucket.
  */
 export function ticketWriteHandlers(context: ServiceContext): Pick<EndpointHandlers, 'createTicket' | 'replyToTicket'> {
-  const { db, stores, clock, ids, webhooks } = context;
+  const { clock, ids, webhooks } = context;
   const createOnce = idempotentCreations(context);
 
   return {
@@ -25,7 +25,7 @@ export function ticketWriteHandlers(context: ServiceContext): Pick<EndpointHandl
       async handle(request, reply) {
         const caller = callerOf(request);
         const body = parseOrThrow(createTicketBody, request.body);
-        const ticketId = createOnce(request, reply, caller.networkId, () => {
+        const ticketId = await createOnce(request, reply, caller.networkId, async (stores) => {
           const id = ids();
           const nowMs = clock.now();
           const ticket = {
@@ -44,13 +44,12 @@ export function ticketWriteHandlers(context: ServiceContext): Pick<EndpointHandl
             chatMessages: body.chatMessages ?? [],
             createdAtMs: nowMs,
           };
-          db.transaction(() => {
-            stores.tickets.create(caller.networkId, ticket);
-            webhooks.record(
-              caller.networkId,
-              ticketCreatedEvents({ ...ticket, server: ticket.createdServer }, ticket.description, nowMs),
-            );
-          })();
+          await stores.tickets.create(caller.networkId, ticket);
+          await webhooks.record(
+            caller.networkId,
+            ticketCreatedEvents({ ...ticket, server: ticket.createdServer }, ticket.description, nowMs),
+            stores,
+          );
           return id;
         });
         return { status: 200, success: true, ticketId, message: `ticket ${ticketId} created` };
@@ -61,29 +60,26 @@ export function ticketWriteHandlers(context: ServiceContext): Pick<EndpointHandl
         const caller = callerOf(request);
         const { id } = parseOrThrow(ticketParams, request.params, 'path');
         const body = parseOrThrow(ticketReplyBody, request.body);
-        const replyId = createOnce(request, reply, caller.networkId, () => {
-          const facts = stores.tickets.factsOf(caller.networkId, id);
+        const replyId = await createOnce(request, reply, caller.networkId, async (stores) => {
+          const facts = await stores.tickets.factsOf(caller.networkId, id);
           // Someone else's ticket is answered as a missing one, so ids cannot be probed.
           if (!facts || facts.creatorUuid !== body.playerUuid.toLowerCase()) throw notFound(`ticket ${id} not found`);
           const nowMs = clock.now();
           const replyIdCreated = ids();
-          db.transaction(() => {
-            stores.tickets.saveReply(caller.networkId, id, {
-              id: replyIdCreated,
-              authorName: body.playerName,
-              message: body.message,
-              createdAt: toIso(nowMs, 'createdAt'),
-            });
-            webhooks.record(caller.networkId, [
-              ticketEvent(
-                'ticket.replied',
-                { ...facts, server: caller.serverName },
-                body.playerName,
-                body.message,
-                nowMs,
-              ),
-            ]);
-          })();
+          await stores.tickets.saveReply(caller.networkId, id, {
+            id: replyIdCreated,
+            authorName: body.playerName,
+            message: body.message,
+            createdAt: toIso(nowMs, 'createdAt'),
+          });
+          const event = ticketEvent(
+            'ticket.replied',
+            { ...facts, server: caller.serverName },
+            body.playerName,
+            body.message,
+            nowMs,
+          );
+          await webhooks.record(caller.networkId, [event], stores);
           return replyIdCreated;
         });
         return { status: 200, success: true, replyId, message: `reply ${replyId} added to ticket ${id}` };

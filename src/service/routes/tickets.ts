@@ -31,7 +31,7 @@ export function ticketHandlers(context: ServiceContext): Pick<EndpointHandlers, 
         const { readerUuid } = parseOrThrow(ticketQuery, request.query, 'query');
         let ticket: Ticket | undefined;
         try {
-          ticket = tickets.find(caller.networkId, id);
+          ticket = await tickets.find(caller.networkId, id);
         } catch (error) {
           if (!(error instanceof UnrenderableDateError)) throw error;
           context.logger.error('ticket row cannot be rendered', {
@@ -53,7 +53,7 @@ export function ticketHandlers(context: ServiceContext): Pick<EndpointHandlers, 
       async handle(request) {
         const caller = callerOf(request);
         const params = parseOrThrow(playerParams, request.params, 'path');
-        return { tickets: tickets.byPlayer(caller.networkId, params.uuid, PLAYER_TICKETS_MAX_RESULTS) };
+        return { tickets: await tickets.byPlayer(caller.networkId, params.uuid, PLAYER_TICKETS_MAX_RESULTS) };
       },
     },
   };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
-import { createPunishment } from '../punishment-actions.js';
+import { insertPunishment } from '../punishment-actions.js';
 import type { ParsedSeed } from './seed-schema.js';
 
 type SeedPunishment = ParsedSeed['networks'][number]['punishments'][number];
@@ -14,22 +14,21 @@ function seedPunishmentId(networkName: string, index: number, punishment: SeedPu
 }
 
 /** Writes a seed (webhooks matched by name); everything is an upsert or insert-if-absent, so applying it twice changes nothing. */
-export function applySeed(context: ServiceContext, seed: ParsedSeed): void {
-  const { db, stores, clock } = context;
-  const nowMs = clock.now();
-  db.transaction(() => {
+export async function applySeed(context: ServiceContext, seed: ParsedSeed): Promise<void> {
+  const nowMs = context.clock.now();
+  await context.storage.transaction(async (stores) => {
     for (const network of seed.networks) {
-      const networkId = stores.networks.ensureNetwork(network.name);
-      for (const server of network.servers) stores.networks.ensureServer(networkId, server.name, server.apiKey);
-      for (const player of network.players) stores.players.save(networkId, player.uuid, player.name);
-      for (const ticket of network.tickets) stores.tickets.save(networkId, ticket);
-      network.punishments.forEach((punishment, index) => {
+      const networkId = await stores.networks.ensureNetwork(network.name);
+      for (const server of network.servers) await stores.networks.ensureServer(networkId, server.name, server.apiKey);
+      for (const player of network.players) await stores.players.save(networkId, player.uuid, player.name);
+      for (const ticket of network.tickets) await stores.tickets.save(networkId, ticket);
+      for (const [index, punishment] of network.punishments.entries()) {
         const createdAt = punishment.createdAt ? Date.parse(punishment.createdAt) : nowMs;
-        createPunishment(context, {
+        await insertPunishment(context, stores, {
           networkId,
           id: punishment.id ?? seedPunishmentId(network.name, index, punishment),
           targetUuid: punishment.targetUuid,
-          targetName: stores.players.findName(networkId, punishment.targetUuid) ?? punishment.targetUuid,
+          targetName: (await stores.players.findName(networkId, punishment.targetUuid)) ?? punishment.targetUuid,
           issuerName: punishment.issuerName ?? 'Console',
           typeOrdinal: punishment.typeOrdinal,
           reason: punishment.reason ?? '',
@@ -39,9 +38,9 @@ export function applySeed(context: ServiceContext, seed: ParsedSeed): void {
           createdAt,
           startedAt: punishment.started ? Date.parse(punishment.started) : null,
         });
-      });
+      }
       // After the punishments, so seeded punishments are not announced as new.
-      for (const webhook of network.webhooks) stores.webhooks.upsertByName(networkId, webhook, nowMs);
+      for (const webhook of network.webhooks) await stores.webhooks.upsertByName(networkId, webhook, nowMs);
     }
-  })();
+  });
 }

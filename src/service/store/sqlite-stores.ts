@@ -4,6 +4,7 @@ import { DeliveryStore } from '../webhooks/delivery-store.js';
 import { WebhookLog } from '../webhooks/webhook-log.js';
 import { WebhookStore } from '../webhooks/webhook-store.js';
 import { AddressRetentionStore } from './address-retention.js';
+import { AuditLog } from './audit-log.js';
 import { EnforcementStore } from './enforcement.js';
 import { EvasionPunishmentStore } from './evasion-punishments.js';
 import { ExpiryStore } from './expiries.js';
@@ -11,6 +12,9 @@ import { IdempotencyKeyStore } from './idempotency-keys.js';
 import { MigrationStore } from './migrations.js';
 import { NetworkStore } from './networks.js';
 import { NotificationStore } from './notifications.js';
+import { PanelAccountStore } from './panel-accounts.js';
+import { PanelRoleStore } from './panel-roles.js';
+import { PanelSessionStore } from './panel-sessions.js';
 import { PardonStore } from './pardons.js';
 import { PlayerIpStore } from './player-ips.js';
 import { PlayerStore } from './players.js';
@@ -36,14 +40,18 @@ export interface SqliteStores {
   webhooks: WebhookStore;
   webhookDeliveries: DeliveryStore;
   webhookLog: WebhookLog;
+  panelAccounts: PanelAccountStore;
+  panelRoles: PanelRoleStore;
+  panelSessions: PanelSessionStore;
+  auditLog: AuditLog;
   expiries: ExpiryStore;
   addressRetention: AddressRetentionStore;
 }
 
-/** A synchronous store seen through its port: every public method answers a promise of what it returns. */
+/** A store seen through its port: every public method answers a promise of what it returns (or resolves to). */
 export type Promised<Store> = {
   [Name in keyof Store]: Store[Name] extends (...args: infer Args) => infer Result
-    ? (...args: Args) => Promise<Result>
+    ? (...args: Args) => Promise<Awaited<Result>>
     : never;
 };
 
@@ -72,6 +80,10 @@ export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
     webhooks: new WebhookStore(db),
     webhookDeliveries: new DeliveryStore(db, webhookLog),
     webhookLog,
+    panelAccounts: new PanelAccountStore(db),
+    panelRoles: new PanelRoleStore(db),
+    panelSessions: new PanelSessionStore(db),
+    auditLog: new AuditLog(db),
     expiries: new ExpiryStore(db),
     addressRetention: new AddressRetentionStore(db),
   };

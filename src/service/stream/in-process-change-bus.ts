@@ -1,13 +1,13 @@
+import type { PunishmentStorePort } from '../store/ports/punishments.js';
+import type { StreamChangeStorePort } from '../store/ports/stream-changes.js';
 import type { PunishmentRenderer } from '../store/punishment-renderer.js';
-import type { PunishmentStore } from '../store/punishments.js';
-import type { StreamChangeStore } from '../store/stream-changes.js';
 import type { ChangeBus } from './change-bus.js';
 import type { PunishmentFeed } from './punishment-feed.js';
 
 /** What the in-process bus reads a change back from. */
 export interface ChangeSource {
-  punishments: Pick<PunishmentStore, 'find'>;
-  streamChanges: Pick<StreamChangeStore, 'sequenceOf'>;
+  punishments: Pick<PunishmentStorePort, 'find'>;
+  streamChanges: Pick<StreamChangeStorePort, 'sequenceOf'>;
 }
 
 /** One instance: the writer publishes the change straight into its own feed. */

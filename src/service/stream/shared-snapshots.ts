@@ -76,10 +76,10 @@ export class SharedSnapshots extends EventEmitter<{ 'snapshot:rendered': (render
     super();
   }
 
-  acquire(networkId: number, protocol: StreamRequest['protocol']): SharedSnapshot {
+  async acquire(networkId: number, protocol: StreamRequest['protocol']): Promise<SharedSnapshot> {
     const key = `${networkId}:${protocol}`;
+    const head = await this.context.stores.streamChanges.head(networkId);
     const existing = this.entries.get(key);
-    const head = this.context.stores.streamChanges.head(networkId);
     if (existing && this.reusable(existing, head.sequence)) {
       clearTimeout(existing.reuseTimer);
       existing.reuseTimer = undefined;
@@ -136,7 +136,7 @@ export class SharedSnapshots extends EventEmitter<{ 'snapshot:rendered': (render
     const { streamChanges } = this.context.stores;
     const { pageSize } = this.settings;
     const frame = entry.protocol === STREAM_PROTOCOL ? protocolOnePage : protocolTwoPage(entry.sequence);
-    let rows = streamChanges.activePage(entry.networkId, undefined, pageSize);
+    let rows = await streamChanges.activePage(entry.networkId, undefined, pageSize);
     let page = 0;
     let bytes = 0;
     let itemsBefore = false;
@@ -149,7 +149,7 @@ export class SharedSnapshots extends EventEmitter<{ 'snapshot:rendered': (render
     };
     for (;;) {
       // Rows changed after entry.sequence may show here; the catch-up from entry.sequence corrects them.
-      const next = rows.length < pageSize ? [] : streamChanges.activePage(entry.networkId, rows.at(-1), pageSize);
+      const next = rows.length < pageSize ? [] : await streamChanges.activePage(entry.networkId, rows.at(-1), pageSize);
       const lastBatch = next.length === 0;
       // Pages are also cut by size, so rows with large data never make one huge piece.
       let items: string[] = [];

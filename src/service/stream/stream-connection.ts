@@ -31,6 +31,8 @@ export class StreamConnection {
   private phase: Phase = 'catch-up';
   /** Sequence of the last change this connection has been sent (or the snapshot's). */
   private cursor = 0;
+  /** The newest sequence the live feed announced while this connection was not live yet. */
+  private heardUpTo = 0;
   private snapshot: SharedSnapshot | undefined;
   private nextPiece = 0;
   private stallTimer: NodeJS.Timeout | undefined;
@@ -52,10 +54,15 @@ export class StreamConnection {
   ) {}
 
   /** Starts with the snapshot. */
-  startWithSnapshot(): void {
+  async startWithSnapshot(): Promise<void> {
     this.phase = 'snapshot';
-    this.snapshot = this.snapshots.acquire(this.networkId, this.protocol);
-    this.snapshot.on('progress', this.pump, this);
+    const snapshot = await this.snapshots.acquire(this.networkId, this.protocol);
+    if (this.isDisposed()) {
+      this.snapshots.release(snapshot);
+      return;
+    }
+    this.snapshot = snapshot;
+    snapshot.on('progress', this.pump, this);
     this.armStallTimer();
     this.pump();
   }
@@ -70,7 +77,11 @@ export class StreamConnection {
 
   /** A change published live; a connection still catching up reads it from the log instead. */
   deliver(change: LiveChange): void {
-    if (this.phase !== 'live' || change.sequence <= this.cursor) return;
+    if (this.phase !== 'live') {
+      this.heardUpTo = Math.max(this.heardUpTo, change.sequence);
+      return;
+    }
+    if (change.sequence <= this.cursor) return;
     if (change.sequence > this.cursor + 1) {
       // Changes nobody published (a migration import) lie between: read them and this one from the log.
       this.startAfter(this.cursor);
@@ -87,6 +98,11 @@ export class StreamConnection {
     this.ws.send(change.frames[this.protocol], { binary: false });
   }
 
+  // A method, so a check after an await is not narrowed away by the phase set before it.
+  private isDisposed(): boolean {
+    return this.phase === 'closed';
+  }
+
   /** The socket closed: lets go of the snapshot and timers. */
   dispose(): void {
     this.phase = 'closed';
@@ -95,19 +111,31 @@ export class StreamConnection {
   }
 
   private readonly pump = (): void => {
-    // A write callback run from inside a send must not start a second loop over the same pages.
+    // A write callback run from inside a send (or while a page is read) must not start a second loop over the same pages.
     if (this.pumping || this.ws.readyState !== WebSocket.OPEN) return;
     this.pumping = true;
-    try {
-      if (this.phase === 'snapshot') this.pumpSnapshot();
-      if (this.phase === 'catch-up') this.pumpCatchUp();
-    } finally {
-      this.pumping = false;
-    }
+    void this.pumpOnce()
+      .catch((error: unknown) => {
+        this.context.logger.error('stream catch-up failed', {
+          networkId: this.networkId,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        this.closeForCause(1011, 'stream catch-up failed: reconnect');
+      })
+      .finally(() => {
+        this.pumping = false;
+      });
   };
 
+  private async pumpOnce(): Promise<void> {
+    if (this.phase === 'snapshot') this.pumpSnapshot();
+    if (this.phase === 'catch-up') await this.pumpCatchUp();
+  }
+
   private pumpSnapshot(): void {
-    const snapshot = this.snapshot!;
+    const snapshot = this.snapshot;
+    // Still waiting for the snapshot it will share.
+    if (!snapshot) return;
     if (snapshot.failed) {
       this.closeForCause(1011, 'stream snapshot failed: reconnect');
       return;
@@ -123,14 +151,18 @@ export class StreamConnection {
     this.phase = 'catch-up';
   }
 
-  private pumpCatchUp(): void {
+  private async pumpCatchUp(): Promise<void> {
     const { streamChanges } = this.context.stores;
+    let recheckedFor = 0;
     while (this.ws.bufferedAmount < this.settings.highWaterBytes) {
-      if (this.cursor < streamChanges.head(this.networkId).prunedThrough) {
+      const { prunedThrough } = await streamChanges.head(this.networkId);
+      if (this.isDisposed()) return;
+      if (this.cursor < prunedThrough) {
         this.closeForCause(CLOSE_FELL_BEHIND, 'stream fell behind the change log: reconnect for a snapshot');
         return;
       }
-      const changes = streamChanges.changesAfter(this.networkId, this.cursor, this.settings.pageSize);
+      const changes = await streamChanges.changesAfter(this.networkId, this.cursor, this.settings.pageSize);
+      if (this.isDisposed() || this.ws.readyState !== WebSocket.OPEN) return;
       for (const change of changes) {
         this.cursor = change.sequence;
         const punishment = this.context.render.one(change);
@@ -138,6 +170,11 @@ export class StreamConnection {
         this.ws.send(JSON.stringify(punishmentFrame(this.protocol, change.sequence, punishment)), this.afterWrite);
       }
       if (changes.length < this.settings.pageSize) {
+        // A change announced while this page was read may not be in it: read again, once per announcement.
+        if (this.heardUpTo > this.cursor && this.heardUpTo !== recheckedFor) {
+          recheckedFor = this.heardUpTo;
+          continue;
+        }
         // Caught up within this tick: from here on the live feed has every later change.
         this.phase = 'live';
         clearTimeout(this.stallTimer);

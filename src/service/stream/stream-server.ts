@@ -5,7 +5,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { Punishment } from '../../contract/schemas.js';
 import { STREAM_PROTOCOL, STREAM_PROTOCOL_RESUMING } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
-import { guarded } from '../guard.js';
+import { guarded, guardedAsync } from '../guard.js';
 import type { AuthFailureThrottle } from '../http/auth-throttle.js';
 import { HttpError } from '../http/errors.js';
 import { closingResponse } from '../http/framework-errors.js';
@@ -106,31 +106,27 @@ export class StreamServer extends EventEmitter<StreamEvents> {
       settings.pingIntervalMs,
     );
     this.pingTimer.unref();
-    this.pruneTimer = setInterval(() => this.prune(), PRUNE_INTERVAL_MS);
+    this.pruneTimer = setInterval(() => void this.prune(), PRUNE_INTERVAL_MS);
     this.pruneTimer.unref();
-    this.prune();
+    void this.prune();
   }
 
   /** Trims every network's change log to `retainedChanges`. */
-  prune(): void {
-    guarded(this.context.logger, 'stream log prune', {}, () => {
-      this.context.stores.streamChanges.prune(this.settings.retainedChanges);
+  prune(): Promise<void> {
+    return guardedAsync(this.context.logger, 'stream log prune', {}, async () => {
+      await this.context.stores.streamChanges.prune(this.settings.retainedChanges);
     });
   }
 
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node leaves an upgraded socket without an error listener; a peer reset must not become an uncaught error.
     socket.on('error', () => socket.destroy());
-    this.upgrade(request, socket, head).catch((error: unknown) =>
-      guarded(
-        this.context.logger,
-        'stream upgrade',
-        { path: this.path },
-        () => {
-          throw error;
-        },
-        () => refuse(socket, 500, 'internal server error'),
-      ),
+    void guardedAsync(
+      this.context.logger,
+      'stream upgrade',
+      { path: this.path },
+      () => this.upgrade(request, socket, head),
+      () => refuse(socket, 500, 'internal server error'),
     );
   };
 
@@ -145,7 +141,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     if (!apiKey) return refuse(socket, 401, 'missing X-API-Key header');
     const throttled = refusal(() => this.budget.authThrottle.refuseIfExhausted(address));
     if (throttled) return refuseWith(socket, throttled);
-    const caller = this.context.stores.networks.authenticate(apiKey);
+    const caller = await this.context.stores.networks.authenticate(apiKey);
     if (!caller) {
       this.budget.authThrottle.recordFailure(address);
       return refuse(socket, 401, 'X-API-Key is not valid');
@@ -168,7 +164,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     // The place is held from here until the socket closes, whether or not the handshake completes.
     socket.once('close', () => this.cap.release(caller.serverId));
     this.sockets.handleUpgrade(request, socket, head, (ws) =>
-      guarded(
+      guardedAsync(
         this.context.logger,
         'stream connection',
         { networkId: caller.networkId },
@@ -178,7 +174,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     );
   }
 
-  private onConnection(ws: WebSocket, networkId: number, asked: StreamRequest): void {
+  private async onConnection(ws: WebSocket, networkId: number, asked: StreamRequest): Promise<void> {
     this.alive.add(ws);
     ws.on('pong', () => this.alive.add(ws));
     ws.on('error', () => ws.terminate());
@@ -210,12 +206,13 @@ export class StreamServer extends EventEmitter<StreamEvents> {
       if (members.size === 0 && this.byNetwork.get(networkId) === members) this.byNetwork.delete(networkId);
     });
 
-    const head = this.context.stores.streamChanges.head(networkId);
     if (asked.protocol === STREAM_PROTOCOL) {
       ws.send(JSON.stringify({ type: 'hello', protocol: STREAM_PROTOCOL }));
-      connection.startWithSnapshot();
+      await connection.startWithSnapshot();
       return;
     }
+    const head = await this.context.stores.streamChanges.head(networkId);
+    if (ws.readyState !== WebSocket.OPEN) return;
     const from = asked.resumeFrom;
     const resumed =
       from !== undefined &&
@@ -232,7 +229,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
       }),
     );
     if (resumed) connection.startAfter(from.sequence);
-    else connection.startWithSnapshot();
+    else await connection.startWithSnapshot();
   }
 
   private readonly onChange = (networkId: number, punishment: Punishment, sequence: number) => {

@@ -2,7 +2,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Random } from '../../ports/random.js';
 import type { TimerHandle, Timers } from '../../ports/timers.js';
-import type { DeliveryStore, QueueHead } from './delivery-store.js';
+import type { DeliveryStorePort, QueueHead } from '../store/ports/webhook-deliveries.js';
 import { nextStep, type RetryPolicy } from './retry-schedule.js';
 import { type SendOutcome, sendOnce, type WebhookFetch } from './send.js';
 import { redactWebhookUrl } from './webhook-url.js';
@@ -30,9 +30,10 @@ export class WebhookDispatcher {
   private readonly closing = new AbortController();
   private timer: TimerHandle | undefined;
   private timerDueAtMs = Number.POSITIVE_INFINITY;
+  private passing: Promise<void> | undefined;
 
   constructor(
-    private readonly store: DeliveryStore,
+    private readonly store: DeliveryStorePort,
     private readonly settings: DispatcherSettings,
   ) {}
 
@@ -46,6 +47,7 @@ export class WebhookDispatcher {
     this.closing.abort();
     if (this.timer !== undefined) this.settings.timers.clearTimeout(this.timer);
     this.timer = undefined;
+    await this.passing;
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
@@ -76,10 +78,24 @@ export class WebhookDispatcher {
 
   private pass(): void {
     if (this.closing.signal.aborted) return;
+    const pass = this.startDue().catch((error: unknown) => {
+      this.settings.logger.error('webhook queue could not be read', {
+        problem: error instanceof Error ? error.message : String(error),
+      });
+    });
+    const passing = pass.finally(() => {
+      if (this.passing === passing) this.passing = undefined;
+    });
+    this.passing = passing;
+  }
+
+  private async startDue(): Promise<void> {
+    // Heads beyond the in-flight ones and the waiting ones are enough to fill every free slot.
+    const heads = await this.store.queueHeads(this.settings.maxConcurrent * 4 + this.inFlight.size);
+    if (this.closing.signal.aborted) return;
     const nowMs = this.settings.clock.now();
     let nextDueMs = Number.POSITIVE_INFINITY;
-    // Heads beyond the in-flight ones and the waiting ones are enough to fill every free slot.
-    for (const head of this.store.queueHeads(this.settings.maxConcurrent * 4 + this.inFlight.size)) {
+    for (const head of heads) {
       if (this.inFlight.has(head.webhookId)) continue;
       const dueAtMs = Math.max(head.availableAtMs, head.blockedUntilMs);
       if (dueAtMs > nowMs) {
@@ -116,7 +132,7 @@ export class WebhookDispatcher {
     const tries = { attempts: head.attempts, waits: head.waits, maxAttempts: head.maxAttempts };
     const step = nextStep(tries, outcome, nowMs, this.settings.policy, this.settings.random);
     const logOutcome = step.action === 'retry' ? 'retrying' : step.action;
-    this.store.recordAttempt(head, step, step.blockedUntilMs, {
+    await this.store.recordAttempt(head, step, step.blockedUntilMs, {
       webhookId: head.webhookId,
       deliveryId: head.deliveryId,
       event: head.event,

@@ -1,6 +1,9 @@
 import type { Db } from '../../../src/db/open-db.js';
 import { parseIpRange, rangeOf } from '../../../src/ip/ip-range.js';
-import { createStores, type ServiceStores } from '../../../src/service/context.js';
+import {
+  createSqliteStores as createStores,
+  type SqliteStores as ServiceStores,
+} from '../../../src/service/store/sqlite-stores.js';
 
 /** How big a network the fixture writes. */
 export interface NetworkShape {

@@ -2,9 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Db, openDb } from '../../../src/db/open-db.js';
-import { createStores, type ServiceStores } from '../../../src/service/context.js';
 import type { ServiceOptions } from '../../../src/service/index.js';
 import { hashPassword } from '../../../src/service/panel/passwords.js';
+import {
+  createSqliteStores as createStores,
+  type SqliteStores as ServiceStores,
+} from '../../../src/service/store/sqlite-stores.js';
 import { startTestService, type TestService } from './fixture.js';
 import { PanelClient } from './panel-client.js';
 

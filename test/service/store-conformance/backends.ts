@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { openDb } from '../../../src/db/open-db.js';
 import { applySchemaMigrations } from '../../../src/db/schema-migrations.js';
-import { createStores } from '../../../src/service/context.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../../../src/service/db/schema.js';
 import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
 import type { PgStores } from '../../../src/service/store/postgres/stores.js';
+import { createSqliteStores as createStores } from '../../../src/service/store/sqlite-stores.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 type AsyncMethods<T> = {

@@ -1,4 +1,5 @@
 export type * from './address-retention.js';
+export type * from './audit-log.js';
 export type * from './enforcement.js';
 export type * from './evasion.js';
 export type * from './expiries.js';
@@ -6,6 +7,9 @@ export type * from './idempotency-keys.js';
 export type * from './migrations.js';
 export type * from './networks.js';
 export type * from './notifications.js';
+export type * from './panel-accounts.js';
+export type * from './panel-roles.js';
+export type * from './panel-sessions.js';
 export type * from './pardons.js';
 export type * from './player-ips.js';
 export type * from './players.js';

@@ -13,4 +13,7 @@ export interface NetworkStorePort {
   ensureServer(networkId: number, name: string, apiKey: string): Promise<number>;
   /** The server's name, or `#<id>` when there is none. */
   serverName(serverId: number): Promise<string>;
+  networkName(networkId: number): Promise<string | undefined>;
+  /** Every network by name (at most 1000), for a superuser's network switch. */
+  listNetworks(): Promise<{ id: number; name: string }[]>;
 }

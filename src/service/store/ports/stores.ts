@@ -1,4 +1,5 @@
 import type { AddressRetentionPort } from './address-retention.js';
+import type { AuditLogPort } from './audit-log.js';
 import type { EnforcementStorePort } from './enforcement.js';
 import type { EvasionPunishmentStorePort } from './evasion.js';
 import type { ExpiryStorePort } from './expiries.js';
@@ -6,6 +7,9 @@ import type { IdempotencyKeyStorePort } from './idempotency-keys.js';
 import type { MigrationStorePort } from './migrations.js';
 import type { NetworkStorePort } from './networks.js';
 import type { NotificationStorePort } from './notifications.js';
+import type { PanelAccountStorePort } from './panel-accounts.js';
+import type { PanelRoleStorePort } from './panel-roles.js';
+import type { PanelSessionStorePort } from './panel-sessions.js';
 import type { PardonStorePort } from './pardons.js';
 import type { PlayerIpStorePort } from './player-ips.js';
 import type { PlayerStorePort } from './players.js';
@@ -33,6 +37,10 @@ export interface ServiceStoresPorts {
   webhooks: WebhookStorePort;
   webhookDeliveries: DeliveryStorePort;
   webhookLog: WebhookLogPort;
+  panelAccounts: PanelAccountStorePort;
+  panelRoles: PanelRoleStorePort;
+  panelSessions: PanelSessionStorePort;
+  auditLog: AuditLogPort;
   /** Ended punishments the expiry announcer has not announced yet. */
   expiries: ExpiryStorePort;
   /** The address pruner's deletions. */

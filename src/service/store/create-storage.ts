@@ -1,0 +1,17 @@
+import type { Logger } from '../../ports/logger.js';
+import type { ServiceStorage } from './ports/storage.js';
+import { openSqliteStorage } from './sqlite-storage.js';
+
+export interface ServiceStorageOptions {
+  /** The SQLite file (or `:memory:`). */
+  dbPath: string;
+  logger?: Logger;
+}
+
+/** Opens the service's storage and brings its schema up to date. */
+export async function createServiceStorage(options: ServiceStorageOptions): Promise<ServiceStorage> {
+  const storage = openSqliteStorage({ path: options.dbPath, ...(options.logger ? { logger: options.logger } : {}) });
+  // Every login check commits; a checkpoint inside one of those commits would be its p99.
+  storage.startCheckpoints(options.logger);
+  return storage;
+}

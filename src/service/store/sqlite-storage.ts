@@ -1,0 +1,131 @@
+import { type Db, openDb } from '../../db/open-db.js';
+import { applySchemaMigrations } from '../../db/schema-migrations.js';
+import { startWalCheckpointer, type WalCheckpointer } from '../../db/wal-checkpointer.js';
+import type { Logger } from '../../ports/logger.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../db/schema.js';
+import { refreshStatistics } from '../db/statistics.js';
+import type { ServiceStorage } from './ports/storage.js';
+import type { ServiceStoresPorts } from './ports/stores.js';
+import { createSqliteStores, type Promised, type SqliteStores } from './sqlite-stores.js';
+import { StorageLock } from './storage-lock.js';
+
+type Gate = <T>(call: () => T) => Promise<T>;
+
+/** Every method a store instance has (its class's and their parents'), but the constructor. */
+function methodNames(store: object): string[] {
+  const names: string[] = [];
+  for (let proto = Object.getPrototypeOf(store); proto && proto !== Object.prototype; ) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name !== 'constructor' && typeof Object.getOwnPropertyDescriptor(proto, name)?.value === 'function') {
+        names.push(name);
+      }
+    }
+    proto = Object.getPrototypeOf(proto);
+  }
+  return names;
+}
+
+function promisedStore<Store extends object>(store: Store, gate: Gate): Promised<Store> {
+  const promised: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const name of methodNames(store)) {
+    const method = (store as Record<string, (...args: unknown[]) => unknown>)[name]!;
+    promised[name] = (...args) => gate(() => method.apply(store, args));
+  }
+  return promised as Promised<Store>;
+}
+
+function promisedStores(stores: SqliteStores, gate: Gate): ServiceStoresPorts {
+  const ports: Record<string, unknown> = {};
+  for (const [name, store] of Object.entries(stores)) ports[name] = promisedStore(store, gate);
+  return ports as unknown as ServiceStoresPorts;
+}
+
+export interface SqliteStorageOptions {
+  /** A file path, or `:memory:`. */
+  path: string;
+  logger?: Logger;
+}
+
+/**
+ * The service's storage in one SQLite file through better-sqlite3, whose calls are synchronous:
+ * the stores stay synchronous and are handed out behind promises. A transaction holds one lock
+ * per database from BEGIN IMMEDIATE to COMMIT so no other call interleaves across its awaits.
+ */
+export class SqliteStorage implements ServiceStorage {
+  readonly dialect = 'sqlite';
+  readonly stores: ServiceStoresPorts;
+  private readonly transactionStores: ServiceStoresPorts;
+  private readonly lock = new StorageLock();
+  private checkpointer: WalCheckpointer | undefined;
+  private closing: Promise<void> | undefined;
+
+  /** Takes an open database whose service schema is current; {@link openSqliteStorage} opens one. */
+  constructor(
+    /** SQLite only: query plans, statistics and fixtures of tests and benches. */
+    readonly db: Db,
+    logger?: Logger,
+  ) {
+    const stores = createSqliteStores(db, logger);
+    this.stores = promisedStores(stores, (call) => this.lock.whenFree(call));
+    this.transactionStores = promisedStores(stores, (call) => this.insideOnly(call));
+  }
+
+  async transaction<T>(work: (stores: ServiceStoresPorts) => Promise<T>): Promise<T> {
+    return this.lock.holding(async () => {
+      this.db.exec('BEGIN IMMEDIATE');
+      let result: T;
+      try {
+        result = await work(this.transactionStores);
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+      this.db.exec('COMMIT');
+      return result;
+    });
+  }
+
+  refreshStatistics(): Promise<void> {
+    return this.lock.whenFree(() => refreshStatistics(this.db));
+  }
+
+  /** Keeps the WAL short in the background, so that no commit of a request pays for a checkpoint. */
+  startCheckpoints(logger?: Logger): void {
+    this.checkpointer ??= startWalCheckpointer(this.db, logger ? { logger } : {});
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      // Once every transaction and call queued before has run.
+      await this.lock.holding(async () => {});
+      await this.checkpointer?.stop();
+      this.db.close();
+    })();
+    return this.closing;
+  }
+
+  private insideOnly<T>(call: () => T): Promise<T> {
+    if (!this.lock.insideTransaction()) {
+      return Promise.reject(
+        new Error('the stores passed to storage.transaction(work) were used outside that work (after it ended)'),
+      );
+    }
+    try {
+      return Promise.resolve(call());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+}
+
+/** Opens (creating when missing) the SQLite file and brings its service schema up to date. */
+export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage {
+  const db = openDb(options.path);
+  try {
+    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return new SqliteStorage(db, options.logger);
+}
