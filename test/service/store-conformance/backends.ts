@@ -5,17 +5,14 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { openDb } from '../../../src/db/open-db.js';
 import { applySchemaMigrations } from '../../../src/db/schema-migrations.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../../../src/service/db/schema.js';
+import type { ServiceStoresPorts } from '../../../src/service/store/ports/stores.js';
 import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
 import type { PgStores } from '../../../src/service/store/postgres/stores.js';
-import { createSqliteStores as createStores } from '../../../src/service/store/sqlite-stores.js';
+import { createSqliteStores } from '../../../src/service/store/sqlite-stores.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
-type AsyncMethods<T> = {
-  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
-};
-
 /** The stores both implementations provide, as the asynchronous ports declare them. */
-export type ConformanceStores = { [K in keyof PgStores]: AsyncMethods<PgStores[K]> };
+export type ConformanceStores = Pick<ServiceStoresPorts, keyof PgStores>;
 
 /** One implementation under test, fresh and empty for each test. */
 export interface ConformanceStorage {
@@ -43,25 +40,26 @@ function sqliteStorage(): { storage: ConformanceStorage; close(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-conformance-'));
   const db = openDb(join(dir, 'service.sqlite'));
   applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-  const stores = asyncStores(createStores(db) as unknown as Record<string, object>);
-  let open = false;
+  const stores = asyncStores(createSqliteStores(db) as unknown as Record<string, object>);
+  // One connection: transactions take turns.
+  let previous: Promise<unknown> = Promise.resolve();
   const storage: ConformanceStorage = {
     dialect: 'sqlite',
     stores,
-    async transaction(work) {
-      if (open) throw new Error('transaction inside a transaction');
-      db.exec('BEGIN IMMEDIATE');
-      open = true;
-      try {
-        const result = await work(stores);
-        db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        db.exec('ROLLBACK');
-        throw error;
-      } finally {
-        open = false;
-      }
+    transaction(work) {
+      const next = previous.then(async () => {
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await work(stores);
+          db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          db.exec('ROLLBACK');
+          throw error;
+        }
+      });
+      previous = next.catch(() => {});
+      return next;
     },
   };
   return {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
 import { createPgPool, PgDb } from './pool.js';
@@ -10,6 +11,8 @@ export class PostgresStorage {
   readonly dialect = 'postgres' as const;
   readonly stores: PgStores;
   private readonly db: PgDb;
+  // Set while a transaction's work runs, so a second transaction started from inside it is refused.
+  private readonly inside = new AsyncLocalStorage<true>();
 
   private readonly storeOptions: PgStoreOptions;
 
@@ -27,8 +30,13 @@ export class PostgresStorage {
    * Runs `work` in one transaction: the stores it is given share one connection, and everything
    * they wrote is committed together, or rolled back when `work` throws.
    */
-  transaction<T>(work: (stores: PgStores) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(createPgStores(tx, this.storeOptions)));
+  async transaction<T>(work: (stores: PgStores) => Promise<T>): Promise<T> {
+    if (this.inside.getStore()) {
+      throw new Error(
+        'storage.transaction was called inside a transaction: use the stores the outer transaction was given',
+      );
+    }
+    return this.db.transaction((tx) => this.inside.run(true, () => work(createPgStores(tx, this.storeOptions))));
   }
 
   /** Brings the planner's statistics up to date (after bulk writes: seeds, imports). */

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { ServiceStoresPorts } from '../ports/stores.js';
 import type { UnrenderableTicketReport } from '../tickets.js';
+import { PgAddressRetentionStore } from './address-retention.js';
 import { PgEnforcementStore } from './enforcement.js';
 import { PgEvasionPunishmentStore } from './evasion-punishments.js';
+import { PgExpiryStore } from './expiries.js';
 import { PgIdempotencyKeyStore } from './idempotency-keys.js';
 import { PgMigrationStore } from './migrations.js';
 import { PgNetworkStore } from './networks.js';
@@ -50,7 +53,13 @@ export function createPgStores(db: PgDb, options: PgStoreOptions = {}) {
     webhooks: new PgWebhookStore(db),
     webhookDeliveries: new PgDeliveryStore(db, leases),
     webhookLog: new PgWebhookLog(db),
+    expiries: new PgExpiryStore(db),
+    addressRetention: new PgAddressRetentionStore(db),
   };
 }
 
 export type PgStores = ReturnType<typeof createPgStores>;
+
+// Fails to compile when a PostgreSQL store's methods drift from its port.
+const _conforms = (stores: PgStores): Pick<ServiceStoresPorts, keyof PgStores> => stores;
+void _conforms;
