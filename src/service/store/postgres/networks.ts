@@ -21,11 +21,22 @@ export const PG_NETWORK_SQL = pgStatements('networks', {
     ON CONFLICT (network_id, name) DO UPDATE SET key_hash = excluded.key_hash RETURNING id`,
   updateServerKey: 'UPDATE service_servers SET key_hash = $2 WHERE id = $1',
   serverById: 'SELECT name FROM service_servers WHERE id = $1',
+  networkById: 'SELECT name FROM service_networks WHERE id = $1',
+  allNetworks: 'SELECT id, name FROM service_networks ORDER BY name LIMIT 1000',
 });
 
 /** Networks (tenants) and their servers on PostgreSQL; API keys are only ever stored as SHA-256 hashes. */
 export class PgNetworkStore {
   constructor(private readonly db: PgDb) {}
+
+  async networkName(networkId: number): Promise<string | undefined> {
+    return (await this.db.row<{ name: string }>(PG_NETWORK_SQL.networkById, [networkId]))?.name;
+  }
+
+  /** Every network by name (at most 1000), for a superuser's network switch. */
+  listNetworks(): Promise<{ id: number; name: string }[]> {
+    return this.db.rows(PG_NETWORK_SQL.allNetworks);
+  }
 
   /** The server whose key this is, or undefined. The hash comparison is constant-time. */
   async authenticate(apiKey: string): Promise<Caller | undefined> {
