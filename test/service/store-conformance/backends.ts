@@ -2,13 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { openDb } from '../../../src/db/open-db.js';
-import { applySchemaMigrations } from '../../../src/db/schema-migrations.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../../../src/service/db/schema.js';
 import type { ServiceStoresPorts } from '../../../src/service/store/ports/stores.js';
 import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
 import type { PgStores } from '../../../src/service/store/postgres/stores.js';
-import { createSqliteStores } from '../../../src/service/store/sqlite-stores.js';
+import { openSqliteStorage } from '../../../src/service/store/sqlite-storage.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 /** The stores both implementations provide, as the asynchronous ports declare them. */
@@ -21,51 +18,14 @@ export interface ConformanceStorage {
   transaction<T>(work: (stores: ConformanceStores) => Promise<T>): Promise<T>;
 }
 
-function asyncStores(stores: Record<string, object>): ConformanceStores {
-  const wrapped: Record<string, object> = {};
-  for (const [name, store] of Object.entries(stores)) {
-    wrapped[name] = new Proxy(store, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver);
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => Promise.resolve().then(() => value.apply(target, args));
-      },
-    });
-  }
-  return wrapped as ConformanceStores;
-}
-
-/** A SQLite file per test with the service's schema. */
-function sqliteStorage(): { storage: ConformanceStorage; close(): void } {
+/** A SQLite file per test with the service's schema, through the service's own SqliteStorage. */
+function sqliteStorage(): { storage: ConformanceStorage; close(): Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-conformance-'));
-  const db = openDb(join(dir, 'service.sqlite'));
-  applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-  const stores = asyncStores(createSqliteStores(db) as unknown as Record<string, object>);
-  // One connection: transactions take turns.
-  let previous: Promise<unknown> = Promise.resolve();
-  const storage: ConformanceStorage = {
-    dialect: 'sqlite',
-    stores,
-    transaction(work) {
-      const next = previous.then(async () => {
-        db.exec('BEGIN IMMEDIATE');
-        try {
-          const result = await work(stores);
-          db.exec('COMMIT');
-          return result;
-        } catch (error) {
-          db.exec('ROLLBACK');
-          throw error;
-        }
-      });
-      previous = next.catch(() => {});
-      return next;
-    },
-  };
+  const storage = openSqliteStorage({ path: join(dir, 'service.sqlite') });
   return {
     storage,
-    close() {
-      db.close();
+    async close() {
+      await storage.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -86,13 +46,13 @@ const EMPTY_TABLES = `DO $$ DECLARE names TEXT;
 export function useConformanceStorage(dialect: 'sqlite' | 'postgres'): () => ConformanceStorage {
   let current: ConformanceStorage | undefined;
   if (dialect === 'sqlite') {
-    let closeCurrent: (() => void) | undefined;
+    let closeCurrent: (() => Promise<void>) | undefined;
     beforeEach(() => {
       const opened = sqliteStorage();
       current = opened.storage;
       closeCurrent = opened.close;
     });
-    afterEach(() => closeCurrent?.());
+    afterEach(async () => closeCurrent?.());
   } else {
     let database: TestDatabase | undefined;
     let postgres: PostgresStorage | undefined;

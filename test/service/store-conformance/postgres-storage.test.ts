@@ -6,7 +6,6 @@ import {
 } from '../../../src/service/store/postgres/postgres-storage.js';
 import { PG_SCHEMA_MIGRATIONS } from '../../../src/service/store/postgres/schema.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { newPunishment } from './fixtures.js';
 
 describe('PostgresStorage', () => {
   let database: TestDatabase;
@@ -25,16 +24,6 @@ describe('PostgresStorage', () => {
     await again.close();
     const versions = await storage.pool.query('SELECT version FROM service_schema_migrations ORDER BY version');
     expect(versions.rows.map((row) => row.version)).toEqual(PG_SCHEMA_MIGRATIONS.map((migration) => migration.version));
-  });
-
-  it('refuses a transaction started inside another, and rolls the outer one back', async () => {
-    const alpha = await storage.stores.networks.ensureNetwork('nested');
-    const nested = storage.transaction(async (stores) => {
-      await stores.punishments.insert(newPunishment(alpha, 'p1'));
-      await storage.transaction(async () => {});
-    });
-    await expect(nested).rejects.toThrow(/inside a transaction/);
-    expect(await storage.stores.punishments.find(alpha, 'p1')).toBeUndefined();
   });
 
   it('refreshes statistics', async () => {

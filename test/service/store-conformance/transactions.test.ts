@@ -53,4 +53,32 @@ describe.each(DIALECTS)('transactions on %s', (dialect) => {
     await expect(failure).rejects.toThrow();
     expect(await storage().stores.punishments.find(alpha, 'p1')).toBeUndefined();
   });
+
+  it('refuses a transaction started inside the work of another, and rolls the outer one back', async () => {
+    const { alpha } = await twoNetworks(storage().stores);
+    const nested = storage().transaction(async (stores) => {
+      await stores.punishments.insert(newPunishment(alpha, 'p1'));
+      await storage().transaction(async () => {});
+    });
+    await expect(nested).rejects.toThrow(/transactions do not nest/);
+    expect(await storage().stores.punishments.find(alpha, 'p1')).toBeUndefined();
+  });
+
+  it('refuses the storage-wide stores inside the work of a transaction', async () => {
+    const { alpha } = await twoNetworks(storage().stores);
+    const outside = storage().stores;
+    const misuse = storage().transaction(async (stores) => {
+      await stores.punishments.insert(newPunishment(alpha, 'p1'));
+      await outside.punishments.find(alpha, 'p1');
+    });
+    await expect(misuse).rejects.toThrow(/inside the work use only the stores passed to it/);
+    expect(await outside.punishments.find(alpha, 'p1')).toBeUndefined();
+  });
+
+  it("refuses a transaction's stores once its work has ended", async () => {
+    const { alpha } = await twoNetworks(storage().stores);
+    const kept = await storage().transaction(async (stores) => stores);
+    await expect(kept.punishments.insert(newPunishment(alpha, 'late'))).rejects.toThrow(/after it ended/);
+    expect(await storage().stores.punishments.find(alpha, 'late')).toBeUndefined();
+  });
 });

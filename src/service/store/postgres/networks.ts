@@ -29,15 +29,6 @@ export const PG_NETWORK_SQL = pgStatements('networks', {
 export class PgNetworkStore {
   constructor(private readonly db: PgDb) {}
 
-  async networkName(networkId: number): Promise<string | undefined> {
-    return (await this.db.row<{ name: string }>(PG_NETWORK_SQL.networkById, [networkId]))?.name;
-  }
-
-  /** Every network by name (at most 1000), for a superuser's network switch. */
-  listNetworks(): Promise<{ id: number; name: string }[]> {
-    return this.db.rows(PG_NETWORK_SQL.allNetworks);
-  }
-
   /** The server whose key this is, or undefined. The hash comparison is constant-time. */
   async authenticate(apiKey: string): Promise<Caller | undefined> {
     const hash = hashApiKey(apiKey);
@@ -64,6 +55,15 @@ export class PgNetworkStore {
       return (await this.db.row<{ id: number }>(PG_NETWORK_SQL.insertServer, [networkId, name, keyHash]))!.id;
     if (!existing.key_hash.equals(keyHash)) await this.db.run(PG_NETWORK_SQL.updateServerKey, [existing.id, keyHash]);
     return existing.id;
+  }
+
+  async networkName(networkId: number): Promise<string | undefined> {
+    return (await this.db.row<{ name: string }>(PG_NETWORK_SQL.networkById, [networkId]))?.name;
+  }
+
+  /** Every network by name (at most 1000), for a superuser's network switch. */
+  listNetworks(): Promise<{ id: number; name: string }[]> {
+    return this.db.rows(PG_NETWORK_SQL.allNetworks);
   }
 
   async serverName(serverId: number): Promise<string> {

@@ -67,15 +67,33 @@ export function createPgPool(databaseUrl: string, options: PgPoolOptions = {}): 
  * `PgDb` and never know which, so the same store serves single statements and transactions.
  */
 export class PgDb {
+  private ended = false;
+
   constructor(
     readonly target: Queryable,
     /** True when `target` is a client whose transaction is open: `transaction` then joins it. */
     readonly inTransaction = false,
+    /** Called before every statement; throws to refuse it (PostgresStorage: pool stores used inside a transaction). */
+    private readonly checkUse: () => void = () => {},
   ) {}
 
+  private query<Row extends pg.QueryResultRow>(statement: PgStatement, values: readonly unknown[]) {
+    // A transaction's client goes back to the pool when it ends: a late statement could land in someone else's.
+    if (this.ended) {
+      return Promise.reject(
+        new Error('the stores of a transaction were used after it ended: use them only inside its work'),
+      );
+    }
+    try {
+      this.checkUse();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.target.query<Row>({ ...statement, values: [...values] });
+  }
+
   async rows<Row>(statement: PgStatement, values: readonly unknown[] = []): Promise<Row[]> {
-    const result = await this.target.query<Row & pg.QueryResultRow>({ ...statement, values: [...values] });
-    return result.rows;
+    return (await this.query<Row & pg.QueryResultRow>(statement, values)).rows;
   }
 
   async row<Row>(statement: PgStatement, values: readonly unknown[] = []): Promise<Row | undefined> {
@@ -84,8 +102,7 @@ export class PgDb {
 
   /** Runs a write; returns how many rows it changed. */
   async run(statement: PgStatement, values: readonly unknown[] = []): Promise<number> {
-    const result = await this.target.query({ ...statement, values: [...values] });
-    return result.rowCount ?? 0;
+    return (await this.query(statement, values)).rowCount ?? 0;
   }
 
   /**
@@ -99,11 +116,14 @@ export class PgDb {
     let rollbackProblem: Error | undefined;
     try {
       await client.query('BEGIN');
+      const inside = new PgDb(client, true);
       try {
-        const result = await work(new PgDb(client, true));
+        const result = await work(inside);
+        inside.ended = true;
         await client.query('COMMIT');
         return result;
       } catch (error) {
+        inside.ended = true;
         await client.query('ROLLBACK').catch((problem: Error) => {
           rollbackProblem = problem;
         });

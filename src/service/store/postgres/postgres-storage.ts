@@ -20,7 +20,15 @@ export class PostgresStorage {
     readonly pool: pg.Pool,
     options: PgStoreOptions = {},
   ) {
-    this.db = new PgDb(pool);
+    // As on SQLite: inside a transaction's work only its own stores may be used (another connection's
+    // write could wait for a lock the transaction holds, and nothing would ever free it).
+    this.db = new PgDb(pool, false, () => {
+      if (this.inside.getStore()) {
+        throw new Error(
+          'a store of storage.stores was called inside storage.transaction(work): inside the work use only the stores passed to it',
+        );
+      }
+    });
     // One lease identity for the instance, in and out of transactions.
     this.storeOptions = { ...options, leases: options.leases ?? instanceLeases() };
     this.stores = createPgStores(this.db, this.storeOptions);
@@ -33,7 +41,7 @@ export class PostgresStorage {
   async transaction<T>(work: (stores: PgStores) => Promise<T>): Promise<T> {
     if (this.inside.getStore()) {
       throw new Error(
-        'storage.transaction was called inside a transaction: use the stores the outer transaction was given',
+        'storage.transaction was called inside the work of another transaction; transactions do not nest: use the stores passed to the outer work',
       );
     }
     return this.db.transaction((tx) => this.inside.run(true, () => work(createPgStores(tx, this.storeOptions))));
