@@ -20,7 +20,11 @@ let pool: pg.Pool;
 
 /** Runs the built `bailiff service copy-to-postgres` with the URL in the environment (never on the command line). */
 function copy(args: string[], databaseUrl: string) {
-  const child = spawn(process.execPath, [MAIN, 'service', 'copy-to-postgres', '--from', sqlitePath, ...args], {
+  return service(['copy-to-postgres', '--from', sqlitePath, ...args], databaseUrl);
+}
+
+function service(args: string[], databaseUrl: string) {
+  const child = spawn(process.execPath, [MAIN, 'service', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, BAILIFF_DATABASE_URL: databaseUrl },
   });
@@ -258,5 +262,15 @@ describe('bailiff service copy-to-postgres', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/cannot open the PostgreSQL database/);
     expect(result.stderr).not.toContain('hunter2-secret');
+  });
+
+  it('does not start a service on an unreachable database, and names it without its password', async () => {
+    const url = new URL(database.url);
+    url.password = 'hunter2-secret';
+    url.port = '1';
+    const result = await service(['--port', '0'], url.toString());
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/cannot open the PostgreSQL database postgres:\/\/[^ ]*:\*\*\*@127\.0\.0\.1:1\//);
+    expect(result.stdout + result.stderr).not.toContain('hunter2-secret');
   });
 });

@@ -169,4 +169,32 @@ describe('several instances on one PostgreSQL', () => {
     await within(5_000, () => published.length === 4);
     expect(published.at(-1)).toBe('p3@4');
   });
+
+  it('announces each ended punishment from one instance: the other skips the rows the first is announcing', async () => {
+    const a = await instance('expiry-a', Date.now);
+    const b = await instance('expiry-b', Date.now);
+    const network = await a.stores.networks.ensureNetwork('expiries');
+    for (const id of ['e1', 'e2']) {
+      await a.stores.punishments.insert(newPunishment(network, id, { duration: 1_000, startedAt: 1_000 }));
+    }
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let seenByA: string[] = [];
+    const announcing = a.transaction(async (stores) => {
+      seenByA = (await stores.expiries.endedUnannounced(10_000, 10)).map((row) => row.id);
+      await held;
+      for (const id of seenByA) await stores.expiries.markAnnounced(network, id, 10_000);
+    });
+    await within(5_000, () => seenByA.length > 0);
+    const seenByB = await b.transaction(async (stores) =>
+      (await stores.expiries.endedUnannounced(10_000, 10)).map((row) => row.id),
+    );
+    release();
+    await announcing;
+    expect(seenByA.sort()).toEqual(['e1', 'e2']);
+    expect(seenByB).toEqual([]);
+    expect(await b.transaction(async (stores) => stores.expiries.endedUnannounced(10_000, 10))).toEqual([]);
+  });
 });
