@@ -17,7 +17,10 @@ export interface TestDatabase {
 const WAIT_FOR_SERVER_MS = 120_000;
 const POLL_MS = 50;
 
-let shared: Promise<PostgresServer> | undefined;
+/** A PostgreSQL of your own for the tests (a role that may create databases), instead of the one they start. */
+export const TEST_POSTGRES_URL_VARIABLE = 'BAILIFF_TEST_POSTGRES_URL';
+
+let shared: Promise<Pick<PostgresServer, 'adminUrl'>> | undefined;
 
 /** Starts the run's server when this file is the first to ask, else waits for the one that is starting it. */
 async function startOrJoin(runDir: string): Promise<PostgresServer> {
@@ -50,7 +53,12 @@ async function startOrJoin(runDir: string): Promise<PostgresServer> {
   throw new Error(`the tests' PostgreSQL did not start within ${WAIT_FOR_SERVER_MS} ms (another test file starts it)`);
 }
 
-function sharedServer(): Promise<PostgresServer> {
+function sharedServer(): Promise<Pick<PostgresServer, 'adminUrl'>> {
+  const own = process.env[TEST_POSTGRES_URL_VARIABLE];
+  if (own) {
+    shared ??= Promise.resolve({ adminUrl: own });
+    return shared;
+  }
   const runDir = inject('postgresRunDir');
   if (!runDir) {
     throw new Error('no PostgreSQL for this run: vitest.config.ts must list test/support/postgres-global-setup.ts');
@@ -59,7 +67,10 @@ function sharedServer(): Promise<PostgresServer> {
   return shared;
 }
 
-async function asAdmin<T>(server: PostgresServer, work: (client: pg.Client) => Promise<T>): Promise<T> {
+async function asAdmin<T>(
+  server: Pick<PostgresServer, 'adminUrl'>,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
   const client = new pg.Client({ connectionString: server.adminUrl });
   await client.connect();
   try {
@@ -77,6 +88,7 @@ async function asAdmin<T>(server: PostgresServer, work: (client: pg.Client) => P
 export async function createTestDatabase(): Promise<TestDatabase> {
   const server = await sharedServer();
   const name = `bailiff_test_${randomBytes(6).toString('hex')}`;
+  // The name is ours (hex), so it goes into the statement as it is: CREATE DATABASE takes no parameters.
   await asAdmin(server, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(server.adminUrl);
   url.pathname = `/${name}`;

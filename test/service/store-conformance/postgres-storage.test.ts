@@ -26,6 +26,16 @@ describe('PostgresStorage', () => {
     expect(versions.rows.map((row) => row.version)).toEqual(PG_SCHEMA_MIGRATIONS.map((migration) => migration.version));
   });
 
+  it('reads BIGINT as a number, and refuses one no number holds exactly', async () => {
+    const safe = await storage.pool.query(
+      'SELECT 8640000000000000::bigint AS ms, count(*) AS rows FROM service_networks',
+    );
+    expect(safe.rows[0]).toEqual({ ms: 8_640_000_000_000_000, rows: expect.any(Number) });
+    await expect(storage.pool.query('SELECT 9007199254740993::bigint AS big')).rejects.toThrow(
+      /BIGINT 9007199254740993 is outside the range of a safe integer/,
+    );
+  });
+
   it('refreshes statistics', async () => {
     await storage.refreshStatistics();
     const analyzed = await storage.pool.query(

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceStoresPorts } from '../ports/stores.js';
 import type { UnrenderableTicketReport } from '../tickets.js';
 import { PgAddressRetentionStore } from './address-retention.js';
+import { PgAuditLog } from './audit-log.js';
 import { PgEnforcementStore } from './enforcement.js';
 import { PgEvasionPunishmentStore } from './evasion-punishments.js';
 import { PgExpiryStore } from './expiries.js';
@@ -9,6 +10,9 @@ import { PgIdempotencyKeyStore } from './idempotency-keys.js';
 import { PgMigrationStore } from './migrations.js';
 import { PgNetworkStore } from './networks.js';
 import { PgNotificationStore } from './notifications.js';
+import { PgPanelAccountStore } from './panel-accounts.js';
+import { PgPanelRoleStore } from './panel-roles.js';
+import { PgPanelSessionStore } from './panel-sessions.js';
 import { PgPardonStore } from './pardons.js';
 import { PgPlayerIpStore } from './player-ips.js';
 import { PgPlayerStore } from './players.js';
@@ -55,6 +59,10 @@ export function createPgStores(db: PgDb, options: PgStoreOptions = {}) {
     webhookLog: new PgWebhookLog(db),
     expiries: new PgExpiryStore(db),
     addressRetention: new PgAddressRetentionStore(db),
+    panelAccounts: new PgPanelAccountStore(db),
+    panelRoles: new PgPanelRoleStore(db),
+    panelSessions: new PgPanelSessionStore(db),
+    auditLog: new PgAuditLog(db),
   };
 }
 
