@@ -14,11 +14,7 @@ export interface ServiceStorageOptions {
 export async function createServiceStorage(options: ServiceStorageOptions): Promise<ServiceStorage> {
   if (options.databaseUrl !== undefined) {
     const { openPostgresStorage } = await import('./postgres/postgres-storage.js');
-    // TODO(h6): the panel's PostgreSQL stores
-    return (await openPostgresStorage(
-      options.databaseUrl,
-      options.logger ? { logger: options.logger } : {},
-    )) as unknown as ServiceStorage;
+    return openPostgresStorage(options.databaseUrl, options.logger ? { logger: options.logger } : {});
   }
   const storage = openSqliteStorage({ path: options.dbPath, ...(options.logger ? { logger: options.logger } : {}) });
   // Every login check commits; a checkpoint inside one of those commits would be its p99.
