@@ -148,6 +148,28 @@ async function populate(db: Db): Promise<void> {
     excerpt: '',
   });
   await stores.streamChanges.head(alpha);
+  await stores.panelRoles.save(alpha, { name: 'helper', permissions: ['punishments.view'] }, 3_000);
+  const account = await stores.panelAccounts.create({
+    networkId: alpha,
+    username: 'mod',
+    passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
+    role: 'helper',
+    nowMs: 3_000,
+  });
+  await stores.panelSessions.create(Buffer.alloc(32, 7), {
+    accountId: account!,
+    networkId: alpha,
+    createdAt: 3_000,
+    expiresAt: 9_000,
+  });
+  await stores.auditLog.record({
+    networkId: alpha,
+    actor: 'mod',
+    via: 'panel',
+    action: 'punishment.pardon',
+    subject: 'p1',
+    atMs: 3_000,
+  });
 }
 
 const sqliteTables = (db: Db) =>

@@ -24,6 +24,10 @@ export const TABLES_IN_COPY_ORDER = [
   'service_webhook_log',
   'service_stream_heads',
   'service_stream_changes',
+  'service_panel_roles',
+  'service_panel_accounts',
+  'service_panel_sessions',
+  'service_audit_log',
 ] as const;
 
 /** A column of a PostgreSQL service table. */
