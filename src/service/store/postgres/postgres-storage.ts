@@ -11,8 +11,9 @@ export class PostgresStorage {
   readonly dialect = 'postgres' as const;
   readonly stores: PgStores;
   private readonly db: PgDb;
-  // Set while a transaction's work runs, so a second transaction started from inside it is refused.
-  private readonly inside = new AsyncLocalStorage<true>();
+  // Set while a transaction's work runs, so a second transaction started from inside it is refused. A timer
+  // armed inside the work (a webhook wake-up) keeps the ticket after the commit: `open` tells it is over.
+  private readonly inside = new AsyncLocalStorage<{ open: boolean }>();
 
   private readonly storeOptions: PgStoreOptions;
 
@@ -23,7 +24,7 @@ export class PostgresStorage {
     // As on SQLite: inside a transaction's work only its own stores may be used (another connection's
     // write could wait for a lock the transaction holds, and nothing would ever free it).
     this.db = new PgDb(pool, false, () => {
-      if (this.inside.getStore()) {
+      if (this.inside.getStore()?.open) {
         throw new Error(
           'a store of storage.stores was called inside storage.transaction(work): inside the work use only the stores passed to it',
         );
@@ -39,12 +40,19 @@ export class PostgresStorage {
    * they wrote is committed together, or rolled back when `work` throws.
    */
   async transaction<T>(work: (stores: PgStores) => Promise<T>): Promise<T> {
-    if (this.inside.getStore()) {
+    if (this.inside.getStore()?.open) {
       throw new Error(
         'storage.transaction was called inside the work of another transaction; transactions do not nest: use the stores passed to the outer work',
       );
     }
-    return this.db.transaction((tx) => this.inside.run(true, () => work(createPgStores(tx, this.storeOptions))));
+    const ticket = { open: true };
+    try {
+      return await this.db.transaction((tx) =>
+        this.inside.run(ticket, () => work(createPgStores(tx, this.storeOptions))),
+      );
+    } finally {
+      ticket.open = false;
+    }
   }
 
   /** Brings the planner's statistics up to date (after bulk writes: seeds, imports). */
