@@ -129,7 +129,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       maxConcurrent: WEBHOOK_MAX_CONCURRENT,
     });
     const dispatcher = webhooks;
-    context.webhooks.onQueued = () => dispatcher.wake();
+    const wake = () => dispatcher.wake();
+    context.webhooks.onQueued = sharing ? sharing.wakeAfterCommit(wake) : wake;
     if (seed) await applySeed(context, seed);
     // After the seed, so a large seed is planned with its own statistics.
     await storage.refreshStatistics();

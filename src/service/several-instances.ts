@@ -35,7 +35,7 @@ export class InstanceSharing {
   private bus: FollowedChangeBus | undefined;
 
   constructor(
-    storage: PostgresStorage,
+    private readonly storage: PostgresStorage,
     private readonly settings: SharingSettings,
   ) {
     this.rateBuckets = new SharedTokenBuckets(new PgRateBuckets(new PgDb(storage.pool)), settings.clock, BUCKETS);
@@ -54,6 +54,11 @@ export class InstanceSharing {
     this.bus = new FollowedChangeBus(follower, stores.streamChanges, listener);
     return this.bus;
   };
+
+  /** Wakes the webhook dispatcher after the transaction that queued deliveries commits: before, it would not see them. */
+  wakeAfterCommit(wake: () => void): () => void {
+    return () => this.storage.whenTransactionEnds(wake);
+  }
 
   /** Listens for other instances' changes; resolves once listening. */
   async start(): Promise<void> {

@@ -2,9 +2,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
 import { createPgPool, PgDb } from './pool.js';
-import { applyPgSchemaMigrations, PG_SCHEMA_MIGRATIONS } from './schema.js';
-import { SEVERAL_INSTANCES_SCHEMA } from './schema-several-instances.js';
+import { applyPgSchemaMigrations } from './schema.js';
 import { createPgStores, instanceLeases, type PgStoreOptions, type PgStores } from './stores.js';
+
+interface TransactionTicket {
+  open: boolean;
+  /** Run after the commit or rollback. */
+  afterwards: Array<() => void>;
+}
 
 /** The service's storage on PostgreSQL: stores on a pool, transactions on one of its connections. */
 export class PostgresStorage {
@@ -13,7 +18,7 @@ export class PostgresStorage {
   private readonly db: PgDb;
   // Set while a transaction's work runs, so a second transaction started from inside it is refused. A timer
   // armed inside the work (a webhook wake-up) keeps the ticket after the commit: `open` tells it is over.
-  private readonly inside = new AsyncLocalStorage<{ open: boolean }>();
+  private readonly inside = new AsyncLocalStorage<TransactionTicket>();
 
   private readonly storeOptions: PgStoreOptions;
 
@@ -45,14 +50,25 @@ export class PostgresStorage {
         'storage.transaction was called inside the work of another transaction; transactions do not nest: use the stores passed to the outer work',
       );
     }
-    const ticket = { open: true };
+    const ticket: TransactionTicket = { open: true, afterwards: [] };
     try {
       return await this.db.transaction((tx) =>
         this.inside.run(ticket, () => work(createPgStores(tx, this.storeOptions))),
       );
     } finally {
       ticket.open = false;
+      for (const callback of ticket.afterwards) callback();
     }
+  }
+
+  /**
+   * Runs `callback` once the transaction this code runs in has ended (at once outside of one), outside
+   * of it: work that must see what the transaction wrote, such as waking the webhook dispatcher.
+   */
+  whenTransactionEnds(callback: () => void): void {
+    const ticket = this.inside.getStore();
+    if (ticket?.open) ticket.afterwards.push(callback);
+    else callback();
   }
 
   /** Brings the planner's statistics up to date (after bulk writes: seeds, imports). */
@@ -89,7 +105,7 @@ export async function openPostgresStorage(
 ): Promise<PostgresStorage> {
   const pool = createPgPool(databaseUrl, options);
   try {
-    await applyPgSchemaMigrations(new PgDb(pool), [...PG_SCHEMA_MIGRATIONS, ...SEVERAL_INSTANCES_SCHEMA]);
+    await applyPgSchemaMigrations(new PgDb(pool));
   } catch (error) {
     await pool.end().catch(() => {});
     const problem = error instanceof Error ? error.message : String(error);

@@ -1,12 +1,11 @@
 import { CHANGES_CHANNEL } from './change-listener.js';
-import type { PgSchemaMigration } from './schema.js';
 
 /**
  * What several instances on one database need beyond the core schema (schema.ts): leases on the
  * webhook queue, a notification when a network's change log grows, shared rate-limit buckets.
  * Versions from 101, so the core schema's own numbers never meet them.
  */
-export const SEVERAL_INSTANCES_SCHEMA: readonly PgSchemaMigration[] = [
+export const SEVERAL_INSTANCES_SCHEMA: ReadonlyArray<{ version: number; name: string; up: string }> = [
   {
     version: 101,
     name: 'webhook deliveries leased to one instance at a time; migration uploads in the order they started',

@@ -1,4 +1,5 @@
 import type { PgDb } from './pool.js';
+import { SEVERAL_INSTANCES_SCHEMA } from './schema-several-instances.js';
 
 /** First key of the transaction lock a writer of a network's change log holds (the second is the network id). */
 export const STREAM_LOCK_CLASS = 1_111_640_396;
@@ -337,6 +338,8 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
       CREATE INDEX service_tickets_status_created ON service_tickets (network_id, status, created_at);
     `,
   },
+  // Leases, change notifications and shared rate buckets: what several instances need (h6).
+  ...SEVERAL_INSTANCES_SCHEMA,
 ];
 
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS service_schema_migrations (
