@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { openDb } from '../src/db/open-db.js';
 import { parseIpAddress } from '../src/ip/ip-range.js';
 import { startService } from '../src/service/index.js';
+import { openSqliteStorage } from '../src/service/store/sqlite-storage.js';
 import { createSqliteStores as createStores } from '../src/service/store/sqlite-stores.js';
 import { FIXTURE_API_KEY, type FixtureFacts, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import { type BenchResult, summarize } from './result.js';
@@ -38,6 +39,36 @@ function statementsOnly(path: string, facts: FixtureFacts): { p50: number; p99: 
     return summarize(durations);
   } finally {
     db.close();
+  }
+}
+
+/**
+ * The same reads as the login check makes them: its transaction through the storage's ports (one
+ * lock, a promise per call), then the linked-account reads outside it. The difference from
+ * {@link statementsOnly} is what the asynchronous store interface costs.
+ */
+async function throughStorage(path: string, facts: FixtureFacts): Promise<{ p50: number; p99: number }> {
+  const storage = openSqliteStorage({ path });
+  try {
+    const durations: number[] = [];
+    for (let n = 0; n < WARM_UP + SAMPLES; n += 1) {
+      const body = JSON.parse(loginBody(n, NETWORK_AT_SCALE, facts)) as { minecraftUuid: string; ipAddress: string };
+      const address = parseIpAddress(body.ipAddress)!;
+      const began = performance.now();
+      await storage.transaction(async (stores) => {
+        await stores.punishments.activeFor(facts.networkId, body.minecraftUuid);
+        await stores.evasion.activeIpBansHolding(facts.networkId, address);
+        await stores.notifications.pendingFor(facts.networkId, body.minecraftUuid);
+      });
+      const { playerIps } = storage.stores;
+      for (const { ip } of await playerIps.addressesOf(facts.networkId, body.minecraftUuid, 0)) {
+        await playerIps.accountsOn(facts.networkId, ip, 0, 6);
+      }
+      if (n >= WARM_UP) durations.push((performance.now() - began) * 1000);
+    }
+    return summarize(durations);
+  } finally {
+    await storage.close();
   }
 }
 
@@ -83,6 +114,7 @@ export async function run(): Promise<BenchResult[]> {
       await stopServiceProcess(child);
       stopped = true;
       const statements = statementsOnly(fixture.path, fixture.facts);
+      const ported = await throughStorage(fixture.path, fixture.facts);
       return [
         {
           name: 'login check (SQLite, 1M stored, 100k active)',
@@ -96,6 +128,12 @@ export async function run(): Promise<BenchResult[]> {
           unit: 'us',
           ...statements,
           notes: `own active punishments, IP bans of the address, pending notices, linked-account addresses; ${SAMPLES} checks in process; ${machine}`,
+        },
+        {
+          name: 'login check reads through the storage ports (no HTTP)',
+          unit: 'us',
+          ...ported,
+          notes: `the same reads, in the login check's transaction on SqliteStorage (lock, BEGIN IMMEDIATE, a promise per call); ${SAMPLES} checks in process; ${machine}`,
         },
         {
           name: 'service start on that file (migrations + statistics)',

@@ -9,6 +9,7 @@ import { installAcknowledgements } from './features/acknowledgements.js';
 import { installCommands } from './features/commands.js';
 import { installEnforcement } from './features/enforcement.js';
 import { installEvasion } from './features/evasion.js';
+import { installPlayerReports } from './features/player-reports.js';
 import { installReload } from './features/reload.js';
 import { installStatus } from './features/status.js';
 import { installSync } from './features/sync.js';
@@ -53,6 +54,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
   const sync = installSync(core, featureHooks(context));
   const status = installStatus(core, { sync, enforcement, evasion });
   const reload = installReload(core, { config: context.config, messages });
+  const reports = installPlayerReports(core, context.players, featureHooks(context));
   const features: Feature[] = [
     installAcknowledgements(core),
     enforcement,
@@ -60,7 +62,8 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     sync,
     status,
     reload,
-    installCommands(core, context as PluginContext<unknown>, { sync, status, reload, evasion }),
+    reports,
+    installCommands(core, context as PluginContext<unknown>, { sync, status, reload, evasion, reports }),
   ];
 
   core.start();

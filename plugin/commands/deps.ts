@@ -12,6 +12,7 @@ import type { KnownPlayer, PlayerDirectory } from '../identity/known-player.js';
 import type { Identified } from '../identity/resolve-player.js';
 import type { MessageRenderer } from '../messages/messages.js';
 import type { PlayerCalls } from '../players/player-calls.js';
+import type { PlayerReports } from '../players/player-reports.js';
 import type { StatusSnapshot } from '../status/status-snapshot.js';
 import type { SyncNowResult } from '../sync/sync-service.js';
 
@@ -50,6 +51,8 @@ export interface CommandDeps {
   isExempt(player: KnownPlayer): boolean;
   /** Cooldown and answer cache of the calls players trigger (/tickets, /ticket). */
   playerCalls: Pick<PlayerCalls, 'run'>;
+  /** Recent chat, cooldowns and delivery notices of player reports and ticket replies. */
+  reports: PlayerReports;
   /** Creations being sent now (sync leaves announcing them to the command). */
   inFlight: InFlightCreations;
   /** What this server knows of punishments, from its cache (for /check, /history, /banlist, /unban). */

@@ -12,6 +12,7 @@ import { liftCommand } from './lift.js';
 import { moderationCommand } from './moderation.js';
 import { previewCommand } from './preview.js';
 import { punishCommand } from './punish.js';
+import { reportCommand } from './report.js';
 import { ticketCommand } from './ticket.js';
 import { ticketsCommand } from './tickets.js';
 
@@ -32,6 +33,8 @@ export function buildCommands(
     evidence: evidenceCommand(deps),
     tickets: ticketsCommand(deps, completions),
     ticket: ticketCommand(deps),
+    report: reportCommand(deps, 'player', completions),
+    chatreport: reportCommand(deps, 'chat', completions),
     bailiff: bailiffCommand(deps),
     ban: moderationCommand(deps, 'ban', completions),
     tempban: moderationCommand(deps, 'tempban', completions),

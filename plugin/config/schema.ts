@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_CHAT_MESSAGES, MAX_TICKET_TEXT_LENGTH } from '../../src/contract/schemas.js';
 import { MOJANG_PROFILE_URL } from '../identity/profile-lookup.js';
 import { DEFAULT_ORDINAL_ACTIONS, LEGACY_ACTION_NAMES, PUNISHMENT_ACTIONS } from './ordinal-defaults.js';
 
@@ -140,6 +141,25 @@ const evasionSection = z.strictObject({
     .default(48),
 });
 
+const reportsSection = z.strictObject({
+  /** After a player's report, how long before they may make another of the same kind (player or chat). @default 60000 */
+  cooldownMs: z.number().int('must be an integer number of milliseconds').min(0, 'must be at least 0').default(60_000),
+  /** The longest reason a player may give with /report or /chatreport, in characters. @default 256 */
+  maxReasonLength: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(MAX_TICKET_TEXT_LENGTH, `must be at most ${MAX_TICKET_TEXT_LENGTH}`)
+    .default(256),
+  /** The reported player's newest chat lines a chat report carries; also the lines kept per player. @default 10 */
+  chatLines: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(MAX_CHAT_MESSAGES, `must be at most ${MAX_CHAT_MESSAGES}`)
+    .default(10),
+});
+
 const outboxSection = z.strictObject({
   /** @default 4 */
   concurrency: z.number().int().min(1).optional(),
@@ -162,6 +182,7 @@ export const bailiffConfigSchema = z.strictObject({
   appealUrl: z.string().default(''),
   outbox: outboxSection.prefault({}),
   evasion: evasionSection.prefault({}),
+  reports: reportsSection.prefault({}),
 });
 
 export type BailiffConfig = z.infer<typeof bailiffConfigSchema>;

@@ -10,6 +10,7 @@ import { createIdentify } from '../identity/identify.js';
 import { playerDirectory } from '../identity/player-directory.js';
 import { PlayerCalls } from '../players/player-calls.js';
 import type { EvasionFeature } from './evasion.js';
+import type { PlayerReportsFeature } from './player-reports.js';
 import type { ReloadFeature } from './reload.js';
 import type { StatusFeature } from './status.js';
 import type { SyncFeature } from './sync.js';
@@ -23,6 +24,7 @@ export interface CommandFeatures {
   status: Pick<StatusFeature, 'snapshot'>;
   reload: Pick<ReloadFeature, 'reload'>;
   evasion: Pick<EvasionFeature, 'lookups'>;
+  reports: Pick<PlayerReportsFeature, 'reports'>;
 }
 
 /** Everything the commands need, from the core and the other features. */
@@ -55,6 +57,7 @@ export function commandDeps(
     isExempt: effects.isExempt,
     isOnline: effects.isOnline,
     playerCalls: new PlayerCalls(() => settings.config().players, clock),
+    reports: features.reports.reports,
     inFlight: core.inFlight,
     records: effects.records,
     evasion: features.evasion.lookups,

@@ -8,8 +8,8 @@ export interface CallOptions {
   /** Overrides the client's per-call time limit. */
   timeoutMs?: number;
   /**
-   * Sent as the `Idempotency-Key` header on calls that create a punishment, so a service that
-   * honours it answers a repeated creation with the original. Printable ASCII without `"` or `\`.
+   * Sent as the `Idempotency-Key` header on calls that create a punishment, a ticket or a reply,
+   * so a service that honours it answers a repeated creation with the original. Printable ASCII without `"` or `\`.
    */
   idempotencyKey?: string;
   /**

@@ -1,4 +1,4 @@
-import type { EndpointSpec, ExtensionName } from '../contract/endpoints.js';
+import { type EndpointSpec, type ExtensionName, notFoundMeansNotOffered } from '../contract/endpoints.js';
 import type { Clock } from '../ports/clock.js';
 import type { Timers } from '../ports/timers.js';
 import { ApiError, type EndpointName, isApiError } from './errors.js';
@@ -112,7 +112,8 @@ export function recordFailure(
     });
   }
   deps.gate.keyAccepted();
-  if (error.status === 404 && spec.extension) deps.extensions.markMissing(spec.name as ExtensionName, now);
+  if (error.status === 404 && notFoundMeansNotOffered(spec))
+    deps.extensions.markMissing(spec.name as ExtensionName, now);
   return error;
 }
 

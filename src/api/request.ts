@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EndpointSpec, HttpMethod } from '../contract/endpoints.js';
+import { type EndpointSpec, type HttpMethod, sendsIdempotencyKey } from '../contract/endpoints.js';
 import { errorMessage } from '../errors/error-message.js';
 import { ApiError, type ApiIssue, describeIssues, type EndpointName, toIssues } from './errors.js';
 import { migrationForm } from './multipart.js';
@@ -91,7 +91,7 @@ function buildUrl(target: RequestTarget, path: string, params: Record<string, st
 /**
  * Turns one method call into a request. Throws an `invalid_request` {@link ApiError}
  * naming every offending field when the input breaks the contract; nothing is sent then.
- * `idempotencyKey` is sent only by operations that create a punishment.
+ * `idempotencyKey` is sent only by operations that create something (a punishment, a ticket, a reply).
  */
 export async function prepareRequest(
   spec: EndpointSpec,
@@ -102,7 +102,7 @@ export async function prepareRequest(
   const input = partsOf(spec, payload);
   const { params, query, body } = validateParts(spec, input);
   const headers: Record<string, string> = { 'X-API-Key': target.apiKey, Accept: 'application/json' };
-  if (idempotencyKey !== undefined && 'creates' in spec) {
+  if (idempotencyKey !== undefined && sendsIdempotencyKey(spec)) {
     if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw invalidRequest(spec.name, [
         { path: 'options.idempotencyKey', message: 'must be 1 to 255 printable ASCII characters without " or \\' },

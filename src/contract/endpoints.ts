@@ -72,6 +72,13 @@ interface EndpointDefinition {
    * looked for in `recent` by this fingerprint before it is sent again.
    */
   readonly creates?: (payload: never) => CreationFingerprint;
+  /** Sent with an `Idempotency-Key` (a queued call's key) though it creates no punishment: a retry creates nothing twice. */
+  readonly idempotent?: true;
+  /**
+   * A 404 names a missing resource (a ticket that is not the caller's, or none), so it never says
+   * the route is missing: it is not remembered in the record of extensions.
+   */
+  readonly notFoundIsResource?: true;
 }
 
 /** The 12 endpoints of the contract and the reference service's extensions: the one source of every call. */
@@ -224,6 +231,7 @@ const DEFINITIONS = {
     response: createTicketResponse,
     extension: true,
     queueable: true,
+    idempotent: true,
   },
   replyToTicket: {
     method: 'POST',
@@ -233,6 +241,8 @@ const DEFINITIONS = {
     response: ticketReplyResponse,
     extension: true,
     queueable: true,
+    idempotent: true,
+    notFoundIsResource: true,
   },
 } as const satisfies Record<string, EndpointDefinition>;
 
@@ -317,6 +327,16 @@ export function payloadSchema(spec: EndpointSpec): z.ZodType {
 /** The creation fingerprint of a payload, for operations that create a punishment. */
 export function creationFingerprint(spec: EndpointSpec, payload: unknown): CreationFingerprint | undefined {
   return 'creates' in spec ? (spec.creates as (payload: unknown) => CreationFingerprint)(payload) : undefined;
+}
+
+/** Whether calls of this operation carry an `Idempotency-Key` when the caller has one. */
+export function sendsIdempotencyKey(spec: EndpointSpec): boolean {
+  return 'creates' in spec || 'idempotent' in spec;
+}
+
+/** Whether a 404 from this operation means the service does not offer it (an extension whose 404 names no resource). */
+export function notFoundMeansNotOffered(spec: EndpointSpec): boolean {
+  return spec.extension && !('notFoundIsResource' in spec);
 }
 
 /** Path of the WebSocket stream extension under `/v1/{platform}/`. */

@@ -2,7 +2,13 @@ import type { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
 import { isAuthFailure, isOutcomeUnknown, isRateLimited } from '../api/errors.js';
 import type { ModerationApi } from '../api/moderation-api.js';
-import { creationFingerprint, ENDPOINTS, type EndpointSpec, type ExtensionName } from '../contract/endpoints.js';
+import {
+  creationFingerprint,
+  ENDPOINTS,
+  type EndpointSpec,
+  type ExtensionName,
+  sendsIdempotencyKey,
+} from '../contract/endpoints.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
@@ -217,7 +223,7 @@ export class Drainer {
       const response = await dispatchCall(
         client,
         parsed.call,
-        creation ? { idempotencyKey: row.idempotencyKey } : undefined,
+        sendsIdempotencyKey(spec) ? { idempotencyKey: row.idempotencyKey } : undefined,
       );
       return { kind: 'sent', row, response, createdId: createdIdOf(response) };
     } catch (error) {

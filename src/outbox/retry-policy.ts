@@ -1,5 +1,5 @@
 import { type ApiError, isApiError, isAuthFailure, isRateLimited, isTransient } from '../api/errors.js';
-import { ENDPOINTS } from '../contract/endpoints.js';
+import { ENDPOINTS, notFoundMeansNotOffered } from '../contract/endpoints.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { Random } from '../ports/random.js';
 import { fullJitterDelayMs } from '../retry/backoff.js';
@@ -42,7 +42,7 @@ const advertisedWait: RetryRule['delayMs'] = ({ error, settings }) =>
 /** A 404 from a route beyond the contract: the service does not offer it. */
 function isMissingExtension(error: unknown): boolean {
   if (!isApiError(error) || error.kind !== 'http' || error.status !== 404 || error.endpoint === 'stream') return false;
-  return ENDPOINTS[error.endpoint].extension;
+  return notFoundMeansNotOffered(ENDPOINTS[error.endpoint]);
 }
 
 export const RETRY_RULES: readonly RetryRule[] = [

@@ -46,4 +46,17 @@ describe('config.yml schema', () => {
       ]),
     );
   });
+
+  it('defaults the reports section and names a bad value of it', () => {
+    expect(bailiffConfigSchema.parse({}).reports).toEqual({ cooldownMs: 60_000, maxReasonLength: 256, chatLines: 10 });
+    const result = bailiffConfigSchema.safeParse({
+      reports: { cooldownMs: -1, maxReasonLength: 5000, chatLines: 101 },
+    });
+    const issues = result.error!.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    expect(issues).toEqual([
+      'reports.cooldownMs: must be at least 0',
+      'reports.maxReasonLength: must be at most 4000',
+      'reports.chatLines: must be at most 100',
+    ]);
+  });
 });

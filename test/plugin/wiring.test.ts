@@ -86,6 +86,7 @@ describe('enableBailiff', () => {
       'sync',
       'status',
       'reload',
+      'player-reports',
       'commands',
     ]);
     for (const name of Object.keys(readPluginDescriptor(REPOSITORY_ROOT).commands)) {

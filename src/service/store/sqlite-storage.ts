@@ -73,15 +73,15 @@ export class SqliteStorage implements ServiceStorage {
   async transaction<T>(work: (stores: ServiceStoresPorts) => Promise<T>): Promise<T> {
     return this.lock.holding(async () => {
       this.db.exec('BEGIN IMMEDIATE');
-      let result: T;
       try {
-        result = await work(this.transactionStores);
+        const result = await work(this.transactionStores);
+        this.db.exec('COMMIT');
+        return result;
       } catch (error) {
+        // Also after a failed COMMIT (SQLITE_BUSY leaves the transaction open): nothing stays half done.
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
         throw error;
       }
-      this.db.exec('COMMIT');
-      return result;
     });
   }
 

@@ -17,11 +17,11 @@ export class StorageLock {
   private readonly waiting: Waiter[] = [];
   private readonly current = new AsyncLocalStorage<TransactionTicket>();
 
-  get held(): boolean {
-    return this.holder !== undefined;
-  }
-
-  /** The open transaction this code runs inside of (its async continuations included), if any. */
+  /**
+   * Whether this code runs inside the open transaction (its async continuations included). A timer
+   * set inside counts while the transaction is still open; the service's transactions only await
+   * store calls, so they end before any timer fires.
+   */
   insideTransaction(): boolean {
     const ticket = this.current.getStore();
     return ticket?.open === true && ticket === this.holder;
@@ -43,7 +43,7 @@ export class StorageLock {
   }
 
   /** Takes the lock, runs `work` (its continuations know they are inside) and frees the lock after. */
-  async holding<T>(work: (ticket: TransactionTicket) => Promise<T>): Promise<T> {
+  async holding<T>(work: () => Promise<T>): Promise<T> {
     if (this.insideTransaction()) {
       throw new Error(
         'storage.transaction was called inside the work of another transaction; transactions do not nest: use the stores passed to the outer work',
@@ -53,7 +53,7 @@ export class StorageLock {
     if (this.holder === undefined) this.holder = ticket;
     else await new Promise<void>((start) => this.waiting.push({ kind: 'transaction', ticket, start }));
     try {
-      return await this.current.run(ticket, () => work(ticket));
+      return await this.current.run(ticket, work);
     } finally {
       ticket.open = false;
       this.release();

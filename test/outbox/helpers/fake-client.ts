@@ -20,6 +20,8 @@ const RECORDED = [
   'migrationProgress',
   'registerPlayer',
   'pardonPunishment',
+  'createTicket',
+  'replyToTicket',
   // Read when a creation whose answer was lost is looked for.
   'recentPunishments',
 ] as const;

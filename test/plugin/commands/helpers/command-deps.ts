@@ -9,10 +9,15 @@ import type { KnownPlayer } from '../../../../plugin/identity/known-player.js';
 import { type IdentitySources, identifyPlayer } from '../../../../plugin/identity/resolve-player.js';
 import { messagesSchema } from '../../../../plugin/messages/schema.js';
 import { PlayerCalls } from '../../../../plugin/players/player-calls.js';
+import type { ReportSettings } from '../../../../plugin/players/player-reports.js';
+import { RecentChat } from '../../../../plugin/players/recent-chat.js';
+import { ReportCooldowns } from '../../../../plugin/players/report-cooldowns.js';
+import { TicketDeliveries } from '../../../../plugin/players/ticket-deliveries.js';
 import type { StatusSnapshot } from '../../../../plugin/status/status-snapshot.js';
 import type { ModerationApi } from '../../../../src/api/moderation-api.js';
 import type { Punishment, PunishmentType } from '../../../../src/contract/schemas.js';
 import type { Db } from '../../../../src/db/open-db.js';
+import type { Clock } from '../../../../src/ports/clock.js';
 import type { Player, ServerInfo } from '../../../../src/runtime/plugin-api.js';
 import { type FakeApi, fakeApi } from './fake-api.js';
 
@@ -39,6 +44,12 @@ export interface TestDeps extends CommandDeps {
   applied: Punishment[];
   /** Lines announced to staff (the console's copy). */
   staffLines: string[];
+  /** The chat lines `/chatreport` reads (record lines into it). */
+  recentChat: RecentChat;
+  /** The notices of queued reports and replies (its `onSent` is hooked to the outbox). */
+  deliveries: TicketDeliveries;
+  /** config.yml `reports:` as the commands read it; change it to change their settings. */
+  reportSettings: ReportSettings;
   /** Rows of the real outbox table still waiting (delivered ones left out). */
   outboxRows(): Array<{ operation: string; payload: unknown; idempotencyKey: string; orderingKey: string | null }>;
 }
@@ -60,6 +71,8 @@ export interface TestDepsOptions {
   fromService?: IdentitySources['fromService'];
   /** The profile lookup of an online-mode Java server. @default none configured */
   fromProfiles?: IdentitySources['fromProfiles'];
+  /** @default always {@link NOW} */
+  clock?: Clock;
 }
 
 /**
@@ -68,7 +81,7 @@ export interface TestDepsOptions {
  */
 export function testDeps(options: TestDepsOptions = {}): TestDeps {
   const client = fakeApi(options.api);
-  const clock = { now: () => NOW };
+  const clock = options.clock ?? { now: () => NOW };
   let nextId = 0;
   const ids = () => `id-${++nextId}`;
   const known = [STEVE, ALEX];
@@ -99,6 +112,10 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
   });
   const { db, cache, outbox, effects: moderation, inFlight } = core;
   const messages = core.settings.messages();
+  const reportSettings: ReportSettings = { cooldownMs: 60_000, maxReasonLength: 256, chatLines: 10 };
+  const recentChat = new RecentChat(() => ({ linesPerPlayer: reportSettings.chatLines, players: 100 }));
+  const deliveries = new TicketDeliveries({ byUuid }, () => messages);
+  outbox.events.on('outbox:sent', deliveries.onSent);
   const players = {
     resolve: (input: string) =>
       known.find((player) => player.uuid === input.toLowerCase() || player.name.toLowerCase() === input.toLowerCase()),
@@ -128,6 +145,15 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     liftLocally: moderation.liftLocally,
     isExempt: moderation.isExempt,
     isOnline: moderation.isOnline,
+    recentChat,
+    deliveries,
+    reportSettings,
+    reports: {
+      recentChat,
+      cooldowns: new ReportCooldowns(() => reportSettings.cooldownMs, clock),
+      deliveries,
+      settings: () => reportSettings,
+    },
     playerCalls: new PlayerCalls(() => ({ callCooldownMs: 3000, callCacheMs: 10_000 }), clock),
     inFlight,
     records: moderation.records,
