@@ -146,7 +146,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
       this.budget.authThrottle.recordFailure(address);
       return refuse(socket, 401, 'X-API-Key is not valid');
     }
-    const taken = this.budget.rateLimits.takeRequest(apiKey);
+    const taken = await this.budget.rateLimits.takeRequest(apiKey);
     if (!taken.isAllowed) {
       const limited = rateLimited(this.budget.rateLimits.settings.perMinute, 'requests', taken.msUntilToken);
       return refuseWith(socket, new HttpError(429, `${limited.message} (stream handshakes count)`, limited.extra));

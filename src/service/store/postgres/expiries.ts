@@ -4,11 +4,12 @@ import { PUNISHMENT_COLUMNS } from './punishment-columns.js';
 
 /** The statements of {@link PgExpiryStore}. */
 export const PG_EXPIRY_SQL = pgStatements('expiries', {
-  // The same expression and conditions as the partial index service_punishments_unannounced_end.
+  // The same expression and conditions as the partial index service_punishments_unannounced_end. Rows another
+  // instance's announcer holds (its transaction marks them) are skipped, so each end is announced once.
   ended: `SELECT ${PUNISHMENT_COLUMNS} FROM service_punishments
     WHERE status = 'active' AND duration >= 0 AND started_at IS NOT NULL AND expiry_announced_at IS NULL
       AND (started_at + duration) <= $1
-    ORDER BY (started_at + duration) LIMIT $2`,
+    ORDER BY (started_at + duration) LIMIT $2 FOR UPDATE SKIP LOCKED`,
   mark: 'UPDATE service_punishments SET expiry_announced_at = $3 WHERE network_id = $1 AND id = $2',
 });
 

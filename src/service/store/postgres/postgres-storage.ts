@@ -3,27 +3,41 @@ import type pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
 import { createPgPool, PgDb } from './pool.js';
 import { applyPgSchemaMigrations } from './schema.js';
-import { createPgStores, type PgStores } from './stores.js';
+import { createPgStores, instanceLeases, type PgStoreOptions, type PgStores } from './stores.js';
+
+interface TransactionTicket {
+  open: boolean;
+  /** Run after the commit or rollback. */
+  afterwards: Array<() => void>;
+}
 
 /** The service's storage on PostgreSQL: stores on a pool, transactions on one of its connections. */
 export class PostgresStorage {
   readonly dialect = 'postgres' as const;
   readonly stores: PgStores;
   private readonly db: PgDb;
-  // Set while a transaction's work runs, so a second transaction started from inside it is refused.
-  private readonly inside = new AsyncLocalStorage<true>();
+  // Set while a transaction's work runs, so a second transaction started from inside it is refused. A timer
+  // armed inside the work (a webhook wake-up) keeps the ticket after the commit: `open` tells it is over.
+  private readonly inside = new AsyncLocalStorage<TransactionTicket>();
 
-  constructor(readonly pool: pg.Pool) {
+  private readonly storeOptions: PgStoreOptions;
+
+  constructor(
+    readonly pool: pg.Pool,
+    options: PgStoreOptions = {},
+  ) {
     // As on SQLite: inside a transaction's work only its own stores may be used (another connection's
     // write could wait for a lock the transaction holds, and nothing would ever free it).
     this.db = new PgDb(pool, false, () => {
-      if (this.inside.getStore()) {
+      if (this.inside.getStore()?.open) {
         throw new Error(
           'a store of storage.stores was called inside storage.transaction(work): inside the work use only the stores passed to it',
         );
       }
     });
-    this.stores = createPgStores(this.db);
+    // One lease identity for the instance, in and out of transactions.
+    this.storeOptions = { ...options, leases: options.leases ?? instanceLeases() };
+    this.stores = createPgStores(this.db, this.storeOptions);
   }
 
   /**
@@ -31,12 +45,30 @@ export class PostgresStorage {
    * they wrote is committed together, or rolled back when `work` throws.
    */
   async transaction<T>(work: (stores: PgStores) => Promise<T>): Promise<T> {
-    if (this.inside.getStore()) {
+    if (this.inside.getStore()?.open) {
       throw new Error(
         'storage.transaction was called inside the work of another transaction; transactions do not nest: use the stores passed to the outer work',
       );
     }
-    return this.db.transaction((tx) => this.inside.run(true, () => work(createPgStores(tx))));
+    const ticket: TransactionTicket = { open: true, afterwards: [] };
+    try {
+      return await this.db.transaction((tx) =>
+        this.inside.run(ticket, () => work(createPgStores(tx, this.storeOptions))),
+      );
+    } finally {
+      ticket.open = false;
+      for (const callback of ticket.afterwards) callback();
+    }
+  }
+
+  /**
+   * Runs `callback` once the transaction this code runs in has ended (at once outside of one), outside
+   * of it: work that must see what the transaction wrote, such as waking the webhook dispatcher.
+   */
+  whenTransactionEnds(callback: () => void): void {
+    const ticket = this.inside.getStore();
+    if (ticket?.open) ticket.afterwards.push(callback);
+    else callback();
   }
 
   /** Brings the planner's statistics up to date (after bulk writes: seeds, imports). */
@@ -60,7 +92,7 @@ export function describeDatabaseUrl(databaseUrl: string): string {
   }
 }
 
-export interface OpenPostgresOptions {
+export interface OpenPostgresOptions extends PgStoreOptions {
   /** @default 10 */
   maxConnections?: number;
   logger?: Logger;
@@ -81,5 +113,5 @@ export async function openPostgresStorage(
       cause: error,
     });
   }
-  return new PostgresStorage(pool);
+  return new PostgresStorage(pool, options);
 }

@@ -1,5 +1,6 @@
 import { PUBLIC_KIND_SQL } from '../../db/public-list-and-appeals.js';
 import type { PgDb } from './pool.js';
+import { SEVERAL_INSTANCES_SCHEMA } from './schema-several-instances.js';
 
 /** First key of the transaction lock a writer of a network's change log holds (the second is the network id). */
 export const STREAM_LOCK_CLASS = 1_111_640_396;
@@ -382,6 +383,8 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
       ALTER TABLE service_migration_uploads ADD COLUMN uploaded_by TEXT;
     `,
   },
+  // Leases, change notifications and shared rate buckets: what several instances need (h6).
+  ...SEVERAL_INSTANCES_SCHEMA,
 ];
 
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS service_schema_migrations (
