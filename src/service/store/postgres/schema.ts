@@ -383,6 +383,14 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
       ALTER TABLE service_migration_uploads ADD COLUMN uploaded_by TEXT;
     `,
   },
+  {
+    version: 10,
+    name: "panel: the player search's index of names by prefix, in SQLite's NOCASE order",
+    up: `
+      -- lower() under "C" folds ASCII only and orders by bytes, as NOCASE does, whatever the database's locale.
+      CREATE INDEX service_players_name_prefix ON service_players (network_id, (lower(name COLLATE "C")));
+    `,
+  },
   // Leases, change notifications and shared rate buckets: what several instances need (h6).
   ...SEVERAL_INSTANCES_SCHEMA,
 ];

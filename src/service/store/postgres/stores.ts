@@ -3,6 +3,7 @@ import type { ServiceStoresPorts } from '../ports/stores.js';
 import type { UnrenderableTicketReport } from '../tickets.js';
 import { PgAddressRetentionStore } from './address-retention.js';
 import { PgAuditLog } from './audit-log.js';
+import { PgDashboardCounts } from './dashboard-counts.js';
 import { PgEnforcementStore } from './enforcement.js';
 import { PgEvasionPunishmentStore } from './evasion-punishments.js';
 import { PgExpiryStore } from './expiries.js';
@@ -15,6 +16,7 @@ import { PgPanelRoleStore } from './panel-roles.js';
 import { PgPanelSessionStore } from './panel-sessions.js';
 import { PgPardonStore } from './pardons.js';
 import { PgPlayerIpStore } from './player-ips.js';
+import { PgPlayerLookup } from './player-lookup.js';
 import { PgPlayerStore } from './players.js';
 import type { PgDb } from './pool.js';
 import { PgPunishmentStore } from './punishments.js';
@@ -63,6 +65,8 @@ export function createPgStores(db: PgDb, options: PgStoreOptions = {}) {
     panelRoles: new PgPanelRoleStore(db),
     panelSessions: new PgPanelSessionStore(db),
     auditLog: new PgAuditLog(db),
+    dashboard: new PgDashboardCounts(db),
+    playerLookup: new PgPlayerLookup(db),
   };
 }
 
