@@ -1,6 +1,7 @@
 import type { ServiceStoresPorts } from '../ports/stores.js';
 import { PgAddressRetentionStore } from './address-retention.js';
 import { PgAuditLog } from './audit-log.js';
+import { PgAuditQueryStore } from './audit-query.js';
 import { PgEnforcementStore } from './enforcement.js';
 import { PgEvasionPunishmentStore } from './evasion-punishments.js';
 import { PgExpiryStore } from './expiries.js';
@@ -14,6 +15,7 @@ import { PgPardonStore } from './pardons.js';
 import { PgPlayerIpStore } from './player-ips.js';
 import { PgPlayerStore } from './players.js';
 import type { PgDb } from './pool.js';
+import { PgPublicListStore } from './public-list.js';
 import { PgPunishmentStore } from './punishments.js';
 import { PgStreamChangeStore } from './stream-changes.js';
 
@@ -36,6 +38,8 @@ export function createPgStores(db: PgDb) {
     panelRoles: new PgPanelRoleStore(db),
     panelSessions: new PgPanelSessionStore(db),
     auditLog: new PgAuditLog(db),
+    publicList: new PgPublicListStore(db),
+    auditQuery: new PgAuditQueryStore(db),
   };
 }
 
