@@ -359,9 +359,11 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
     up: `
       ALTER TABLE service_networks ADD COLUMN public_list BOOLEAN NOT NULL DEFAULT false;
       -- The exact text of PUBLIC_KIND_SQL (src/service/db/public-list-and-appeals.ts): statements use it unchanged.
+      -- row_id ends both, as SQLite's rowid ends every index: the pages' keyset is (created_at, row_id).
       CREATE INDEX service_punishments_public_kind
-        ON service_punishments (network_id, (${PUBLIC_KIND_SQL}), created_at);
-      CREATE INDEX service_punishments_player_history ON service_punishments (network_id, target_uuid, created_at);
+        ON service_punishments (network_id, (${PUBLIC_KIND_SQL}), created_at, row_id);
+      CREATE INDEX service_punishments_player_history
+        ON service_punishments (network_id, target_uuid, created_at, row_id);
       CREATE TABLE service_appeals (
         network_id INTEGER NOT NULL,
         ticket_id TEXT NOT NULL,

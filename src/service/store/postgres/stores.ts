@@ -3,6 +3,7 @@ import type { ServiceStoresPorts } from '../ports/stores.js';
 import type { UnrenderableTicketReport } from '../tickets.js';
 import { PgAddressRetentionStore } from './address-retention.js';
 import { PgAuditLog } from './audit-log.js';
+import { PgAuditQueryStore } from './audit-query.js';
 import { PgDashboardCounts } from './dashboard-counts.js';
 import { PgEnforcementStore } from './enforcement.js';
 import { PgEvasionPunishmentStore } from './evasion-punishments.js';
@@ -19,6 +20,7 @@ import { PgPlayerIpStore } from './player-ips.js';
 import { PgPlayerLookup } from './player-lookup.js';
 import { PgPlayerStore } from './players.js';
 import type { PgDb } from './pool.js';
+import { PgPublicListStore } from './public-list.js';
 import { PgPunishmentStore } from './punishments.js';
 import { PgStreamChangeStore } from './stream-changes.js';
 import { PgTicketStore } from './tickets.js';
@@ -67,6 +69,8 @@ export function createPgStores(db: PgDb, options: PgStoreOptions = {}) {
     auditLog: new PgAuditLog(db),
     dashboard: new PgDashboardCounts(db),
     playerLookup: new PgPlayerLookup(db),
+    publicList: new PgPublicListStore(db),
+    auditQuery: new PgAuditQueryStore(db),
   };
 }
 
