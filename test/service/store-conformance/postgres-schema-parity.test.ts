@@ -6,7 +6,7 @@ import { openPostgresStorage, type PostgresStorage } from '../../../src/service/
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 /** Columns PostgreSQL has that SQLite does not, on purpose. */
-const POSTGRES_ONLY_COLUMNS = new Set(['service_punishments.row_id']);
+const POSTGRES_ONLY_COLUMNS = new Set(['service_punishments.row_id', 'service_tickets.row_id']);
 
 function sqliteSchema(): { columns: Map<string, string[]>; indexes: string[] } {
   const db = openDb(':memory:');

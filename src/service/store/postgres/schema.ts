@@ -393,6 +393,18 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
       CREATE INDEX service_players_name_prefix ON service_players (network_id, (lower(name COLLATE "C")));
     `,
   },
+  {
+    version: 11,
+    name: "panel: the staff ticket list's keyset (created_at, row_id), row_id standing in for SQLite's rowid",
+    up: `
+      ALTER TABLE service_tickets ADD COLUMN row_id BIGINT GENERATED ALWAYS AS IDENTITY;
+      -- SQLite's rowid ends every index; here row_id ends these two, so a page reads its keyset from them.
+      DROP INDEX service_tickets_created;
+      CREATE INDEX service_tickets_created ON service_tickets (network_id, created_at, row_id);
+      DROP INDEX service_tickets_status_created;
+      CREATE INDEX service_tickets_status_created ON service_tickets (network_id, status, created_at, row_id);
+    `,
+  },
   // Leases, change notifications and shared rate buckets: what several instances need (h6).
   ...SEVERAL_INSTANCES_SCHEMA,
 ];

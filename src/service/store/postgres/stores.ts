@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceStoresPorts } from '../ports/stores.js';
 import type { UnrenderableTicketReport } from '../tickets.js';
 import { PgAddressRetentionStore } from './address-retention.js';
+import { PgAppealStore } from './appeals.js';
 import { PgAuditLog } from './audit-log.js';
 import { PgAuditQueryStore } from './audit-query.js';
 import { PgDashboardCounts } from './dashboard-counts.js';
@@ -23,6 +24,7 @@ import type { PgDb } from './pool.js';
 import { PgPublicListStore } from './public-list.js';
 import { PgPunishmentStore } from './punishments.js';
 import { PgStreamChangeStore } from './stream-changes.js';
+import { PgTicketListStore } from './ticket-list.js';
 import { PgTicketStore } from './tickets.js';
 import { type DeliveryLeases, PgDeliveryStore } from './webhook-deliveries.js';
 import { PgWebhookLog } from './webhook-log.js';
@@ -71,6 +73,8 @@ export function createPgStores(db: PgDb, options: PgStoreOptions = {}) {
     playerLookup: new PgPlayerLookup(db),
     publicList: new PgPublicListStore(db),
     auditQuery: new PgAuditQueryStore(db),
+    appeals: new PgAppealStore(db),
+    ticketList: new PgTicketListStore(db),
   };
 }
 
