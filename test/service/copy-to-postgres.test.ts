@@ -170,6 +170,28 @@ async function populate(db: Db): Promise<void> {
     subject: 'p1',
     atMs: 3_000,
   });
+  await stores.appeals.open({
+    networkId: alpha,
+    punishmentId: 'p2',
+    playerName: 'Notch',
+    token: 'appeal-token',
+    ticket: {
+      id: 'appeal-1',
+      type: 'appeal',
+      subject: 'Appeal of p2',
+      description: 'sorry',
+      priority: 'normal',
+      creatorUuid: NOTCH,
+      creatorName: 'Notch',
+      reportedPlayerUuid: null,
+      reportedPlayerName: null,
+      tags: [],
+      createdServer: null,
+      replayUrl: null,
+      chatMessages: [],
+      createdAtMs: 3_100,
+    },
+  });
 }
 
 const sqliteTables = (db: Db) =>

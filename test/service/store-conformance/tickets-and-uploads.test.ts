@@ -58,6 +58,8 @@ describe.each(DIALECTS)('ticket and migration stores on %s', (dialect) => {
       creatorName: 'Notch',
       reportedPlayerName: null,
       server: 'lobby',
+      assigneeUuid: null,
+      assigneeName: null,
     });
     const first = await tickets.find(alpha, 't1');
     expect(first).toMatchObject({ updatedAt: iso(5_000), tags: ['x'], createdServer: 'lobby' });
