@@ -132,11 +132,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       adminToken,
       rateLimits,
       authThrottle,
-      ...(options.appealsPerHour === undefined ? {} : { panel: { appealsPerHour: options.appealsPerHour } }),
       maxUploadBytes: Math.floor((options.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB) * MB),
       uploadDirectory,
       jobs,
       webhooks,
+      panel: {
+        alwaysSecureCookies: options.panelSecureCookies ?? false,
+        timers: options.timers ?? systemTimers,
+        ...(options.appealsPerHour === undefined ? {} : { appealsPerHour: options.appealsPerHour }),
+      },
     });
     pruner = new AddressPruner(context.stores.addressRetention, clock, options.timers ?? systemTimers, context.logger, {
       retentionMs: (options.addressHistoryDays ?? DEFAULT_ADDRESS_HISTORY_DAYS) * DAY_MS,

@@ -66,6 +66,11 @@ export interface ServiceOptions {
   streamRetainedChanges?: number;
   /** A stream connection whose queued data has not moved for this long is closed (1008). @default 30000 */
   streamStallTimeoutMs?: number;
+  /**
+   * The panel's cookies always get `Secure`, also on plain-HTTP requests: set it when the panel is
+   * reached only through a proxy that terminates HTTPS. @default false (Secure on HTTPS requests)
+   */
+  panelSecureCookies?: boolean;
   /** Source of "now" for timestamps, windows and the rate limiter. @default system clock */
   clock?: Clock;
   /** Timers of background work (pruning the address history). @default system timers, unref'd */

@@ -282,6 +282,35 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, beforeId: 1_000_000, limit: 50 }),
     uses: ['service_audit_log_network'],
   },
+  'dashboard.punishmentsPerDay': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 30 * DAY_MS, untilMs: f.nowMs }),
+    uses: ['COVERING INDEX service_punishments_created_type'],
+  },
+  'dashboard.ticketsPerDay': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 30 * DAY_MS, untilMs: f.nowMs }),
+    uses: ['service_tickets_created'],
+  },
+  'dashboard.openTickets': { args: (f) => [f.networkId, 15], uses: ['service_tickets_status_created'] },
+  'playerLookup.namesFrom': {
+    args: (f) => ({ networkId: f.networkId, low: 'player1', high: 'player1\u{10FFFF}', limit: 25 }),
+    uses: ['service_players_name'],
+  },
+  'playerLookup.punishmentsOf': {
+    args: (f) => [f.networkId, f.punishedPlayers[0], 200],
+    uses: ['service_punishments_target_status'],
+  },
+  'playerLookup.acknowledgementsOfTarget': {
+    args: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0], limit: 2000 }),
+    uses: ['service_punishments_player_history', 'sqlite_autoindex_service_acknowledgements_1'],
+  },
+  'playerLookup.evidenceOfTarget': {
+    args: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0], limit: 2000 }),
+    uses: ['service_punishments_player_history', 'service_evidence_punishment'],
+  },
+  'playerLookup.pardonsOfTarget': {
+    args: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0], limit: 2000 }),
+    uses: ['service_punishments_target_status', PK],
+  },
   'streamChanges.activePage': {
     args: (f) => ({ networkId: f.networkId, afterCreatedAt: f.nowMs - DAY_MS, afterRowid: 0, limit: 1000 }),
     uses: ['service_punishments_status_created'],
@@ -318,6 +347,9 @@ const PAGES_IN_INDEX_ORDER = new Set([
   'publicList.pageOfPlayer',
   'ticketList.page',
   'ticketList.pageOfStatus',
+  'dashboard.openTickets',
+  'playerLookup.namesFrom',
+  'auditLog.newest',
   'tickets.byStatusPage',
   'notifications.unreadTextSince',
 ]);

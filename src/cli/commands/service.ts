@@ -33,7 +33,8 @@ const USAGE = `usage: bailiff service [options]
   --stream-connections-per-key N    stream connections one server key may hold (default: 3)
   --stream-retained-changes N       changes kept per network for resuming streams (default: 100000)
   --stream-max-frame-bytes N        largest frame a stream client may send (default: 65536)
-  --stream-stall-timeout-ms N       a stream reader stalled this long is closed (default: 30000)`;
+  --stream-stall-timeout-ms N       a stream reader stalled this long is closed (default: 30000)
+  --panel-secure-cookies            panel cookies always Secure (the panel is reached through an HTTPS proxy)`;
 
 /** Stream flags and the service option each sets, with its minimum. */
 const STREAM_FLAGS = [
@@ -87,6 +88,7 @@ function parse(argv: string[]) {
         'stream-retained-changes': { type: 'string' },
         'stream-max-frame-bytes': { type: 'string' },
         'stream-stall-timeout-ms': { type: 'string' },
+        'panel-secure-cookies': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -179,6 +181,7 @@ export const command: CliCommand = async (context) => {
           integerFlag(flag, flags[flag], min),
         ]),
       ),
+      ...(flags['panel-secure-cookies'] ? { panelSecureCookies: true } : {}),
       logger: stderrLogger(stderr),
     });
   } catch (error) {

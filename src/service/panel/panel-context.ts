@@ -16,6 +16,11 @@ export interface PanelSettings {
   maxLiveConnections: number;
   /** A comment is sent on an idle live stream this often, so proxies keep it open. @default 25_000 */
   liveHeartbeatMs: number;
+  /**
+   * Cookies always get `Secure`, also on requests that arrived over plain HTTP: for a panel reached
+   * only through a proxy that terminates HTTPS. @default false (Secure when the request was HTTPS)
+   */
+  alwaysSecureCookies: boolean;
   timers: Timers;
   /** Appeals one client address may send: a burst of this many, then this many an hour. @default 5 */
   appealsPerHour: number;

@@ -59,12 +59,12 @@ export class NetworkStore {
     this.allNetworks = db.prepare<[], { id: number; name: string }>(NETWORK_SQL.allNetworks);
   }
 
-  async networkName(networkId: number): Promise<string | undefined> {
+  networkName(networkId: number): string | undefined {
     return this.networkById.get(networkId)?.name;
   }
 
   /** Every network by name (at most 1000), for a superuser's network switch. */
-  async listNetworks(): Promise<{ id: number; name: string }[]> {
+  listNetworks(): { id: number; name: string }[] {
     return this.allNetworks.all();
   }
 

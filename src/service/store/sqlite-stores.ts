@@ -7,6 +7,7 @@ import { AddressRetentionStore } from './address-retention.js';
 import { AppealStore } from './appeals.js';
 import { AuditLog } from './audit-log.js';
 import { AuditQueryStore } from './audit-query.js';
+import { DashboardCounts } from './dashboard-counts.js';
 import { EnforcementStore } from './enforcement.js';
 import { EvasionPunishmentStore } from './evasion-punishments.js';
 import { ExpiryStore } from './expiries.js';
@@ -19,6 +20,7 @@ import { PanelRoleStore } from './panel-roles.js';
 import { PanelSessionStore } from './panel-sessions.js';
 import { PardonStore } from './pardons.js';
 import { PlayerIpStore } from './player-ips.js';
+import { PlayerLookup } from './player-lookup.js';
 import { PlayerStore } from './players.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
 import { PublicListStore } from './public-list.js';
@@ -52,6 +54,8 @@ export interface SqliteStores {
   appeals: AppealStore;
   ticketList: TicketListStore;
   auditQuery: AuditQueryStore;
+  dashboard: DashboardCounts;
+  playerLookup: PlayerLookup;
   expiries: ExpiryStore;
   addressRetention: AddressRetentionStore;
 }
@@ -97,6 +101,8 @@ export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
     appeals: new AppealStore(db, tickets),
     ticketList: new TicketListStore(db),
     auditQuery: new AuditQueryStore(db),
+    dashboard: new DashboardCounts(db),
+    playerLookup: new PlayerLookup(db),
     expiries: new ExpiryStore(db),
     addressRetention: new AddressRetentionStore(db),
   };

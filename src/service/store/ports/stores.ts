@@ -2,6 +2,7 @@ import type { AddressRetentionPort } from './address-retention.js';
 import type { AppealStorePort } from './appeals.js';
 import type { AuditLogPort } from './audit-log.js';
 import type { AuditQueryStorePort } from './audit-query.js';
+import type { DashboardCountsPort } from './dashboard.js';
 import type { EnforcementStorePort } from './enforcement.js';
 import type { EvasionPunishmentStorePort } from './evasion.js';
 import type { ExpiryStorePort } from './expiries.js';
@@ -14,6 +15,7 @@ import type { PanelRoleStorePort } from './panel-roles.js';
 import type { PanelSessionStorePort } from './panel-sessions.js';
 import type { PardonStorePort } from './pardons.js';
 import type { PlayerIpStorePort } from './player-ips.js';
+import type { PlayerLookupPort } from './player-lookup.js';
 import type { PlayerStorePort } from './players.js';
 import type { PublicListStorePort } from './public-list.js';
 import type { PunishmentStorePort } from './punishments.js';
@@ -53,6 +55,10 @@ export interface ServiceStoresPorts {
   ticketList: TicketListStorePort;
   /** The audit page's filtered reads (panel). */
   auditQuery: AuditQueryStorePort;
+  /** The panel dashboard's counts per day and open tickets. */
+  dashboard: DashboardCountsPort;
+  /** The panel's player search and a player's whole history. */
+  playerLookup: PlayerLookupPort;
   /** Ended punishments the expiry announcer has not announced yet. */
   expiries: ExpiryStorePort;
   /** The address pruner's deletions. */
