@@ -2,6 +2,7 @@ import type { ServiceStoresPorts } from '../ports/stores.js';
 import { PgAddressRetentionStore } from './address-retention.js';
 import { PgAuditLog } from './audit-log.js';
 import { PgAuditQueryStore } from './audit-query.js';
+import { PgDashboardCounts } from './dashboard-counts.js';
 import { PgEnforcementStore } from './enforcement.js';
 import { PgEvasionPunishmentStore } from './evasion-punishments.js';
 import { PgExpiryStore } from './expiries.js';
@@ -13,6 +14,7 @@ import { PgPanelRoleStore } from './panel-roles.js';
 import { PgPanelSessionStore } from './panel-sessions.js';
 import { PgPardonStore } from './pardons.js';
 import { PgPlayerIpStore } from './player-ips.js';
+import { PgPlayerLookup } from './player-lookup.js';
 import { PgPlayerStore } from './players.js';
 import type { PgDb } from './pool.js';
 import { PgPublicListStore } from './public-list.js';
@@ -40,6 +42,8 @@ export function createPgStores(db: PgDb) {
     auditLog: new PgAuditLog(db),
     publicList: new PgPublicListStore(db),
     auditQuery: new PgAuditQueryStore(db),
+    dashboard: new PgDashboardCounts(db),
+    playerLookup: new PgPlayerLookup(db),
   };
 }
 
