@@ -106,7 +106,12 @@ const HOT_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], st
     [1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 50, 'uuid-70'],
     ['service_punishments_player_history'],
   ],
-  ['player search by name', PG_PLAYER_LOOKUP_SQL.namesFrom, [1, 'PLAYER7', 20], ['service_players_name']],
+  [
+    'player search by name',
+    PG_PLAYER_LOOKUP_SQL.namesFrom,
+    [1, 'PLAYER7', 'PLAYER7\u{10FFFF}', 20],
+    ['service_players_name_prefix'],
+  ],
   [
     "a player's whole history",
     PG_PLAYER_LOOKUP_SQL.punishmentsOf,
