@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningService, startService } from '../../src/service/index.js';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { createTestDatabase, type TestDatabase, testPool } from '../support/postgres.js';
 import { mustJoin, offlineUuid, type TestBot } from './helpers/bots.js';
 import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
 import { API_KEY, NETWORK } from './helpers/service.js';
@@ -63,7 +63,7 @@ describe('two service instances on one PostgreSQL', { timeout: 120_000 }, () => 
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    pool = testPool(database.url);
     a = await startInstance(database.url);
     b = await startInstance(database.url);
     const serverDir = join(dir, 'server');

@@ -12,7 +12,7 @@ import { ChangeFollower } from '../../src/service/stream/change-follower.js';
 import { FollowedChangeBus } from '../../src/service/stream/followed-change-bus.js';
 import { PunishmentFeed } from '../../src/service/stream/punishment-feed.js';
 import { FakeTime } from '../support/fake-time.js';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { createTestDatabase, type TestDatabase, testPool } from '../support/postgres.js';
 import { newPunishment } from './store-conformance/fixtures.js';
 
 let database: TestDatabase;
@@ -106,8 +106,8 @@ describe('several instances on one PostgreSQL', () => {
     const time = new FakeTime(1_000_000);
     const size = { capacity: 10, refillPerMinute: 10 };
     const settings = { chunkFraction: 0.2, holdMs: 1000, maxKeys: 100, reservationsPerCleanup: 1000 };
-    const poolA = new pg.Pool({ connectionString: database.url, max: 2 });
-    const poolB = new pg.Pool({ connectionString: database.url, max: 2 });
+    const poolA = testPool(database.url);
+    const poolB = testPool(database.url);
     closers.push(
       () => poolA.end(),
       () => poolB.end(),

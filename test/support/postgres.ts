@@ -100,3 +100,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       asAdmin(server, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
   };
 }
+
+/**
+ * A pool for a test's own reads of its database. An idle connection the server ends (the
+ * database dropped or the server stopped at the end of the run) is expected then, not an error of
+ * the test, and a pool without an `error` listener would throw it as an uncaught exception.
+ */
+export function testPool(url: string, max = 2): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', () => {});
+  return pool;
+}
