@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseIpAddress } from '../../../src/ip/ip-range.js';
 import { ipBanKeysHolding } from '../../../src/service/store/ip-ban-keys.js';
+import { PG_DASHBOARD_SQL } from '../../../src/service/store/postgres/dashboard-counts.js';
 import { PG_EVASION_SQL } from '../../../src/service/store/postgres/evasion-punishments.js';
 import { PG_EXPIRY_SQL } from '../../../src/service/store/postgres/expiries.js';
 import { PG_NOTIFICATION_SQL } from '../../../src/service/store/postgres/notifications.js';
 import { PG_PLAYER_IP_SQL } from '../../../src/service/store/postgres/player-ips.js';
+import { PG_PLAYER_LOOKUP_SQL } from '../../../src/service/store/postgres/player-lookup.js';
 import { PG_PLAYER_SQL } from '../../../src/service/store/postgres/players.js';
 import type { PgStatement } from '../../../src/service/store/postgres/pool.js';
 import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
@@ -103,6 +105,25 @@ const HOT_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], st
     PG_PUBLIC_LIST_SQL.pageOfPlayer,
     [1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 50, 'uuid-70'],
     ['service_punishments_player_history'],
+  ],
+  [
+    'player search by name',
+    PG_PLAYER_LOOKUP_SQL.namesFrom,
+    [1, 'PLAYER7', 'PLAYER7\u{10FFFF}', 20],
+    ['service_players_name_prefix'],
+  ],
+  [
+    "a player's whole history",
+    PG_PLAYER_LOOKUP_SQL.punishmentsOf,
+    [1, 'uuid-70', 100],
+    ['service_punishments_target_status|service_punishments_player_history'],
+  ],
+  // PostgreSQL 18 may skip-scan the kind index (four kinds) instead: a range read as well.
+  [
+    'punishments per day',
+    PG_DASHBOARD_SQL.punishmentsPerDay,
+    [1, 50_000_000, 57_000_000],
+    ['service_punishments_created_type|service_punishments_recent|service_punishments_public_kind'],
   ],
   ['ended unannounced', PG_EXPIRY_SQL.ended, [PUNISHMENTS * 1000, 100], ['service_punishments_unannounced_end']],
 ];
