@@ -51,16 +51,22 @@ describe('webhooks of two instances on one PostgreSQL', () => {
     }
     await receiver.until(() => receiver.accepted(PATH).length >= expected.length, WAIT_MS, 'every delivery accepted');
 
+    // What the receiver saw and the services logged, to read when an expectation below fails.
+    const seen = () =>
+      `${receiver.requests.map((request) => `${reasonOf(request)}/${request.deliveryId}/${request.answer}`).join(' ')}\n${lines.join('\n')}`;
     // Each delivery accepted exactly once; tries of one delivery follow each other (never two at once).
-    expect(receiver.accepted(PATH).map(reasonOf)).toEqual(expected);
+    expect(receiver.accepted(PATH).map(reasonOf), seen()).toEqual(expected);
     const ids = receiver.accepted(PATH).map((request) => request.deliveryId);
-    expect(new Set(ids).size).toBe(expected.length);
+    expect(new Set(ids).size, seen()).toBe(expected.length);
     const firstTries: string[] = [];
     for (const request of receiver.requests) {
       if (firstTries.at(-1) !== request.deliveryId) firstTries.push(request.deliveryId!);
     }
-    expect(firstTries).toEqual(ids);
+    expect(firstTries, seen()).toEqual(ids);
     expect(new Set(receiver.requests.map((request) => request.answer)).size).toBeGreaterThan(1);
-    expect(lines.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+    expect(
+      lines.filter((line) => line.includes('"level":"error"')),
+      seen(),
+    ).toEqual([]);
   });
 });
