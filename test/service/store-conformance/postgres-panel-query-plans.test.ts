@@ -4,6 +4,7 @@ import { PG_DASHBOARD_SQL } from '../../../src/service/store/postgres/dashboard-
 import { PG_PLAYER_LOOKUP_SQL } from '../../../src/service/store/postgres/player-lookup.js';
 import type { PgStatement } from '../../../src/service/store/postgres/pool.js';
 import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
+import { PG_TICKET_LIST_SQL } from '../../../src/service/store/postgres/ticket-list.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 const PUNISHMENTS = 60_000;
@@ -92,6 +93,18 @@ const PANEL_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], 
   ],
   ["evidence of a player's punishments", PG_PLAYER_LOOKUP_SQL.evidenceOfTarget, [1, 'uuid-70', 100], []],
   ["pardons of a player's punishments", PG_PLAYER_LOOKUP_SQL.pardonsOfTarget, [1, 'uuid-70', 100], []],
+  [
+    "the staff ticket list's first page",
+    PG_TICKET_LIST_SQL.page,
+    [1, null, null, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 50],
+    ['service_tickets_created'],
+  ],
+  [
+    "the staff ticket list's page of open tickets further on",
+    PG_TICKET_LIST_SQL.pageOfStatus,
+    [1, null, null, TICKETS * MINUTE_MS, TICKETS, 50, 'Open'],
+    ['service_tickets_status_created'],
+  ],
 ];
 
 describe('PostgreSQL query plans of the panel dashboard and player page', () => {
