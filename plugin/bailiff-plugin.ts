@@ -11,6 +11,8 @@ import { installEnforcement } from './features/enforcement.js';
 import { installEvasion } from './features/evasion.js';
 import { installPlayerReports } from './features/player-reports.js';
 import { installReload } from './features/reload.js';
+import { installReplyNotices } from './features/reply-notices.js';
+import { installReportAlerts } from './features/report-alerts.js';
 import { installStatus } from './features/status.js';
 import { installSync } from './features/sync.js';
 import { BUNDLED_MESSAGES, loadBundledMessages } from './messages/load.js';
@@ -63,6 +65,8 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     status,
     reload,
     reports,
+    installReportAlerts(core, featureHooks(context)),
+    installReplyNotices(core, featureHooks(context)),
     installCommands(core, context as PluginContext<unknown>, { sync, status, reload, evasion, reports }),
   ];
 

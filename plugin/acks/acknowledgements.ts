@@ -1,9 +1,9 @@
-import type { EnqueueOptions, OutboxCall } from '../../src/outbox/types.js';
+import type { EnqueueOptions, EnqueueResult, OutboxCall } from '../../src/outbox/types.js';
 import { isLocalId } from '../cache/local-creations.js';
 
 /** The part of the outbox the plugin core writes to. Synchronous: call inside the local transaction. */
 export interface OutboxWriter {
-  enqueue(call: OutboxCall, options: EnqueueOptions): unknown;
+  enqueue(call: OutboxCall, options: EnqueueOptions): EnqueueResult;
 }
 
 export interface Execution {
@@ -35,14 +35,18 @@ export function queuePunishmentAck(
   );
 }
 
-/** Queues acknowledge-notifications for the notice of one punishment (its notification id is its id). */
+/**
+ * Queues acknowledge-notifications for one notice (a punishment's notice has the punishment's id).
+ * Returns false when this notice's acknowledgement was queued already (it was shown here before)
+ * or the id is local.
+ */
 export function queueNoticeAck(
   outbox: OutboxWriter,
   punishment: { id: string; targetUuid: string },
   shownAt: number,
-): void {
-  if (isLocalId(punishment.id)) return;
-  outbox.enqueue(
+): boolean {
+  if (isLocalId(punishment.id)) return false;
+  return outbox.enqueue(
     {
       operation: 'acknowledgeNotifications',
       payload: {
@@ -52,7 +56,7 @@ export function queueNoticeAck(
       },
     },
     { idempotencyKey: `notify:${punishment.id}`, orderingKey: punishment.id },
-  );
+  ).inserted;
 }
 
 /** Queues the `players/login` registration once per player per UTC day. */

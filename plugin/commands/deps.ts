@@ -4,7 +4,9 @@ import type { Outbox } from '../../src/outbox/index.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
 import type { Logger } from '../../src/ports/logger.js';
+import type { Player } from '../../src/runtime/plugin-api.js';
 import type { ReloadOutcome } from '../config/reload-settings.js';
+import type { CreatedReport } from '../core/report-events.js';
 import type { LiftRequest, PunishmentRecords } from '../enforcement/command-effects.js';
 import type { InFlightCreations } from '../enforcement/in-flight-creations.js';
 import type { EvasionLookups } from '../evasion/evasion.js';
@@ -13,6 +15,7 @@ import type { Identified } from '../identity/resolve-player.js';
 import type { MessageRenderer } from '../messages/messages.js';
 import type { PlayerCalls } from '../players/player-calls.js';
 import type { PlayerReports } from '../players/player-reports.js';
+import type { TextNotice } from '../reports/online-notices.js';
 import type { StatusSnapshot } from '../status/status-snapshot.js';
 import type { SyncNowResult } from '../sync/sync-service.js';
 
@@ -47,6 +50,16 @@ export interface CommandDeps {
   liftLocally(request: LiftRequest): void;
   /** Whether the player is online now. */
   isOnline(player: KnownPlayer): boolean;
+  /**
+   * Shows a notice (a staff reply) to its player when online here and queues its acknowledgement,
+   * once per notice id; the player told, or undefined (they see it at their next join).
+   */
+  offerNotice(notice: TextNotice): Player | undefined;
+  /**
+   * Tells the plugin a report (a ticket of type player or chat) was created at the service: holders
+   * of `bailiff.reports.notify` here are alerted at once (`/report` and `/chatreport` call it).
+   */
+  reportCreated(report: CreatedReport): void;
   /** Whether a player holds `bailiff.exempt` (asked by name and UUID: works for offline players). */
   isExempt(player: KnownPlayer): boolean;
   /** Cooldown and answer cache of the calls players trigger (/tickets, /ticket). */

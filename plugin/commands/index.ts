@@ -13,6 +13,7 @@ import { moderationCommand } from './moderation.js';
 import { previewCommand } from './preview.js';
 import { punishCommand } from './punish.js';
 import { reportCommand } from './report.js';
+import { reportsCommand } from './reports.js';
 import { ticketCommand } from './ticket.js';
 import { ticketsCommand } from './tickets.js';
 
@@ -51,6 +52,7 @@ export function buildCommands(
     tempipban: ipBanCommand(deps, 'required', completions),
     'unban-ip': ipUnbanCommand(deps, completions),
     alts: altsCommand(deps, completions),
+    reports: reportsCommand(deps),
   };
 }
 

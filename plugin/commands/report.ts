@@ -79,10 +79,11 @@ async function report(
 async function send(deps: CommandDeps, sender: Player, report: Report): Promise<boolean> {
   const render = deps.messages.render.bind(deps.messages);
   const key = reportKey(report.reporter.uuid, deps.ids());
+  const ticket = reportTicket(report);
   let outcome: Awaited<ReturnType<CommandDeps['outbox']['sendNow']>>;
   try {
     outcome = await deps.reports.deliveries.whileSending(key, () =>
-      deps.outbox.sendNow({ operation: 'createTicket', payload: reportTicket(report) }, { idempotencyKey: key }),
+      deps.outbox.sendNow({ operation: 'createTicket', payload: ticket }, { idempotencyKey: key }),
     );
   } catch (error) {
     reportFailure(sender, deps, error, 'report');
@@ -108,6 +109,14 @@ async function send(deps: CommandDeps, sender: Player, report: Report): Promise<
     return true;
   }
   const ticketId = (outcome.response as { ticketId?: unknown } | undefined)?.ticketId;
+  if (typeof ticketId === 'string') {
+    deps.reportCreated({
+      id: ticketId,
+      reporterName: report.reporter.name,
+      reportedName: report.reported.name,
+      reason: ticket.description,
+    });
+  }
   sender.sendMessage(
     typeof ticketId === 'string'
       ? render('commands.report.sent', { player, id: ticketId })

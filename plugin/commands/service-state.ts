@@ -25,6 +25,11 @@ const TITLES: Record<ExtensionName, string> = {
   lookupPlayer: 'player lookup',
   createTicket: 'ticket creation',
   replyToTicket: 'ticket replies',
+  listTickets: 'report list',
+  claimTicket: 'report claims',
+  closeTicket: 'report closing',
+  staffReplyToTicket: 'staff replies',
+  pendingNotices: 'notices for online players',
 };
 
 /** The status line of what the service offers beyond the published contract; undefined when not reported. */

@@ -141,6 +141,19 @@ const evasionSection = z.strictObject({
     .default(48),
 });
 
+const ticketUpdatesSection = z.strictObject({
+  /**
+   * How often, in ms, the service is asked for new reports of the network (for the staff alert,
+   * while a holder of bailiff.reports.notify is online) and for staff replies to players online
+   * here; 0: neither (reports made here are still alerted, replies reach players at their next join). @default 30000
+   */
+  pollIntervalMs: z
+    .number()
+    .int('must be an integer number of milliseconds')
+    .refine((ms) => ms === 0 || ms >= 1000, 'must be 0 (off) or at least 1000')
+    .default(30_000),
+});
+
 const reportsSection = z.strictObject({
   /** After a player's report, how long before they may make another of the same kind (player or chat). @default 60000 */
   cooldownMs: z.number().int('must be an integer number of milliseconds').min(0, 'must be at least 0').default(60_000),
@@ -183,6 +196,7 @@ export const bailiffConfigSchema = z.strictObject({
   outbox: outboxSection.prefault({}),
   evasion: evasionSection.prefault({}),
   reports: reportsSection.prefault({}),
+  ticketUpdates: ticketUpdatesSection.prefault({}),
 });
 
 export type BailiffConfig = z.infer<typeof bailiffConfigSchema>;

@@ -18,6 +18,7 @@ import type { EnforcementContext } from '../enforcement/enforcement-context.js';
 import { InFlightCreations } from '../enforcement/in-flight-creations.js';
 import type { StaffAudience } from '../enforcement/staff-broadcast.js';
 import type { MessageTable } from '../messages/schema.js';
+import { createReportEvents, type ReportEventBus } from './report-events.js';
 import { type CoreSettings, createCoreSettings } from './settings.js';
 
 export interface CoreOptions {
@@ -65,6 +66,8 @@ export interface Core {
   readonly audience: StaffAudience;
   /** config.yml, messages.yml and the policy, as the last reload left them. */
   readonly settings: CoreSettings;
+  /** Reports created on this server (`reportCreated`), for the staff alert. */
+  readonly reports: ReportEventBus;
   readonly keySource: string;
   /** Enforced punishments the cache indexed at start. */
   readonly enforcedAtStart: number;
@@ -132,6 +135,7 @@ export function createCore(options: CoreOptions): Core {
     inFlight,
     audience,
     settings,
+    reports: createReportEvents(),
     keySource: options.keySource,
     enforcedAtStart,
     start() {

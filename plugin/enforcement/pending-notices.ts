@@ -1,6 +1,7 @@
 import type { PendingNotification } from '../../src/contract/schemas.js';
 import type { Player } from '../../src/runtime/plugin-api.js';
 import { queueNoticeAck } from '../acks/acknowledgements.js';
+import { playerWritten } from '../messages/player-text.js';
 import type { EnforcementContext } from './enforcement-context.js';
 
 /** A login check's notices wait this long for their player to finish joining. */
@@ -50,8 +51,10 @@ export class PendingNotices {
     this.context.db.transaction(() => {
       for (const notification of entry.notifications) {
         if (this.context.cache.get(notification.id)) continue;
-        lines.push(this.context.messages().render('notice.service', { message: notification.message }));
-        queueNoticeAck(this.context.outbox, { id: notification.id, targetUuid: uuid }, now);
+        // Already acknowledged from here: shown before (a staff reply shown at once, then a quick rejoin).
+        if (!queueNoticeAck(this.context.outbox, { id: notification.id, targetUuid: uuid }, now)) continue;
+        const message = playerWritten(notification.message);
+        lines.push(this.context.messages().render('notice.service', { message }));
       }
     })();
     for (const line of lines) player.sendMessage(line);

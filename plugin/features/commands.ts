@@ -9,6 +9,7 @@ import type { Feature } from '../core/feature.js';
 import { createIdentify } from '../identity/identify.js';
 import { playerDirectory } from '../identity/player-directory.js';
 import { PlayerCalls } from '../players/player-calls.js';
+import { offerNotice } from '../reports/online-notices.js';
 import type { EvasionFeature } from './evasion.js';
 import type { PlayerReportsFeature } from './player-reports.js';
 import type { ReloadFeature } from './reload.js';
@@ -56,6 +57,9 @@ export function commandDeps(
     liftLocally: effects.liftLocally,
     isExempt: effects.isExempt,
     isOnline: effects.isOnline,
+    offerNotice: (notice) =>
+      offerNotice({ byUuid: (uuid) => host.players.byUuid(uuid), outbox, messages: settings.messages, clock }, notice),
+    reportCreated: (report) => core.reports.emit('reportCreated', report),
     playerCalls: new PlayerCalls(() => settings.config().players, clock),
     reports: features.reports.reports,
     inFlight: core.inFlight,

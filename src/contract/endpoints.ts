@@ -37,6 +37,17 @@ import {
   typesResponse,
   uuid,
 } from './schemas.js';
+import {
+  claimTicketBody,
+  closeTicketBody,
+  pendingNoticesQuery,
+  pendingNoticesResponse,
+  staffActionResponse,
+  staffReplyBody,
+  staffReplyResponse,
+  ticketListQuery,
+  ticketListResponse,
+} from './staff-ticket-schemas.js';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -243,6 +254,49 @@ const DEFINITIONS = {
     queueable: true,
     idempotent: true,
     notFoundIsResource: true,
+  },
+  listTickets: {
+    method: 'GET',
+    path: 'tickets',
+    query: ticketListQuery,
+    response: ticketListResponse,
+    extension: true,
+    queueable: false,
+  },
+  claimTicket: {
+    method: 'POST',
+    path: 'tickets/:id/claim',
+    params: { id: ticketIdParam },
+    body: claimTicketBody,
+    response: staffActionResponse,
+    extension: true,
+    queueable: false,
+  },
+  closeTicket: {
+    method: 'POST',
+    path: 'tickets/:id/close',
+    params: { id: ticketIdParam },
+    body: closeTicketBody,
+    response: staffActionResponse,
+    extension: true,
+    queueable: false,
+  },
+  staffReplyToTicket: {
+    method: 'POST',
+    path: 'tickets/:id/staff-replies',
+    params: { id: ticketIdParam },
+    body: staffReplyBody,
+    response: staffReplyResponse,
+    extension: true,
+    queueable: false,
+  },
+  pendingNotices: {
+    method: 'GET',
+    path: 'notifications/pending',
+    query: pendingNoticesQuery,
+    response: pendingNoticesResponse,
+    extension: true,
+    queueable: false,
   },
 } as const satisfies Record<string, EndpointDefinition>;
 

@@ -13,15 +13,18 @@ import { uploadLimits } from './migration/receive-upload.js';
 import type { PanelSettings } from './panel/panel-context.js';
 import { registerPanel } from './panel/register-panel.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerNetworkSettingsRoutes } from './routes/admin-network-settings.js';
 import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
 import { linkedAccountHandlers } from './routes/linked-accounts.js';
 import { migrationHandlers } from './routes/migration.js';
 import { notificationHandlers } from './routes/notifications-and-players.js';
 import { pardonHandlers } from './routes/pardons.js';
+import { pendingNoticeHandlers } from './routes/pending-notices.js';
 import { playerLoginHandlers } from './routes/player-login.js';
 import { punishmentReadHandlers } from './routes/punishments-read.js';
 import { punishmentWriteHandlers } from './routes/punishments-write.js';
+import { staffTicketHandlers } from './routes/staff-tickets.js';
 import { ticketWriteHandlers } from './routes/ticket-writes.js';
 import { ticketHandlers } from './routes/tickets.js';
 import type { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -61,6 +64,9 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
   await app.register(
     async (scope) => {
       requireApiKey(scope, context.stores.networks, settings.authThrottle);
+      scope.addHook('preHandler', async (request) => {
+        if (request.caller) context.activity.requested(request.caller, context.clock.now());
+      });
       registerEndpoints(
         scope,
         {
@@ -72,6 +78,8 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
           ...linkedAccountHandlers(context),
           ...ticketHandlers(context),
           ...ticketWriteHandlers(context),
+          ...staffTicketHandlers(context),
+          ...pendingNoticeHandlers(context),
           ...migrationHandlers(context, settings),
         },
         settings.rateLimits.settings.writesPerMinute,
@@ -83,9 +91,11 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
     async (scope) => {
       registerAdminRoutes(scope, context, settings.adminToken, settings.authThrottle);
       registerWebhookAdminRoutes(scope, context, settings.webhooks);
+      registerNetworkSettingsRoutes(scope, context);
     },
     { prefix: '/admin/v1' },
   );
-  await registerPanel(app, context, settings.panel);
+  const { jobs, uploadDirectory, maxUploadBytes } = settings;
+  await registerPanel(app, context, { ...settings.panel, migration: { jobs, uploadDirectory, maxUploadBytes } });
   return app;
 }

@@ -3,6 +3,7 @@ import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
 import type { EvasionSettings } from './evasion/evasion-settings.js';
 import type { ModerationRules } from './rules/catalogue.js';
+import { ServerActivity } from './server-activity.js';
 import type { ServiceStorage } from './store/ports/storage.js';
 import type { ServiceStoresPorts } from './store/ports/stores.js';
 import { PunishmentRenderer } from './store/punishment-renderer.js';
@@ -19,6 +20,8 @@ export interface ServiceContext {
   /** The same as `storage.stores`. */
   stores: ServiceStores;
   feed: PunishmentFeed;
+  /** Each game server's stream connections, last request and acknowledgement, in memory. */
+  activity: ServerActivity;
   /** Queues webhook deliveries of what happens in a network. */
   webhooks: WebhookQueue;
   /** Renders rows for lists and the stream, leaving out (and logging once) a row that cannot be shown. */
@@ -31,11 +34,14 @@ export interface ServiceContext {
   logger: Logger;
 }
 
-export function createContext(parts: Omit<ServiceContext, 'stores' | 'feed' | 'render' | 'webhooks'>): ServiceContext {
+export function createContext(
+  parts: Omit<ServiceContext, 'stores' | 'feed' | 'render' | 'webhooks' | 'activity'>,
+): ServiceContext {
   return {
     ...parts,
     stores: parts.storage.stores,
     feed: new PunishmentFeed(),
+    activity: new ServerActivity(),
     webhooks: new WebhookQueue(),
     render: new PunishmentRenderer(parts.logger),
   };

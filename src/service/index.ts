@@ -136,6 +136,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       uploadDirectory,
       jobs,
       webhooks,
+      panel: {
+        alwaysSecureCookies: options.panelSecureCookies ?? false,
+        timers: options.timers ?? systemTimers,
+        ...(options.appealsPerHour === undefined ? {} : { appealsPerHour: options.appealsPerHour }),
+      },
     });
     pruner = new AddressPruner(context.stores.addressRetention, clock, options.timers ?? systemTimers, context.logger, {
       retentionMs: (options.addressHistoryDays ?? DEFAULT_ADDRESS_HISTORY_DAYS) * DAY_MS,
@@ -178,6 +183,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       url: `http://${urlHost}:${port}`,
       port,
       adminToken,
+      context,
       close: () => {
         closing ??= (async () => {
           await pruner?.close();

@@ -4,6 +4,7 @@ import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
 import type { Random } from '../ports/random.js';
 import type { Timers } from '../ports/timers.js';
+import type { ServiceContext } from './context.js';
 import type { ModerationRules } from './rules/catalogue.js';
 import { weakSecretProblem } from './secret-strength.js';
 import type { ServiceSeed } from './seed/seed-schema.js';
@@ -53,6 +54,8 @@ export interface ServiceOptions {
   ipBanMinPrefixV4?: number;
   /** IPv6 bans broader than this prefix are refused with a 400. @default 48 */
   ipBanMinPrefixV6?: number;
+  /** Appeals one client address may send through the panel in an hour (a burst, then evenly refilled). @default 5 */
+  appealsPerHour?: number;
   /** Interval of WebSocket pings on the stream. @default 25000 */
   pingIntervalMs?: number;
   /** Largest frame a stream client may send; a bigger one closes its connection with 1009. @default 65536 */
@@ -63,6 +66,11 @@ export interface ServiceOptions {
   streamRetainedChanges?: number;
   /** A stream connection whose queued data has not moved for this long is closed (1008). @default 30000 */
   streamStallTimeoutMs?: number;
+  /**
+   * The panel's cookies always get `Secure`, also on plain-HTTP requests: set it when the panel is
+   * reached only through a proxy that terminates HTTPS. @default false (Secure on HTTPS requests)
+   */
+  panelSecureCookies?: boolean;
   /** Source of "now" for timestamps, windows and the rate limiter. @default system clock */
   clock?: Clock;
   /** Timers of background work (pruning the address history). @default system timers, unref'd */
@@ -95,6 +103,8 @@ export interface RunningService {
   url: string;
   port: number;
   adminToken: string;
+  /** The running service's stores, feed and ports: for the CLI and tests that act as the panel would. */
+  context: ServiceContext;
   /** Stops accepting, ends streams and imports, closes the database. */
   close(): Promise<void>;
 }

@@ -79,7 +79,8 @@ export interface Pardon {
   id: string;
   issuerName: string;
   reason: string;
-  serverId: number;
+  /** The server whose key asked for it; null for a pardon from the panel. */
+  serverId: number | null;
 }
 
 /**

@@ -18,6 +18,7 @@ const PHRASES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   404: 'Not Found',
+  409: 'Conflict',
   413: 'Payload Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',

@@ -37,6 +37,7 @@ describe('bailiff start with the embedded service', { timeout: 60_000 }, () => {
   it('prints the service URL, demo key, admin token and listening line once each', () => {
     const output = game!.output();
     expect(occurrences(output, `embedded moderation service on ${stored.url}`)).toBe(1);
+    expect(occurrences(output, `moderation panel: ${stored.url}/panel/`)).toBe(1);
     expect(occurrences(output, stored.apiKey)).toBe(1);
     expect(occurrences(output, stored.adminToken)).toBe(1);
     expect(occurrences(output, 'game server listening on')).toBe(1);

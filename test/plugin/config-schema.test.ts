@@ -47,6 +47,15 @@ describe('config.yml schema', () => {
     );
   });
 
+  it('ticketUpdates.pollIntervalMs: 30 s by default, 0 turns polling off, a short positive interval is refused', () => {
+    expect(bailiffConfigSchema.parse({}).ticketUpdates.pollIntervalMs).toBe(30_000);
+    expect(bailiffConfigSchema.parse({ ticketUpdates: { pollIntervalMs: 0 } }).ticketUpdates.pollIntervalMs).toBe(0);
+    const result = bailiffConfigSchema.safeParse({ ticketUpdates: { pollIntervalMs: 50 } });
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['ticketUpdates.pollIntervalMs', 'must be 0 (off) or at least 1000'],
+    ]);
+  });
+
   it('defaults the reports section and names a bad value of it', () => {
     expect(bailiffConfigSchema.parse({}).reports).toEqual({ cooldownMs: 60_000, maxReasonLength: 256, chatLines: 10 });
     const result = bailiffConfigSchema.safeParse({

@@ -32,6 +32,7 @@ describe('enableBailiff', () => {
   let context: PluginContext<BailiffConfig>;
   let instance: BailiffInstance | undefined;
   const { logger, lines } = recordingLogger();
+  const consoleLines: string[] = [];
 
   beforeEach(async () => {
     service = await startService({ port: 0, seed: seedWithBans(1) });
@@ -54,7 +55,12 @@ describe('enableBailiff', () => {
         commands,
         permissions: new PermissionService(),
         players: fakePlayers(),
-        console: { kind: 'console', name: 'CONSOLE', sendMessage: () => {}, hasPermission: () => true },
+        console: {
+          kind: 'console',
+          name: 'CONSOLE',
+          sendMessage: (line) => consoleLines.push(line),
+          hasPermission: () => true,
+        },
         server: { edition: 'java', onlineMode: true },
       },
       readPluginDescriptor(REPOSITORY_ROOT),
@@ -87,6 +93,8 @@ describe('enableBailiff', () => {
       'status',
       'reload',
       'player-reports',
+      'report-alerts',
+      'reply-notices',
       'commands',
     ]);
     for (const name of Object.keys(readPluginDescriptor(REPOSITORY_ROOT).commands)) {
@@ -143,5 +151,22 @@ describe('enableBailiff', () => {
     const status = (instance.features.find((feature) => feature.name === 'status') as StatusFeature).snapshot();
     expect(status).toMatchObject({ pollIntervalMs: 45_000, keySource: 'api.key in config.yml', cachedPunishments: 1 });
     expect(JSON.stringify(status)).not.toContain(API_KEY);
+  });
+
+  it('a report created here (reportCreated) reaches the report alert, and stops with it', async () => {
+    instance = enableBailiff(context);
+    instance.core.reports.emit('reportCreated', {
+      id: 'k3J9',
+      reporterName: 'Steve',
+      reportedName: 'Alex',
+      reason: 'x-ray',
+    });
+    expect(consoleLines.filter((line) => line.includes('[Report]'))).toEqual([
+      '&6[Report] &eSteve &7reported &eAlex&7: &fx-ray &8(k3J9)',
+    ]);
+    const { core } = instance;
+    await instance.disable();
+    instance = undefined;
+    expect(core.reports.listenerCount('reportCreated')).toBe(0);
   });
 });

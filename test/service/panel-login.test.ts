@@ -39,6 +39,25 @@ describe('panel login and sessions', () => {
     expect(dashboard.headers.get('content-security-policy')).toContain("script-src 'self'");
   });
 
+  it('marks the cookie Secure on every request when the owner says an HTTPS proxy is in front', async () => {
+    const proxied = await startPanelService({ panelSecureCookies: true });
+    try {
+      await proxied.addAccount('carol', 'alpha', 'viewer');
+      const client = proxied.client();
+      const form = await client.get('/panel/login');
+      const loginToken = /name="_login" value="([^"]+)"/.exec(form.html)![1]!;
+      const answer = await client.request('POST', '/panel/login', {
+        _login: loginToken,
+        username: 'carol',
+        password: PASSWORD,
+      });
+      const cookie = answer.headers.getSetCookie().find((line) => line.startsWith('bailiff_panel='))!;
+      expect(cookie).toMatch(/;\s*Secure/i);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('stores only a hash of the session id', async () => {
     const client = await t.loggedIn('alice');
     const sessionId = client.cookie('bailiff_panel')!;
@@ -105,6 +124,20 @@ describe('panel login and sessions', () => {
     const script = await t.client().get('/panel/assets/panel.js');
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toContain('javascript');
+  });
+
+  it('lets a superuser switch networks, and nobody else', async () => {
+    await t.addAccount('root', undefined, 'admin');
+    const root = await t.loggedIn('root');
+    const first = await root.get('/panel/');
+    expect(first.html).toContain('name="networkId"');
+    const switched = await root.post('/panel/network', { networkId: String(t.networkId('beta')) });
+    expect(switched.status).toBe(303);
+    expect((await root.get('/panel/')).html).toContain('data-id="beta-ban"');
+    expect((await root.post('/panel/network', { networkId: '999' })).status).toBe(400);
+    const alice = await t.loggedIn('alice');
+    expect((await alice.post('/panel/network', { networkId: String(t.networkId('beta')) })).status).toBe(403);
+    expect((await alice.get('/panel/')).html).not.toContain('beta-ban');
   });
 
   it('never redirects outside the panel after login', async () => {

@@ -39,6 +39,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'networks.serverByName': { args: (f) => [f.networkId, 'game-1'], uses: ['sqlite_autoindex_service_servers_2'] },
   'networks.updateServerKey': { args: (f) => ({ id: f.serverId, keyHash: Buffer.alloc(32) }), uses: [PK] },
   'networks.serverById': { args: (f) => [f.serverId], uses: [PK] },
+  'networks.serversOf': { args: (f) => [f.networkId], uses: ['sqlite_autoindex_service_servers_2'] },
   'players.nameOf': { args: (f) => [f.networkId, f.punishedPlayers[0]], uses: [PK] },
   'players.byName': { args: (f) => [f.networkId, 'PLAYER12'], uses: ['service_players_name'] },
   'players.byUuid': { args: (f) => [f.networkId, f.punishedPlayers[0]], uses: [PK] },
@@ -62,7 +63,8 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   },
   'punishments.history': {
     args: (f) => [f.networkId, f.punishedPlayers[0]],
-    uses: ['service_punishments_target_status'],
+    // Any index that starts with the player reads only their rows; the planner picks the narrower one.
+    uses: ['service_punishments_player_history'],
   },
   'punishments.setStatus': {
     args: (f) => ({ networkId: f.networkId, id: 'p10', status: 'pardoned', nowMs: f.nowMs }),
@@ -98,14 +100,44 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => [f.networkId, f.punishedPlayers[0]],
     uses: ['service_notifications_pending_of_player', 'sqlite_autoindex_service_punishments_1'],
   },
+  'notifications.unreadTextSince': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - DAY_MS, limit: 100 }),
+    uses: ['service_notifications_unread_text'],
+  },
   'pardons.byPunishment': { args: (f) => [f.networkId, 'p11'], uses: [PK, 'INTEGER PRIMARY KEY'] },
   'tickets.touch': {
     args: (f) => ({ networkId: f.networkId, id: f.ticketId, nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_tickets_1'],
   },
+  'tickets.setStatus': {
+    args: (f) => ({ networkId: f.networkId, id: f.ticketId, status: 'Closed', nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_tickets_1'],
+  },
   'tickets.byId': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_tickets_1'] },
   'tickets.repliesOf': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_ticket_replies_1'] },
   'tickets.byCreator': { args: (f) => [f.networkId, f.ticketCreator, 50], uses: ['service_tickets_creator'] },
+  'tickets.byStatusPage': {
+    args: (f) => ({ networkId: f.networkId, status: 'Open', types: '["player","chat"]', limit: 10, offset: 0 }),
+    uses: ['service_tickets_status_created'],
+  },
+  'tickets.countByStatus': {
+    args: (f) => ({ networkId: f.networkId, status: 'Open', types: '["player","chat"]' }),
+    uses: ['service_tickets_status_created'],
+  },
+  'tickets.claim': {
+    args: (f) => ({
+      networkId: f.networkId,
+      id: f.ticketId,
+      staffUuid: f.ticketCreator,
+      staffName: 'mod',
+      nowMs: f.nowMs,
+    }),
+    uses: ['sqlite_autoindex_service_tickets_1'],
+  },
+  'tickets.close': {
+    args: (f) => ({ networkId: f.networkId, id: f.ticketId, staffName: 'mod', reason: null, nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_tickets_1'],
+  },
   'migrations.updateUpload': {
     args: (f) => ({ id: 'upload-1', status: 'processing', processed: 1, message: 'x', nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_migration_uploads_1'],
@@ -163,6 +195,72 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, id: 'p10', nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_punishments_1'],
   },
+  'publicList.isPublic': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.setPublic': { args: (f) => ({ networkId: f.networkId, isPublic: 1 }), uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.page': {
+    args: (f) => ({ networkId: f.networkId, beforeCreatedAt: f.nowMs - DAY_MS, beforePosition: 0, limit: 50 }),
+    uses: ['service_punishments_recent'],
+  },
+  'publicList.pageOfKind': {
+    args: (f) => ({ networkId: f.networkId, kind: 'mute', beforeCreatedAt: f.nowMs, beforePosition: 0, limit: 50 }),
+    uses: ['service_punishments_public_kind'],
+  },
+  'publicList.pageOfPlayer': {
+    args: (f) => ({
+      networkId: f.networkId,
+      targetUuid: f.punishedPlayers[0],
+      beforeCreatedAt: f.nowMs,
+      beforePosition: 0,
+      limit: 50,
+    }),
+    uses: ['service_punishments_player_history'],
+  },
+  'appeals.openOf': { args: (f) => [f.networkId, 'p10'], uses: ['service_appeals_open'] },
+  'appeals.byToken': { args: () => [Buffer.alloc(32)], uses: ['sqlite_autoindex_service_appeals_1'] },
+  'appeals.byTicket': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_appeals_2'] },
+  'appeals.decide': {
+    args: (f) => ({
+      networkId: f.networkId,
+      ticketId: f.ticketId,
+      status: 'denied',
+      answer: 'no',
+      decidedBy: 'mod',
+      nowMs: f.nowMs,
+    }),
+    uses: ['sqlite_autoindex_service_appeals_2'],
+  },
+  'ticketList.page': {
+    args: (f) => ({
+      networkId: f.networkId,
+      type: null,
+      assignee: null,
+      beforeCreatedAt: f.nowMs,
+      beforePosition: 0,
+      limit: 50,
+    }),
+    uses: ['service_tickets_created'],
+  },
+  'ticketList.pageOfStatus': {
+    args: (f) => ({
+      networkId: f.networkId,
+      status: 'Open',
+      type: 'appeal',
+      assignee: '',
+      beforeCreatedAt: f.nowMs,
+      beforePosition: 0,
+      limit: 50,
+    }),
+    uses: ['service_tickets_status_created'],
+  },
+  'ticketList.assign': {
+    args: (f) => ({ networkId: f.networkId, id: f.ticketId, assignee: 'alice', nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_tickets_1'],
+  },
+  'ticketList.assigneeOf': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_tickets_1'] },
+  'auditQuery.page': {
+    args: (f) => ({ networkId: f.networkId, beforeId: 1_000_000, actor: 'mod', area: 'ticket', limit: 50 }),
+    uses: ['service_audit_log_network'],
+  },
   'networks.networkById': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
   'networks.allNetworks': { args: () => [], uses: ['sqlite_autoindex_service_networks_1'] },
   'panelAccounts.byUsername': { args: () => ['alice'], uses: ['sqlite_autoindex_service_panel_accounts_1'] },
@@ -183,6 +281,35 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'auditLog.newest': {
     args: (f) => ({ networkId: f.networkId, beforeId: 1_000_000, limit: 50 }),
     uses: ['service_audit_log_network'],
+  },
+  'dashboard.punishmentsPerDay': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 30 * DAY_MS, untilMs: f.nowMs }),
+    uses: ['COVERING INDEX service_punishments_created_type'],
+  },
+  'dashboard.ticketsPerDay': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 30 * DAY_MS, untilMs: f.nowMs }),
+    uses: ['service_tickets_created'],
+  },
+  'dashboard.openTickets': { args: (f) => [f.networkId, 15], uses: ['service_tickets_status_created'] },
+  'playerLookup.namesFrom': {
+    args: (f) => ({ networkId: f.networkId, low: 'player1', high: 'player1\u{10FFFF}', limit: 25 }),
+    uses: ['service_players_name'],
+  },
+  'playerLookup.punishmentsOf': {
+    args: (f) => [f.networkId, f.punishedPlayers[0], 200],
+    uses: ['service_punishments_target_status'],
+  },
+  'playerLookup.acknowledgementsOfTarget': {
+    args: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0], limit: 2000 }),
+    uses: ['service_punishments_player_history', 'sqlite_autoindex_service_acknowledgements_1'],
+  },
+  'playerLookup.evidenceOfTarget': {
+    args: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0], limit: 2000 }),
+    uses: ['service_punishments_player_history', 'service_evidence_punishment'],
+  },
+  'playerLookup.pardonsOfTarget': {
+    args: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0], limit: 2000 }),
+    uses: ['service_punishments_target_status', PK],
   },
   'streamChanges.activePage': {
     args: (f) => ({ networkId: f.networkId, afterCreatedAt: f.nowMs - DAY_MS, afterRowid: 0, limit: 1000 }),
@@ -206,11 +333,26 @@ const LARGE_TABLES = [
   'service_evidence',
   'service_tickets',
   'service_ticket_replies',
+  'service_appeals',
 ];
 /** The stream snapshot reads every active punishment of the network by design. */
 const READS_A_WHOLE_NETWORK = new Set(['punishments.active']);
 /** Pages through a whole network or its change log: each page must be a range of an index, not a sort. */
-const PAGES_IN_INDEX_ORDER = new Set(['streamChanges.activePage', 'streamChanges.changesAfter', 'punishments.recent']);
+const PAGES_IN_INDEX_ORDER = new Set([
+  'streamChanges.activePage',
+  'streamChanges.changesAfter',
+  'punishments.recent',
+  'publicList.page',
+  'publicList.pageOfKind',
+  'publicList.pageOfPlayer',
+  'ticketList.page',
+  'ticketList.pageOfStatus',
+  'dashboard.openTickets',
+  'playerLookup.namesFrom',
+  'auditLog.newest',
+  'tickets.byStatusPage',
+  'notifications.unreadTextSince',
+]);
 /** Reads one row per tenant or endpoint, by design: the alias of the small table each may scan. */
 const SCANS_OF_SMALL_TABLES: Record<string, string> = {
   'streamChanges.heads': 'networks',

@@ -17,6 +17,9 @@ const WRITE_ROUTES = [
   '/punishments/acknowledge',
   '/punishments/some-id/pardon',
   '/players/login',
+  '/tickets/some-id/claim',
+  '/tickets/some-id/close',
+  '/tickets/some-id/staff-replies',
 ];
 
 describe('the write bucket per API key', () => {

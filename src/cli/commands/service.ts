@@ -23,6 +23,7 @@ const USAGE = `usage: bailiff service [options]
   --rate-limit-per-minute N         requests a minute per API key on limited routes (default: 1000)
   --write-rate-limit-per-minute N   writes a minute per API key (default: 3000)
   --auth-failures-per-minute N      wrong keys or admin tokens a minute per client address (default: 10)
+  --appeals-per-hour N              panel appeals an hour per client address (default: 5)
   --address-history-days N          login addresses are deleted this many days after last seen (default: 90)
   --max-upload-mb N                 largest migration upload in MB (default: 100)
   --shared-ip-threshold N           an address seen with more accounts links none of them (default: 5)
@@ -32,7 +33,8 @@ const USAGE = `usage: bailiff service [options]
   --stream-connections-per-key N    stream connections one server key may hold (default: 3)
   --stream-retained-changes N       changes kept per network for resuming streams (default: 100000)
   --stream-max-frame-bytes N        largest frame a stream client may send (default: 65536)
-  --stream-stall-timeout-ms N       a stream reader stalled this long is closed (default: 30000)`;
+  --stream-stall-timeout-ms N       a stream reader stalled this long is closed (default: 30000)
+  --panel-secure-cookies            panel cookies always Secure (the panel is reached through an HTTPS proxy)`;
 
 /** Stream flags and the service option each sets, with its minimum. */
 const STREAM_FLAGS = [
@@ -75,6 +77,7 @@ function parse(argv: string[]) {
         'rate-limit-per-minute': { type: 'string' },
         'write-rate-limit-per-minute': { type: 'string' },
         'auth-failures-per-minute': { type: 'string' },
+        'appeals-per-hour': { type: 'string' },
         'address-history-days': { type: 'string' },
         'max-upload-mb': { type: 'string' },
         'shared-ip-threshold': { type: 'string' },
@@ -85,6 +88,7 @@ function parse(argv: string[]) {
         'stream-retained-changes': { type: 'string' },
         'stream-max-frame-bytes': { type: 'string' },
         'stream-stall-timeout-ms': { type: 'string' },
+        'panel-secure-cookies': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -152,6 +156,9 @@ export const command: CliCommand = async (context) => {
       ...(flags['auth-failures-per-minute'] === undefined
         ? {}
         : { authFailuresPerMinute: integerFlag('auth-failures-per-minute', flags['auth-failures-per-minute'], 1)! }),
+      ...(flags['appeals-per-hour'] === undefined
+        ? {}
+        : { appealsPerHour: integerFlag('appeals-per-hour', flags['appeals-per-hour'], 1)! }),
       ...(flags['address-history-days'] === undefined
         ? {}
         : { addressHistoryDays: integerFlag('address-history-days', flags['address-history-days'], 1)! }),
@@ -174,6 +181,7 @@ export const command: CliCommand = async (context) => {
           integerFlag(flag, flags[flag], min),
         ]),
       ),
+      ...(flags['panel-secure-cookies'] ? { panelSecureCookies: true } : {}),
       logger: stderrLogger(stderr),
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { SchemaMigration } from '../../db/schema-migrations.js';
 import { NETWORK_SIZE_INDEXES } from './network-size-indexes.js';
 import { PANEL_TABLES } from './panel-tables.js';
+import { PUBLIC_LIST_AND_APPEALS } from './public-list-and-appeals.js';
 
 /** Tables of the reference service. Times are epoch milliseconds; UUIDs are stored lower-case. */
 export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
@@ -300,4 +301,20 @@ export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
     `,
   },
   PANEL_TABLES,
+  {
+    version: 10,
+    // The list of open reports reads through service_tickets_status_created (version 11).
+    name: 'staff actions on tickets (claim, close) and notices with their own text (staff replies)',
+    up: `
+      ALTER TABLE service_tickets ADD COLUMN assignee_uuid TEXT;
+      ALTER TABLE service_tickets ADD COLUMN assignee_name TEXT;
+      ALTER TABLE service_tickets ADD COLUMN closed_reason TEXT;
+      -- Null for a punishment's notice, which is worded from the punishment.
+      ALTER TABLE service_notifications ADD COLUMN message TEXT;
+      -- Servers poll the network's unread notices with text, to show them to players online anywhere.
+      CREATE INDEX service_notifications_unread_text ON service_notifications (network_id, created_at, id)
+        WHERE message IS NOT NULL AND acknowledged_at IS NULL;
+    `,
+  },
+  PUBLIC_LIST_AND_APPEALS,
 ];

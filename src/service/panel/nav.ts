@@ -10,6 +10,10 @@ export interface NavItem {
 export const STAFF_NAV: readonly NavItem[] = [
   { href: '/panel/', label: 'Dashboard', permission: 'view' },
   { href: '/panel/players', label: 'Players', permission: 'view' },
+  { href: '/panel/tickets', label: 'Tickets', permission: 'view' },
+  { href: '/panel/servers', label: 'Servers', permission: 'view' },
+  { href: '/panel/audit', label: 'Audit', permission: 'view' },
+  { href: '/panel/migration', label: 'Migration', permission: 'migrate' },
   { href: '/panel/accounts', label: 'Accounts', permission: 'manage-users' },
   { href: '/panel/roles', label: 'Roles', permission: 'manage-users' },
 ];

@@ -2,6 +2,7 @@ import type { Eta } from 'eta';
 import type { Timers } from '../../ports/timers.js';
 import type { ServiceContext } from '../context.js';
 import type { AuthFailureThrottle } from '../http/auth-throttle.js';
+import type { ImportJobs } from '../migration/import-job.js';
 
 /** How the panel runs; every field has a default in register-panel.ts. */
 export interface PanelSettings {
@@ -15,7 +16,23 @@ export interface PanelSettings {
   maxLiveConnections: number;
   /** A comment is sent on an idle live stream this often, so proxies keep it open. @default 25_000 */
   liveHeartbeatMs: number;
+  /**
+   * Cookies always get `Secure`, also on requests that arrived over plain HTTP: for a panel reached
+   * only through a proxy that terminates HTTPS. @default false (Secure when the request was HTTPS)
+   */
+  alwaysSecureCookies: boolean;
   timers: Timers;
+  /** Appeals one client address may send: a burst of this many, then this many an hour. @default 5 */
+  appealsPerHour: number;
+  /** Where uploads from the migration page go; without it the page is not offered. @default undefined */
+  migration: PanelMigrationSettings | undefined;
+}
+
+/** The service's import jobs and upload limits, shared with the API's upload route. */
+export interface PanelMigrationSettings {
+  jobs: ImportJobs;
+  uploadDirectory: string;
+  maxUploadBytes: number;
 }
 
 /** What the panel's routes share. */

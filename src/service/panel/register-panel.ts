@@ -8,8 +8,20 @@ import { AuthFailureThrottle } from '../http/auth-throttle.js';
 import { installPanelErrorPages } from './error-pages.js';
 import { ASSETS_DIR } from './files.js';
 import type { PanelContext, PanelSettings } from './panel-context.js';
+import { registerAccountRoutes } from './routes/accounts.js';
+import { registerAppealRoutes } from './routes/appeals.js';
+import { registerAuditRoutes } from './routes/audit.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
+import { registerLiveRoutes } from './routes/live.js';
 import { registerLoginRoutes } from './routes/login.js';
+import { registerMigrationRoutes } from './routes/migration.js';
+import { registerPlayerRoutes } from './routes/players.js';
+import { registerPublicListRoutes } from './routes/public-list.js';
+import { registerPunishRoutes } from './routes/punish.js';
+import { registerPunishmentRoutes } from './routes/punishments.js';
+import { registerRoleRoutes } from './routes/roles.js';
+import { registerServerRoutes } from './routes/servers.js';
+import { registerTicketRoutes } from './routes/tickets.js';
 import { createViews } from './views.js';
 
 export const PANEL_PREFIX = '/panel';
@@ -20,7 +32,10 @@ export const DEFAULT_PANEL_SETTINGS: PanelSettings = {
   accountLoginFailuresPerMinute: 5,
   maxLiveConnections: 200,
   liveHeartbeatMs: 25_000,
+  alwaysSecureCookies: false,
   timers: systemTimers,
+  appealsPerHour: 5,
+  migration: undefined,
 };
 
 // Only the panel's own scripts, styles and requests; no page may frame it.
@@ -76,6 +91,18 @@ export async function registerPanel(
       });
       registerLoginRoutes(scope, panel);
       registerDashboardRoutes(scope, panel);
+      registerPublicListRoutes(scope, panel);
+      registerAppealRoutes(scope, panel);
+      registerTicketRoutes(scope, panel);
+      registerServerRoutes(scope, panel);
+      registerAuditRoutes(scope, panel);
+      registerMigrationRoutes(scope, panel);
+      registerLiveRoutes(scope, panel);
+      registerPlayerRoutes(scope, panel);
+      registerPunishRoutes(scope, panel);
+      registerPunishmentRoutes(scope, panel);
+      registerAccountRoutes(scope, panel);
+      registerRoleRoutes(scope, panel);
     },
     { prefix: PANEL_PREFIX },
   );

@@ -24,7 +24,12 @@ export interface Staff {
 
 const hashSessionId = (sessionId: string) => createHash('sha256').update(sessionId, 'utf8').digest();
 
-export const isSecureRequest = (request: FastifyRequest) => request.protocol === 'https';
+/**
+ * Whether the panel's cookies get `Secure`: always when the owner says the panel is only reached
+ * over HTTPS (a proxy in front terminates TLS), else when this request came over HTTPS.
+ */
+export const isSecureRequest = (request: FastifyRequest, alwaysSecure = false) =>
+  alwaysSecure || request.protocol === 'https';
 
 /** The permissions of a role in a network: built-in roles, then the network's custom ones. */
 export async function permissionsOf(
@@ -83,6 +88,7 @@ export async function startSession(
   account: PanelAccount,
   networkId: number,
   times: { nowMs: number; lifetimeMs: number },
+  alwaysSecure = false,
 ): Promise<void> {
   const sessionId = randomBytes(32).toString('base64url');
   await stores.panelSessions.create(hashSessionId(sessionId), {
@@ -95,16 +101,16 @@ export async function startSession(
     path: COOKIE_PATH,
     httpOnly: true,
     sameSite: 'strict',
-    secure: isSecureRequest(request),
+    secure: isSecureRequest(request, alwaysSecure),
     maxAge: Math.floor(times.lifetimeMs / 1000),
   });
 }
 
-export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, alwaysSecure = false): void {
   reply.clearCookie(SESSION_COOKIE, {
     path: COOKIE_PATH,
     httpOnly: true,
     sameSite: 'strict',
-    secure: isSecureRequest(request),
+    secure: isSecureRequest(request, alwaysSecure),
   });
 }

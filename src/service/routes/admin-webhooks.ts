@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ADMIN_ACTOR, auditApiAction } from '../api-audit.js';
 import type { ServiceContext } from '../context.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { integerFromQuery, parseOrThrow } from '../http/validate.js';
@@ -60,6 +61,10 @@ export function registerWebhookAdminRoutes(
     return webhook;
   }
 
+  // The URL may hold a secret (a Discord token): the audit log names the webhook, never its URL.
+  const auditWebhook = (networkId: number, action: string, name: string) =>
+    auditApiAction(context, { networkId, via: 'admin', actor: ADMIN_ACTOR, action, subject: name });
+
   const nameTaken = (name: string) =>
     new HttpError(409, `name: a webhook named '${name}' already exists in this network`);
   const shownWithCounts = async (webhook: Webhook) => shown(webhook, await deliveries.queueCounts(webhook.id));
@@ -71,6 +76,7 @@ export function registerWebhookAdminRoutes(
       if (await stores.webhooks.isNameTaken(networkId, config.name)) throw nameTaken(config.name);
       return stores.webhooks.create(networkId, config, clock.now());
     });
+    await auditWebhook(networkId, 'webhook.create', config.name);
     return { success: true, webhook: await shownWithCounts((await webhooks.find(networkId, id))!) };
   });
 
@@ -93,6 +99,7 @@ export function registerWebhookAdminRoutes(
       }
       await stores.webhooks.update(webhook.networkId, webhook.id, update);
     });
+    await auditWebhook(webhook.networkId, 'webhook.update', update.name ?? webhook.name);
     // A re-enabled endpoint or a new URL may have deliveries to send now.
     dispatcher.wake();
     return {
@@ -104,6 +111,7 @@ export function registerWebhookAdminRoutes(
   app.delete('/networks/:network/webhooks/:id', async (request) => {
     const webhook = await webhookOf(request.params);
     await webhooks.remove(webhook.networkId, webhook.id);
+    await auditWebhook(webhook.networkId, 'webhook.delete', webhook.name);
     return { success: true };
   });
 

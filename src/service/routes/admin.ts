@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { playerLoginBody } from '../../contract/schemas.js';
+import { ADMIN_ACTOR, auditApiAction } from '../api-audit.js';
 import type { ServiceContext } from '../context.js';
 import { linkedAccounts } from '../evasion/linked-accounts.js';
 import { requireAdminToken } from '../http/admin-auth.js';
@@ -10,6 +11,7 @@ import { parseOrThrow } from '../http/validate.js';
 import { storedId, storedTicket } from '../limits.js';
 import { changePunishmentStatus } from '../punishment-actions.js';
 import { toAdminPunishment, toIso } from '../store/punishment-rows.js';
+import { recordStaffReply } from '../tickets/staff-reply.js';
 import { ticketCreatedEvents, ticketEvent, type WebhookEvent } from '../webhooks/events.js';
 
 /** Statuses the reference service uses (docs/contract/service-semantics.md, Punishment life). */
@@ -31,6 +33,15 @@ export function registerAdminRoutes(
 ): void {
   const { storage, stores, clock, ids, webhooks } = context;
   requireAdminToken(app, adminToken, throttle);
+  const audit = (networkId: number, action: string, subject: string, detail?: Record<string, unknown>) =>
+    auditApiAction(context, {
+      networkId,
+      via: 'admin',
+      actor: ADMIN_ACTOR,
+      action,
+      subject,
+      ...(detail ? { detail } : {}),
+    });
 
   async function networkOf(params: unknown): Promise<number> {
     const { network } = parseOrThrow(networkParams, params, 'path');
@@ -41,7 +52,9 @@ export function registerAdminRoutes(
 
   app.post('/networks/:network/players', async (request) => {
     const body = parseOrThrow(playerLoginBody, request.body);
-    await stores.players.save(await networkOf(request.params), body.uuid, body.name);
+    const networkId = await networkOf(request.params);
+    await stores.players.save(networkId, body.uuid, body.name);
+    await audit(networkId, 'player.save', body.uuid, { name: body.name });
     return { success: true };
   });
 
@@ -58,6 +71,7 @@ export function registerAdminRoutes(
       }
       await webhooks.record(networkId, events, stores);
     });
+    await audit(networkId, 'ticket.save', body.id, { status: body.status });
     return { success: true, id: body.id };
   });
 
@@ -65,17 +79,13 @@ export function registerAdminRoutes(
     const networkId = await networkOf(request.params);
     const { id } = parseOrThrow(networkAndId, request.params, 'path');
     const body = parseOrThrow(replyBody, request.body);
-    if (!(await stores.tickets.exists(networkId, id))) throw notFound(`ticket ${id} not found`);
+    const facts = await stores.tickets.factsOf(networkId, id);
+    if (!facts) throw notFound(`ticket ${id} not found`);
     const nowMs = clock.now();
     const reply = { id: ids(), authorName: body.authorName, message: body.message, createdAt: toIso(nowMs) };
-    await storage.transaction(async (stores) => {
-      await stores.tickets.saveReply(networkId, id, reply);
-      const facts = await stores.tickets.factsOf(networkId, id);
-      if (facts) {
-        const event = ticketEvent('ticket.replied', facts, body.authorName, body.message, nowMs);
-        await webhooks.record(networkId, [event], stores);
-      }
-    });
+    // The creator is told in game, as for a reply from a server's staff.
+    await storage.transaction((stores) => recordStaffReply(context, stores, networkId, facts, reply, nowMs));
+    await audit(networkId, 'ticket.reply', id, { authorName: body.authorName });
     return { success: true, reply };
   });
 
@@ -85,6 +95,7 @@ export function registerAdminRoutes(
     const { status } = parseOrThrow(statusBody, request.body);
     if (!(await stores.punishments.find(networkId, id))) throw notFound(`punishment ${id} not found`);
     const changed = await changePunishmentStatus(context, networkId, id, status);
+    if (changed) await audit(networkId, 'punishment.status', id, { status });
     return { success: true, changed, punishment: toAdminPunishment((await stores.punishments.find(networkId, id))!) };
   });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pardonBody } from '../../contract/schemas.js';
+import { auditApiAction } from '../api-audit.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
@@ -33,6 +34,17 @@ export function pardonHandlers(context: ServiceContext): Pick<EndpointHandlers, 
           reason: body.reason ?? '',
           serverId: caller.serverId,
         });
+        if (changed) {
+          await auditApiAction(context, {
+            networkId: caller.networkId,
+            via: 'api',
+            actor: body.issuerName,
+            action: 'punishment.pardon',
+            subject: punishmentId,
+            server: caller.serverName,
+            detail: { reason: body.reason ?? '' },
+          });
+        }
         return {
           success: true,
           message: changed ? `punishment ${punishmentId} pardoned` : `punishment ${punishmentId} was already pardoned`,

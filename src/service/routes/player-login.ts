@@ -88,6 +88,9 @@ export function playerLoginHandlers(
 }
 
 function describeNotification(context: ServiceContext, row: PendingNotificationRow) {
+  if (row.message !== null) {
+    return { id: row.id, message: row.message, type: 'ticket-reply', createdAt: toIso(row.created_at) };
+  }
   const rule = row.type_ordinal === null ? undefined : findTypeRule(context.rules, row.type_ordinal);
   const title = rule?.title ?? 'Notice';
   return {

@@ -8,6 +8,7 @@ import {
   type DynamicCreateBody,
   dynamicCreateBody,
 } from '../../contract/schemas.js';
+import { auditApiAction } from '../api-audit.js';
 import type { ServiceContext, ServiceStores } from '../context.js';
 import { refuseTooBroadIpBan } from '../evasion/ip-ban-breadth.js';
 import { callerOf } from '../http/auth.js';
@@ -76,35 +77,40 @@ export function punishmentWriteHandlers(
   }
 
   /** Creates once per `Idempotency-Key`; publishes only a punishment this request created. */
-  async function createAndPublish(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    networkId: number,
-    body: CreateRequest,
-  ) {
+  async function createAndPublish(request: FastifyRequest, reply: FastifyReply, body: CreateRequest) {
+    const { networkId, serverName } = callerOf(request);
     let created: string | undefined;
     const punishmentId = await createOnce(request, reply, networkId, async (stores) => {
       created = await create(stores, networkId, body);
       return created;
     });
-    if (created !== undefined) await publishPunishment(context, networkId, created);
+    if (created !== undefined) {
+      await publishPunishment(context, networkId, created);
+      await auditApiAction(context, {
+        networkId,
+        via: 'api',
+        actor: body.issuerName ?? 'Console',
+        action: 'punishment.create',
+        subject: created,
+        server: serverName,
+        detail: { typeOrdinal: body.typeOrdinal, target: body.targetUuid, reason: body.reason ?? '' },
+      });
+    }
     return punishmentId;
   }
 
   return {
     createPunishment: {
       async handle(request, reply) {
-        const caller = callerOf(request);
         const { type_ordinal, ...rest } = parseOrThrow(serviceCreateBody, request.body);
-        await createAndPublish(request, reply, caller.networkId, { ...rest, typeOrdinal: type_ordinal });
+        await createAndPublish(request, reply, { ...rest, typeOrdinal: type_ordinal });
         return reply.code(200).send();
       },
     },
     createPunishmentDynamic: {
       async handle(request, reply) {
-        const caller = callerOf(request);
         const body = parseOrThrow(serviceDynamicBody, request.body);
-        const punishmentId = await createAndPublish(request, reply, caller.networkId, body);
+        const punishmentId = await createAndPublish(request, reply, body);
         return { punishmentId, message: `punishment ${punishmentId} created` };
       },
     },
@@ -122,6 +128,15 @@ export function punishmentWriteHandlers(
           body.evidenceUrl,
           clock.now(),
         );
+        await auditApiAction(context, {
+          networkId: caller.networkId,
+          via: 'api',
+          actor: body.issuerName,
+          action: 'punishment.evidence',
+          subject: punishmentId,
+          server: caller.serverName,
+          detail: { evidenceUrl: body.evidenceUrl },
+        });
         return { success: true, message: 'evidence added' };
       },
     },
@@ -144,6 +159,7 @@ export function punishmentWriteHandlers(
           ...(body.errorMessage === undefined ? {} : { errorMessage: body.errorMessage }),
           receivedAt: nowMs,
         });
+        context.activity.acknowledged(caller, nowMs);
         if (!body.success) return { message: 'failed enforcement recorded' };
         const started = await stores.punishments.markStarted(caller.networkId, body.punishmentId, executedAt, nowMs);
         return { message: started ? 'punishment acknowledged' : 'punishment already acknowledged' };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createTicketBody, ticketReplyBody } from '../../contract/schemas.js';
+import { auditApiAction } from '../api-audit.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
@@ -50,6 +51,13 @@ export function ticketWriteHandlers(context: ServiceContext): Pick<EndpointHandl
             ticketCreatedEvents({ ...ticket, server: ticket.createdServer }, ticket.description, nowMs),
             stores,
           );
+          const audited = { networkId: caller.networkId, via: 'api', server: caller.serverName } as const;
+          const detail = { type: body.type };
+          await auditApiAction(
+            context,
+            { ...audited, actor: body.creatorName, action: 'ticket.create', subject: id, detail },
+            stores,
+          );
           return id;
         });
         return { status: 200, success: true, ticketId, message: `ticket ${ticketId} created` };
@@ -80,6 +88,18 @@ export function ticketWriteHandlers(context: ServiceContext): Pick<EndpointHandl
             nowMs,
           );
           await webhooks.record(caller.networkId, [event], stores);
+          await auditApiAction(
+            context,
+            {
+              networkId: caller.networkId,
+              via: 'api',
+              actor: body.playerName,
+              action: 'ticket.reply',
+              subject: id,
+              server: caller.serverName,
+            },
+            stores,
+          );
           return replyIdCreated;
         });
         return { status: 200, success: true, replyId, message: `reply ${replyId} added to ticket ${id}` };

@@ -19,6 +19,7 @@ export async function applySeed(context: ServiceContext, seed: ParsedSeed): Prom
   await context.storage.transaction(async (stores) => {
     for (const network of seed.networks) {
       const networkId = await stores.networks.ensureNetwork(network.name);
+      if (network.publicList !== undefined) await stores.publicList.setPublic(networkId, network.publicList);
       for (const server of network.servers) await stores.networks.ensureServer(networkId, server.name, server.apiKey);
       for (const player of network.players) await stores.players.save(networkId, player.uuid, player.name);
       for (const ticket of network.tickets) await stores.tickets.save(networkId, ticket);

@@ -33,6 +33,8 @@ export const seedNetwork = z.strictObject({
   punishments: z.array(seedPunishment).default([]),
   /** Webhook endpoints by name: a seed applied again updates them. */
   webhooks: z.array(webhookConfig).default([]),
+  /** The public ban list's switch; left out keeps what the network has (off for a new one). */
+  publicList: z.boolean().optional(),
 });
 
 /** A seed file: networks with their servers (API keys in clear), players, tickets, punishments and webhooks. */

@@ -64,7 +64,7 @@ export class AuditLog {
     );
   }
 
-  async record(entry: AuditEntry): Promise<void> {
+  record(entry: AuditEntry): void {
     this.insertStatement.run({
       networkId: entry.networkId,
       actor: entry.actor,
@@ -77,7 +77,7 @@ export class AuditLog {
   }
 
   /** Up to `limit` entries of a network, newest first, older than the entry `beforeId` when given. */
-  async newest(networkId: number, limit: number, beforeId = Number.MAX_SAFE_INTEGER): Promise<AuditRecord[]> {
+  newest(networkId: number, limit: number, beforeId = Number.MAX_SAFE_INTEGER): AuditRecord[] {
     return this.newestStatement.all({ networkId, beforeId, limit }).map((row) => ({
       id: row.id,
       networkId: row.network_id,

@@ -5,7 +5,10 @@ import { toIso } from './punishment-rows.js';
 export interface NewUpload {
   id: string;
   networkId: number;
-  serverId: number;
+  /** The server whose key uploaded it; null for an upload from the panel. */
+  serverId: number | null;
+  /** The panel username that uploaded it. */
+  uploadedBy?: string | null;
   fileSize: number;
   total: number;
   nowMs: number;
@@ -47,12 +50,13 @@ export interface ProgressReport {
 
 /** The statements of {@link MigrationStore}; test/service/query-plans.test.ts checks each one's plan. */
 export const MIGRATION_SQL = {
-  insertUpload: `INSERT INTO service_migration_uploads (id, network_id, server_id, file_size, status, processed, total, message, created_at, updated_at)
-       VALUES (@id, @networkId, @serverId, @fileSize, 'processing', 0, @total, 'queued', @nowMs, @nowMs)`,
+  insertUpload: `INSERT INTO service_migration_uploads (id, network_id, server_id, uploaded_by, file_size, status, processed, total, message, created_at, updated_at)
+       VALUES (@id, @networkId, @serverId, @uploadedBy, @fileSize, 'processing', 0, @total, 'queued', @nowMs, @nowMs)`,
   updateUpload: `UPDATE service_migration_uploads SET status = @status, processed = @processed, message = @message, updated_at = @nowMs
        WHERE id = @id`,
-  uploads: `SELECT u.id, s.name AS server, u.file_size, u.status, u.processed, u.total, u.message, u.created_at, u.updated_at
-       FROM service_migration_uploads u JOIN service_servers s ON s.id = u.server_id
+  uploads: `SELECT u.id, coalesce(s.name, 'panel (' || u.uploaded_by || ')', 'panel') AS server, u.file_size, u.status,
+         u.processed, u.total, u.message, u.created_at, u.updated_at
+       FROM service_migration_uploads u LEFT JOIN service_servers s ON s.id = u.server_id
        WHERE u.network_id = ? ORDER BY u.created_at DESC, u.rowid DESC`,
   insertReport: `INSERT INTO service_migration_reports (network_id, server_id, status, message, processed, total, reported_at)
        VALUES (@networkId, @serverId, @status, @message, @processed, @total, @reportedAt)`,
@@ -78,7 +82,7 @@ export class MigrationStore {
   }
 
   startUpload(upload: NewUpload): void {
-    this.insertUpload.run(upload);
+    this.insertUpload.run({ ...upload, uploadedBy: upload.uploadedBy ?? null });
   }
 
   progress(id: string, status: UploadStatus, processed: number, message: string, nowMs: number): void {

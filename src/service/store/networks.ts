@@ -29,6 +29,7 @@ export const NETWORK_SQL = {
   updateServerKey: 'UPDATE service_servers SET key_hash = @keyHash WHERE id = @id',
   serverById: 'SELECT name FROM service_servers WHERE id = ?',
   networkById: 'SELECT name FROM service_networks WHERE id = ?',
+  serversOf: 'SELECT id, name FROM service_servers WHERE network_id = ? ORDER BY name LIMIT 1000',
   allNetworks: 'SELECT id, name FROM service_networks ORDER BY name LIMIT 1000',
 } as const;
 
@@ -42,6 +43,7 @@ export class NetworkStore {
   private readonly updateServerKey;
   private readonly serverById;
   private readonly networkById;
+  private readonly serversOfStatement;
   private readonly allNetworks;
 
   constructor(db: Db) {
@@ -53,16 +55,22 @@ export class NetworkStore {
     this.updateServerKey = db.prepare<{ id: number; keyHash: Buffer }>(NETWORK_SQL.updateServerKey);
     this.serverById = db.prepare<[number], { name: string }>(NETWORK_SQL.serverById);
     this.networkById = db.prepare<[number], { name: string }>(NETWORK_SQL.networkById);
+    this.serversOfStatement = db.prepare<[number], { id: number; name: string }>(NETWORK_SQL.serversOf);
     this.allNetworks = db.prepare<[], { id: number; name: string }>(NETWORK_SQL.allNetworks);
   }
 
-  async networkName(networkId: number): Promise<string | undefined> {
+  networkName(networkId: number): string | undefined {
     return this.networkById.get(networkId)?.name;
   }
 
   /** Every network by name (at most 1000), for a superuser's network switch. */
-  async listNetworks(): Promise<{ id: number; name: string }[]> {
+  listNetworks(): { id: number; name: string }[] {
     return this.allNetworks.all();
+  }
+
+  /** The game servers of a network by name (at most 1000). */
+  serversOf(networkId: number): { id: number; name: string }[] {
+    return this.serversOfStatement.all(networkId);
   }
 
   /** The server whose key this is, or undefined. The hash comparison is constant-time. */

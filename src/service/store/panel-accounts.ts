@@ -82,40 +82,40 @@ export class PanelAccountStore {
   }
 
   /** The new account's id, or undefined when the username is taken (in any network, any case). */
-  async create(account: NewPanelAccount): Promise<number | undefined> {
+  create(account: NewPanelAccount): number | undefined {
     if (this.byUsername.get(account.username)) return undefined;
     return Number(this.insertStatement.run(account).lastInsertRowid);
   }
 
-  async findByUsername(username: string): Promise<PanelAccount | undefined> {
+  findByUsername(username: string): PanelAccount | undefined {
     const row = this.byUsername.get(username);
     return row && toAccount(row);
   }
 
-  async find(id: number): Promise<PanelAccount | undefined> {
+  find(id: number): PanelAccount | undefined {
     const row = this.byId.get(id);
     return row && toAccount(row);
   }
 
   /** The accounts that work in a network: its own and the superusers (at most 1000). */
-  async ofNetworkAndSuperusers(networkId: number): Promise<PanelAccount[]> {
+  ofNetworkAndSuperusers(networkId: number): PanelAccount[] {
     return this.ofNetwork.all(networkId).map(toAccount);
   }
 
-  async setRole(id: number, role: string, nowMs: number): Promise<void> {
+  setRole(id: number, role: string, nowMs: number): void {
     this.roleStatement.run({ id, role, nowMs });
   }
 
-  async setDisabled(id: number, disabled: boolean, nowMs: number): Promise<void> {
+  setDisabled(id: number, disabled: boolean, nowMs: number): void {
     this.disabledStatement.run({ id, disabled: disabled ? 1 : 0, nowMs });
   }
 
-  async setPassword(id: number, passwordHash: string, nowMs: number): Promise<void> {
+  setPassword(id: number, passwordHash: string, nowMs: number): void {
     this.passwordStatement.run({ id, passwordHash, nowMs });
   }
 
   /** How many of a network's accounts hold a role (a custom role in use cannot be deleted). */
-  async countWithRole(networkId: number, role: string): Promise<number> {
+  countWithRole(networkId: number, role: string): number {
     return this.countStatement.get(networkId, role)?.count ?? 0;
   }
 }

@@ -38,20 +38,20 @@ export class PanelRoleStore {
   }
 
   /** Creates the role or replaces its permissions. */
-  async save(networkId: number, role: CustomRole, nowMs: number): Promise<void> {
+  save(networkId: number, role: CustomRole, nowMs: number): void {
     this.saveStatement.run({ networkId, name: role.name, permissions: JSON.stringify(role.permissions), nowMs });
   }
 
-  async list(networkId: number): Promise<CustomRole[]> {
+  list(networkId: number): CustomRole[] {
     return this.ofNetwork.all(networkId).map(toRole);
   }
 
-  async find(networkId: number, name: string): Promise<CustomRole | undefined> {
+  find(networkId: number, name: string): CustomRole | undefined {
     const row = this.byName.get(networkId, name);
     return row && toRole(row);
   }
 
-  async remove(networkId: number, name: string): Promise<void> {
+  remove(networkId: number, name: string): void {
     this.removeStatement.run(networkId, name);
   }
 }

@@ -39,30 +39,30 @@ export class PanelSessionStore {
     this.pruneStatement = db.prepare<[number]>(PANEL_SESSION_SQL.pruneExpired);
   }
 
-  async create(idHash: Buffer, session: PanelSession): Promise<void> {
+  create(idHash: Buffer, session: PanelSession): void {
     this.insertStatement.run({ idHash, ...session });
   }
 
   /** The session, unless it expired by `nowMs`. */
-  async find(idHash: Buffer, nowMs: number): Promise<PanelSession | undefined> {
+  find(idHash: Buffer, nowMs: number): PanelSession | undefined {
     return this.byHash.get(idHash, nowMs);
   }
 
-  async remove(idHash: Buffer): Promise<void> {
+  remove(idHash: Buffer): void {
     this.removeStatement.run(idHash);
   }
 
   /** Ends every session of an account (disabled, or its password reset). */
-  async removeAllOf(accountId: number): Promise<void> {
+  removeAllOf(accountId: number): void {
     this.removeOfAccount.run(accountId);
   }
 
-  async switchNetwork(idHash: Buffer, networkId: number): Promise<void> {
+  switchNetwork(idHash: Buffer, networkId: number): void {
     this.switchStatement.run({ idHash, networkId });
   }
 
   /** Deletes up to 500 expired sessions; the number deleted. */
-  async pruneExpired(nowMs: number): Promise<number> {
+  pruneExpired(nowMs: number): number {
     return this.pruneStatement.run(nowMs).changes;
   }
 }

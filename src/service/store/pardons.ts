@@ -5,8 +5,8 @@ export interface PardonRecord {
   punishmentId: string;
   issuerName: string;
   reason: string;
-  /** The server whose key asked for it. */
-  serverId: number;
+  /** The server whose key asked for it; null for a pardon from the panel (an accepted appeal). */
+  serverId: number | null;
   pardonedAt: number;
 }
 

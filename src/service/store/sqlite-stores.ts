@@ -4,7 +4,10 @@ import { DeliveryStore } from '../webhooks/delivery-store.js';
 import { WebhookLog } from '../webhooks/webhook-log.js';
 import { WebhookStore } from '../webhooks/webhook-store.js';
 import { AddressRetentionStore } from './address-retention.js';
+import { AppealStore } from './appeals.js';
 import { AuditLog } from './audit-log.js';
+import { AuditQueryStore } from './audit-query.js';
+import { DashboardCounts } from './dashboard-counts.js';
 import { EnforcementStore } from './enforcement.js';
 import { EvasionPunishmentStore } from './evasion-punishments.js';
 import { ExpiryStore } from './expiries.js';
@@ -17,10 +20,13 @@ import { PanelRoleStore } from './panel-roles.js';
 import { PanelSessionStore } from './panel-sessions.js';
 import { PardonStore } from './pardons.js';
 import { PlayerIpStore } from './player-ips.js';
+import { PlayerLookup } from './player-lookup.js';
 import { PlayerStore } from './players.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
+import { PublicListStore } from './public-list.js';
 import { PunishmentStore } from './punishments.js';
 import { StreamChangeStore } from './stream-changes.js';
+import { TicketListStore } from './ticket-list.js';
 import { TicketStore } from './tickets.js';
 
 /** The SQLite stores, synchronous as better-sqlite3 is; {@link SqliteStorage} hands them out as ports. */
@@ -44,6 +50,12 @@ export interface SqliteStores {
   panelRoles: PanelRoleStore;
   panelSessions: PanelSessionStore;
   auditLog: AuditLog;
+  publicList: PublicListStore;
+  appeals: AppealStore;
+  ticketList: TicketListStore;
+  auditQuery: AuditQueryStore;
+  dashboard: DashboardCounts;
+  playerLookup: PlayerLookup;
   expiries: ExpiryStore;
   addressRetention: AddressRetentionStore;
 }
@@ -62,6 +74,9 @@ void _conforms;
 
 export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
   const webhookLog = new WebhookLog(db);
+  const tickets = new TicketStore(db, (ticketId, error) =>
+    logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
+  );
   return {
     networks: new NetworkStore(db),
     players: new PlayerStore(db),
@@ -71,9 +86,7 @@ export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
     evasion: new EvasionPunishmentStore(db),
     notifications: new NotificationStore(db),
     pardons: new PardonStore(db),
-    tickets: new TicketStore(db, (ticketId, error) =>
-      logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
-    ),
+    tickets,
     migrations: new MigrationStore(db),
     idempotencyKeys: new IdempotencyKeyStore(db),
     streamChanges: new StreamChangeStore(db),
@@ -84,6 +97,12 @@ export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
     panelRoles: new PanelRoleStore(db),
     panelSessions: new PanelSessionStore(db),
     auditLog: new AuditLog(db),
+    publicList: new PublicListStore(db),
+    appeals: new AppealStore(db, tickets),
+    ticketList: new TicketListStore(db),
+    auditQuery: new AuditQueryStore(db),
+    dashboard: new DashboardCounts(db),
+    playerLookup: new PlayerLookup(db),
     expiries: new ExpiryStore(db),
     addressRetention: new AddressRetentionStore(db),
   };

@@ -1,7 +1,10 @@
 import { DELIVERY_SQL } from '../webhooks/delivery-store.js';
 import { WEBHOOK_LOG_SQL } from '../webhooks/webhook-log.js';
 import { WEBHOOK_SQL } from '../webhooks/webhook-store.js';
+import { APPEAL_SQL } from './appeals.js';
 import { AUDIT_LOG_SQL } from './audit-log.js';
+import { AUDIT_QUERY_SQL } from './audit-query.js';
+import { DASHBOARD_SQL } from './dashboard-counts.js';
 import { ENFORCEMENT_SQL } from './enforcement.js';
 import { EVASION_SQL } from './evasion-punishments.js';
 import { EXPIRY_SQL } from './expiries.js';
@@ -14,9 +17,12 @@ import { PANEL_ROLE_SQL } from './panel-roles.js';
 import { PANEL_SESSION_SQL } from './panel-sessions.js';
 import { PARDON_SQL } from './pardons.js';
 import { PLAYER_IP_SQL } from './player-ips.js';
+import { PLAYER_LOOKUP_SQL } from './player-lookup.js';
 import { PLAYER_SQL } from './players.js';
+import { PUBLIC_LIST_SQL } from './public-list.js';
 import { PUNISHMENT_SQL } from './punishments.js';
 import { STREAM_CHANGE_SQL } from './stream-changes.js';
+import { TICKET_LIST_SQL } from './ticket-list.js';
 import { TICKET_SQL } from './tickets.js';
 
 /**
@@ -40,8 +46,14 @@ export const SERVICE_STATEMENTS = {
   webhookDeliveries: DELIVERY_SQL,
   webhookLog: WEBHOOK_LOG_SQL,
   expiries: EXPIRY_SQL,
+  publicList: PUBLIC_LIST_SQL,
+  appeals: APPEAL_SQL,
+  ticketList: TICKET_LIST_SQL,
+  auditQuery: AUDIT_QUERY_SQL,
   panelAccounts: PANEL_ACCOUNT_SQL,
   panelRoles: PANEL_ROLE_SQL,
   panelSessions: PANEL_SESSION_SQL,
   auditLog: AUDIT_LOG_SQL,
+  dashboard: DASHBOARD_SQL,
+  playerLookup: PLAYER_LOOKUP_SQL,
 } as const;

@@ -19,6 +19,8 @@ interface TicketRow {
   chat_messages: string | null;
   created_at: number;
   updated_at: number;
+  assignee_uuid: string | null;
+  assignee_name: string | null;
 }
 
 /** A ticket a player opened through the ticket creation extension. */
@@ -49,9 +51,33 @@ export interface TicketFacts {
   creatorName: string;
   reportedPlayerName: string | null;
   server: string | null;
+  assigneeUuid: string | null;
+  assigneeName: string | null;
 }
 
-const OPEN_STATUS = 'Open';
+/** One ticket of a staff list (see {@link TicketStore.page}). */
+export type StaffTicketRow = TicketSummary & {
+  description: string;
+  reportedPlayerName: string | null;
+  createdServer: string | null;
+  assigneeName: string | null;
+};
+
+/** What became of a claim: done (also when the staff member held it already), or why not. */
+export type ClaimOutcome =
+  | { outcome: 'claimed'; assigneeName: string }
+  | { outcome: 'missing' }
+  | { outcome: 'closed' }
+  | { outcome: 'held'; assigneeName: string };
+
+/** What became of a close: done, or why not. */
+export type CloseOutcome =
+  | { outcome: 'closed'; assigneeName: string | null }
+  | { outcome: 'missing' }
+  | { outcome: 'already-closed' };
+
+export const OPEN_STATUS = 'Open';
+export const CLOSED_STATUS = 'Closed';
 
 const SUMMARY_COLUMNS = 'id, type, subject, status, priority, creator_uuid, creator_name, created_at, updated_at';
 
@@ -68,6 +94,8 @@ function toSummary(row: Omit<TicketRow, 'description' | 'reported_player_uuid' |
     updatedAt: toIso(row.updated_at, 'updatedAt'),
   } satisfies TicketSummary;
 }
+
+type StatusPageArgs = { networkId: number; status: string; types: string; limit: number; offset: number };
 
 /** Told about a stored ticket or reply whose date no Date holds (only an older version could have stored one). */
 export type UnrenderableTicketReport = (ticketId: string, error: UnrenderableDateError) => void;
@@ -94,11 +122,27 @@ export const TICKET_SQL = {
        ON CONFLICT (network_id, ticket_id, id) DO UPDATE SET author_name = excluded.author_name,
          message = excluded.message, created_at = excluded.created_at`,
   touch: 'UPDATE service_tickets SET updated_at = max(updated_at, @nowMs) WHERE network_id = @networkId AND id = @id',
+  setStatus: `UPDATE service_tickets SET status = @status, updated_at = max(updated_at, @nowMs)
+       WHERE network_id = @networkId AND id = @id AND status <> @status`,
   byId: 'SELECT * FROM service_tickets WHERE network_id = ? AND id = ?',
   repliesOf:
     'SELECT id, author_name, message, created_at FROM service_ticket_replies WHERE network_id = ? AND ticket_id = ? ORDER BY created_at, id',
   byCreator: `SELECT ${SUMMARY_COLUMNS} FROM service_tickets WHERE network_id = ? AND creator_uuid = ?
        ORDER BY created_at DESC, id DESC LIMIT ?`,
+  byStatusPage: `SELECT ${SUMMARY_COLUMNS}, description, reported_player_name, created_server, assignee_name
+       FROM service_tickets
+       WHERE network_id = @networkId AND status = @status AND type IN (SELECT value FROM json_each(@types))
+       ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+  countByStatus: `SELECT count(*) AS total FROM service_tickets
+       WHERE network_id = @networkId AND status = @status AND type IN (SELECT value FROM json_each(@types))`,
+  // Only an open ticket nobody else holds; the same staff member claiming again changes nothing.
+  claim: `UPDATE service_tickets SET assignee_uuid = @staffUuid, assignee_name = @staffName,
+         updated_at = max(updated_at, @nowMs)
+       WHERE network_id = @networkId AND id = @id AND status = '${OPEN_STATUS}'
+         AND (assignee_uuid IS NULL OR assignee_uuid = @staffUuid)`,
+  close: `UPDATE service_tickets SET status = '${CLOSED_STATUS}', closed_reason = @reason,
+         assignee_name = coalesce(assignee_name, @staffName), updated_at = max(updated_at, @nowMs)
+       WHERE network_id = @networkId AND id = @id AND lower(status) <> 'closed'`,
 } as const;
 
 /**
@@ -113,6 +157,11 @@ export class TicketStore {
   private readonly repliesOf;
   private readonly byCreator;
   private readonly insertTicket;
+  private readonly statusStatement;
+  private readonly byStatusPage;
+  private readonly countByStatus;
+  private readonly claimStatement;
+  private readonly closeStatement;
 
   constructor(
     private readonly db: Db,
@@ -128,6 +177,32 @@ export class TicketStore {
     >(TICKET_SQL.repliesOf);
     this.insertTicket = db.prepare(TICKET_SQL.insertTicket);
     this.byCreator = db.prepare<[number, string, number], TicketRow>(TICKET_SQL.byCreator);
+    this.byStatusPage = db.prepare<StatusPageArgs, TicketRow>(TICKET_SQL.byStatusPage);
+    this.countByStatus = db.prepare<Omit<StatusPageArgs, 'limit' | 'offset'>, { total: number }>(
+      TICKET_SQL.countByStatus,
+    );
+    this.claimStatement = db.prepare<{
+      networkId: number;
+      id: string;
+      staffUuid: string;
+      staffName: string;
+      nowMs: number;
+    }>(TICKET_SQL.claim);
+    this.closeStatement = db.prepare<{
+      networkId: number;
+      id: string;
+      staffName: string;
+      reason: string | null;
+      nowMs: number;
+    }>(TICKET_SQL.close);
+    this.statusStatement = db.prepare<{ networkId: number; id: string; status: string; nowMs: number }>(
+      TICKET_SQL.setStatus,
+    );
+  }
+
+  /** Sets the ticket's status (`Open`, `Closed`...); true when it changed. */
+  setStatus(networkId: number, id: string, status: string, nowMs: number): boolean {
+    return this.statusStatement.run({ networkId, id, status, nowMs }).changes === 1;
   }
 
   /** Stores a ticket opened by a player, status `Open`, without replies. */
@@ -165,8 +240,58 @@ export class TicketStore {
         creatorName: row.creator_name,
         reportedPlayerName: row.reported_player_name,
         server: row.created_server,
+        assigneeUuid: row.assignee_uuid,
+        assigneeName: row.assignee_name,
       }
     );
+  }
+
+  /** One page of the network's tickets with this status and one of these types, newest first, and how many there are. */
+  page(
+    networkId: number,
+    filter: { status: string; types: readonly string[] },
+    page: { limit: number; offset: number },
+  ): { total: number; tickets: StaffTicketRow[] } {
+    const where = { networkId, status: filter.status, types: JSON.stringify(filter.types) };
+    const rows = this.byStatusPage.all({ ...where, ...page });
+    const tickets = this.renderable(rows, undefined, (row) => ({
+      ...toSummary(row),
+      description: row.description,
+      reportedPlayerName: row.reported_player_name,
+      createdServer: row.created_server,
+      assigneeName: row.assignee_name,
+    }));
+    return { total: this.countByStatus.get(where)?.total ?? 0, tickets };
+  }
+
+  /** Assigns an open ticket to a staff member unless someone else holds it. */
+  claim(networkId: number, id: string, staff: { uuid: string; name: string }, nowMs: number): ClaimOutcome {
+    return this.db.transaction((): ClaimOutcome => {
+      const staffUuid = staff.uuid.toLowerCase();
+      const changed = this.claimStatement.run({ networkId, id, staffUuid, staffName: staff.name, nowMs }).changes;
+      if (changed > 0) return { outcome: 'claimed', assigneeName: staff.name };
+      const row = this.byId.get(networkId, id);
+      if (!row) return { outcome: 'missing' };
+      if (row.status !== OPEN_STATUS) return { outcome: 'closed' };
+      return { outcome: 'held', assigneeName: row.assignee_name ?? '' };
+    })();
+  }
+
+  /** Closes a ticket with an optional reason; its holder stays, else the staff member closing it becomes it. */
+  close(networkId: number, id: string, staff: { name: string; reason: string | null }, nowMs: number): CloseOutcome {
+    return this.db.transaction((): CloseOutcome => {
+      const changed = this.closeStatement.run({
+        networkId,
+        id,
+        staffName: staff.name,
+        reason: staff.reason,
+        nowMs,
+      }).changes;
+      const row = this.byId.get(networkId, id);
+      if (!row) return { outcome: 'missing' };
+      if (changed === 0) return { outcome: 'already-closed' };
+      return { outcome: 'closed', assigneeName: row.assignee_name };
+    })();
   }
 
   /** Creates or replaces the ticket and its listed replies, in one transaction. */

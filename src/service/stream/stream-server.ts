@@ -163,15 +163,20 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     }
     // The place is held from here until the socket closes, whether or not the handshake completes.
     socket.once('close', () => this.cap.release(caller.serverId));
-    this.sockets.handleUpgrade(request, socket, head, (ws) =>
-      guardedAsync(
+    this.sockets.handleUpgrade(request, socket, head, (ws) => {
+      const { activity, clock } = this.context;
+      ws.once(
+        'close',
+        activity.streamOpened(caller, clock.now(), () => clock.now()),
+      );
+      return guardedAsync(
         this.context.logger,
         'stream connection',
         { networkId: caller.networkId },
         () => this.onConnection(ws, caller.networkId, asked),
         () => ws.close(1011, 'internal server error'),
-      ),
-    );
+      );
+    });
   }
 
   private async onConnection(ws: WebSocket, networkId: number, asked: StreamRequest): Promise<void> {

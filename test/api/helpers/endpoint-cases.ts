@@ -72,6 +72,9 @@ const ticketSummary = {
   createdAt: NOW_ISO,
   updatedAt: NOW_ISO,
 };
+function staffAction(ticketStatus: string, assigneeName: string) {
+  return { status: 200, success: true, ticketId: 't-1', ticketStatus, assigneeName, message: 'ticket t-1 claimed' };
+}
 const fullTicket = {
   ...ticketSummary,
   description: 'He broke my house',
@@ -306,6 +309,82 @@ function endpointSamples(
       badPayload: { id: 't-1', body: { playerUuid: 'nope', playerName: 'Notch', message: 'x' } },
       badPath: 'playerUuid',
       // Not in the contract: a service without the extension answers 404, as for a ticket not the player's.
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
+    listTickets: {
+      payload: { status: 'open', type: 'player,chat', page: 2, pageSize: 5 },
+      path: 'tickets',
+      query: { status: 'open', type: 'player,chat', page: '2', pageSize: '5' },
+      okBody: {
+        success: true,
+        page: 2,
+        pageSize: 5,
+        total: 6,
+        tickets: [
+          {
+            ...ticketSummary,
+            reportedPlayerName: 'jeb_',
+            excerpt: 'broke my house',
+            createdServer: 'lobby',
+            assigneeName: null,
+          },
+        ],
+      },
+      requiredField: ['tickets', 0, 'assigneeName'],
+      badPayload: { type: 'player,nonsense' },
+      badPath: 'type',
+      // Not in the contract: a service without the extension answers 404.
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
+    claimTicket: {
+      payload: { id: 't-1', body: { staffName: 'Mod', staffUuid: PLAYER_UUID } },
+      path: 'tickets/t-1/claim',
+      okBody: staffAction('Open', 'Mod'),
+      requiredField: ['ticketStatus'],
+      badPayload: { id: 't-1', body: { staffName: 'Mod', staffUuid: 'nope' } },
+      badPath: 'staffUuid',
+      errorStatuses: [400, 401, 404, 409, 429, 500],
+    },
+    closeTicket: {
+      payload: { id: 't-1', body: { staffName: 'Mod', reason: 'handled' } },
+      path: 'tickets/t-1/close',
+      okBody: staffAction('Closed', 'Mod'),
+      requiredField: ['assigneeName'],
+      badPayload: { id: 't-1', body: { staffName: '' } },
+      badPath: 'staffName',
+      errorStatuses: [400, 401, 404, 409, 429, 500],
+    },
+    pendingNotices: {
+      payload: { since: NOW_ISO, limit: 10 },
+      path: 'notifications/pending',
+      query: { since: NOW_ISO, limit: '10' },
+      okBody: {
+        success: true,
+        notifications: [
+          { id: 'r-1', playerUuid: PLAYER_UUID, message: 'Staff replied', type: 'ticket-reply', createdAt: NOW_ISO },
+        ],
+      },
+      requiredField: ['notifications', 0, 'playerUuid'],
+      badPayload: { since: 'yesterday' },
+      badPath: 'since',
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
+    staffReplyToTicket: {
+      payload: { id: 't-1', body: { staffName: 'Mod', message: 'on it' } },
+      path: 'tickets/t-1/staff-replies',
+      okBody: {
+        status: 200,
+        success: true,
+        replyId: 'r-1',
+        creatorUuid: PLAYER_UUID,
+        notificationId: 'r-1',
+        notification: 'Staff replied to your ticket t-1: on it',
+        createdAt: NOW_ISO,
+        message: 'reply r-1 added to ticket t-1',
+      },
+      requiredField: ['creatorUuid'],
+      badPayload: { id: 't-1', body: { staffName: 'Mod', message: ' ' } },
+      badPath: 'message',
       errorStatuses: [400, 401, 404, 429, 500],
     },
   };

@@ -62,6 +62,10 @@ describe('/report and /chatreport', () => {
         ],
       },
     ]);
+    // Staff on this server are alerted at once, not at the next poll.
+    expect(deps.reportsCreated).toEqual([
+      { id: 'tk-1', reporterName: 'Steve', reportedName: 'Alex', reason: 'advertising again' },
+    ]);
   });
 
   it('opens a player report without chat lines, and a chat report without a reason gets a description', async () => {

@@ -63,6 +63,11 @@ const OPERATION_SAMPLES: { readonly [Name in OperationName]: OperationSample } =
     },
   },
   replyToTicket: { ids: [ALPHA_TICKET], body: { playerUuid: NOTCH, playerName: 'Notch', message: 'any news?' } },
+  listTickets: { query: { status: 'open', type: 'player,chat', page: '1', pageSize: '10' } },
+  claimTicket: { ids: [ALPHA_TICKET], body: { staffName: 'Mod', staffUuid: JEB } },
+  closeTicket: { ids: [ALPHA_TICKET], body: { staffName: 'Mod', reason: 'handled' } },
+  staffReplyToTicket: { ids: [ALPHA_TICKET], body: { staffName: 'Mod', message: 'looking into it' } },
+  pendingNotices: { query: { since: ISO, limit: '10' } },
 };
 
 const API_ROUTES: HostileRoute[] = OPERATION_NAMES.map((name) => ({
@@ -100,4 +105,5 @@ export const HOSTILE_ROUTES: readonly HostileRoute[] = [
   { method: 'GET', path: '/admin/v1/networks/alpha/punishments/{id}', auth: 'admin', ids: [ALPHA_PUNISHMENT] },
   { method: 'GET', path: '/admin/v1/networks/{id}/migrations', auth: 'admin', ids: ['alpha'] },
   { method: 'GET', path: '/admin/v1/networks/alpha/players/{id}', auth: 'admin', ids: [NOTCH] },
+  { method: 'GET', path: '/admin/v1/networks/{id}/settings', auth: 'admin', ids: ['alpha'] },
 ];

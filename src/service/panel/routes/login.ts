@@ -44,7 +44,7 @@ async function renderLogin(
     path: COOKIE_PATH,
     httpOnly: true,
     sameSite: 'strict',
-    secure: isSecureRequest(request),
+    secure: isSecureRequest(request, panel.settings.alwaysSecureCookies),
   });
   const html = await panel.views.renderAsync('login', {
     username: data.username ?? '',
@@ -116,10 +116,18 @@ export function registerLoginRoutes(app: FastifyInstance, panel: PanelContext): 
         409,
       );
     }
-    await startSession(request, reply, stores, account, networkId, {
-      nowMs: clock.now(),
-      lifetimeMs: panel.settings.sessionLifetimeMs,
-    });
+    await startSession(
+      request,
+      reply,
+      stores,
+      account,
+      networkId,
+      {
+        nowMs: clock.now(),
+        lifetimeMs: panel.settings.sessionLifetimeMs,
+      },
+      panel.settings.alwaysSecureCookies,
+    );
     reply.clearCookie(LOGIN_COOKIE, { path: COOKIE_PATH });
     await stores.panelSessions.pruneExpired(clock.now());
     await stores.auditLog.record({
@@ -135,7 +143,7 @@ export function registerLoginRoutes(app: FastifyInstance, panel: PanelContext): 
   app.post('/logout', { preHandler: requireStaff(panel, 'view') }, async (request, reply) => {
     const staff = staffOf(request);
     await stores.panelSessions.remove(staff.sessionIdHash);
-    clearSessionCookie(request, reply);
+    clearSessionCookie(request, reply, panel.settings.alwaysSecureCookies);
     return reply.redirect('/panel/login', 303);
   });
 

@@ -8,6 +8,8 @@ export interface NetworkStorePort {
   /** The server whose key this is, or undefined. The hash comparison is constant-time. */
   authenticate(apiKey: string): Promise<Caller | undefined>;
   findNetwork(name: string): Promise<number | undefined>;
+  /** The game servers of a network by name (at most 1000). */
+  serversOf(networkId: number): Promise<{ id: number; name: string }[]>;
   ensureNetwork(name: string): Promise<number>;
   /** Creates the server or gives it this key; returns its id. */
   ensureServer(networkId: number, name: string, apiKey: string): Promise<number>;

@@ -1,5 +1,8 @@
 import type { AddressRetentionPort } from './address-retention.js';
+import type { AppealStorePort } from './appeals.js';
 import type { AuditLogPort } from './audit-log.js';
+import type { AuditQueryStorePort } from './audit-query.js';
+import type { DashboardCountsPort } from './dashboard.js';
 import type { EnforcementStorePort } from './enforcement.js';
 import type { EvasionPunishmentStorePort } from './evasion.js';
 import type { ExpiryStorePort } from './expiries.js';
@@ -12,9 +15,12 @@ import type { PanelRoleStorePort } from './panel-roles.js';
 import type { PanelSessionStorePort } from './panel-sessions.js';
 import type { PardonStorePort } from './pardons.js';
 import type { PlayerIpStorePort } from './player-ips.js';
+import type { PlayerLookupPort } from './player-lookup.js';
 import type { PlayerStorePort } from './players.js';
+import type { PublicListStorePort } from './public-list.js';
 import type { PunishmentStorePort } from './punishments.js';
 import type { StreamChangeStorePort } from './stream-changes.js';
+import type { TicketListStorePort } from './ticket-list.js';
 import type { TicketStorePort } from './tickets.js';
 import type { DeliveryStorePort } from './webhook-deliveries.js';
 import type { WebhookLogPort } from './webhook-log.js';
@@ -41,6 +47,18 @@ export interface ServiceStoresPorts {
   panelRoles: PanelRoleStorePort;
   panelSessions: PanelSessionStorePort;
   auditLog: AuditLogPort;
+  /** The public ban list and its switch (panel). */
+  publicList: PublicListStorePort;
+  /** Appeals, each with its appeal ticket (panel). */
+  appeals: AppealStorePort;
+  /** The staff's ticket list and assignment (panel). */
+  ticketList: TicketListStorePort;
+  /** The audit page's filtered reads (panel). */
+  auditQuery: AuditQueryStorePort;
+  /** The panel dashboard's counts per day and open tickets. */
+  dashboard: DashboardCountsPort;
+  /** The panel's player search and a player's whole history. */
+  playerLookup: PlayerLookupPort;
   /** Ended punishments the expiry announcer has not announced yet. */
   expiries: ExpiryStorePort;
   /** The address pruner's deletions. */

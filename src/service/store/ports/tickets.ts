@@ -1,8 +1,15 @@
 export type { ChatLine, Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
-export type { NewTicket, TicketFacts, UnrenderableTicketReport } from '../tickets.js';
+export type {
+  ClaimOutcome,
+  CloseOutcome,
+  NewTicket,
+  StaffTicketRow,
+  TicketFacts,
+  UnrenderableTicketReport,
+} from '../tickets.js';
 
 import type { Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
-import type { NewTicket, TicketFacts } from '../tickets.js';
+import type { ClaimOutcome, CloseOutcome, NewTicket, StaffTicketRow, TicketFacts } from '../tickets.js';
 
 /**
  * Tickets come from the admin API or a seed; the contract only reads them. A row whose date
@@ -17,9 +24,32 @@ export interface TicketStorePort {
   save(networkId: number, ticket: Ticket): Promise<void>;
   /** Creates or replaces a reply; the ticket's `updatedAt` moves up to the reply's date. */
   saveReply(networkId: number, ticketId: string, reply: Reply): Promise<void>;
+  /** Sets the ticket's status (`Open`, `Closed`...); true when it changed. */
+  setStatus(networkId: number, id: string, status: string, nowMs: number): Promise<boolean>;
   exists(networkId: number, id: string): Promise<boolean>;
   /** Rejects with UnrenderableDateError (store/dates.ts) when the ticket's own dates cannot be shown. */
   find(networkId: number, id: string): Promise<Ticket | undefined>;
   /** The creator's tickets, newest first, summary form only. */
   byPlayer(networkId: number, creatorUuid: string, limit: number): Promise<TicketSummary[]>;
+  /**
+   * One page of the network's tickets with this status (as stored: `Open`, `Closed`) and one of
+   * these types, newest first (ties by id, descending), and how many match in all.
+   */
+  page(
+    networkId: number,
+    filter: { status: string; types: readonly string[] },
+    page: { limit: number; offset: number },
+  ): Promise<{ total: number; tickets: StaffTicketRow[] }>;
+  /**
+   * Assigns an open ticket to a staff member unless someone else holds it (atomically); claiming
+   * one you hold already is `claimed` again. UUIDs compare without case.
+   */
+  claim(networkId: number, id: string, staff: { uuid: string; name: string }, nowMs: number): Promise<ClaimOutcome>;
+  /** Closes a ticket with an optional reason (atomically); its holder stays, else the closer becomes it. */
+  close(
+    networkId: number,
+    id: string,
+    staff: { name: string; reason: string | null },
+    nowMs: number,
+  ): Promise<CloseOutcome>;
 }

@@ -4,6 +4,7 @@ import type { PunishmentCache } from '../../../../plugin/cache/punishment-cache.
 import type { CommandDeps } from '../../../../plugin/commands/deps.js';
 import { bailiffConfigSchema } from '../../../../plugin/config/schema.js';
 import { createCore } from '../../../../plugin/core/core.js';
+import type { CreatedReport } from '../../../../plugin/core/report-events.js';
 import type { EnforcementContext } from '../../../../plugin/enforcement/enforcement-context.js';
 import type { KnownPlayer } from '../../../../plugin/identity/known-player.js';
 import { type IdentitySources, identifyPlayer } from '../../../../plugin/identity/resolve-player.js';
@@ -13,6 +14,7 @@ import type { ReportSettings } from '../../../../plugin/players/player-reports.j
 import { RecentChat } from '../../../../plugin/players/recent-chat.js';
 import { ReportCooldowns } from '../../../../plugin/players/report-cooldowns.js';
 import { TicketDeliveries } from '../../../../plugin/players/ticket-deliveries.js';
+import { offerNotice } from '../../../../plugin/reports/online-notices.js';
 import type { StatusSnapshot } from '../../../../plugin/status/status-snapshot.js';
 import type { ModerationApi } from '../../../../src/api/moderation-api.js';
 import type { Punishment, PunishmentType } from '../../../../src/contract/schemas.js';
@@ -44,6 +46,8 @@ export interface TestDeps extends CommandDeps {
   applied: Punishment[];
   /** Lines announced to staff (the console's copy). */
   staffLines: string[];
+  /** Reports the commands said were created (`reportCreated`). */
+  reportsCreated: CreatedReport[];
   /** The chat lines `/chatreport` reads (record lines into it). */
   recentChat: RecentChat;
   /** The notices of queued reports and replies (its `onSent` is hooked to the outbox). */
@@ -88,6 +92,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
   const applied: Punishment[] = [];
   const logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
   const staffLines: string[] = [];
+  const reportsCreated: CreatedReport[] = [];
   const exempt = new Set((options.exempt ?? []).map((name) => name.toLowerCase()));
   const online = options.online ?? [];
   const byUuid = (uuid: string) => online.find((player) => player.uuid.toLowerCase() === uuid.toLowerCase());
@@ -127,6 +132,8 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     enforcement: core.enforcement,
     applied,
     staffLines,
+    reportsCreated,
+    reportCreated: (report) => reportsCreated.push(report),
     outbox,
     messages,
     players,
@@ -145,6 +152,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
     liftLocally: moderation.liftLocally,
     isExempt: moderation.isExempt,
     isOnline: moderation.isOnline,
+    offerNotice: (notice) => offerNotice({ byUuid, outbox, messages: () => messages, clock }, notice),
     recentChat,
     deliveries,
     reportSettings,

@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openDb } from '../src/db/open-db.js';
+import { createAdmin } from '../src/service/panel/create-admin.js';
+import { FIXTURE_NETWORK, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
+import { PanelClient } from '../test/service/helpers/panel-client.js';
+import { browserAvailable, closeBrowsers, launchBrowser } from '../test/support/browser.js';
+import { type BenchResult, summarize } from './result.js';
+import { networkFixtureCopy } from './support/network-fixture-file.js';
+import { cpuOf, startServiceProcess, stopServiceProcess } from './support/service-process.js';
+
+const WARM_UP = 30;
+const SAMPLES = 500;
+const PAINTS = 25;
+const PASSWORD = 'bench panel password';
+
+async function timePages(client: PanelClient, paths: (n: number) => string): Promise<{ p50: number; p99: number }> {
+  const durations: number[] = [];
+  for (let n = 0; n < WARM_UP + SAMPLES; n += 1) {
+    const began = performance.now();
+    const page = await client.get(paths(n));
+    const took = performance.now() - began;
+    if (page.status !== 200) throw new Error(`${paths(n)} answered ${page.status}`);
+    if (n >= WARM_UP) durations.push(took);
+  }
+  return summarize(durations);
+}
+
+/** First contentful paint of each page in a fresh tab of headless Chromium, logged in by cookie. */
+async function firstPaints(url: string, sessionId: string, paths: string[]): Promise<{ p50: number; p99: number }> {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext();
+    await context.addCookies([{ name: 'bailiff_panel', value: sessionId, url: `${url}/panel/` }]);
+    const paints: number[] = [];
+    for (let n = 0; n < PAINTS + 2; n += 1) {
+      const page = await context.newPage();
+      await page.goto(`${url}${paths[n % paths.length]}`, { waitUntil: 'load' });
+      const entry = await page.waitForFunction(
+        () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+        undefined,
+        { timeout: 10_000 },
+      );
+      const paint = (await entry.jsonValue()) as number;
+      await page.close();
+      if (n >= 2) paints.push(paint);
+    }
+    return summarize(paints);
+  } finally {
+    await closeBrowsers();
+  }
+}
+
+/**
+ * The fixture's rows were written without the expiry announcer: a service started on it first
+ * announces hundreds of thousands of ended punishments, in the background of every figure. A
+ * network that has run for a while has announced them, as this makes it.
+ */
+function markEndedAsAnnounced(path: string): void {
+  const db = openDb(path);
+  try {
+    db.prepare(
+      `UPDATE service_punishments SET expiry_announced_at = 0
+       WHERE status = 'active' AND duration >= 0 AND started_at IS NOT NULL AND expiry_announced_at IS NULL
+         AND started_at + duration <= ?`,
+    ).run(Date.now());
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The panel with 1,000,000 stored punishments (the login-check fixture): the dashboard (charts of
+ * 30 days, recent punishments, open tickets) and player pages answered by a service in its own
+ * process, sequentially over HTTP; and first contentful paint of both in headless Chromium.
+ */
+export async function run(): Promise<BenchResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-panel-'));
+  try {
+    const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
+    await createAdmin({ dbPath: fixture.path, network: FIXTURE_NETWORK, username: 'bench', password: PASSWORD });
+    markEndedAsAnnounced(fixture.path);
+    const { child, url } = await startServiceProcess(fixture.path);
+    try {
+      const client = new PanelClient(url);
+      const login = await client.login('bench', PASSWORD);
+      if (login.status !== 303) throw new Error(`login answered ${login.status}`);
+      const players = fixture.facts.punishedPlayers;
+      const cpuBefore = await cpuOf(child);
+      const dashboard = await timePages(client, () => '/panel/');
+      const cpuBetween = await cpuOf(child);
+      const player = await timePages(client, (n) => `/panel/players/${players[n % players.length]}`);
+      const cpuAfter = await cpuOf(child);
+      const perPage = (cpuUs: number) => cpuUs / (WARM_UP + SAMPLES) / 1000;
+      const load = `load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
+      const notes = `${NETWORK_AT_SCALE.stored.toLocaleString('en')} punishments stored; sequential GETs, whole page; ${load}`;
+      const results: BenchResult[] = [
+        { name: 'dashboard page (server)', unit: 'ms', ...dashboard, target: 'p99 <= 50 ms', notes },
+        { name: 'player page (server)', unit: 'ms', ...player, target: 'p99 <= 50 ms', notes },
+        {
+          name: 'dashboard page: service CPU per page',
+          unit: 'ms',
+          value: perPage(cpuBetween - cpuBefore),
+          notes: 'user + system CPU of the service process, whatever else runs on the machine',
+        },
+        {
+          name: 'player page: service CPU per page',
+          unit: 'ms',
+          value: perPage(cpuAfter - cpuBetween),
+          notes: 'user + system CPU of the service process, whatever else runs on the machine',
+        },
+      ];
+      const chromium = browserAvailable();
+      if (chromium.ok) {
+        const paint = await firstPaints(url, client.cookie('bailiff_panel')!, [
+          '/panel/',
+          `/panel/players/${players[0]}`,
+        ]);
+        results.push({
+          name: 'first contentful paint (Chromium)',
+          unit: 'ms',
+          ...paint,
+          target: 'p99 <= 500 ms',
+          notes: `headless, fresh tab each, dashboard and player page alternately, ${PAINTS} loads; ${load}`,
+        });
+      } else {
+        results.push({
+          name: 'first contentful paint (Chromium)',
+          unit: 'ms',
+          notes: `not measured: ${chromium.reason}`,
+        });
+      }
+      return results;
+    } finally {
+      await stopServiceProcess(child);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

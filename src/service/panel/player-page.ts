@@ -1,0 +1,35 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../http/errors.js';
+import type { FieldErrors } from './form-errors.js';
+import { staffOf } from './guard.js';
+import type { PanelContext } from './panel-context.js';
+import { playerPageData } from './player-page-data.js';
+import { punishFormOptions } from './punish-form.js';
+import { renderStaffPage } from './render.js';
+
+/** Renders the player page, with a form's errors and values when it was refused. */
+export async function renderPlayerPage(
+  panel: PanelContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  uuid: string,
+  form: { errors?: FieldErrors; values?: Record<string, unknown> } = {},
+  statusCode = 200,
+): Promise<FastifyReply> {
+  const data = await playerPageData(panel.service, staffOf(request), uuid);
+  if (!data) throw new HttpError(404, 'this network has never seen that player');
+  return renderStaffPage(
+    panel,
+    request,
+    reply,
+    'player',
+    {
+      title: data.player.name,
+      ...data,
+      form: punishFormOptions(panel.service.rules),
+      values: form.values ?? {},
+      errors: form.errors ?? {},
+    },
+    statusCode,
+  );
+}

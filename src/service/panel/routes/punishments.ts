@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { HttpError } from '../../http/errors.js';
+import { storedId } from '../../limits.js';
+import { pardonPunishment } from '../../punishment-actions.js';
+import { fieldErrorsOf, formBody } from '../form-errors.js';
+import { requireStaff, staffOf } from '../guard.js';
+import type { PanelContext } from '../panel-context.js';
+import { renderPlayerPage } from '../player-page.js';
+import { evidenceForm, pardonForm } from '../punish-form.js';
+
+const idParams = z.object({ id: storedId });
+
+/**
+ * Pardoning and adding evidence, through the same service functions as the API (the stream and
+ * webhooks follow as for API calls); each action is written to the audit log.
+ */
+export function registerPunishmentRoutes(app: FastifyInstance, panel: PanelContext): void {
+  const context = panel.service;
+  const { stores, clock } = context;
+
+  async function punishmentOfNetwork(request: FastifyRequest) {
+    const staff = staffOf(request);
+    const params = idParams.safeParse(request.params);
+    const row = params.success ? await stores.punishments.find(staff.networkId, params.data.id) : undefined;
+    if (!row) throw new HttpError(404, 'no such punishment in this network');
+    return { staff, row };
+  }
+
+  app.post('/punishments/:id/pardon', { preHandler: requireStaff(panel, 'pardon') }, async (request, reply) => {
+    const { staff, row } = await punishmentOfNetwork(request);
+    const parsed = pardonForm.safeParse(formBody(request.body));
+    if (!parsed.success) {
+      return renderPlayerPage(
+        panel,
+        request,
+        reply,
+        row.target_uuid,
+        {
+          errors: { [`pardon-${row.id}`]: fieldErrorsOf(parsed.error).reason ?? 'invalid' },
+        },
+        400,
+      );
+    }
+    const changed = await pardonPunishment(context, {
+      networkId: staff.networkId,
+      id: row.id,
+      issuerName: staff.username,
+      reason: parsed.data.reason,
+      serverId: null,
+    });
+    if (changed) {
+      await stores.auditLog.record({
+        networkId: staff.networkId,
+        actor: staff.username,
+        via: 'panel',
+        action: 'punishment.pardon',
+        subject: row.id,
+        detail: { player: row.target_uuid, reason: parsed.data.reason },
+        atMs: clock.now(),
+      });
+    }
+    return reply.redirect(`/panel/players/${row.target_uuid}#punishment-${encodeURIComponent(row.id)}`, 303);
+  });
+
+  app.post('/punishments/:id/evidence', { preHandler: requireStaff(panel, 'punish') }, async (request, reply) => {
+    const { staff, row } = await punishmentOfNetwork(request);
+    const body = formBody(request.body);
+    const parsed = evidenceForm.safeParse(body);
+    if (!parsed.success) {
+      return renderPlayerPage(
+        panel,
+        request,
+        reply,
+        row.target_uuid,
+        {
+          errors: { [`evidence-${row.id}`]: fieldErrorsOf(parsed.error).evidenceUrl ?? 'invalid' },
+          values: { [`evidence-${row.id}`]: body.evidenceUrl },
+        },
+        400,
+      );
+    }
+    const nowMs = clock.now();
+    await stores.enforcement.addEvidence(staff.networkId, row.id, staff.username, parsed.data.evidenceUrl, nowMs);
+    await stores.auditLog.record({
+      networkId: staff.networkId,
+      actor: staff.username,
+      via: 'panel',
+      action: 'punishment.evidence',
+      subject: row.id,
+      detail: { url: parsed.data.evidenceUrl },
+      atMs: nowMs,
+    });
+    return reply.redirect(`/panel/players/${row.target_uuid}#punishment-${encodeURIComponent(row.id)}`, 303);
+  });
+}

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ADMIN_ACTOR, auditApiAction } from '../api-audit.js';
+import type { ServiceContext } from '../context.js';
+import { notFound } from '../http/errors.js';
+import { parseOrThrow } from '../http/validate.js';
+
+const networkParams = z.object({ network: z.string().min(1) });
+
+/** The owner's switches of a network; every field is optional in an update. */
+export const networkSettingsUpdate = z.strictObject({
+  /** Whether /panel/public/<network>/ lists the network's punishments. @default false */
+  publicList: z.boolean().optional(),
+});
+
+/** A network's settings under /admin/v1/networks/:network/settings (read, and change some). */
+export function registerNetworkSettingsRoutes(app: FastifyInstance, context: ServiceContext): void {
+  const { stores } = context;
+
+  async function networkOf(params: unknown): Promise<number> {
+    const { network } = parseOrThrow(networkParams, params, 'path');
+    const id = await stores.networks.findNetwork(network);
+    if (id === undefined) throw notFound(`network ${network} not found`);
+    return id;
+  }
+
+  const settingsOf = async (networkId: number) => ({ publicList: await stores.publicList.isPublic(networkId) });
+
+  app.get('/networks/:network/settings', async (request) => settingsOf(await networkOf(request.params)));
+
+  app.patch('/networks/:network/settings', async (request) => {
+    const networkId = await networkOf(request.params);
+    const update = parseOrThrow(networkSettingsUpdate, request.body);
+    if (update.publicList !== undefined) await stores.publicList.setPublic(networkId, update.publicList);
+    await auditApiAction(context, {
+      networkId,
+      via: 'admin',
+      actor: ADMIN_ACTOR,
+      action: 'network.settings',
+      subject: 'settings',
+      detail: update,
+    });
+    return settingsOf(networkId);
+  });
+}

@@ -1,0 +1,18 @@
+export type { PlayerMatch, TargetAcknowledgement, TargetEvidence, TargetPardon } from '../player-lookup.js';
+
+import type { PlayerMatch, TargetAcknowledgement, TargetEvidence, TargetPardon } from '../player-lookup.js';
+import type { PunishmentRow } from '../punishment-rows.js';
+
+/** The panel's player search and a player's whole history. */
+export interface PlayerLookupPort {
+  /** Players whose name starts with `prefix` in any case, by name. */
+  namesStartingWith(networkId: number, prefix: string, limit: number): Promise<PlayerMatch[]>;
+  /** A player's punishments of every status, newest first. */
+  punishmentsOf(networkId: number, uuid: string, limit: number): Promise<PunishmentRow[]>;
+  /** Acknowledgements of all the player's punishments, oldest first. */
+  acknowledgementsOf(networkId: number, uuid: string, limit: number): Promise<TargetAcknowledgement[]>;
+  /** Evidence of all the player's punishments, oldest first. */
+  evidenceOf(networkId: number, uuid: string, limit: number): Promise<TargetEvidence[]>;
+  /** Pardons of the player's pardoned punishments. */
+  pardonsOf(networkId: number, uuid: string, limit: number): Promise<TargetPardon[]>;
+}

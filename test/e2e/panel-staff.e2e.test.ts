@@ -1,0 +1,124 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createAdmin } from '../../src/service/panel/create-admin.js';
+import { closeBrowsers, describeInBrowser, launchBrowser } from '../support/browser.js';
+import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
+import { HOSTS, type PlayerBot } from './helpers/hosts.js';
+import { API_KEY, NETWORK, startTestService } from './helpers/service.js';
+import { waitFor } from './helpers/wait.js';
+
+const SCREENSHOTS = join(process.cwd(), 'docs', 'panel', 'screenshots');
+const PASSWORD = 'panel e2e password';
+const host = HOSTS.find((candidate) => candidate.name.startsWith('flying-squid'))!;
+
+/**
+ * The staff panel with every real part: the reference service, `bailiff start` running flying-squid
+ * with Bailiff, a mineflayer bot, and Chromium driving the panel. A ban issued from the player page
+ * kicks the bot and appears on an open dashboard without a reload; its pardon lets the bot back.
+ */
+describeInBrowser('staff panel end to end', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-panel-'));
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  let game: RunningGameServer;
+  let browser: Browser;
+  const bots: PlayerBot[] = [];
+
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const dbPath = join(dir, 'service.db');
+    service = await startTestService({ dbPath, players: ['Griefer1', 'Bystander1'], uuidOf: host.uuidOf });
+    await createAdmin({ dbPath, network: NETWORK, username: 'headmod', password: PASSWORD });
+    writeTestServerFolder(dir, undefined, host.serverSettings);
+    game = await startGameServerProcess(dir, { BAILIFF_API_URL: service.url, BAILIFF_API_KEY: API_KEY });
+    await waitFor('the stream to connect', () => game.output().includes('"state":"connected"'));
+    browser = await launchBrowser();
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const bot of bots) await bot.quit().catch(() => {});
+    await closeBrowsers();
+    await game?.stop();
+    await service?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('bans from the player page (kicking the bot), shows it live on the dashboard, pardons it (the bot rejoins)', {
+    timeout: 90_000,
+  }, async () => {
+    const joined = await host.join(game.port, 'Griefer1');
+    if (!joined.joined) throw new Error(`Griefer1 was refused: ${joined.reason}`);
+    bots.push(joined.bot);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const staff = await context.newPage();
+    await staff.goto(`${service.url}/panel/login`);
+    await shot(staff, 'login');
+    await staff.fill('input[name="username"]', 'headmod');
+    await staff.fill('input[name="password"]', PASSWORD);
+    await staff.click('button[type="submit"]');
+    await staff.waitForURL(`${service.url}/panel/`);
+
+    const dashboard = await context.newPage();
+    await dashboard.goto(`${service.url}/panel/`);
+    await dashboard.waitForSelector('#live-status[data-state="open"]', { timeout: 10_000 });
+    await dashboard.evaluate(() => {
+      (globalThis as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
+
+    await staff.goto(`${service.url}/panel/players?q=Griefer1`);
+    await staff.waitForURL(/\/panel\/players\/[0-9a-f-]{36}$/);
+    await staff.selectOption('select[name="typeOrdinal"]', '2');
+    await staff.fill('#punish-form input[name="reason"]', 'griefing the spawn <script>alert(1)</script>');
+    await staff.click('#punish-form button[type="submit"]');
+    await staff.waitForSelector('#final-length');
+    expect(await staff.textContent('#final-length')).toContain('permanent');
+    await shot(staff, 'confirm-punishment');
+    await staff.click('button.danger');
+    await staff.waitForURL(/#punishment-/);
+    const id = decodeURIComponent(new URL(staff.url()).hash.slice('#punishment-'.length));
+
+    await waitFor('the bot to be kicked by the ban', () => joined.bot.kickedWith);
+    expect(joined.bot.kickedWith).toContain('griefing the spawn');
+
+    const liveRow = await dashboard.waitForSelector(`tr[data-id="${id}"]`, { timeout: 5_000 });
+    expect(await liveRow.textContent()).toContain('griefing the spawn <script>alert(1)</script>');
+    expect(await dashboard.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await dashboard.reload();
+    await dashboard.waitForSelector('#live-status[data-state="open"]');
+    await shot(dashboard, 'dashboard');
+
+    await waitFor('the acknowledgement on the player page', async () => {
+      await staff.reload();
+      return (await staff.textContent(`#punishment-${id} .acknowledgements`))?.includes('enforced') ?? false;
+    });
+    await shot(staff, 'player');
+
+    staff.once('dialog', (dialog) => void dialog.accept());
+    await staff.fill(`#punishment-${id} input[name="reason"]`, 'appeal accepted');
+    await staff.click(`#punishment-${id} form[action$="/pardon"] button`);
+    await staff.waitForSelector(`#punishment-${id} .badge.pardoned`);
+    const back = await waitFor(
+      'the pardoned bot to be let back in',
+      async () => {
+        const attempt = await host.join(game.port, 'Griefer1');
+        return attempt.joined ? attempt.bot : undefined;
+      },
+      20_000,
+      250,
+    );
+    bots.push(back);
+    expect(back.kickedWith).toBeUndefined();
+    await shot(staff, 'player-pardoned');
+
+    await staff.goto(`${service.url}/panel/accounts`);
+    await shot(staff, 'accounts');
+    await staff.goto(`${service.url}/panel/roles`);
+    await shot(staff, 'roles');
+    await context.close();
+  });
+});
