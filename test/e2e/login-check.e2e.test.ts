@@ -77,6 +77,18 @@ describe('every active ban is enforced at join, whatever its age', { timeout: 24
     });
   };
 
+  /** Asks `bailiff status` until the cache holds `atLeast` punishments: the plugin is ready to decide. */
+  const cacheHolds = (game: RunningGameServer, atLeast: number, what: string) =>
+    waitFor(
+      what,
+      async () => {
+        const count = cachedPunishments(await statusLines(game));
+        return count !== undefined && count >= atLeast;
+      },
+      90_000,
+      500,
+    );
+
   beforeAll(async () => {
     service = await startTestService({
       dbPath: join(dir, 'service.db'),
@@ -105,9 +117,12 @@ describe('every active ban is enforced at join, whatever its age', { timeout: 24
       { sync: { stream: 'auto' }, enforcement: { loginCheck: { timeoutMs: LOGIN_CHECK_TIMEOUT_MS } } },
       serviceUrl,
     );
+    // The stream's snapshot lists every active ban: join once it is stored (on two busy cores,
+    // a join made while 2,000 bans were being stored went unanswered for 30 s).
+    await waitFor('the stream to connect', () => game.output().includes('"state":"connected"'), 60_000);
+    await cacheHolds(game, population.banned.length, 'the snapshot to fill the cache');
     expectAllRefused(await joinAll(game.port, sample));
     bots.push(await mustJoin(game.port, 'Clean1'));
-    await waitFor('the stream to connect', () => game.output().includes('"state":"connected"'));
     expect(await statusLines(game)).toContain('Learning punishments from: stream (connected), login check');
   });
 
@@ -136,15 +151,7 @@ describe('every active ban is enforced at join, whatever its age', { timeout: 24
     it('all 50 sampled banned players are refused, though recent lists only the newest 100; an unbanned one joins', async () => {
       // The newest bans reach the cache by polling alone: join once the first poll has stored its
       // full page (on a busy machine it may time out and come a few turns later).
-      await waitFor(
-        'the first poll to fill the cache',
-        async () => {
-          const count = cachedPunishments(await statusLines(game));
-          return count !== undefined && count >= RECENT_PAGE_SIZE;
-        },
-        60_000,
-        500,
-      );
+      await cacheHolds(game, RECENT_PAGE_SIZE, 'the first poll to fill the cache');
       expectAllRefused(await joinAll(game.port, sample));
       bots.push(await mustJoin(game.port, 'Clean2'));
       const status = await statusLines(game);
