@@ -4,6 +4,8 @@ import { SummaryReporter } from './test/support/summary-reporter.js';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Makes no server: the first test file that needs PostgreSQL starts one for the run (test/support/postgres.ts).
+    globalSetup: ['test/support/postgres-global-setup.ts'],
     reporters: ['default', new SummaryReporter()],
     pool: 'forks',
     maxWorkers: 2,

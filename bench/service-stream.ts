@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BenchResult, summarize } from './result.js';
-import { startLoginProbe } from './support/login-probe.js';
+import { startLoginProbeProcess } from './support/login-probe-process.js';
 import {
   addBans,
   type ServiceProcess,
@@ -42,7 +42,7 @@ export async function run(): Promise<BenchResult[]> {
     const fixtureMs = performance.now() - fixtureStarted;
 
     service = await startServiceProcess(dbPath, SERVICE_OPTIONS);
-    const quiet = startLoginProbe(service.url, serverKey(STORM_SERVERS), ACTIVE_BANS);
+    const quiet = await startLoginProbeProcess(service.url, serverKey(STORM_SERVERS), ACTIVE_BANS);
     await new Promise((resolve) => setTimeout(resolve, QUIET_PROBE_MS));
     const quietLogin = await quiet.stop();
     const first = await storm(service, STORM_SERVERS, ACTIVE_BANS);
@@ -71,6 +71,23 @@ export async function run(): Promise<BenchResult[]> {
     await withTimeout(Promise.all(fanOutServers.map((server) => server.caughtUp)), 60_000, 'fan-out servers connected');
     const fanOutLatencies = await fanOut(service, fanOutServers, FANOUT_BANS);
 
+    const loopDelayRow = (storm: string, result: StormResult): BenchResult => ({
+      name: `${storm}: service event-loop delay meanwhile`,
+      unit: 'ms',
+      p50: result.loopDelay.p50,
+      p99: result.loopDelay.p99,
+      value: result.loopDelay.max,
+      notes:
+        'value = the longest the service kept a request or a stream step waiting (monitorEventLoopDelay, 1 ms resolution)',
+    });
+    const cpuRow = (storm: string, result: StormResult): BenchResult => ({
+      name: `${storm}: service CPU time`,
+      unit: 'ms',
+      value: result.serviceCpuMs,
+      notes: 'user + system time of the service process from the first connection until every server was caught up',
+    });
+    const probeNotes = (result: StormResult) =>
+      `${result.login.count} checks from a probe in its own process, whose own event loop ran up to ${result.login.probeLoopDelayMaxMs.toFixed(0)} ms late`;
     const stormNotes = (result: StormResult) =>
       `RSS ${result.baselineRssMb.toFixed(0)} MB before; login checks: ${result.login.count} answered, ${result.login.failures} failed`;
     return [
@@ -100,8 +117,10 @@ export async function run(): Promise<BenchResult[]> {
         unit: 'ms',
         p50: first.login.p50,
         p99: first.login.p99,
-        notes: `${first.login.count} checks`,
+        notes: probeNotes(first),
       },
+      loopDelayRow('first-time storm', first),
+      cpuRow('first-time storm', first),
       {
         name: `resume storm after a restart: ${STORM_SERVERS} servers all caught up (${CHANGES_WHILE_DOWN} changes missed)`,
         unit: 'ms',
@@ -122,8 +141,10 @@ export async function run(): Promise<BenchResult[]> {
         p50: resumed.login.p50,
         p99: resumed.login.p99,
         target: 'p99 <= 50',
-        notes: `${resumed.login.count} checks`,
+        notes: probeNotes(resumed),
       },
+      loopDelayRow('resume storm', resumed),
+      cpuRow('resume storm', resumed),
       {
         name: `fan-out: ban created -> frame at each of ${FANOUT_SERVERS} servers`,
         unit: 'ms',

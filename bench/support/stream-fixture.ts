@@ -79,7 +79,20 @@ export interface ServiceProcess {
   peakRssMb(): number;
   /** Snapshots the service rendered so far. */
   snapshotsRendered(): number;
+  /** Restarts the service's event-loop delay histogram. */
+  resetLoopDelay(): void;
+  /** The service's event-loop delay since the last reset, in ms. */
+  loopDelay(): Promise<LoopDelay>;
+  /** The service's CPU time so far (user + system), in ms. */
+  cpuMs(): Promise<number>;
   close(): Promise<void>;
+}
+
+/** How long the service's event loop kept waiting work waiting (monitorEventLoopDelay, 1 ms resolution). */
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
 }
 
 const statusKb = (pid: number, field: string) => {
@@ -109,6 +122,33 @@ export function startServiceProcess(dbPath: string, options: Record<string, unkn
         url,
         pid,
         snapshotsRendered: () => rendered,
+        resetLoopDelay: () => child.send('loop-delay:reset'),
+        cpuMs: () =>
+          new Promise<number>((answer, fail) => {
+            const wait = setTimeout(() => fail(new Error('service did not tell its CPU time within 10 s')), 10_000);
+            const onMessage = (reply: unknown) => {
+              const cpu = (reply as { cpu?: NodeJS.CpuUsage }).cpu;
+              if (!cpu) return;
+              clearTimeout(wait);
+              child.off('message', onMessage);
+              answer((cpu.user + cpu.system) / 1000);
+            };
+            child.on('message', onMessage);
+            child.send('cpu');
+          }),
+        loopDelay: () =>
+          new Promise<LoopDelay>((answer, fail) => {
+            const wait = setTimeout(() => fail(new Error('service did not tell its loop delay within 10 s')), 10_000);
+            const onMessage = (reply: unknown) => {
+              const delay = (reply as { loopDelay?: LoopDelay }).loopDelay;
+              if (!delay) return;
+              clearTimeout(wait);
+              child.off('message', onMessage);
+              answer(delay);
+            };
+            child.on('message', onMessage);
+            child.send('loop-delay:read');
+          }),
         rssMb: () => statusKb(pid, 'VmRSS'),
         peakRssMb: () => statusKb(pid, 'VmHWM'),
         close: () =>

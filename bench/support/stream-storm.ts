@@ -1,6 +1,6 @@
 import { summarize } from '../result.js';
-import { startLoginProbe } from './login-probe.js';
-import { type ServiceProcess, serverKey } from './stream-fixture.js';
+import { startLoginProbeProcess } from './login-probe-process.js';
+import { type LoopDelay, type ServiceProcess, serverKey } from './stream-fixture.js';
 import { connectSimServer, type SimServer, type StreamPositionSeen } from './stream-sim-server.js';
 
 const STORM_TIMEOUT_MS = 180_000;
@@ -21,7 +21,11 @@ export interface StormResult {
   allCaughtUpMs: number;
   baselineRssMb: number;
   peakRssMb: number;
-  login: { p50: number; p99: number; count: number; failures: number };
+  login: { p50: number; p99: number; count: number; failures: number; probeLoopDelayMaxMs: number };
+  /** The service's event-loop delay from the first connection until every server was caught up. */
+  loopDelay: LoopDelay;
+  /** CPU time the service spent from the first connection until every server was caught up. */
+  serviceCpuMs: number;
   servers: SimServer[];
 }
 
@@ -33,8 +37,10 @@ export async function storm(
   positions?: StreamPositionSeen[],
 ): Promise<StormResult> {
   const baselineRssMb = service.rssMb();
-  const probe = startLoginProbe(service.url, serverKey(count), activeBans);
+  const probe = await startLoginProbeProcess(service.url, serverKey(count), activeBans);
   await new Promise((resolve) => setTimeout(resolve, 500));
+  service.resetLoopDelay();
+  const cpuBefore = await service.cpuMs();
   const started = performance.now();
   const servers = Array.from({ length: count }, (_, index) =>
     connectSimServer(service.url, serverKey(index), positions?.[index]),
@@ -49,6 +55,8 @@ export async function storm(
     (at) => ({ at }),
     (error: unknown) => ({ error }),
   );
+  const loopDelay = await service.loopDelay();
+  const serviceCpuMs = (await service.cpuMs()) - cpuBefore;
   const probed = await probe.stop();
   if ('error' in settled) throw settled.error;
   const caughtUpAt = settled.at;
@@ -57,7 +65,14 @@ export async function storm(
     allCaughtUpMs: Math.max(...caughtUpAt) - started,
     baselineRssMb,
     peakRssMb: service.peakRssMb(),
-    login: { ...summarize(latencies), count: latencies.length, failures: probed.failures },
+    login: {
+      ...summarize(latencies),
+      count: latencies.length,
+      failures: probed.failures,
+      probeLoopDelayMaxMs: probed.probeLoopDelayMaxMs,
+    },
+    loopDelay,
+    serviceCpuMs,
     servers,
   };
 }

@@ -14,7 +14,8 @@ export interface AddressPrunerSettings {
 }
 
 export const ADDRESS_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
-export const ADDRESS_PRUNE_BATCH_SIZE = 1000;
+// About a millisecond of deletes: a backlog is worked off between requests, never in front of one for long.
+export const ADDRESS_PRUNE_BATCH_SIZE = 200;
 
 /**
  * Keeps the players' address history within its retention: a run at start, then one every

@@ -7,6 +7,8 @@ import { ServerActivity } from './server-activity.js';
 import type { ServiceStorage } from './store/ports/storage.js';
 import type { ServiceStoresPorts } from './store/ports/stores.js';
 import { PunishmentRenderer } from './store/punishment-renderer.js';
+import type { ChangeBus } from './stream/change-bus.js';
+import { InProcessChangeBus } from './stream/in-process-change-bus.js';
 import { PunishmentFeed } from './stream/punishment-feed.js';
 import { WebhookQueue } from './webhooks/webhook-queue.js';
 
@@ -22,6 +24,8 @@ export interface ServiceContext {
   feed: PunishmentFeed;
   /** Each game server's stream connections, last request and acknowledgement, in memory. */
   activity: ServerActivity;
+  /** Carries this instance's punishment changes to the feeds of every instance (see stream/change-bus.ts). */
+  changes: ChangeBus;
   /** Queues webhook deliveries of what happens in a network. */
   webhooks: WebhookQueue;
   /** Renders rows for lists and the stream, leaving out (and logging once) a row that cannot be shown. */
@@ -34,15 +38,28 @@ export interface ServiceContext {
   logger: Logger;
 }
 
+/** What a change bus is built from: the context's own feed, renderer and stores. */
+export type ChangeBusFactory = (parts: {
+  stores: ServiceStores;
+  render: PunishmentRenderer;
+  feed: PunishmentFeed;
+}) => ChangeBus;
+
+/** @param changes the bus of several instances (PostgreSQL); @default this instance's feed only */
 export function createContext(
-  parts: Omit<ServiceContext, 'stores' | 'feed' | 'render' | 'webhooks' | 'activity'>,
+  parts: Omit<ServiceContext, 'stores' | 'feed' | 'render' | 'webhooks' | 'activity' | 'changes'>,
+  changes?: ChangeBusFactory,
 ): ServiceContext {
+  const stores = parts.storage.stores;
+  const feed = new PunishmentFeed();
+  const render = new PunishmentRenderer(parts.logger);
   return {
     ...parts,
-    stores: parts.storage.stores,
-    feed: new PunishmentFeed(),
+    stores,
+    feed,
     activity: new ServerActivity(),
+    changes: changes?.({ stores, render, feed }) ?? new InProcessChangeBus(stores, render, feed),
     webhooks: new WebhookQueue(),
-    render: new PunishmentRenderer(parts.logger),
+    render,
   };
 }

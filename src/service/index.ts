@@ -36,7 +36,9 @@ import {
 import { DEFAULT_RULES } from './rules/catalogue.js';
 import { applySeed } from './seed/apply-seed.js';
 import { loadSeed, parseSeed } from './seed/load-seed.js';
+import { InstanceSharing } from './several-instances.js';
 import { createServiceStorage } from './store/create-storage.js';
+import { PostgresStorage } from './store/postgres/postgres-storage.js';
 import { StreamServer } from './stream/stream-server.js';
 import {
   DEFAULT_STREAM_CONNECTIONS_PER_KEY,
@@ -69,28 +71,45 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const seed =
     typeof options.seed === 'string' ? loadSeed(options.seed) : options.seed ? parseSeed(options.seed) : undefined;
   const logger = options.logger ?? silentLogger;
-  const storage = await createServiceStorage({ dbPath: options.dbPath ?? ':memory:', logger });
+  const storage = await createServiceStorage({
+    dbPath: options.dbPath ?? ':memory:',
+    ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
+    logger,
+  });
+  const clock = options.clock ?? systemClock;
+  const sharing =
+    storage instanceof PostgresStorage && options.databaseUrl !== undefined
+      ? new InstanceSharing(storage, {
+          databaseUrl: options.databaseUrl,
+          clock,
+          timers: options.timers ?? systemTimers,
+          logger,
+        })
+      : undefined;
   const uploadDirectory = await mkdtemp(join(tmpdir(), 'bailiff-service-'));
   let pruner: AddressPruner | undefined;
   let webhooks: WebhookDispatcher | undefined;
   let expiries: ExpiryAnnouncer | undefined;
   try {
-    const clock = options.clock ?? systemClock;
-    const context = createContext({
-      storage,
-      clock,
-      ids: options.ids ?? shortRandomId,
-      rules: options.rules ?? DEFAULT_RULES,
-      evasion: {
-        sharedIpThreshold: options.sharedIpThreshold ?? DEFAULT_SHARED_IP_THRESHOLD,
-        linkExpiryMs: (options.linkExpiryDays ?? DEFAULT_LINK_EXPIRY_DAYS) * DAY_MS,
-        ipBanPrefixLimits: {
-          ipv4: options.ipBanMinPrefixV4 ?? DEFAULT_IP_BAN_PREFIX_LIMITS.ipv4,
-          ipv6: options.ipBanMinPrefixV6 ?? DEFAULT_IP_BAN_PREFIX_LIMITS.ipv6,
+    const context = createContext(
+      {
+        storage,
+        clock,
+        ids: options.ids ?? shortRandomId,
+        rules: options.rules ?? DEFAULT_RULES,
+        evasion: {
+          sharedIpThreshold: options.sharedIpThreshold ?? DEFAULT_SHARED_IP_THRESHOLD,
+          linkExpiryMs: (options.linkExpiryDays ?? DEFAULT_LINK_EXPIRY_DAYS) * DAY_MS,
+          ipBanPrefixLimits: {
+            ipv4: options.ipBanMinPrefixV4 ?? DEFAULT_IP_BAN_PREFIX_LIMITS.ipv4,
+            ipv6: options.ipBanMinPrefixV6 ?? DEFAULT_IP_BAN_PREFIX_LIMITS.ipv6,
+          },
         },
+        logger,
       },
-      logger,
-    });
+      sharing?.changeBus,
+    );
+    await sharing?.start();
     const webhookTimers = options.webhookTimers ?? systemTimers;
     webhooks = new WebhookDispatcher(context.stores.webhookDeliveries, {
       fetch: options.webhookFetch ?? ((url, init) => globalThis.fetch(url, init)),
@@ -110,7 +129,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       maxConcurrent: WEBHOOK_MAX_CONCURRENT,
     });
     const dispatcher = webhooks;
-    context.webhooks.onQueued = () => dispatcher.wake();
+    const wake = () => dispatcher.wake();
+    context.webhooks.onQueued = sharing ? sharing.wakeAfterCommit(wake) : wake;
     if (seed) await applySeed(context, seed);
     // After the seed, so a large seed is planned with its own statistics.
     await storage.refreshStatistics();
@@ -122,6 +142,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       writesPerMinute: options.writeRateLimitPerMinute ?? DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE,
       allRoutes: options.rateLimitAllRoutes ?? false,
       clock,
+      ...(sharing ? { sharedBuckets: sharing.rateBuckets } : {}),
     });
     const authThrottle = new AuthFailureThrottle(
       clock,
@@ -192,6 +213,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
           await app.close();
           await jobs.close();
           await dispatcher.close();
+          await sharing?.close();
           await storage.close();
           await rm(uploadDirectory, { recursive: true, force: true });
         })();
@@ -202,6 +224,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await pruner?.close();
     await expiries?.close();
     await webhooks?.close();
+    await sharing?.close();
     await storage.close();
     await rm(uploadDirectory, { recursive: true, force: true });
     throw error;

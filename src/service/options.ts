@@ -18,6 +18,12 @@ export interface ServiceOptions {
   port?: number;
   /** SQLite file. @default ':memory:' */
   dbPath?: string;
+  /**
+   * A `postgres://` (or `postgresql://`) URL: the service keeps its data in that PostgreSQL
+   * database instead of SQLite, and several instances started with the same URL behave as one
+   * service. Not together with `dbPath`. Its password never appears in a log line or an error.
+   */
+  databaseUrl?: string;
   /** A seed object or the path of a seed JSON file, applied at start (idempotent). */
   seed?: ServiceSeed | string;
   /** The path segment after /v1/. @default 'minecraft' */
@@ -160,6 +166,15 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('webhookExpiryCheckMs', 1);
   if (options.webhookFetch !== undefined && typeof options.webhookFetch !== 'function') {
     throw new RangeError(`service option webhookFetch: must be a function, received ${typeof options.webhookFetch}`);
+  }
+  if (options.databaseUrl !== undefined) {
+    if (typeof options.databaseUrl !== 'string' || !/^postgres(ql)?:\/\//.test(options.databaseUrl)) {
+      // The value is not echoed: it may hold a password.
+      throw new RangeError('service option databaseUrl: must be a postgres:// or postgresql:// URL');
+    }
+    if (options.dbPath !== undefined) {
+      throw new RangeError('service option databaseUrl: give it or dbPath (a SQLite file), not both');
+    }
   }
   if (options.port !== undefined && options.port > 65535) {
     throw new RangeError(`service option port: must be at most 65535, received ${options.port}`);

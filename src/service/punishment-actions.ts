@@ -128,12 +128,7 @@ async function recordStatusEvents(
   await context.webhooks.record(networkId, events, stores);
 }
 
-/** Tells the stream about the punishment's current state; after the commit that changed it. */
-export async function publishPunishment(context: ServiceContext, networkId: number, id: string): Promise<void> {
-  // Seeding and tests without a stream client skip the read-back.
-  if (context.feed.listenerCount('punishment:changed') === 0) return;
-  const row = await context.stores.punishments.find(networkId, id);
-  const punishment = row && context.render.one(row);
-  const sequence = await context.stores.streamChanges.sequenceOf(networkId, id);
-  if (punishment && sequence !== undefined) context.feed.publish(networkId, punishment, sequence);
+/** Tells the stream of every instance about the punishment's current state; after the commit that changed it. */
+export function publishPunishment(context: ServiceContext, networkId: number, id: string): Promise<void> {
+  return context.changes.changed(networkId, id);
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -6,11 +6,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RunningService } from '../../src/service/index.js';
 import { hashPassword } from '../../src/service/panel/passwords.js';
-import { closeBrowsers, describeInBrowser, launchBrowser } from '../support/browser.js';
+import { closeBrowsers, describeInBrowser, launchBrowser, screenshotPath } from '../support/browser.js';
 import { offlineUuid } from './helpers/bots.js';
 import { ADMIN_TOKEN, API_KEY, adminApi, NETWORK, startTestService } from './helpers/service.js';
 
-const SCREENSHOTS = join(process.cwd(), 'docs', 'panel', 'screenshots');
 const STAFF_PASSWORD = 'e2e staff password 42';
 const XSS_REASON = '<script>alert(1)</script> <img src=x onerror=alert(1)> "><b>bold</b>';
 const APPEAL_TEXT = 'I lent my account to my brother; it will not happen again. <img src=x onerror=alert(1)>';
@@ -23,7 +22,6 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bailiff-panel-e2e-'));
-    mkdirSync(SCREENSHOTS, { recursive: true });
     const day = 86_400_000;
     const at = (daysAgo: number) => new Date(Date.now() - daysAgo * day).toISOString();
     service = await startTestService({
@@ -111,7 +109,7 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
     const reasons = await page.locator('td.reason').allTextContents();
     expect(reasons).toEqual(['Kill aura', 'Calm down', XSS_REASON, 'Griefing spawn']);
     expect(await page.locator('main b').count()).toBe(0);
-    await page.screenshot({ path: join(SCREENSHOTS, 'public-list.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('public-list.png'), fullPage: true });
 
     await page.selectOption('#kind', 'mute');
     await page.click('form.filters button[type=submit]');
@@ -123,7 +121,7 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
     await page.waitForURL(`**/player/${offlineUuid('Griefer')}`);
     expect(await page.textContent('h1')).toBe('Griefer');
     expect(await page.locator('td.reason').allTextContents()).toEqual(['Griefing spawn']);
-    await page.screenshot({ path: join(SCREENSHOTS, 'public-player.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('public-player.png'), fullPage: true });
     expect(dialogs).toEqual([]);
   });
 
@@ -135,7 +133,7 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
     await player.fill('#punishmentId', 'ban-cheater');
     await player.fill('#playerName', 'Cheater');
     await player.fill('#message', APPEAL_TEXT);
-    await player.screenshot({ path: join(SCREENSHOTS, 'appeal-form.png'), fullPage: true });
+    await player.screenshot({ path: screenshotPath('appeal-form.png'), fullPage: true });
     await player.click('form button[type=submit]');
     await player.waitForURL('**/panel/appeal/status/**');
     expect(await player.textContent('#appeal-status')).toBe('Waiting for an answer');
@@ -144,11 +142,11 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
 
     const staff = await loggedIn('moderator');
     await staff.goto(`${service.url}/panel/tickets?type=appeal`);
-    await staff.screenshot({ path: join(SCREENSHOTS, 'tickets.png'), fullPage: true });
+    await staff.screenshot({ path: screenshotPath('tickets.png'), fullPage: true });
     await staff.click('table a');
     expect(await staff.textContent('#ticket-description')).toBe(APPEAL_TEXT);
     await staff.fill('#answer', 'Accepted: welcome back, play fair.');
-    await staff.screenshot({ path: join(SCREENSHOTS, 'ticket-appeal.png'), fullPage: true });
+    await staff.screenshot({ path: screenshotPath('ticket-appeal.png'), fullPage: true });
     await staff.click('#appeal-decision button[value=accept]');
     await staff.waitForSelector('#appeal-outcome');
     expect(await staff.textContent('#ticket-status')).toBe('Closed');
@@ -156,13 +154,13 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
     await player.goto(privateLink);
     expect(await player.textContent('#appeal-status')).toBe('Accepted: the punishment was lifted');
     expect(await player.textContent('#appeal-answer')).toBe('Accepted: welcome back, play fair.');
-    await player.screenshot({ path: join(SCREENSHOTS, 'appeal-answered.png'), fullPage: true });
+    await player.screenshot({ path: screenshotPath('appeal-answered.png'), fullPage: true });
     const punishment = await adminApi(() => service.url).punishment('ban-cheater');
     expect(punishment.punishment.status).toBe('pardoned');
 
     await staff.goto(`${service.url}/panel/audit`);
     expect(await staff.locator('#audit').textContent()).toContain('appeal.accept');
-    await staff.screenshot({ path: join(SCREENSHOTS, 'audit.png'), fullPage: true });
+    await staff.screenshot({ path: screenshotPath('audit.png'), fullPage: true });
     // The game server holds a stream connection and acknowledges a ban, as a Bailiff plugin does.
     const stream = new WebSocket(`${service.url.replace('http', 'ws')}/v1/minecraft/stream`, {
       headers: { 'x-api-key': API_KEY },
@@ -182,7 +180,7 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
     expect(serverRow).toContain('connected since');
     expect(serverRow).not.toContain('none yet');
     stream.close();
-    await staff.screenshot({ path: join(SCREENSHOTS, 'servers.png'), fullPage: true });
+    await staff.screenshot({ path: screenshotPath('servers.png'), fullPage: true });
     expect(dialogs).toEqual([]);
   });
 
@@ -211,7 +209,7 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
     // The page reloads itself while the import runs; wait for the row to say completed.
     await owner.waitForSelector('#uploads .badge:text("completed")', { timeout: 30_000 });
     expect(await owner.locator('#uploads').textContent()).toContain('imported 1200 players and 1200 punishments');
-    await owner.screenshot({ path: join(SCREENSHOTS, 'migration.png'), fullPage: true });
+    await owner.screenshot({ path: screenshotPath('migration.png'), fullPage: true });
     const imported = await adminApi(() => service.url).punishment('old-1199');
     expect(imported.punishment.status).toBe('active');
   });

@@ -1,16 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAdmin } from '../../src/service/panel/create-admin.js';
-import { closeBrowsers, describeInBrowser, launchBrowser } from '../support/browser.js';
+import { closeBrowsers, describeInBrowser, launchBrowser, screenshotPath } from '../support/browser.js';
 import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
 import { HOSTS, type PlayerBot } from './helpers/hosts.js';
 import { API_KEY, NETWORK, startTestService } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
 
-const SCREENSHOTS = join(process.cwd(), 'docs', 'panel', 'screenshots');
 const PASSWORD = 'panel e2e password';
 const host = HOSTS.find((candidate) => candidate.name.startsWith('flying-squid'))!;
 
@@ -26,11 +25,9 @@ describeInBrowser('staff panel end to end', () => {
   let browser: Browser;
   const bots: PlayerBot[] = [];
 
-  const shot = (page: Page, name: string) =>
-    page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => page.screenshot({ path: screenshotPath(`${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     const dbPath = join(dir, 'service.db');
     service = await startTestService({ dbPath, players: ['Griefer1', 'Bystander1'], uuidOf: host.uuidOf });
     await createAdmin({ dbPath, network: NETWORK, username: 'headmod', password: PASSWORD });

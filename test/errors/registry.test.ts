@@ -18,6 +18,7 @@ const ENVIRONMENT_VARIABLES = new Set([
   'BAILIFF_ADMIN_TOKEN',
   'BAILIFF_ADMIN_TOKEN_FILE',
   'BAILIFF_LOG_LEVEL',
+  'BAILIFF_DATABASE_URL',
 ]);
 
 const registered = listErrorCodes().map((entry) => entry.code);

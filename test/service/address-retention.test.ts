@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/db/open-db.js';
+import { ADDRESS_PRUNE_BATCH_SIZE } from '../../src/service/address-pruner.js';
 import { FakeTime, settle } from '../support/fake-time.js';
 import { JEB, ManualClock, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
 
@@ -49,7 +50,7 @@ describe('address history retention', () => {
     expect(await addressesOf(t, JEB)).toEqual({ lastIp: null, addresses: [] });
   });
 
-  it('prunes at start, a batch of 1,000 per timer turn, until the backlog is gone', async () => {
+  it('prunes at start, a batch per timer turn, until the backlog is gone', async () => {
     const dbPath = join(dir, 'backlog.db');
     const first = await startTestService({ dbPath, timers: new FakeTime() });
     expect((await login(first, NOTCH, 'Notch', '203.0.113.7')).status).toBe(200);
@@ -81,20 +82,22 @@ describe('address history retention', () => {
         reader.close();
       }
     };
-    // Every row is 91 days old: the run at start deleted a first batch and asked for the next turn at once.
+    // Every row (Notch's and the 2,500) is 91 days old: the run at start deleted a first batch and
+    // asked for the next turn at once; each full batch does the same, the last one waits an hour.
+    const stored = 2_501;
+    const expected: { rows: number; delays: number[] }[] = [];
+    for (let rows = stored - ADDRESS_PRUNE_BATCH_SIZE; rows > 0; rows -= ADDRESS_PRUNE_BATCH_SIZE) {
+      expected.push({ rows, delays: [0] });
+    }
+    expected.push({ rows: 0, delays: [HOUR_MS] }, { rows: 0, delays: [HOUR_MS] });
     await settle();
     const turns = [{ rows: countRows(), delays: timers.delays() }];
-    for (let turn = 0; turn < 3; turn += 1) {
+    while (turns.length < expected.length) {
       timers.fireAll();
       await settle();
       turns.push({ rows: countRows(), delays: timers.delays() });
     }
-    expect(turns).toEqual([
-      { rows: 1_501, delays: [0] },
-      { rows: 501, delays: [0] },
-      { rows: 0, delays: [HOUR_MS] },
-      { rows: 0, delays: [HOUR_MS] },
-    ]);
+    expect(turns).toEqual(expected);
     expect(await addressesOf(t, NOTCH)).toEqual({ lastIp: null, addresses: [] });
   });
 

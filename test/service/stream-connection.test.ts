@@ -5,6 +5,7 @@ import type { LoggedChange, StreamHead } from '../../src/service/store/stream-ch
 import type { SharedSnapshots } from '../../src/service/stream/shared-snapshots.js';
 import { type LiveChange, StreamConnection } from '../../src/service/stream/stream-connection.js';
 import type { StreamSettings } from '../../src/service/stream/stream-settings.js';
+import { StreamWorkQueue } from '../../src/service/stream/stream-work-queue.js';
 import { settle } from '../support/fake-time.js';
 
 const SETTINGS: StreamSettings = {
@@ -60,9 +61,37 @@ function harness(count: number) {
   } as unknown as ServiceContext;
   const ws = new FakeSocket();
   const closures: number[] = [];
-  const connection = new StreamConnection(ws as unknown as WebSocket, 1, 2, context, {} as SharedSnapshots, SETTINGS, {
-    onClosedForCause: (code) => closures.push(code),
+  const turns: (() => void)[] = [];
+  const work = new StreamWorkQueue({
+    sliceMs: 1000,
+    now: () => 0,
+    schedule: (turn) => turns.push(turn),
+    onStepError: (error) => {
+      throw error;
+    },
   });
+  /** Runs the work queue's turns, letting each step's reads settle, until no step is waiting; returns how many ran. */
+  const runTurns = async () => {
+    let ran = 0;
+    for (let round = 0; round < 100; round += 1) {
+      await settle(1);
+      const turn = turns.shift();
+      if (!turn) return ran;
+      turn();
+      ran += 1;
+    }
+    return ran;
+  };
+  const connection = new StreamConnection(
+    ws as unknown as WebSocket,
+    1,
+    2,
+    context,
+    {} as SharedSnapshots,
+    SETTINGS,
+    work,
+    { onClosedForCause: (code) => closures.push(code) },
+  );
   const live = (sequence: number): LiveChange => {
     log.push({ id: `p${sequence}`, sequence } as unknown as LoggedChange);
     const frame = Buffer.from(JSON.stringify({ type: 'punishment', sequence, punishment: { id: `p${sequence}` } }));
@@ -73,7 +102,7 @@ function harness(count: number) {
   const onRead = (action: () => void) => {
     afterRead = action;
   };
-  return { ws, connection, closures, live, frames, onRead };
+  return { ws, connection, closures, live, frames, onRead, runTurns };
 }
 
 afterEach(() => {
@@ -84,7 +113,9 @@ describe('a stream connection', () => {
   it('catches up from its position page by page, then takes live changes in order', async () => {
     const h = harness(5);
     h.connection.startAfter(1);
-    await settle();
+    expect(h.frames()).toEqual([]);
+    // A page of pageSize (2) per turn: 2-3, 4-5, then the short read that ends the catch-up.
+    expect(await h.runTurns()).toBe(3);
     expect(h.frames().map((frame) => [frame.type, frame.sequence])).toEqual([
       ['punishment', 2],
       ['punishment', 3],
@@ -105,10 +136,10 @@ describe('a stream connection', () => {
   it('reads the log again when a live change skips sequences nobody published', async () => {
     const h = harness(2);
     h.connection.startAfter(2);
-    await settle();
+    await h.runTurns();
     h.live(3);
     h.connection.deliver(h.live(4));
-    await settle();
+    await h.runTurns();
     expect(h.frames().map((frame) => [frame.type, frame.sequence])).toEqual([
       ['caught-up', 2],
       ['punishment', 3],
@@ -126,7 +157,7 @@ describe('a stream connection', () => {
       h.connection.deliver(h.live(2));
     });
     h.connection.startAfter(0);
-    await settle();
+    await h.runTurns();
     expect(h.frames().map((frame) => [frame.type, frame.sequence])).toEqual([
       ['punishment', 1],
       ['punishment', 2],
@@ -137,7 +168,7 @@ describe('a stream connection', () => {
   it('closes a caught-up connection whose reader lets more than maxBufferedBytes wait', async () => {
     const h = harness(0);
     h.connection.startAfter(0);
-    await settle();
+    await h.runTurns();
     h.ws.bufferedAmount = 5000;
     h.connection.deliver(h.live(1));
     expect(h.closures).toEqual([1008]);

@@ -1,4 +1,6 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { describe } from 'vitest';
 
@@ -50,4 +52,18 @@ export async function closeBrowsers(): Promise<void> {
  */
 export function describeInBrowser(name: string, body: () => void): void {
   describe.skipIf(!browserAvailable().ok)(`${BROWSER_TEST_PREFIX} ${name}`, body);
+}
+
+/**
+ * Where a browser test saves a screenshot of a page: `docs/panel/screenshots/` when
+ * `BAILIFF_SCREENSHOTS=1` (to refresh the pictures the docs show), else a temporary folder, so a
+ * test run leaves the repository's files as they were.
+ */
+export function screenshotPath(fileName: string): string {
+  const folder =
+    process.env.BAILIFF_SCREENSHOTS === '1'
+      ? join(process.cwd(), 'docs', 'panel', 'screenshots')
+      : join(tmpdir(), 'bailiff-screenshots');
+  mkdirSync(folder, { recursive: true });
+  return join(folder, fileName);
 }

@@ -5,16 +5,20 @@ import { escapeControlCharacters } from '../../runtime/log-escape.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
 import { readSecret } from '../secret-input.js';
+import { ENV_DATABASE_URL } from './service-copy-to-postgres.js';
 
 /** The admin token, for deployments that keep it off the command line. */
 export const ENV_ADMIN_TOKEN = 'BAILIFF_ADMIN_TOKEN';
 
 const USAGE = `usage: bailiff service [options]
        bailiff service create-admin --help   (the panel's first admin)
+       bailiff service copy-to-postgres --help   (move the SQLite file's data to PostgreSQL)
 
   --host HOST                       interface to listen on (default: 127.0.0.1)
   --port N                          TCP port, 0 for a free one (default: 8787)
   --db PATH                         SQLite file (default: in memory, lost on exit)
+  --database-url URL                PostgreSQL instead of SQLite: postgres://USER:PASSWORD@HOST:PORT/DB
+                                    (default: BAILIFF_DATABASE_URL); instances on one database act as one
   --seed FILE                       JSON seed: networks, servers and keys, players, tickets, punishments
   --platform NAME                   path segment after /v1/ (default: minecraft)
   --admin-token-file FILE           file holding the bearer token of /admin/v1 (default: BAILIFF_ADMIN_TOKEN,
@@ -70,6 +74,7 @@ function parse(argv: string[]) {
         host: { type: 'string' },
         port: { type: 'string' },
         db: { type: 'string' },
+        'database-url': { type: 'string' },
         seed: { type: 'string' },
         platform: { type: 'string' },
         'admin-token': { type: 'string' },
@@ -104,6 +109,10 @@ export const command: CliCommand = async (context) => {
     const { createAdminCommand } = await import('./service-create-admin.js');
     return createAdminCommand({ ...context, argv: argv.slice(1) });
   }
+  if (argv[0] === 'copy-to-postgres') {
+    const { copyToPostgresCommand } = await import('./service-copy-to-postgres.js');
+    return copyToPostgresCommand({ ...context, argv: argv.slice(1) });
+  }
   const flags = parse(argv);
   if (flags.help) {
     stdout.write(`${USAGE}\n`);
@@ -118,6 +127,10 @@ export const command: CliCommand = async (context) => {
     env,
     cwd,
   });
+  const databaseUrl = flags['database-url'] ?? (flags.db === undefined ? env[ENV_DATABASE_URL] : undefined);
+  if (databaseUrl !== undefined && flags.db !== undefined) {
+    throw new UsageError('--database-url: give it or --db (a SQLite file), not both');
+  }
   const port = integerFlag('port', flags.port, 0);
   if (port !== undefined && port > 65535) throw new UsageError(`--port: must be at most 65535, received '${port}'`);
   const maxUploadMb = flags['max-upload-mb'] === undefined ? undefined : Number(flags['max-upload-mb']);
@@ -138,6 +151,7 @@ export const command: CliCommand = async (context) => {
       ...(flags.host === undefined ? {} : { host: flags.host }),
       ...(port === undefined ? {} : { port }),
       ...(flags.db === undefined ? {} : { dbPath: resolve(cwd, flags.db) }),
+      ...(databaseUrl === undefined ? {} : { databaseUrl }),
       ...(seed === undefined ? {} : { seed }),
       ...(flags.platform === undefined ? {} : { platform: flags.platform }),
       ...(adminToken === undefined ? {} : { adminToken }),

@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../ports/clock.js';
 import { HttpError } from './errors.js';
+import type { RateBuckets } from './rate-buckets.js';
 import { tokenBucketStore } from './token-bucket-store.js';
 import { type BucketState, TokenBuckets } from './token-buckets.js';
 
@@ -14,6 +15,8 @@ export interface RateLimitSettings {
   /** Every route not limited otherwise spends the request bucket. */
   allRoutes: boolean;
   clock: Clock;
+  /** The buckets of every instance (PostgreSQL). @default this instance's own, in memory */
+  sharedBuckets?: RateBuckets;
 }
 
 /** Most keys the limiter remembers; the least recently used are dropped first. */
@@ -31,14 +34,14 @@ function bucketKey(request: FastifyRequest): string {
 
 /** Per-key token buckets shared by the HTTP routes and anything else a key spends them on (the stream). */
 export class KeyRateLimits {
-  readonly buckets: TokenBuckets;
+  readonly buckets: RateBuckets;
 
   constructor(readonly settings: RateLimitSettings) {
-    this.buckets = new TokenBuckets(settings.clock, MAX_BUCKETS);
+    this.buckets = settings.sharedBuckets ?? new TokenBuckets(settings.clock, MAX_BUCKETS);
   }
 
   /** Spends one request of `apiKey`'s bucket, as a limited route does (for callers outside the routes: the stream). */
-  takeRequest(apiKey: string): BucketState {
+  takeRequest(apiKey: string): BucketState | Promise<BucketState> {
     const perMinute = this.settings.perMinute;
     return this.buckets.take(apiKeyBucket(apiKey), { capacity: perMinute, refillPerMinute: perMinute });
   }

@@ -5,11 +5,17 @@ import { openSqliteStorage } from './sqlite-storage.js';
 export interface ServiceStorageOptions {
   /** The SQLite file (or `:memory:`). */
   dbPath: string;
+  /** A `postgres://` URL: the data is kept there instead of `dbPath` (several instances may share it). */
+  databaseUrl?: string;
   logger?: Logger;
 }
 
 /** Opens the service's storage and brings its schema up to date. */
 export async function createServiceStorage(options: ServiceStorageOptions): Promise<ServiceStorage> {
+  if (options.databaseUrl !== undefined) {
+    const { openPostgresStorage } = await import('./postgres/postgres-storage.js');
+    return openPostgresStorage(options.databaseUrl, options.logger ? { logger: options.logger } : {});
+  }
   const storage = openSqliteStorage({ path: options.dbPath, ...(options.logger ? { logger: options.logger } : {}) });
   // Every login check commits; a checkpoint inside one of those commits would be its p99.
   storage.startCheckpoints(options.logger);

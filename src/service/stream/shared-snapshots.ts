@@ -2,6 +2,7 @@ import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { EventEmitter } from 'eventemitter3';
 import { STREAM_PROTOCOL } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
+import type { PageCursor } from '../store/stream-changes.js';
 import type { StreamRequest } from './handshake.js';
 
 /** One piece of a snapshot as written to the socket (protocol 1 sends one message in fragments). */
@@ -56,15 +57,18 @@ export interface SnapshotRendered {
 const MAX_PAGE_BYTES = 256 * 1024;
 
 interface RenderSettings {
+  /** Punishments in one page at most. */
   pageSize: number;
+  /** Rows read and rendered between two yields to the event loop. */
+  stepRows: number;
   reuseMs: number;
 }
 
 /**
  * Shares snapshots: a connection that needs one takes the render in progress (or a finished one
  * nothing has changed since) for its network and protocol, and only when there is none is a new
- * one started. Rendering yields to the event loop between pages, so one network's snapshot never
- * holds up another's requests.
+ * one started. Rendering yields to the event loop every `stepRows` rows, so one network's snapshot
+ * never holds up another's requests.
  */
 export class SharedSnapshots extends EventEmitter<{ 'snapshot:rendered': (rendered: SnapshotRendered) => void }> {
   private readonly entries = new Map<string, SharedSnapshot>();
@@ -134,9 +138,8 @@ export class SharedSnapshots extends EventEmitter<{ 'snapshot:rendered': (render
 
   private async render(entry: SharedSnapshot): Promise<void> {
     const { streamChanges } = this.context.stores;
-    const { pageSize } = this.settings;
+    const { pageSize, stepRows } = this.settings;
     const frame = entry.protocol === STREAM_PROTOCOL ? protocolOnePage : protocolTwoPage(entry.sequence);
-    let rows = await streamChanges.activePage(entry.networkId, undefined, pageSize);
     let page = 0;
     let bytes = 0;
     let itemsBefore = false;
@@ -147,39 +150,43 @@ export class SharedSnapshots extends EventEmitter<{ 'snapshot:rendered': (render
       page += 1;
       entry.add(piece);
     };
+    let items: string[] = [];
+    let itemBytes = 0;
+    // A full page is held until the next row shows there is more, so the last page can say it is last.
+    let fullPage: string[] | undefined;
+    let after: PageCursor | undefined;
     for (;;) {
       // Rows changed after entry.sequence may show here; the catch-up from entry.sequence corrects them.
-      const next = rows.length < pageSize ? [] : await streamChanges.activePage(entry.networkId, rows.at(-1), pageSize);
-      const lastBatch = next.length === 0;
-      // Pages are also cut by size, so rows with large data never make one huge piece.
-      let items: string[] = [];
-      let itemBytes = 0;
+      const rows = await streamChanges.activePage(entry.networkId, after, stepRows);
+      if (entry.abandoned) return;
       for (const punishment of this.context.render.list(rows)) {
+        if (fullPage) emit(fullPage, false);
+        fullPage = undefined;
         const item = JSON.stringify(punishment);
         items.push(item);
         itemBytes += item.length;
-        if (itemBytes >= MAX_PAGE_BYTES) {
-          emit(items, false);
+        // Pages are also cut by size, so rows with large data never make one huge piece.
+        if (items.length >= pageSize || itemBytes >= MAX_PAGE_BYTES) {
+          fullPage = items;
           items = [];
           itemBytes = 0;
         }
       }
-      if (items.length > 0 || lastBatch) emit(items, lastBatch);
-      if (lastBatch) {
-        entry.finish(false);
-        this.emit('snapshot:rendered', {
-          networkId: entry.networkId,
-          protocol: entry.protocol,
-          sequence: entry.sequence,
-          pages: page,
-          bytes,
-        });
-        return;
-      }
-      rows = next;
+      if (rows.length < stepRows) break;
+      after = rows.at(-1);
+      // Small steps: a render never holds the event loop for more than a few milliseconds.
       await yieldToOthers();
       if (entry.abandoned) return;
     }
+    emit(fullPage ?? items, true);
+    entry.finish(false);
+    this.emit('snapshot:rendered', {
+      networkId: entry.networkId,
+      protocol: entry.protocol,
+      sequence: entry.sequence,
+      pages: page,
+      bytes,
+    });
   }
 }
 

@@ -4,9 +4,12 @@ import type { ServiceContext } from '../context.js';
 import type { StreamRequest } from './handshake.js';
 import type { SharedSnapshot, SharedSnapshots } from './shared-snapshots.js';
 import { CLOSE_FELL_BEHIND, CLOSE_TOO_SLOW, type StreamSettings } from './stream-settings.js';
+import type { StreamWork } from './stream-work-queue.js';
 
 /** How long a closed-for-cause connection may take to flush its close frame before it is cut. */
 const CLOSE_GRACE_MS = 5000;
+/** Changes one catch-up step reads and sends at most, so one step stays around a millisecond. */
+const CATCH_UP_STEP_CHANGES = 100;
 
 /** A change as the live feed hands it to every connection of a network: framed once per protocol. */
 export interface LiveChange {
@@ -26,6 +29,8 @@ interface ConnectionEvents {
  * cannot resume, then the changes after the sequence it has (read from the log page by page),
  * then live changes. Nothing is queued for it beyond `highWaterBytes` while it catches up; live
  * frames it misses meanwhile are read from the log, so a slow reader costs the service nothing.
+ * Catching up is done in small steps taken in turns with every other connection (`work`), so a
+ * storm of reconnecting servers never holds up the HTTP requests.
  */
 export class StreamConnection {
   private phase: Phase = 'catch-up';
@@ -33,14 +38,21 @@ export class StreamConnection {
   private cursor = 0;
   /** The newest sequence the live feed announced while this connection was not live yet. */
   private heardUpTo = 0;
+  /** The announcement the log was read again for, so each one costs one more read at most. */
+  private recheckedFor = 0;
   private snapshot: SharedSnapshot | undefined;
   private nextPiece = 0;
   private stallTimer: NodeJS.Timeout | undefined;
-  private pumping = false;
+  private isStepping = false;
+  /** A step was asked for while one was still reading: it is asked for again when that one ends. */
+  private isStepAskedMeanwhile = false;
   private readonly afterWrite = (error?: Error) => {
     if (error || this.phase === 'closed') return;
     this.armStallTimer();
-    this.pump();
+    this.requestStep();
+  };
+  private readonly requestStep = () => {
+    if (this.phase === 'snapshot' || this.phase === 'catch-up') this.work.request(this.step);
   };
 
   constructor(
@@ -50,6 +62,7 @@ export class StreamConnection {
     private readonly context: ServiceContext,
     private readonly snapshots: SharedSnapshots,
     private readonly settings: StreamSettings,
+    private readonly work: StreamWork,
     private readonly events: ConnectionEvents,
   ) {}
 
@@ -62,9 +75,9 @@ export class StreamConnection {
       return;
     }
     this.snapshot = snapshot;
-    snapshot.on('progress', this.pump, this);
+    snapshot.on('progress', this.requestStep, this);
     this.armStallTimer();
-    this.pump();
+    this.requestStep();
   }
 
   /** Starts with the changes after `sequence`. */
@@ -72,7 +85,7 @@ export class StreamConnection {
     this.phase = 'catch-up';
     this.cursor = sequence;
     this.armStallTimer();
-    this.pump();
+    this.requestStep();
   }
 
   /** A change published live; a connection still catching up reads it from the log instead. */
@@ -107,14 +120,26 @@ export class StreamConnection {
   dispose(): void {
     this.phase = 'closed';
     clearTimeout(this.stallTimer);
+    this.work.cancel(this.step);
     this.leaveSnapshot();
   }
 
-  private readonly pump = (): void => {
-    // A write callback run from inside a send (or while a page is read) must not start a second loop over the same pages.
-    if (this.pumping || this.ws.readyState !== WebSocket.OPEN) return;
-    this.pumping = true;
-    void this.pumpOnce()
+  /** One step of the catch-up: some snapshot pieces, or one page of the log; asks for the next while there is more. */
+  private readonly step = (): Promise<void> | undefined => {
+    if (this.ws.readyState !== WebSocket.OPEN) return undefined;
+    if (this.isStepping) {
+      this.isStepAskedMeanwhile = true;
+      return undefined;
+    }
+    // A full queue is drained by the reader; the write callback asks for the next step.
+    if (this.ws.bufferedAmount >= this.settings.highWaterBytes) return undefined;
+    if (this.phase === 'snapshot') {
+      this.sendSnapshotPieces();
+      return undefined;
+    }
+    if (this.phase !== 'catch-up') return undefined;
+    this.isStepping = true;
+    return this.sendChangesPage()
       .catch((error: unknown) => {
         this.context.logger.error('stream catch-up failed', {
           networkId: this.networkId,
@@ -123,16 +148,15 @@ export class StreamConnection {
         this.closeForCause(1011, 'stream catch-up failed: reconnect');
       })
       .finally(() => {
-        this.pumping = false;
+        this.isStepping = false;
+        if (this.isStepAskedMeanwhile) {
+          this.isStepAskedMeanwhile = false;
+          this.requestStep();
+        }
       });
   };
 
-  private async pumpOnce(): Promise<void> {
-    if (this.phase === 'snapshot') this.pumpSnapshot();
-    if (this.phase === 'catch-up') await this.pumpCatchUp();
-  }
-
-  private pumpSnapshot(): void {
+  private sendSnapshotPieces(): void {
     const snapshot = this.snapshot;
     // Still waiting for the snapshot it will share.
     if (!snapshot) return;
@@ -140,49 +164,62 @@ export class StreamConnection {
       this.closeForCause(1011, 'stream snapshot failed: reconnect');
       return;
     }
-    while (this.nextPiece < snapshot.pieces.length && this.ws.bufferedAmount < this.settings.highWaterBytes) {
+    // The socket may take a whole snapshot at once; a step still sends about highWaterBytes, then lets others go.
+    let sentBytes = 0;
+    while (
+      this.nextPiece < snapshot.pieces.length &&
+      sentBytes < this.settings.highWaterBytes &&
+      this.ws.bufferedAmount < this.settings.highWaterBytes
+    ) {
       const piece = snapshot.pieces[this.nextPiece]!;
       this.nextPiece += 1;
+      sentBytes += piece.data.length;
       this.ws.send(piece.data, { binary: false, fin: piece.fin }, this.afterWrite);
     }
-    if (!snapshot.done || this.nextPiece < snapshot.pieces.length) return;
+    if (this.nextPiece < snapshot.pieces.length) {
+      this.requestStep();
+      return;
+    }
+    // More pieces to come: the snapshot's progress asks for the next step.
+    if (!snapshot.done) return;
     this.cursor = snapshot.sequence;
     this.leaveSnapshot();
     this.phase = 'catch-up';
+    this.requestStep();
   }
 
-  private async pumpCatchUp(): Promise<void> {
+  private async sendChangesPage(): Promise<void> {
     const { streamChanges } = this.context.stores;
-    let recheckedFor = 0;
-    while (this.ws.bufferedAmount < this.settings.highWaterBytes) {
-      const { prunedThrough } = await streamChanges.head(this.networkId);
-      if (this.isDisposed()) return;
-      if (this.cursor < prunedThrough) {
-        this.closeForCause(CLOSE_FELL_BEHIND, 'stream fell behind the change log: reconnect for a snapshot');
-        return;
-      }
-      const changes = await streamChanges.changesAfter(this.networkId, this.cursor, this.settings.pageSize);
-      if (this.isDisposed() || this.ws.readyState !== WebSocket.OPEN) return;
-      for (const change of changes) {
-        this.cursor = change.sequence;
-        const punishment = this.context.render.one(change);
-        if (!punishment) continue;
-        this.ws.send(JSON.stringify(punishmentFrame(this.protocol, change.sequence, punishment)), this.afterWrite);
-      }
-      if (changes.length < this.settings.pageSize) {
-        // A change announced while this page was read may not be in it: read again, once per announcement.
-        if (this.heardUpTo > this.cursor && this.heardUpTo !== recheckedFor) {
-          recheckedFor = this.heardUpTo;
-          continue;
-        }
-        // Caught up within this tick: from here on the live feed has every later change.
-        this.phase = 'live';
-        clearTimeout(this.stallTimer);
-        if (this.protocol !== STREAM_PROTOCOL) {
-          this.ws.send(JSON.stringify({ type: 'caught-up', sequence: this.cursor }));
-        }
-        return;
-      }
+    const { prunedThrough } = await streamChanges.head(this.networkId);
+    if (this.isDisposed()) return;
+    if (this.cursor < prunedThrough) {
+      this.closeForCause(CLOSE_FELL_BEHIND, 'stream fell behind the change log: reconnect for a snapshot');
+      return;
+    }
+    const limit = Math.min(this.settings.pageSize, CATCH_UP_STEP_CHANGES);
+    const changes = await streamChanges.changesAfter(this.networkId, this.cursor, limit);
+    if (this.isDisposed() || this.ws.readyState !== WebSocket.OPEN) return;
+    for (const change of changes) {
+      this.cursor = change.sequence;
+      const punishment = this.context.render.one(change);
+      if (!punishment) continue;
+      this.ws.send(JSON.stringify(punishmentFrame(this.protocol, change.sequence, punishment)), this.afterWrite);
+    }
+    if (changes.length === limit) {
+      this.requestStep();
+      return;
+    }
+    // A change announced while this page was read may not be in it: read again, once per announcement.
+    if (this.heardUpTo > this.cursor && this.heardUpTo !== this.recheckedFor) {
+      this.recheckedFor = this.heardUpTo;
+      this.requestStep();
+      return;
+    }
+    // Caught up within this step: from here on the live feed has every later change.
+    this.phase = 'live';
+    clearTimeout(this.stallTimer);
+    if (this.protocol !== STREAM_PROTOCOL) {
+      this.ws.send(JSON.stringify({ type: 'caught-up', sequence: this.cursor }));
     }
   }
 
@@ -204,7 +241,7 @@ export class StreamConnection {
     const snapshot = this.snapshot;
     if (!snapshot) return;
     this.snapshot = undefined;
-    snapshot.off('progress', this.pump, this);
+    snapshot.off('progress', this.requestStep, this);
     this.snapshots.release(snapshot);
   }
 

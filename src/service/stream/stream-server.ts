@@ -14,7 +14,8 @@ import { ConnectionCap } from './connection-cap.js';
 import { parseStreamRequest, type StreamRequest } from './handshake.js';
 import { SharedSnapshots, type SnapshotRendered } from './shared-snapshots.js';
 import { type LiveChange, punishmentFrame, StreamConnection } from './stream-connection.js';
-import type { StreamSettings } from './stream-settings.js';
+import { STREAM_RENDER_STEP_ROWS, STREAM_WORK_SLICE_MS, type StreamSettings } from './stream-settings.js';
+import { StreamWorkQueue } from './stream-work-queue.js';
 
 export type { StreamSettings } from './stream-settings.js';
 
@@ -79,6 +80,8 @@ export class StreamServer extends EventEmitter<StreamEvents> {
   private readonly path: string;
   private readonly cap: ConnectionCap;
   private readonly snapshots: SharedSnapshots;
+  private readonly work: StreamWorkQueue;
+  private isClosed = false;
 
   constructor(
     private readonly server: Server,
@@ -90,7 +93,16 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     this.path = `/v1/${settings.platform}/stream`;
     this.cap = new ConnectionCap(settings.connectionsPerKey);
     this.sockets = new WebSocketServer({ noServer: true, maxPayload: settings.maxFrameBytes });
-    this.snapshots = new SharedSnapshots(context, { pageSize: settings.pageSize, reuseMs: settings.snapshotReuseMs });
+    this.snapshots = new SharedSnapshots(context, {
+      pageSize: settings.pageSize,
+      stepRows: STREAM_RENDER_STEP_ROWS,
+      reuseMs: settings.snapshotReuseMs,
+    });
+    this.work = new StreamWorkQueue({
+      sliceMs: STREAM_WORK_SLICE_MS,
+      onStepError: (error) =>
+        context.logger.error('stream step failed', { error: error instanceof Error ? error.message : String(error) }),
+    });
     this.snapshots.on('snapshot:rendered', (rendered) => {
       context.logger.info('stream snapshot rendered', { ...rendered });
       this.emit('snapshot:rendered', rendered);
@@ -121,13 +133,22 @@ export class StreamServer extends EventEmitter<StreamEvents> {
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node leaves an upgraded socket without an error listener; a peer reset must not become an uncaught error.
     socket.on('error', () => socket.destroy());
-    void guardedAsync(
-      this.context.logger,
-      'stream upgrade',
-      { path: this.path },
-      () => this.upgrade(request, socket, head),
-      () => refuse(socket, 500, 'internal server error'),
-    );
+    // Taken in turns with the catch-up work: a burst of hundreds of handshakes never holds up the HTTP requests.
+    this.work.request(() => {
+      // Gone while it waited: nothing to answer, and no place of the cap to hold.
+      if (socket.destroyed) return undefined;
+      if (this.isClosed) {
+        socket.destroy();
+        return undefined;
+      }
+      return guardedAsync(
+        this.context.logger,
+        'stream upgrade',
+        { path: this.path },
+        () => this.upgrade(request, socket, head),
+        () => refuse(socket, 500, 'internal server error'),
+      );
+    });
   };
 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -146,7 +167,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
       this.budget.authThrottle.recordFailure(address);
       return refuse(socket, 401, 'X-API-Key is not valid');
     }
-    const taken = this.budget.rateLimits.takeRequest(apiKey);
+    const taken = await this.budget.rateLimits.takeRequest(apiKey);
     if (!taken.isAllowed) {
       const limited = rateLimited(this.budget.rateLimits.settings.perMinute, 'requests', taken.msUntilToken);
       return refuseWith(socket, new HttpError(429, `${limited.message} (stream handshakes count)`, limited.extra));
@@ -190,6 +211,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
       this.context,
       this.snapshots,
       this.settings,
+      this.work,
       {
         onClosedForCause: (code, reason, bufferedBytes) => {
           this.context.logger.warn('stream connection closed by the service', {
@@ -267,6 +289,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
   }
 
   async close(): Promise<void> {
+    this.isClosed = true;
     clearInterval(this.pingTimer);
     clearInterval(this.pruneTimer);
     this.server.off('upgrade', this.onUpgrade);

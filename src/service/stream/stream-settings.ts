@@ -28,6 +28,10 @@ export const STREAM_PAGE_SIZE = 1000;
 export const STREAM_HIGH_WATER_BYTES = 256 * 1024;
 export const STREAM_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 export const STREAM_SNAPSHOT_REUSE_MS = 10_000;
+/** Longest turn of catch-up work (snapshot pieces, log pages) before the event loop gets to requests. */
+export const STREAM_WORK_SLICE_MS = 2;
+/** Rows a snapshot render reads and renders before it yields to the event loop. */
+export const STREAM_RENDER_STEP_ROWS = 200;
 
 /** Close codes the stream uses besides ws's own (1009 for a frame over the limit). */
 export const CLOSE_TOO_SLOW = 1008;

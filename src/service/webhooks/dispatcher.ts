@@ -7,6 +7,9 @@ import { nextStep, type RetryPolicy } from './retry-schedule.js';
 import { type SendOutcome, sendOnce, type WebhookFetch } from './send.js';
 import { redactWebhookUrl } from './webhook-url.js';
 
+/** How long after a failed read of the queue the dispatcher reads it again. */
+const QUEUE_READ_RETRY_MS = 1000;
+
 export interface DispatcherSettings {
   fetch: WebhookFetch;
   clock: Clock;
@@ -82,6 +85,8 @@ export class WebhookDispatcher {
       this.settings.logger.error('webhook queue could not be read', {
         problem: error instanceof Error ? error.message : String(error),
       });
+      // A wake-up lost to a failed read (the database away, or a wake from inside the queuing transaction) comes back.
+      this.scheduleIn(QUEUE_READ_RETRY_MS);
     });
     const passing = pass.finally(() => {
       if (this.passing === passing) this.passing = undefined;

@@ -12,7 +12,8 @@ export interface ExpiryAnnouncerSettings {
   maxLateMs: number;
 }
 
-export const EXPIRY_BATCH_SIZE = 500;
+// About a millisecond per batch: after a long stop, the backlog is announced between requests, never in front of one for long.
+export const EXPIRY_BATCH_SIZE = 100;
 export const EXPIRY_MAX_LATE_MS = 24 * 60 * 60 * 1000;
 const ANNOUNCER = 'Bailiff';
 

@@ -1,0 +1,78 @@
+import { timingSafeEqual } from 'node:crypto';
+import { type Caller, hashApiKey } from '../networks.js';
+import { type PgDb, pgStatements } from './pool.js';
+
+interface ServerRow {
+  id: number;
+  network_id: number;
+  name: string;
+  key_hash: Buffer;
+}
+
+/** The statements of {@link PgNetworkStore}. */
+export const PG_NETWORK_SQL = pgStatements('networks', {
+  serverByKeyHash: 'SELECT id, network_id, name, key_hash FROM service_servers WHERE key_hash = $1',
+  networkByName: 'SELECT id FROM service_networks WHERE name = $1',
+  // A network made by another instance at the same moment is found, not made twice.
+  insertNetwork: `INSERT INTO service_networks (name) VALUES ($1)
+    ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id`,
+  serverByName: 'SELECT id, network_id, name, key_hash FROM service_servers WHERE network_id = $1 AND name = $2',
+  insertServer: `INSERT INTO service_servers (network_id, name, key_hash) VALUES ($1, $2, $3)
+    ON CONFLICT (network_id, name) DO UPDATE SET key_hash = excluded.key_hash RETURNING id`,
+  updateServerKey: 'UPDATE service_servers SET key_hash = $2 WHERE id = $1',
+  serverById: 'SELECT name FROM service_servers WHERE id = $1',
+  networkById: 'SELECT name FROM service_networks WHERE id = $1',
+  allNetworks: 'SELECT id, name FROM service_networks ORDER BY name LIMIT 1000',
+  serversOf: 'SELECT id, name FROM service_servers WHERE network_id = $1 ORDER BY name LIMIT 1000',
+});
+
+/** Networks (tenants) and their servers on PostgreSQL; API keys are only ever stored as SHA-256 hashes. */
+export class PgNetworkStore {
+  constructor(private readonly db: PgDb) {}
+
+  /** The server whose key this is, or undefined. The hash comparison is constant-time. */
+  async authenticate(apiKey: string): Promise<Caller | undefined> {
+    const hash = hashApiKey(apiKey);
+    const row = await this.db.row<ServerRow>(PG_NETWORK_SQL.serverByKeyHash, [hash]);
+    if (!row || !timingSafeEqual(row.key_hash, hash)) return undefined;
+    return { networkId: row.network_id, serverId: row.id, serverName: row.name };
+  }
+
+  async findNetwork(name: string): Promise<number | undefined> {
+    return (await this.db.row<{ id: number }>(PG_NETWORK_SQL.networkByName, [name]))?.id;
+  }
+
+  async ensureNetwork(name: string): Promise<number> {
+    const existing = await this.findNetwork(name);
+    if (existing !== undefined) return existing;
+    return (await this.db.row<{ id: number }>(PG_NETWORK_SQL.insertNetwork, [name]))!.id;
+  }
+
+  /** Creates the server or gives it this key; returns its id. */
+  async ensureServer(networkId: number, name: string, apiKey: string): Promise<number> {
+    const keyHash = hashApiKey(apiKey);
+    const existing = await this.db.row<ServerRow>(PG_NETWORK_SQL.serverByName, [networkId, name]);
+    if (!existing)
+      return (await this.db.row<{ id: number }>(PG_NETWORK_SQL.insertServer, [networkId, name, keyHash]))!.id;
+    if (!existing.key_hash.equals(keyHash)) await this.db.run(PG_NETWORK_SQL.updateServerKey, [existing.id, keyHash]);
+    return existing.id;
+  }
+
+  async networkName(networkId: number): Promise<string | undefined> {
+    return (await this.db.row<{ name: string }>(PG_NETWORK_SQL.networkById, [networkId]))?.name;
+  }
+
+  /** Every network by name (at most 1000), for a superuser's network switch. */
+  listNetworks(): Promise<{ id: number; name: string }[]> {
+    return this.db.rows(PG_NETWORK_SQL.allNetworks);
+  }
+
+  /** The game servers of a network by name (at most 1000). */
+  serversOf(networkId: number): Promise<{ id: number; name: string }[]> {
+    return this.db.rows(PG_NETWORK_SQL.serversOf, [networkId]);
+  }
+
+  async serverName(serverId: number): Promise<string> {
+    return (await this.db.row<{ name: string }>(PG_NETWORK_SQL.serverById, [serverId]))?.name ?? `#${serverId}`;
+  }
+}

@@ -1,0 +1,85 @@
+import type { NewPanelAccount, PanelAccount } from '../panel-accounts.js';
+import { type PgDb, pgStatements } from './pool.js';
+
+interface AccountRow {
+  id: number;
+  network_id: number | null;
+  username: string;
+  password_hash: string;
+  role: string;
+  disabled: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+const toAccount = (row: AccountRow): PanelAccount => ({
+  id: row.id,
+  networkId: row.network_id,
+  username: row.username,
+  passwordHash: row.password_hash,
+  role: row.role,
+  disabled: row.disabled,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const ACCOUNT_COLUMNS = 'id, network_id, username, password_hash, role, disabled, created_at, updated_at';
+
+/** The statements of {@link PgPanelAccountStore}. Usernames match in any case, as SQLite's NOCASE column does. */
+export const PG_PANEL_ACCOUNT_SQL = pgStatements('panelAccounts', {
+  // The unique index on lower(username) refuses a name taken in any case, by any instance.
+  insert: `INSERT INTO service_panel_accounts (network_id, username, password_hash, role, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT DO NOTHING RETURNING id`,
+  byUsername: `SELECT ${ACCOUNT_COLUMNS} FROM service_panel_accounts WHERE lower(username) = lower($1)`,
+  byId: `SELECT ${ACCOUNT_COLUMNS} FROM service_panel_accounts WHERE id = $1`,
+  // A network's staff and the superusers, who work in every network.
+  ofNetwork: `SELECT ${ACCOUNT_COLUMNS} FROM service_panel_accounts WHERE network_id = $1 OR network_id IS NULL
+    ORDER BY lower(username) LIMIT 1000`,
+  setRole: 'UPDATE service_panel_accounts SET role = $2, updated_at = $3 WHERE id = $1',
+  setDisabled: 'UPDATE service_panel_accounts SET disabled = $2, updated_at = $3 WHERE id = $1',
+  setPassword: 'UPDATE service_panel_accounts SET password_hash = $2, updated_at = $3 WHERE id = $1',
+  countWithRole: 'SELECT count(*) AS count FROM service_panel_accounts WHERE network_id = $1 AND role = $2',
+});
+
+/** Staff accounts of the panel on PostgreSQL; passwords only ever as argon2 hashes. */
+export class PgPanelAccountStore {
+  constructor(private readonly db: PgDb) {}
+
+  /** The new account's id, or undefined when the username is taken (in any network, any case). */
+  async create(account: NewPanelAccount): Promise<number | undefined> {
+    const values = [account.networkId, account.username, account.passwordHash, account.role, account.nowMs];
+    return (await this.db.row<{ id: number }>(PG_PANEL_ACCOUNT_SQL.insert, values))?.id;
+  }
+
+  async findByUsername(username: string): Promise<PanelAccount | undefined> {
+    const row = await this.db.row<AccountRow>(PG_PANEL_ACCOUNT_SQL.byUsername, [username]);
+    return row && toAccount(row);
+  }
+
+  async find(id: number): Promise<PanelAccount | undefined> {
+    const row = await this.db.row<AccountRow>(PG_PANEL_ACCOUNT_SQL.byId, [id]);
+    return row && toAccount(row);
+  }
+
+  /** The accounts that work in a network: its own and the superusers (at most 1000). */
+  async ofNetworkAndSuperusers(networkId: number): Promise<PanelAccount[]> {
+    return (await this.db.rows<AccountRow>(PG_PANEL_ACCOUNT_SQL.ofNetwork, [networkId])).map(toAccount);
+  }
+
+  async setRole(id: number, role: string, nowMs: number): Promise<void> {
+    await this.db.run(PG_PANEL_ACCOUNT_SQL.setRole, [id, role, nowMs]);
+  }
+
+  async setDisabled(id: number, disabled: boolean, nowMs: number): Promise<void> {
+    await this.db.run(PG_PANEL_ACCOUNT_SQL.setDisabled, [id, disabled, nowMs]);
+  }
+
+  async setPassword(id: number, passwordHash: string, nowMs: number): Promise<void> {
+    await this.db.run(PG_PANEL_ACCOUNT_SQL.setPassword, [id, passwordHash, nowMs]);
+  }
+
+  /** How many of a network's accounts hold a role (a custom role in use cannot be deleted). */
+  async countWithRole(networkId: number, role: string): Promise<number> {
+    return (await this.db.row<{ count: number }>(PG_PANEL_ACCOUNT_SQL.countWithRole, [networkId, role]))?.count ?? 0;
+  }
+}

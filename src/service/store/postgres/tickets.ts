@@ -1,0 +1,287 @@
+import type { ChatLine, Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
+import { toIso, UnrenderableDateError } from '../dates.js';
+import {
+  CLOSED_STATUS,
+  type ClaimOutcome,
+  type CloseOutcome,
+  type NewTicket,
+  OPEN_STATUS,
+  type StaffTicketRow,
+  type TicketFacts,
+  type UnrenderableTicketReport,
+} from '../tickets.js';
+import { type PgDb, pgStatements } from './pool.js';
+
+interface TicketRow {
+  id: string;
+  type: string;
+  subject: string;
+  description: string;
+  status: string;
+  priority: string;
+  creator_uuid: string;
+  creator_name: string;
+  reported_player_uuid: string | null;
+  reported_player_name: string | null;
+  tags: string;
+  created_server: string | null;
+  replay_url: string | null;
+  chat_messages: string | null;
+  created_at: number;
+  updated_at: number;
+  assignee_uuid: string | null;
+  assignee_name: string | null;
+}
+
+interface ReplyRow {
+  id: string;
+  author_name: string;
+  message: string;
+  created_at: number;
+}
+
+const SUMMARY_COLUMNS = 'id, type, subject, status, priority, creator_uuid, creator_name, created_at, updated_at';
+
+/** The statements of {@link PgTicketStore}. */
+export const PG_TICKET_SQL = pgStatements('tickets', {
+  saveTicket: `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
+         creator_name, reported_player_uuid, reported_player_name, tags, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+       ON CONFLICT (network_id, id) DO UPDATE SET type = excluded.type, subject = excluded.subject,
+         description = excluded.description, status = excluded.status, priority = excluded.priority,
+         creator_uuid = excluded.creator_uuid, creator_name = excluded.creator_name,
+         reported_player_uuid = excluded.reported_player_uuid, reported_player_name = excluded.reported_player_name,
+         tags = excluded.tags, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+  insertTicket: `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
+         creator_name, reported_player_uuid, reported_player_name, tags, created_server, replay_url, chat_messages,
+         created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)`,
+  saveReply: `INSERT INTO service_ticket_replies (network_id, ticket_id, id, author_name, message, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (network_id, ticket_id, id) DO UPDATE SET author_name = excluded.author_name,
+         message = excluded.message, created_at = excluded.created_at`,
+  touch: 'UPDATE service_tickets SET updated_at = greatest(updated_at, $3) WHERE network_id = $1 AND id = $2',
+  byId: 'SELECT * FROM service_tickets WHERE network_id = $1 AND id = $2',
+  repliesOf: `SELECT id, author_name, message, created_at FROM service_ticket_replies
+       WHERE network_id = $1 AND ticket_id = $2 ORDER BY created_at, id`,
+  byCreator: `SELECT ${SUMMARY_COLUMNS} FROM service_tickets WHERE network_id = $1 AND creator_uuid = $2
+       ORDER BY created_at DESC, id DESC LIMIT $3`,
+  setStatus: `UPDATE service_tickets SET status = $3, updated_at = greatest(updated_at, $4)
+       WHERE network_id = $1 AND id = $2 AND status <> $3`,
+  byStatusPage: `SELECT ${SUMMARY_COLUMNS}, description, reported_player_name, created_server, assignee_name
+       FROM service_tickets WHERE network_id = $1 AND status = $2 AND type = ANY($3::text[])
+       ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+  countByStatus: `SELECT count(*)::integer AS total FROM service_tickets
+       WHERE network_id = $1 AND status = $2 AND type = ANY($3::text[])`,
+  // Only an open ticket nobody else holds; the same staff member claiming again changes nothing.
+  claim: `UPDATE service_tickets SET assignee_uuid = $3, assignee_name = $4, updated_at = greatest(updated_at, $5)
+       WHERE network_id = $1 AND id = $2 AND status = '${OPEN_STATUS}'
+         AND (assignee_uuid IS NULL OR assignee_uuid = $3)`,
+  close: `UPDATE service_tickets SET status = '${CLOSED_STATUS}', closed_reason = $4,
+         assignee_name = coalesce(assignee_name, $3), updated_at = greatest(updated_at, $5)
+       WHERE network_id = $1 AND id = $2 AND lower(status) <> 'closed'`,
+});
+
+function toSummary(
+  row: Pick<
+    TicketRow,
+    'id' | 'type' | 'subject' | 'status' | 'priority' | 'creator_uuid' | 'creator_name' | 'created_at' | 'updated_at'
+  >,
+) {
+  return {
+    id: row.id,
+    type: row.type,
+    subject: row.subject,
+    status: row.status,
+    priority: row.priority,
+    creatorUuid: row.creator_uuid,
+    creatorName: row.creator_name,
+    createdAt: toIso(row.created_at, 'createdAt'),
+    updatedAt: toIso(row.updated_at, 'updatedAt'),
+  } satisfies TicketSummary;
+}
+
+/** Tickets and their replies on PostgreSQL; behaves as the SQLite TicketStore. */
+export class PgTicketStore {
+  constructor(
+    private readonly db: PgDb,
+    private readonly reportUnrenderable: UnrenderableTicketReport = () => {},
+  ) {}
+
+  async create(networkId: number, ticket: NewTicket): Promise<void> {
+    await this.db.run(PG_TICKET_SQL.insertTicket, [
+      networkId,
+      ticket.id,
+      ticket.type,
+      ticket.subject,
+      ticket.description,
+      OPEN_STATUS,
+      ticket.priority,
+      ticket.creatorUuid.toLowerCase(),
+      ticket.creatorName,
+      ticket.reportedPlayerUuid?.toLowerCase() ?? null,
+      ticket.reportedPlayerName,
+      JSON.stringify(ticket.tags),
+      ticket.createdServer,
+      ticket.replayUrl,
+      JSON.stringify(ticket.chatMessages),
+      ticket.createdAtMs,
+    ]);
+  }
+
+  async factsOf(networkId: number, id: string): Promise<TicketFacts | undefined> {
+    const row = await this.row(networkId, id);
+    return (
+      row && {
+        id: row.id,
+        type: row.type,
+        subject: row.subject,
+        status: row.status,
+        creatorUuid: row.creator_uuid,
+        creatorName: row.creator_name,
+        reportedPlayerName: row.reported_player_name,
+        server: row.created_server,
+        assigneeUuid: row.assignee_uuid,
+        assigneeName: row.assignee_name,
+      }
+    );
+  }
+
+  async setStatus(networkId: number, id: string, status: string, nowMs: number): Promise<boolean> {
+    return (await this.db.run(PG_TICKET_SQL.setStatus, [networkId, id, status, nowMs])) === 1;
+  }
+
+  async page(
+    networkId: number,
+    filter: { status: string; types: readonly string[] },
+    page: { limit: number; offset: number },
+  ): Promise<{ total: number; tickets: StaffTicketRow[] }> {
+    const where = [networkId, filter.status, [...filter.types]];
+    const rows = await this.db.rows<TicketRow>(PG_TICKET_SQL.byStatusPage, [...where, page.limit, page.offset]);
+    const tickets = this.renderable(rows, undefined, (row) => ({
+      ...toSummary(row),
+      description: row.description,
+      reportedPlayerName: row.reported_player_name,
+      createdServer: row.created_server,
+      assigneeName: row.assignee_name,
+    }));
+    const count = await this.db.row<{ total: number }>(PG_TICKET_SQL.countByStatus, where);
+    return { total: count?.total ?? 0, tickets };
+  }
+
+  async claim(
+    networkId: number,
+    id: string,
+    staff: { uuid: string; name: string },
+    nowMs: number,
+  ): Promise<ClaimOutcome> {
+    return this.db.transaction(async (tx): Promise<ClaimOutcome> => {
+      const changed = await tx.run(PG_TICKET_SQL.claim, [networkId, id, staff.uuid.toLowerCase(), staff.name, nowMs]);
+      if (changed > 0) return { outcome: 'claimed', assigneeName: staff.name };
+      const row = await tx.row<TicketRow>(PG_TICKET_SQL.byId, [networkId, id]);
+      if (!row) return { outcome: 'missing' };
+      if (row.status !== OPEN_STATUS) return { outcome: 'closed' };
+      return { outcome: 'held', assigneeName: row.assignee_name ?? '' };
+    });
+  }
+
+  async close(
+    networkId: number,
+    id: string,
+    staff: { name: string; reason: string | null },
+    nowMs: number,
+  ): Promise<CloseOutcome> {
+    return this.db.transaction(async (tx): Promise<CloseOutcome> => {
+      const changed = await tx.run(PG_TICKET_SQL.close, [networkId, id, staff.name, staff.reason, nowMs]);
+      const row = await tx.row<TicketRow>(PG_TICKET_SQL.byId, [networkId, id]);
+      if (!row) return { outcome: 'missing' };
+      if (changed === 0) return { outcome: 'already-closed' };
+      return { outcome: 'closed', assigneeName: row.assignee_name };
+    });
+  }
+
+  async save(networkId: number, ticket: Ticket): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.run(PG_TICKET_SQL.saveTicket, [
+        networkId,
+        ticket.id,
+        ticket.type,
+        ticket.subject,
+        ticket.description,
+        ticket.status,
+        ticket.priority,
+        ticket.creatorUuid.toLowerCase(),
+        ticket.creatorName,
+        ticket.reportedPlayerUuid?.toLowerCase() ?? null,
+        ticket.reportedPlayerName,
+        JSON.stringify(ticket.tags),
+        Date.parse(ticket.createdAt),
+        Date.parse(ticket.updatedAt),
+      ]);
+      for (const reply of ticket.replies) await this.writeReply(tx, networkId, ticket.id, reply);
+    });
+  }
+
+  async saveReply(networkId: number, ticketId: string, reply: Reply): Promise<void> {
+    await this.db.transaction((tx) => this.writeReply(tx, networkId, ticketId, reply));
+  }
+
+  async exists(networkId: number, id: string): Promise<boolean> {
+    return (await this.row(networkId, id)) !== undefined;
+  }
+
+  async find(networkId: number, id: string): Promise<Ticket | undefined> {
+    const row = await this.row(networkId, id);
+    if (!row) return undefined;
+    const replyRows = await this.db.rows<ReplyRow>(PG_TICKET_SQL.repliesOf, [networkId, id]);
+    const replies = this.renderable(replyRows, id, (reply) => ({
+      id: reply.id,
+      authorName: reply.author_name,
+      message: reply.message,
+      createdAt: toIso(reply.created_at, `replies.${reply.id}.createdAt`),
+    }));
+    return {
+      ...toSummary(row),
+      description: row.description,
+      reportedPlayerUuid: row.reported_player_uuid,
+      reportedPlayerName: row.reported_player_name,
+      tags: JSON.parse(row.tags) as string[],
+      replies,
+      ...(row.created_server === null ? {} : { createdServer: row.created_server }),
+      ...(row.replay_url === null ? {} : { replayUrl: row.replay_url }),
+      ...(row.chat_messages === null ? {} : { chatMessages: JSON.parse(row.chat_messages) as ChatLine[] }),
+    };
+  }
+
+  async byPlayer(networkId: number, creatorUuid: string, limit: number): Promise<TicketSummary[]> {
+    const rows = await this.db.rows<TicketRow>(PG_TICKET_SQL.byCreator, [networkId, creatorUuid.toLowerCase(), limit]);
+    return this.renderable(rows, undefined, toSummary);
+  }
+
+  private async row(networkId: number, id: string): Promise<TicketRow | undefined> {
+    return this.db.row<TicketRow>(PG_TICKET_SQL.byId, [networkId, id]);
+  }
+
+  private async writeReply(tx: PgDb, networkId: number, ticketId: string, reply: Reply): Promise<void> {
+    const createdAt = Date.parse(reply.createdAt);
+    await tx.run(PG_TICKET_SQL.saveReply, [networkId, ticketId, reply.id, reply.authorName, reply.message, createdAt]);
+    await tx.run(PG_TICKET_SQL.touch, [networkId, ticketId, createdAt]);
+  }
+
+  private renderable<Row extends { id: string }, Shown>(
+    rows: readonly Row[],
+    ticketId: string | undefined,
+    show: (row: Row) => Shown,
+  ): Shown[] {
+    const shown: Shown[] = [];
+    for (const row of rows) {
+      try {
+        shown.push(show(row));
+      } catch (error) {
+        if (!(error instanceof UnrenderableDateError)) throw error;
+        this.reportUnrenderable(ticketId ?? row.id, error);
+      }
+    }
+    return shown;
+  }
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/service/panel/passwords.js';
+import { openPostgresStorage, type PostgresStorage } from '../../src/service/store/postgres/postgres-storage.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { JEB, NOTCH, startTestService, type TestService, ticketFixture } from './helpers/fixture.js';
+import { PanelClient } from './helpers/panel-client.js';
+
+const PASSWORD = 'correct horse battery';
+
+let database: TestDatabase;
+let t: TestService;
+let storage: PostgresStorage;
+let moderator: PanelClient;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  t = await startTestService({ databaseUrl: database.url });
+  // A second connection to arrange rows the panel has no form for, as the SQLite tests use a second file handle.
+  storage = await openPostgresStorage(database.url);
+  const alpha = (await storage.stores.networks.findNetwork('alpha'))!;
+  await storage.stores.panelAccounts.create({
+    networkId: alpha,
+    username: 'mod',
+    passwordHash: await hashPassword(PASSWORD),
+    role: 'moderator',
+    nowMs: t.clock.now(),
+  });
+  moderator = new PanelClient(t.service.url);
+  const login = await moderator.login('mod', PASSWORD);
+  expect(login.status).toBe(303);
+  await t.call('POST', '/player/login', { minecraftUuid: NOTCH, username: 'Notch', ipAddress: '203.0.113.7' });
+  await t.call('POST', '/player/login', { minecraftUuid: JEB, username: 'jeb_', ipAddress: '203.0.113.8' });
+  await t.admin('POST', '/networks/alpha/tickets', ticketFixture({ id: 'grief-1', subject: 'a griefer' }));
+});
+afterAll(async () => {
+  await t?.close();
+  await storage?.close();
+  await database?.drop();
+});
+
+async function ban(target: string, reason: string): Promise<string> {
+  const created = await t.call('POST', '/punishments/dynamic', {
+    targetUuid: target,
+    typeOrdinal: 2,
+    issuerName: 'api-mod',
+    reason,
+  });
+  expect(created.status).toBe(200);
+  return ((await created.json()) as { punishmentId: string }).punishmentId;
+}
+
+describe('the panel on PostgreSQL', () => {
+  it("shows the dashboard's punishments, open tickets and charts", async () => {
+    const id = await ban(NOTCH, 'dashboard on postgres');
+    t.clock.advance(5000);
+    const page = await moderator.get('/panel/');
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(`data-id="${id}"`);
+    expect(page.html).toContain('a griefer');
+    const attribute = /id="punishments-chart" data-chart="([^"]+)"/.exec(page.html)![1]!;
+    const chart = JSON.parse(attribute.replaceAll('&quot;', '"')) as { datasets: { label: string; data: number[] }[] };
+    expect(chart.datasets.find((set) => set.label === 'Manual Ban')!.data.at(-1)).toBeGreaterThanOrEqual(1);
+  });
+
+  it("finds players by name and shows a player's page with their punishments", async () => {
+    const exact = await moderator.get('/panel/players?q=notch');
+    expect(exact.location).toBe(`/panel/players/${NOTCH}`);
+    const prefix = await moderator.get('/panel/players?q=J');
+    expect(prefix.html).toContain(`/panel/players/${JEB}`);
+    const id = await ban(JEB, 'player page on postgres');
+    const page = await moderator.get(`/panel/players/${JEB}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(id);
+    expect(page.html).toContain('player page on postgres');
+  });
+
+  it('lists tickets and opens an appeal whose ticket the staff list shows', async () => {
+    const punishmentId = await ban(NOTCH, 'appealed on postgres');
+    const sent = await fetch(`${t.service.url}/panel/appeal/alpha`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        punishmentId,
+        playerName: 'Notch',
+        message: 'Please lift it, I have learned my lesson and will not do it again.',
+      }).toString(),
+      redirect: 'manual',
+    });
+    expect(sent.status).toBe(303);
+    const appeal = await storage.stores.appeals.byToken(sent.headers.get('location')!.split('/').at(-1)!);
+    expect(appeal).toMatchObject({ punishmentId, status: 'open' });
+    const list = await moderator.get('/panel/tickets');
+    expect(list.status).toBe(200);
+    expect(list.html).toContain('a griefer');
+    expect(list.html).toContain(appeal!.ticketId);
+  });
+});

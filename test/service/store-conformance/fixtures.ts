@@ -1,0 +1,27 @@
+import type { NewPunishment } from '../../../src/service/store/punishment-rows.js';
+import type { ConformanceStores } from './backends.js';
+
+export const NOTCH = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
+export const JEB = '853c80ef-3c37-49fd-aa49-938b674adae6';
+
+/** A ban of Notch by default; `overrides` change any field. */
+export function newPunishment(networkId: number, id: string, overrides: Partial<NewPunishment> = {}): NewPunishment {
+  return {
+    networkId,
+    id,
+    targetUuid: NOTCH,
+    targetName: 'Notch',
+    issuerName: 'mod',
+    typeOrdinal: 2,
+    reason: 'griefing',
+    duration: -1,
+    status: 'active',
+    createdAt: 1_000,
+    ...overrides,
+  };
+}
+
+/** Two networks, alpha and beta; every test checks that one never sees the other's rows. */
+export async function twoNetworks(stores: ConformanceStores): Promise<{ alpha: number; beta: number }> {
+  return { alpha: await stores.networks.ensureNetwork('alpha'), beta: await stores.networks.ensureNetwork('beta') };
+}

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS } from '../../../src/service/store/dashboard-counts.js';
+import { PG_DASHBOARD_SQL } from '../../../src/service/store/postgres/dashboard-counts.js';
+import { PG_PLAYER_LOOKUP_SQL } from '../../../src/service/store/postgres/player-lookup.js';
+import type { PgStatement } from '../../../src/service/store/postgres/pool.js';
+import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+
+const PUNISHMENTS = 60_000;
+const PLAYERS = 6_000;
+const TICKETS = 20_000;
+const MINUTE_MS = 60_000;
+
+// About six weeks of a busy network (a punishment a minute, a ticket every three), and a neighbour.
+const FIXTURE = `
+  INSERT INTO service_networks (id, name) VALUES (1, 'large'), (2, 'neighbour');
+  INSERT INTO service_servers (network_id, name, key_hash) VALUES (1, 'lobby', '\\x01');
+  INSERT INTO service_players (network_id, uuid, name, last_login_at)
+    SELECT 1, 'uuid-' || i, 'Player' || i, i FROM generate_series(1, ${PLAYERS}) AS i;
+  INSERT INTO service_punishments (network_id, id, target_uuid, target_name, issuer_name, type_ordinal, reason,
+      duration, status, created_at, started_at, updated_at)
+    SELECT 1 + (i % 50 = 0)::int, 'p' || i, 'uuid-' || (i % ${PLAYERS}), 'player', 'mod', i % 6, 'fixture', -1,
+      CASE WHEN i % 10 = 0 THEN 'active' WHEN i % 7 = 0 THEN 'pardoned' ELSE 'expired' END,
+      i::bigint * ${MINUTE_MS}, i::bigint * ${MINUTE_MS}, i::bigint * ${MINUTE_MS}
+    FROM generate_series(1, ${PUNISHMENTS}) AS i;
+  INSERT INTO service_acknowledgements (network_id, punishment_id, server_id, player_uuid, executed_at, success,
+      received_at)
+    SELECT network_id, id, 1, target_uuid, created_at, true, created_at FROM service_punishments;
+  INSERT INTO service_evidence (network_id, punishment_id, issuer_name, evidence_url, created_at)
+    SELECT network_id, id, 'mod', 'https://example.org/' || id, created_at FROM service_punishments;
+  INSERT INTO service_pardons (network_id, punishment_id, issuer_name, reason, pardoned_at)
+    SELECT network_id, id, 'mod', 'appeal', created_at FROM service_punishments WHERE status = 'pardoned';
+  INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
+      creator_name, tags, created_at, updated_at)
+    SELECT 1 + (i % 50 = 0)::int, 't' || i, 'report', 'subject', 'description',
+      CASE WHEN i % 20 = 0 THEN 'Open' ELSE 'Closed' END, 'normal', 'uuid-' || (i % ${PLAYERS}), 'player', '[]',
+      i::bigint * 3 * ${MINUTE_MS}, i::bigint * 3 * ${MINUTE_MS}
+    FROM generate_series(1, ${TICKETS}) AS i;
+`;
+
+const LARGE_TABLES = [
+  'service_punishments',
+  'service_players',
+  'service_tickets',
+  'service_acknowledgements',
+  'service_evidence',
+  'service_pardons',
+];
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodesOf(node: PlanNode, found: PlanNode[] = []): PlanNode[] {
+  found.push(node);
+  for (const child of node.Plans ?? []) nodesOf(child, found);
+  return found;
+}
+
+const DAY_START = 20 * DAY_MS;
+/** The panel's statements with values of the fixture, and the indexes of which they must read one. */
+const PANEL_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], string[]]> = [
+  // PostgreSQL 18 may skip through the few kinds of the public list's index instead: a bounded range either way.
+  [
+    'punishments per day',
+    PG_DASHBOARD_SQL.punishmentsPerDay,
+    [1, DAY_START, DAY_START + DAY_MS],
+    ['service_punishments_created_type', 'service_punishments_public_kind'],
+  ],
+  ['tickets per day', PG_DASHBOARD_SQL.ticketsPerDay, [1, DAY_START, DAY_START + DAY_MS], ['service_tickets_created']],
+  ['open tickets', PG_DASHBOARD_SQL.openTickets, [1, 20], ['service_tickets_status_created']],
+  [
+    'names starting with',
+    PG_PLAYER_LOOKUP_SQL.namesFrom,
+    [1, 'player12', 'player12\u{10FFFF}', 20],
+    ['service_players_name_prefix'],
+  ],
+  [
+    "a player's punishments",
+    PG_PLAYER_LOOKUP_SQL.punishmentsOf,
+    [1, 'uuid-70', 100],
+    ['service_punishments_player_history', 'service_punishments_target_status'],
+  ],
+  [
+    "acknowledgements of a player's punishments",
+    PG_PLAYER_LOOKUP_SQL.acknowledgementsOfTarget,
+    [1, 'uuid-70', 100],
+    [],
+  ],
+  ["evidence of a player's punishments", PG_PLAYER_LOOKUP_SQL.evidenceOfTarget, [1, 'uuid-70', 100], []],
+  ["pardons of a player's punishments", PG_PLAYER_LOOKUP_SQL.pardonsOfTarget, [1, 'uuid-70', 100], []],
+];
+
+describe('PostgreSQL query plans of the panel dashboard and player page', () => {
+  let database: TestDatabase;
+  let storage: PostgresStorage;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    storage = await openPostgresStorage(database.url);
+    await storage.pool.query(FIXTURE);
+    // The visibility map too, so counts may be read from an index alone, as on a long-running database.
+    await storage.pool.query('VACUUM ANALYZE');
+  });
+  afterAll(async () => {
+    await storage.close();
+    await database.drop();
+  });
+
+  it.each(PANEL_STATEMENTS)(
+    '%s reads through indexes, never a scan of a large table',
+    async (_, statement, values, indexes) => {
+      const result = await storage.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `EXPLAIN (FORMAT JSON) ${statement.text}`,
+        values,
+      );
+      const plan = result.rows[0]!['QUERY PLAN'][0].Plan;
+      const nodes = nodesOf(plan);
+      const scanned = nodes
+        .filter((node) => node['Node Type'] === 'Seq Scan' && LARGE_TABLES.includes(node['Relation Name'] ?? ''))
+        .map((node) => node['Relation Name']);
+      expect(scanned, JSON.stringify(plan)).toEqual([]);
+      const used = new Set(nodes.map((node) => node['Index Name']).filter((name) => name !== undefined));
+      if (indexes.length > 0)
+        expect(
+          indexes.filter((name) => used.has(name)),
+          JSON.stringify(plan),
+        ).not.toEqual([]);
+    },
+  );
+});

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseIpAddress } from '../../../src/ip/ip-range.js';
+import { ipBanKeysHolding } from '../../../src/service/store/ip-ban-keys.js';
+import { PG_DASHBOARD_SQL } from '../../../src/service/store/postgres/dashboard-counts.js';
+import { PG_EVASION_SQL } from '../../../src/service/store/postgres/evasion-punishments.js';
+import { PG_EXPIRY_SQL } from '../../../src/service/store/postgres/expiries.js';
+import { PG_NOTIFICATION_SQL } from '../../../src/service/store/postgres/notifications.js';
+import { PG_PLAYER_IP_SQL } from '../../../src/service/store/postgres/player-ips.js';
+import { PG_PLAYER_LOOKUP_SQL } from '../../../src/service/store/postgres/player-lookup.js';
+import { PG_PLAYER_SQL } from '../../../src/service/store/postgres/players.js';
+import type { PgStatement } from '../../../src/service/store/postgres/pool.js';
+import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
+import { PG_PUBLIC_LIST_SQL } from '../../../src/service/store/postgres/public-list.js';
+import { PG_PUNISHMENT_SQL } from '../../../src/service/store/postgres/punishments.js';
+import { PG_STREAM_CHANGE_SQL } from '../../../src/service/store/postgres/stream-changes.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+
+const PUNISHMENTS = 60_000;
+const PLAYERS = 6_000;
+
+// A network big enough that a scan of its punishments costs more than any index, and a neighbour.
+const FIXTURE = `
+  INSERT INTO service_networks (id, name) VALUES (1, 'large'), (2, 'neighbour');
+  INSERT INTO service_players (network_id, uuid, name, last_ip, last_server, last_login_at)
+    SELECT 1, 'uuid-' || i, 'player' || i, '10.0.' || (i / 256) || '.' || (i % 256), 'game-1', i
+    FROM generate_series(1, ${PLAYERS}) AS i;
+  INSERT INTO service_player_ips (network_id, ip, uuid, first_seen_at, last_seen_at)
+    SELECT network_id, last_ip, uuid, last_login_at, last_login_at FROM service_players;
+  INSERT INTO service_punishments (network_id, id, target_uuid, target_name, issuer_name, type_ordinal, reason,
+      duration, status, data, ip_ban_key, created_at, started_at, updated_at)
+    SELECT 1 + (i % 50 = 0)::int, 'p' || i, 'uuid-' || (i % ${PLAYERS}), 'player', 'mod', 2, 'fixture',
+      CASE WHEN i % 3 = 0 THEN -1 ELSE 86400000 END,
+      CASE WHEN i % 10 = 0 THEN 'active' ELSE 'expired' END,
+      CASE WHEN i % 25 = 0 THEN '{"ipAddress":"172.16.0.1"}'
+           WHEN i % 40 = 1 THEN '{"linkedBanId":"p' || (i - 1) || '"}' END,
+      CASE WHEN i % 25 = 0 THEN '4:' || lpad(to_hex(i), 8, '0') || '/32' END,
+      i * 1000, i * 1000, i * 1000
+    FROM generate_series(1, ${PUNISHMENTS}) AS i;
+  INSERT INTO service_notifications (network_id, id, player_uuid, created_at, acknowledged_at)
+    SELECT network_id, id, target_uuid, created_at, CASE WHEN created_at % 20000 = 0 THEN NULL ELSE created_at END
+    FROM service_punishments;
+  INSERT INTO service_notifications (network_id, id, player_uuid, created_at, message)
+    SELECT 1, 'reply-' || i, 'uuid-' || i, i * 1000, 'Staff: done' FROM generate_series(1, 200) AS i;
+  ANALYZE;
+`;
+
+const LARGE_TABLES = ['service_punishments', 'service_notifications', 'service_stream_changes', 'service_players'];
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** Every node of a plan, depth first. */
+function nodesOf(node: PlanNode, found: PlanNode[] = []): PlanNode[] {
+  found.push(node);
+  for (const child of node.Plans ?? []) nodesOf(child, found);
+  return found;
+}
+
+const address = parseIpAddress('10.0.3.7')!;
+/** The statements a busy network runs all the time, with values of the fixture and the indexes they must read (`a|b`: either). */
+const HOT_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], string[]]> = [
+  ['own active punishments', PG_PUNISHMENT_SQL.activeFor, [1, 'uuid-70'], ['service_punishments_target_status']],
+  [
+    'IP bans holding an address',
+    PG_EVASION_SQL.activeIpBansHolding,
+    [1, ipBanKeysHolding(address)],
+    ['service_punishments_ip_ban'],
+  ],
+  ['pending notices', PG_NOTIFICATION_SQL.pendingFor, [1, 'uuid-70'], ['service_notifications_pending_of_player']],
+  ["a player's addresses", PG_PLAYER_IP_SQL.addressesOf, [1, 'uuid-70', 0], ['service_player_ips_of_player']],
+  ['accounts on an address', PG_PLAYER_IP_SQL.accountsOn, [1, '10.0.3.7', 0, 6], ['service_player_ips_pkey']],
+  ['player by name', PG_PLAYER_SQL.byName, [1, 'PLAYER70'], ['service_players_name']],
+  ['recent', PG_PUNISHMENT_SQL.recent, [1, PUNISHMENTS * 1000 - 100_000, 100], ['service_punishments_recent']],
+  ['punishment by id', PG_PUNISHMENT_SQL.byId, [1, 'p70'], ['service_punishments_pkey']],
+  // Both indexes lead with (network_id, target_uuid): either serves.
+  [
+    'history of a player',
+    PG_PUNISHMENT_SQL.history,
+    [1, 'uuid-70'],
+    ['service_punishments_target_status|service_punishments_player_history'],
+  ],
+  ['active linked bans', PG_EVASION_SQL.activeLinkedBans, [1, 'p40'], ['service_punishments_linked_ban']],
+  [
+    'stream changes after',
+    PG_STREAM_CHANGE_SQL.changesAfter,
+    [1, PUNISHMENTS - 500, 100],
+    ['service_stream_changes_pkey', 'service_punishments_pkey'],
+  ],
+  // One head row per network: that small table may be scanned, the change log may not.
+  ['stream head', PG_STREAM_CHANGE_SQL.head, [1], ['service_stream_changes_pkey']],
+  ['snapshot page', PG_STREAM_CHANGE_SQL.activePage, [1, 30_000_000, 0, 100], ['service_punishments_status_created']],
+  ['unread notices with text', PG_NOTIFICATION_SQL.unreadTextSince, [1, 0, 100], ['service_notifications_unread_text']],
+  [
+    'public list page of a kind',
+    PG_PUBLIC_LIST_SQL.pageOfKind,
+    [1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 50, 'ban'],
+    ['service_punishments_public_kind'],
+  ],
+  [
+    'public list page of a player',
+    PG_PUBLIC_LIST_SQL.pageOfPlayer,
+    [1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 50, 'uuid-70'],
+    ['service_punishments_player_history'],
+  ],
+  ['player search by name', PG_PLAYER_LOOKUP_SQL.namesFrom, [1, 'PLAYER7', 20], ['service_players_name']],
+  [
+    "a player's whole history",
+    PG_PLAYER_LOOKUP_SQL.punishmentsOf,
+    [1, 'uuid-70', 100],
+    ['service_punishments_target_status|service_punishments_player_history'],
+  ],
+  // PostgreSQL 18 may skip-scan the kind index (four kinds) instead: a range read as well.
+  [
+    'punishments per day',
+    PG_DASHBOARD_SQL.punishmentsPerDay,
+    [1, 50_000_000, 57_000_000],
+    ['service_punishments_created_type|service_punishments_recent|service_punishments_public_kind'],
+  ],
+  ['ended unannounced', PG_EXPIRY_SQL.ended, [PUNISHMENTS * 1000, 100], ['service_punishments_unannounced_end']],
+];
+
+describe('PostgreSQL query plans of the hot statements', () => {
+  let database: TestDatabase;
+  let storage: PostgresStorage;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    storage = await openPostgresStorage(database.url);
+    await storage.pool.query(FIXTURE);
+    await storage.stores.streamChanges.head(1);
+  });
+  afterAll(async () => {
+    await storage.close();
+    await database.drop();
+  });
+
+  it.each(HOT_STATEMENTS)(
+    '%s reads through its index, never a scan of a large table',
+    async (_, statement, values, indexes) => {
+      const result = await storage.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `EXPLAIN (FORMAT JSON) ${statement.text}`,
+        values,
+      );
+      const plan = result.rows[0]!['QUERY PLAN'][0].Plan;
+      const nodes = nodesOf(plan);
+      const scanned = nodes
+        .filter((node) => node['Node Type'] === 'Seq Scan' && LARGE_TABLES.includes(node['Relation Name'] ?? ''))
+        .map((node) => node['Relation Name']);
+      expect(scanned, JSON.stringify(plan)).toEqual([]);
+      const used = nodes.map((node) => node['Index Name']).filter((name) => name !== undefined);
+      // `a|b`: either index will do.
+      const missing = indexes.filter((either) => !either.split('|').some((name) => used.includes(name)));
+      expect(missing, JSON.stringify(plan)).toEqual([]);
+    },
+  );
+});
