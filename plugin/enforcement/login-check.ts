@@ -32,7 +32,8 @@ export interface LoginCheckDeps {
 /**
  * Pre-login, after the cache found no ban: asks the service for every active punishment of the
  * player, within `timeoutMs`. What it answers is stored as sync would store it, and the cache then
- * decides (a ban refuses the join and is acknowledged). Without an answer in time the player is
+ * decides (a ban refuses the join and is acknowledged). Without an answer in time, or after a
+ * failure, the cache still decides (a ban sync stored meanwhile refuses); otherwise the player is
  * admitted (or refused with `onUnavailable: refuse`); a check still waiting for the request budget
  * then is withdrawn, unsent; one already sent goes on, and a ban it finds later kicks the player
  * at once (online) or at join. A player has one check out at most: joining again waits for it.
@@ -43,8 +44,18 @@ export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promis
   const settings = deps.settings();
   const withdraw = new AbortController();
   const check = deps.inFlight.join(event.uuid.toLowerCase(), () => askService(deps, event, withdraw.signal));
-  const refuseUnavailable = () => {
-    if (settings.onUnavailable === 'refuse') event.deny(context.messages().render('login-check.unavailable'));
+  // Sync (a poll, the stream) may have stored a ban since the cache's first look at this join.
+  const decide = (unavailable: boolean) => {
+    try {
+      onPreLogin(context, event);
+      if (unavailable && !event.denied && settings.onUnavailable === 'refuse')
+        event.deny(context.messages().render('login-check.unavailable'));
+    } catch (error) {
+      context.logger.error('login check decision failed', {
+        player: event.name,
+        error: errorMessage(error),
+      });
+    }
   };
   return new Promise<void>((resolve) => {
     let decided = false;
@@ -56,23 +67,14 @@ export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promis
         timeoutMs: settings.timeoutMs,
         onUnavailable: settings.onUnavailable,
       });
-      refuseUnavailable();
+      decide(true);
       resolve();
     }, settings.timeoutMs);
     void check.then((outcome) => {
       if (decided) return;
       deps.timers.clearTimeout(timer);
-      try {
-        if (outcome === 'answered') onPreLogin(context, event);
-        else if (outcome === 'unavailable') refuseUnavailable();
-      } catch (error) {
-        context.logger.error('login check decision failed', {
-          player: event.name,
-          error: errorMessage(error),
-        });
-      } finally {
-        resolve();
-      }
+      decide(outcome === 'unavailable');
+      resolve();
     });
   });
 }

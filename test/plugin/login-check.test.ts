@@ -119,6 +119,29 @@ describe('login check at pre-login', () => {
     expect(h.outboxRows().map((row) => row.idempotency_key)).toEqual(['ack:late-ban', 'notify:late-ban']);
   });
 
+  it('refuses, when no answer comes in time, a ban sync stored while the check was out', async () => {
+    const h = harness({ timeoutMs: 300 });
+    const { event, pending } = h.preLogin();
+    // A poll lands between the cache's first look and the deadline.
+    applyPunishment(h.context, servicePunishment({ id: 'polled-meanwhile' }));
+    await h.timers.advance(300);
+    await pending;
+    expect(event.denyMessage).toContain('polled-meanwhile');
+    expect(h.cache.get('polled-meanwhile')).toMatchObject({ acknowledged: true });
+  });
+
+  it.each([
+    ['a failure', apiError('http', 503)],
+    ['a 404 (not offered)', apiError('http', 404)],
+  ])('refuses, after %s, a ban sync stored while the check was out', async (_what, error) => {
+    const h = harness();
+    const { event, pending } = h.preLogin();
+    applyPunishment(h.context, servicePunishment({ id: 'polled-meanwhile' }));
+    h.answers[0]!.reject(error);
+    await pending;
+    expect(event.denyMessage).toContain('polled-meanwhile');
+  });
+
   it('a ban answered late, before the admitted player has joined, kicks at join', async () => {
     const h = harness();
     const { pending } = h.preLogin();

@@ -233,6 +233,10 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
       socket.destroy();
     }
   });
+  // As long as fastify keeps an idle connection (the service the proxy stands for): with Node's
+  // 5 s, a client whose event loop lags on a busy machine reuses a connection the proxy has just
+  // closed, and its request fails with "other side closed" before reaching the proxy.
+  server.keepAliveTimeout = 72_000;
   server.on('connection', (socket) => {
     connectionCount += 1;
     connections.set(socket, connectionCount);

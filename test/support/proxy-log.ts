@@ -1,10 +1,9 @@
-import { performance } from 'node:perf_hooks';
 import type { Fault, RetryChannel } from './fault-plan.js';
 
 /** What the proxy did: a planned fault, or `not-offered` (an extension answered 404 in the contract profile). */
 export type LoggedFault = Fault | { kind: 'not-offered' };
 
-/** One request as the proxy saw it. Times are epoch ms with a fraction, all from the proxy's clock. */
+/** One request as the proxy saw it. Times are epoch ms, all from {@link proxyNow}. */
 export interface ProxiedRequestEntry {
   index: number;
   arrivedAtMs: number;
@@ -47,9 +46,16 @@ export interface ProxyLog {
   windows: RateLimitWindow[];
 }
 
-/** Sub-millisecond epoch time, steady between calls (arrival times are compared with windows). */
+/**
+ * Epoch ms by the wall clock, the one the plugin's rate-limit gate reads (`Date.now()`): a window
+ * stands for the client's own wait, so its edges and the arrivals must be on that clock. Then a
+ * request sent once the wait is over arrives at or after the window's end, however late either
+ * process runs (lateness only delays the arrival). `performance.timeOrigin + performance.now()`
+ * follows another clock from each process's start: on a busy machine it put a repeat the plugin
+ * sent at the end of its wait 18 ms inside the window.
+ */
 export function proxyNow(): number {
-  return performance.timeOrigin + performance.now();
+  return Date.now();
 }
 
 /** Labels API keys by order of first use, so the log can tell keys apart without holding them. */

@@ -15,6 +15,12 @@ export async function consoleStatus(game: RunningGameServer): Promise<string> {
   return game.output().slice(from);
 }
 
+/** The `Cached punishments: N` line of a status: how many the plugin has stored so far. */
+export function cachedPunishments(status: string): number | undefined {
+  const match = /Cached punishments:\D*?(\d+)/.exec(status);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** The `Outbox: N pending, M dead` line of a status. */
 export function outboxLine(status: string): Pick<OutboxCounts, 'pending' | 'dead'> | undefined {
   const match = /Outbox: (\d+) pending, (\d+) dead/.exec(status);

@@ -1,20 +1,29 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createModerationClient } from '../../../src/api/client.js';
+import { readFetchLog } from '../../support/client-windows.js';
 import { startContractProxy } from '../../support/contract-proxy.js';
 import { seededDeckPlan } from '../../support/fault-plan.js';
+import { fetchRecorderEnv, type RecordedFetch } from '../../support/fetch-recorder.js';
 import type { ProxyLog } from '../../support/proxy-log.js';
 import { type OutboxCounts, outboxAfterStop } from './bailiff-cli.js';
 import { mustJoin, offlineUuid, type TestBot } from './bots.js';
 import { statusOnceDrained } from './console-status.js';
 import { countCreations, waitForAcknowledgements } from './contract-faults-checks.js';
 import { SCRIPT, type ScriptedPunishment, STAFF, TARGETS } from './contract-faults-script.js';
-import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './game-server.js';
+import {
+  REPOSITORY_ROOT,
+  type RunningGameServer,
+  startGameServerProcess,
+  writeTestServerFolder,
+} from './game-server.js';
 import { API_KEY, startTestService } from './service.js';
 import { punishmentsAtService } from './service-rows.js';
 import { waitFor } from './wait.js';
 
 export const DEFAULT_FAULT_SEED = 1616;
+/** Built, as the game server runs it. */
+const FETCH_RECORDER = join(REPOSITORY_ROOT, 'dist', 'test', 'support', 'fetch-recorder.js');
 
 export interface ContractFaultsOptions {
   /** Temporary folder for the service's and the server's files. */
@@ -26,6 +35,10 @@ export interface ContractFaultsOptions {
 export interface ContractFaultsOutcome {
   seed: number;
   log: ProxyLog;
+  /** Every request the plugin sent and every 429 it received, by its own clock (see fetch-recorder.ts). */
+  clientLog: RecordedFetch[];
+  /** The proxy's base URL, as the client log names it. */
+  proxyOrigin: string;
   /** Staff commands (console and in game): label -> punishments created for it at the service. */
   creationsPerCommand: Record<string, number>;
   /** Labels whose enforcement the service never heard of (no acknowledgement, or no notice acknowledgement for warnings). */
@@ -59,10 +72,15 @@ export async function runContractFaults(options: ContractFaultsOptions): Promise
     outbox: { baseDelayMs: 200, maxDelayMs: 1000 },
   });
   appendFileSync(join(serverDir, 'server.yml'), `ops: [${STAFF}]\n`);
+  const fetchLog = join(options.dir, 'plugin-fetches.jsonl');
   const bots: TestBot[] = [];
   let game: RunningGameServer | undefined;
   try {
-    game = await startGameServerProcess(serverDir, { BAILIFF_API_URL: proxy.url, BAILIFF_API_KEY: API_KEY });
+    game = await startGameServerProcess(serverDir, {
+      BAILIFF_API_URL: proxy.url,
+      BAILIFF_API_KEY: API_KEY,
+      ...fetchRecorderEnv(FETCH_RECORDER, fetchLog),
+    });
     for (const name of [STAFF, ...TARGETS]) bots.push(await mustJoin(game.port, name));
     const botNamed = (name: string) => bots.find((bot) => bot.name === name)!;
     const panelIds = new Map<string, string>();
@@ -81,6 +99,8 @@ export async function runContractFaults(options: ContractFaultsOptions): Promise
     return {
       seed: options.seed,
       log: proxy.log,
+      clientLog: readFetchLog(fetchLog),
+      proxyOrigin: new URL(proxy.url).origin,
       creationsPerCommand: countCreations(rows),
       unacknowledged,
       status: { drained: status.drained, text: status.status },
