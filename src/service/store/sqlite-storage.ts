@@ -59,6 +59,10 @@ export class SqliteStorage implements ServiceStorage {
   readonly stores: ServiceStoresPorts;
   private readonly transactionStores: ServiceStoresPorts;
   private readonly lock = new StorageLock();
+  // Prepared once: exec would compile them again for every transaction, on the login check's path.
+  private readonly begin;
+  private readonly commit;
+  private readonly rollback;
   private checkpointer: WalCheckpointer | undefined;
   private closing: Promise<void> | undefined;
 
@@ -68,6 +72,9 @@ export class SqliteStorage implements ServiceStorage {
     readonly db: Db,
     logger?: Logger,
   ) {
+    this.begin = db.prepare('BEGIN IMMEDIATE');
+    this.commit = db.prepare('COMMIT');
+    this.rollback = db.prepare('ROLLBACK');
     const stores = createSqliteStores(db, logger);
     this.stores = promisedStores(stores, (call) => this.lock.whenFree(call));
     this.transactionStores = promisedStores(stores, (call) => this.insideOnly(call));
@@ -75,14 +82,14 @@ export class SqliteStorage implements ServiceStorage {
 
   async transaction<T>(work: (stores: ServiceStoresPorts) => Promise<T>): Promise<T> {
     return this.lock.holding(async () => {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.begin.run();
       try {
         const result = await work(this.transactionStores);
-        this.db.exec('COMMIT');
+        this.commit.run();
         return result;
       } catch (error) {
         // Also after a failed COMMIT (SQLITE_BUSY leaves the transaction open): nothing stays half done.
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        if (this.db.inTransaction) this.rollback.run();
         throw error;
       }
     });
