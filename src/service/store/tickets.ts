@@ -1,27 +1,17 @@
 import type { ChatLine, Reply, Ticket, TicketSummary } from '../../contract/schemas.js';
 import type { Db } from '../../db/open-db.js';
-import { toIso, UnrenderableDateError } from './dates.js';
+import {
+  type ReplyRow,
+  renderable,
+  SUMMARY_COLUMNS,
+  type TicketRow,
+  toReply,
+  toSummary,
+  toTicket,
+  type UnrenderableTicketReport,
+} from './ticket-rows.js';
 
-interface TicketRow {
-  id: string;
-  type: string;
-  subject: string;
-  description: string;
-  status: string;
-  priority: string;
-  creator_uuid: string;
-  creator_name: string;
-  reported_player_uuid: string | null;
-  reported_player_name: string | null;
-  tags: string;
-  created_server: string | null;
-  replay_url: string | null;
-  chat_messages: string | null;
-  created_at: number;
-  updated_at: number;
-  assignee_uuid: string | null;
-  assignee_name: string | null;
-}
+export type { UnrenderableTicketReport } from './ticket-rows.js';
 
 /** A ticket a player opened through the ticket creation extension. */
 export interface NewTicket {
@@ -79,26 +69,7 @@ export type CloseOutcome =
 export const OPEN_STATUS = 'Open';
 export const CLOSED_STATUS = 'Closed';
 
-const SUMMARY_COLUMNS = 'id, type, subject, status, priority, creator_uuid, creator_name, created_at, updated_at';
-
-function toSummary(row: Omit<TicketRow, 'description' | 'reported_player_uuid' | 'reported_player_name' | 'tags'>) {
-  return {
-    id: row.id,
-    type: row.type,
-    subject: row.subject,
-    status: row.status,
-    priority: row.priority,
-    creatorUuid: row.creator_uuid,
-    creatorName: row.creator_name,
-    createdAt: toIso(row.created_at, 'createdAt'),
-    updatedAt: toIso(row.updated_at, 'updatedAt'),
-  } satisfies TicketSummary;
-}
-
 type StatusPageArgs = { networkId: number; status: string; types: string; limit: number; offset: number };
-
-/** Told about a stored ticket or reply whose date no Date holds (only an older version could have stored one). */
-export type UnrenderableTicketReport = (ticketId: string, error: UnrenderableDateError) => void;
 
 /** The statements of {@link TicketStore}; test/service/query-plans.test.ts checks each one's plan. */
 export const TICKET_SQL = {
@@ -171,10 +142,7 @@ export class TicketStore {
     this.upsertReply = db.prepare(TICKET_SQL.saveReply);
     this.touch = db.prepare<{ networkId: number; id: string; nowMs: number }>(TICKET_SQL.touch);
     this.byId = db.prepare<[number, string], TicketRow>(TICKET_SQL.byId);
-    this.repliesOf = db.prepare<
-      [number, string],
-      { id: string; author_name: string; message: string; created_at: number }
-    >(TICKET_SQL.repliesOf);
+    this.repliesOf = db.prepare<[number, string], ReplyRow>(TICKET_SQL.repliesOf);
     this.insertTicket = db.prepare(TICKET_SQL.insertTicket);
     this.byCreator = db.prepare<[number, string, number], TicketRow>(TICKET_SQL.byCreator);
     this.byStatusPage = db.prepare<StatusPageArgs, TicketRow>(TICKET_SQL.byStatusPage);
@@ -338,24 +306,7 @@ export class TicketStore {
   find(networkId: number, id: string): Ticket | undefined {
     const row = this.byId.get(networkId, id);
     if (!row) return undefined;
-    const replies = this.renderable(this.repliesOf.all(networkId, id), id, (reply) => ({
-      id: reply.id,
-      authorName: reply.author_name,
-      message: reply.message,
-      createdAt: toIso(reply.created_at, `replies.${reply.id}.createdAt`),
-    }));
-    return {
-      ...toSummary(row),
-      description: row.description,
-      reportedPlayerUuid: row.reported_player_uuid,
-      reportedPlayerName: row.reported_player_name,
-      tags: JSON.parse(row.tags) as string[],
-      replies,
-      // Extension fields, present on tickets opened through the ticket creation extension.
-      ...(row.created_server === null ? {} : { createdServer: row.created_server }),
-      ...(row.replay_url === null ? {} : { replayUrl: row.replay_url }),
-      ...(row.chat_messages === null ? {} : { chatMessages: JSON.parse(row.chat_messages) as ChatLine[] }),
-    };
+    return toTicket(row, this.renderable(this.repliesOf.all(networkId, id), id, toReply));
   }
 
   /** The creator's tickets, newest first, summary form only. */
@@ -368,15 +319,6 @@ export class TicketStore {
     ticketId: string | undefined,
     show: (row: Row) => Shown,
   ): Shown[] {
-    const shown: Shown[] = [];
-    for (const row of rows) {
-      try {
-        shown.push(show(row));
-      } catch (error) {
-        if (!(error instanceof UnrenderableDateError)) throw error;
-        this.reportUnrenderable(ticketId ?? row.id, error);
-      }
-    }
-    return shown;
+    return renderable(rows, ticketId, show, this.reportUnrenderable);
   }
 }

@@ -1,5 +1,14 @@
-import type { ChatLine, Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
-import { toIso, UnrenderableDateError } from '../dates.js';
+import type { Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
+import {
+  type ReplyRow,
+  renderable,
+  SUMMARY_COLUMNS,
+  type TicketRow,
+  toReply,
+  toSummary,
+  toTicket,
+  type UnrenderableTicketReport,
+} from '../ticket-rows.js';
 import {
   CLOSED_STATUS,
   type ClaimOutcome,
@@ -8,39 +17,8 @@ import {
   OPEN_STATUS,
   type StaffTicketRow,
   type TicketFacts,
-  type UnrenderableTicketReport,
 } from '../tickets.js';
 import { type PgDb, pgStatements } from './pool.js';
-
-interface TicketRow {
-  id: string;
-  type: string;
-  subject: string;
-  description: string;
-  status: string;
-  priority: string;
-  creator_uuid: string;
-  creator_name: string;
-  reported_player_uuid: string | null;
-  reported_player_name: string | null;
-  tags: string;
-  created_server: string | null;
-  replay_url: string | null;
-  chat_messages: string | null;
-  created_at: number;
-  updated_at: number;
-  assignee_uuid: string | null;
-  assignee_name: string | null;
-}
-
-interface ReplyRow {
-  id: string;
-  author_name: string;
-  message: string;
-  created_at: number;
-}
-
-const SUMMARY_COLUMNS = 'id, type, subject, status, priority, creator_uuid, creator_name, created_at, updated_at';
 
 /** The statements of {@link PgTicketStore}. */
 export const PG_TICKET_SQL = pgStatements('tickets', {
@@ -81,25 +59,6 @@ export const PG_TICKET_SQL = pgStatements('tickets', {
          assignee_name = coalesce(assignee_name, $3), updated_at = greatest(updated_at, $5)
        WHERE network_id = $1 AND id = $2 AND lower(status) <> 'closed'`,
 });
-
-function toSummary(
-  row: Pick<
-    TicketRow,
-    'id' | 'type' | 'subject' | 'status' | 'priority' | 'creator_uuid' | 'creator_name' | 'created_at' | 'updated_at'
-  >,
-) {
-  return {
-    id: row.id,
-    type: row.type,
-    subject: row.subject,
-    status: row.status,
-    priority: row.priority,
-    creatorUuid: row.creator_uuid,
-    creatorName: row.creator_name,
-    createdAt: toIso(row.created_at, 'createdAt'),
-    updatedAt: toIso(row.updated_at, 'updatedAt'),
-  } satisfies TicketSummary;
-}
 
 /** Tickets and their replies on PostgreSQL; behaves as the SQLite TicketStore. */
 export class PgTicketStore {
@@ -234,23 +193,7 @@ export class PgTicketStore {
     const row = await this.row(networkId, id);
     if (!row) return undefined;
     const replyRows = await this.db.rows<ReplyRow>(PG_TICKET_SQL.repliesOf, [networkId, id]);
-    const replies = this.renderable(replyRows, id, (reply) => ({
-      id: reply.id,
-      authorName: reply.author_name,
-      message: reply.message,
-      createdAt: toIso(reply.created_at, `replies.${reply.id}.createdAt`),
-    }));
-    return {
-      ...toSummary(row),
-      description: row.description,
-      reportedPlayerUuid: row.reported_player_uuid,
-      reportedPlayerName: row.reported_player_name,
-      tags: JSON.parse(row.tags) as string[],
-      replies,
-      ...(row.created_server === null ? {} : { createdServer: row.created_server }),
-      ...(row.replay_url === null ? {} : { replayUrl: row.replay_url }),
-      ...(row.chat_messages === null ? {} : { chatMessages: JSON.parse(row.chat_messages) as ChatLine[] }),
-    };
+    return toTicket(row, this.renderable(replyRows, id, toReply));
   }
 
   async byPlayer(networkId: number, creatorUuid: string, limit: number): Promise<TicketSummary[]> {
@@ -273,15 +216,6 @@ export class PgTicketStore {
     ticketId: string | undefined,
     show: (row: Row) => Shown,
   ): Shown[] {
-    const shown: Shown[] = [];
-    for (const row of rows) {
-      try {
-        shown.push(show(row));
-      } catch (error) {
-        if (!(error instanceof UnrenderableDateError)) throw error;
-        this.reportUnrenderable(ticketId ?? row.id, error);
-      }
-    }
-    return shown;
+    return renderable(rows, ticketId, show, this.reportUnrenderable);
   }
 }

@@ -1,0 +1,101 @@
+import type { ChatLine, Reply, Ticket, TicketSummary } from '../../contract/schemas.js';
+import { toIso, UnrenderableDateError } from './dates.js';
+
+/** A row of `service_tickets` as both databases return it. */
+export interface TicketRow {
+  id: string;
+  type: string;
+  subject: string;
+  description: string;
+  status: string;
+  priority: string;
+  creator_uuid: string;
+  creator_name: string;
+  reported_player_uuid: string | null;
+  reported_player_name: string | null;
+  tags: string;
+  created_server: string | null;
+  replay_url: string | null;
+  chat_messages: string | null;
+  created_at: number;
+  updated_at: number;
+  assignee_uuid: string | null;
+  assignee_name: string | null;
+}
+
+/** A row of `service_ticket_replies`. */
+export interface ReplyRow {
+  id: string;
+  author_name: string;
+  message: string;
+  created_at: number;
+}
+
+/** Told about a stored ticket or reply whose date no Date holds (only an older version could have stored one). */
+export type UnrenderableTicketReport = (ticketId: string, error: UnrenderableDateError) => void;
+
+export const SUMMARY_COLUMNS =
+  'id, type, subject, status, priority, creator_uuid, creator_name, created_at, updated_at';
+
+type SummaryRow = Pick<
+  TicketRow,
+  'id' | 'type' | 'subject' | 'status' | 'priority' | 'creator_uuid' | 'creator_name' | 'created_at' | 'updated_at'
+>;
+
+export function toSummary(row: SummaryRow): TicketSummary {
+  return {
+    id: row.id,
+    type: row.type,
+    subject: row.subject,
+    status: row.status,
+    priority: row.priority,
+    creatorUuid: row.creator_uuid,
+    creatorName: row.creator_name,
+    createdAt: toIso(row.created_at, 'createdAt'),
+    updatedAt: toIso(row.updated_at, 'updatedAt'),
+  };
+}
+
+export function toReply(row: ReplyRow): Reply {
+  return {
+    id: row.id,
+    authorName: row.author_name,
+    message: row.message,
+    createdAt: toIso(row.created_at, `replies.${row.id}.createdAt`),
+  };
+}
+
+/** The whole ticket, as the contract shows it, from its row and its replies already rendered. */
+export function toTicket(row: TicketRow, replies: Reply[]): Ticket {
+  return {
+    ...toSummary(row),
+    description: row.description,
+    reportedPlayerUuid: row.reported_player_uuid,
+    reportedPlayerName: row.reported_player_name,
+    tags: JSON.parse(row.tags) as string[],
+    replies,
+    // Extension fields, present on tickets opened through the ticket creation extension.
+    ...(row.created_server === null ? {} : { createdServer: row.created_server }),
+    ...(row.replay_url === null ? {} : { replayUrl: row.replay_url }),
+    ...(row.chat_messages === null ? {} : { chatMessages: JSON.parse(row.chat_messages) as ChatLine[] }),
+  };
+}
+
+/** Renders each row, leaving out (and reporting) one whose date cannot be shown. */
+export function renderable<Row extends { id: string }, Shown>(
+  rows: readonly Row[],
+  ticketId: string | undefined,
+  show: (row: Row) => Shown,
+  report: UnrenderableTicketReport,
+): Shown[] {
+  const shown: Shown[] = [];
+  for (const row of rows) {
+    try {
+      shown.push(show(row));
+    } catch (error) {
+      if (!(error instanceof UnrenderableDateError)) throw error;
+      report(ticketId ?? row.id, error);
+    }
+  }
+  return shown;
+}
