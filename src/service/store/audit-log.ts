@@ -24,7 +24,8 @@ export interface AuditRecord extends Omit<AuditEntry, 'subject' | 'detail'> {
   detail: Record<string, unknown> | null;
 }
 
-interface AuditRow {
+/** A row of `service_audit_log` as both databases return it. */
+export interface AuditRow {
   id: number;
   network_id: number;
   actor: string;
@@ -33,6 +34,19 @@ interface AuditRow {
   subject: string | null;
   detail: string | null;
   created_at: number;
+}
+
+export function toAuditRecord(row: AuditRow): AuditRecord {
+  return {
+    id: row.id,
+    networkId: row.network_id,
+    actor: row.actor,
+    via: row.via,
+    action: row.action,
+    subject: row.subject,
+    detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
+    atMs: row.created_at,
+  };
 }
 
 /** The statements of {@link AuditLog}; test/service/query-plans.test.ts checks each one's plan. */
@@ -78,15 +92,6 @@ export class AuditLog {
 
   /** Up to `limit` entries of a network, newest first, older than the entry `beforeId` when given. */
   newest(networkId: number, limit: number, beforeId = Number.MAX_SAFE_INTEGER): AuditRecord[] {
-    return this.newestStatement.all({ networkId, beforeId, limit }).map((row) => ({
-      id: row.id,
-      networkId: row.network_id,
-      actor: row.actor,
-      via: row.via,
-      action: row.action,
-      subject: row.subject,
-      detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
-      atMs: row.created_at,
-    }));
+    return this.newestStatement.all({ networkId, beforeId, limit }).map(toAuditRecord);
   }
 }

@@ -1,22 +1,11 @@
 import type { Db } from '../../db/open-db.js';
-import type { AuditRecord, AuditVia } from './audit-log.js';
+import { type AuditRecord, type AuditRow, toAuditRecord } from './audit-log.js';
 
 export interface AuditFilter {
   /** Exactly this actor (a username, an issuer name, `admin token`). */
   actor?: string;
   /** The area of the action, the part before the dot: `punishment`, `ticket`, `appeal`... */
   area?: string;
-}
-
-interface AuditRow {
-  id: number;
-  network_id: number;
-  actor: string;
-  via: AuditVia;
-  action: string;
-  subject: string | null;
-  detail: string | null;
-  created_at: number;
 }
 
 /** The statements of {@link AuditQueryStore}; test/service/query-plans.test.ts checks each one's plan. */
@@ -46,15 +35,6 @@ export class AuditQueryStore {
       area: filter.area ?? null,
       limit,
     });
-    return rows.map((row) => ({
-      id: row.id,
-      networkId: row.network_id,
-      actor: row.actor,
-      via: row.via,
-      action: row.action,
-      subject: row.subject,
-      detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
-      atMs: row.created_at,
-    }));
+    return rows.map(toAuditRecord);
   }
 }

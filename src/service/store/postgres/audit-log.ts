@@ -1,16 +1,5 @@
-import type { AuditEntry, AuditRecord, AuditVia } from '../audit-log.js';
+import { type AuditEntry, type AuditRecord, type AuditRow, toAuditRecord } from '../audit-log.js';
 import { type PgDb, pgStatements } from './pool.js';
-
-interface AuditRow {
-  id: number;
-  network_id: number;
-  actor: string;
-  via: AuditVia;
-  action: string;
-  subject: string | null;
-  detail: string | null;
-  created_at: number;
-}
 
 /** The statements of {@link PgAuditLog}. */
 export const PG_AUDIT_LOG_SQL = pgStatements('auditLog', {
@@ -40,15 +29,6 @@ export class PgAuditLog {
   /** Up to `limit` entries of a network, newest first, older than the entry `beforeId` when given. */
   async newest(networkId: number, limit: number, beforeId = Number.MAX_SAFE_INTEGER): Promise<AuditRecord[]> {
     const rows = await this.db.rows<AuditRow>(PG_AUDIT_LOG_SQL.newest, [networkId, beforeId, limit]);
-    return rows.map((row) => ({
-      id: row.id,
-      networkId: row.network_id,
-      actor: row.actor,
-      via: row.via,
-      action: row.action,
-      subject: row.subject,
-      detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
-      atMs: row.created_at,
-    }));
+    return rows.map(toAuditRecord);
   }
 }

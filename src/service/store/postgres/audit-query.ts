@@ -1,17 +1,6 @@
-import type { AuditRecord, AuditVia } from '../audit-log.js';
+import { type AuditRecord, type AuditRow, toAuditRecord } from '../audit-log.js';
 import type { AuditFilter } from '../audit-query.js';
 import { type PgDb, pgStatements } from './pool.js';
-
-interface AuditRow {
-  id: number;
-  network_id: number;
-  actor: string;
-  via: AuditVia;
-  action: string;
-  subject: string | null;
-  detail: string | null;
-  created_at: number;
-}
 
 /** The statements of {@link PgAuditQueryStore}. */
 export const PG_AUDIT_QUERY_SQL = pgStatements('auditQuery', {
@@ -29,15 +18,6 @@ export class PgAuditQueryStore {
   async page(networkId: number, filter: AuditFilter, beforeId: number, limit: number): Promise<AuditRecord[]> {
     const values = [networkId, beforeId, filter.actor ?? null, filter.area ?? null, limit];
     const rows = await this.db.rows<AuditRow>(PG_AUDIT_QUERY_SQL.page, values);
-    return rows.map((row) => ({
-      id: row.id,
-      networkId: row.network_id,
-      actor: row.actor,
-      via: row.via,
-      action: row.action,
-      subject: row.subject,
-      detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
-      atMs: row.created_at,
-    }));
+    return rows.map(toAuditRecord);
   }
 }
