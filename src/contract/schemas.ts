@@ -326,20 +326,24 @@ export type LoginCheckBody = z.infer<typeof loginCheckBody>;
 
 /** Extension: `GET /players/{uuid}/linked`, paged. */
 export const MAX_LINKED_PAGE_SIZE = 100;
-export const linkedAccountsQuery = z.strictObject({
-  page: z
-    .number()
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(1_000_000, 'must be at most 1000000')
-    .optional(),
-  pageSize: z
-    .number()
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(MAX_LINKED_PAGE_SIZE, `must be at most ${MAX_LINKED_PAGE_SIZE}`)
-    .optional(),
-});
+/** `page` (from 1) and `pageSize` (at most `maxPageSize`) of a paged extension query, both optional. */
+export function pageQueryFields(maxPageSize: number) {
+  return {
+    page: z
+      .number()
+      .int('must be an integer')
+      .min(1, 'must be at least 1')
+      .max(1_000_000, 'must be at most 1000000')
+      .optional(),
+    pageSize: z
+      .number()
+      .int('must be an integer')
+      .min(1, 'must be at least 1')
+      .max(maxPageSize, `must be at most ${maxPageSize}`)
+      .optional(),
+  };
+}
+export const linkedAccountsQuery = z.strictObject(pageQueryFields(MAX_LINKED_PAGE_SIZE));
 export type LinkedAccountsQuery = z.infer<typeof linkedAccountsQuery>;
 
 // ---------------------------------------------------------------- responses

@@ -3,6 +3,7 @@ import {
   isoTimestamp,
   MAX_PLAYER_NAME_LENGTH,
   MAX_TICKET_TEXT_LENGTH,
+  pageQueryFields,
   playerText,
   TICKET_TYPES,
   type TicketType,
@@ -32,18 +33,7 @@ const ticketTypeList = z
 export const ticketListQuery = z.strictObject({
   status: z.enum(TICKET_LIST_STATUSES).optional(),
   type: ticketTypeList.optional(),
-  page: z
-    .number()
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(1_000_000, 'must be at most 1000000')
-    .optional(),
-  pageSize: z
-    .number()
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(MAX_TICKET_PAGE_SIZE, `must be at most ${MAX_TICKET_PAGE_SIZE}`)
-    .optional(),
+  ...pageQueryFields(MAX_TICKET_PAGE_SIZE),
 });
 export type TicketListQuery = z.infer<typeof ticketListQuery>;
 

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CliContext } from '../command.js';
-import { UsageError } from '../command.js';
+import { parseFlags, UsageError } from '../command.js';
 
 /** The PostgreSQL URL, for deployments that keep it (and its password) off the command line. */
 export const ENV_DATABASE_URL = 'BAILIFF_DATABASE_URL';
@@ -17,21 +16,16 @@ The SQLite file is only read. Stop the service first: what it writes during the 
   --force               empty the PostgreSQL tables first instead of refusing a database with rows`;
 
 function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        from: { type: 'string' },
-        'database-url': { type: 'string' },
-        force: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${COPY_TO_POSTGRES_USAGE}`);
-  }
+  return parseFlags(
+    argv,
+    {
+      from: { type: 'string' },
+      'database-url': { type: 'string' },
+      force: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    COPY_TO_POSTGRES_USAGE,
+  );
 }
 
 /** `bailiff service copy-to-postgres`. */

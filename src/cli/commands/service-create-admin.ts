@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CliContext } from '../command.js';
-import { UsageError } from '../command.js';
+import { parseFlags, UsageError } from '../command.js';
 import { readNewPassword } from '../password-input.js';
 
 export const CREATE_ADMIN_USAGE = `usage: bailiff service create-admin --db PATH (--network NAME | --all-networks) --user NAME
@@ -16,22 +15,17 @@ terminal, read from its first line; never give it on the command line.
   --user NAME        the username (letters, digits, . _ -)`;
 
 function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        db: { type: 'string' },
-        network: { type: 'string' },
-        'all-networks': { type: 'boolean' },
-        user: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${CREATE_ADMIN_USAGE}`);
-  }
+  return parseFlags(
+    argv,
+    {
+      db: { type: 'string' },
+      network: { type: 'string' },
+      'all-networks': { type: 'boolean' },
+      user: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    CREATE_ADMIN_USAGE,
+  );
 }
 
 /** `bailiff service create-admin`. */
