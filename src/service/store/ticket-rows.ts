@@ -31,6 +31,28 @@ export interface ReplyRow {
   created_at: number;
 }
 
+/** What events and ownership checks need of a stored ticket. */
+export interface TicketFacts {
+  id: string;
+  type: string;
+  subject: string;
+  status: string;
+  creatorUuid: string;
+  creatorName: string;
+  reportedPlayerName: string | null;
+  server: string | null;
+  assigneeUuid: string | null;
+  assigneeName: string | null;
+}
+
+/** One ticket of a staff list (the ticket stores' `page`). */
+export type StaffTicketRow = TicketSummary & {
+  description: string;
+  reportedPlayerName: string | null;
+  createdServer: string | null;
+  assigneeName: string | null;
+};
+
 /** Told about a stored ticket or reply whose date no Date holds (only an older version could have stored one). */
 export type UnrenderableTicketReport = (ticketId: string, error: UnrenderableDateError) => void;
 
@@ -98,4 +120,29 @@ export function renderable<Row extends { id: string }, Shown>(
     }
   }
   return shown;
+}
+
+export function toFacts(row: TicketRow): TicketFacts {
+  return {
+    id: row.id,
+    type: row.type,
+    subject: row.subject,
+    status: row.status,
+    creatorUuid: row.creator_uuid,
+    creatorName: row.creator_name,
+    reportedPlayerName: row.reported_player_name,
+    server: row.created_server,
+    assigneeUuid: row.assignee_uuid,
+    assigneeName: row.assignee_name,
+  };
+}
+
+export function toStaffRow(row: TicketRow): StaffTicketRow {
+  return {
+    ...toSummary(row),
+    description: row.description,
+    reportedPlayerName: row.reported_player_name,
+    createdServer: row.created_server,
+    assigneeName: row.assignee_name,
+  };
 }

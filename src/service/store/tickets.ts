@@ -3,15 +3,19 @@ import type { Db } from '../../db/open-db.js';
 import {
   type ReplyRow,
   renderable,
+  type StaffTicketRow,
   SUMMARY_COLUMNS,
+  type TicketFacts,
   type TicketRow,
+  toFacts,
   toReply,
+  toStaffRow,
   toSummary,
   toTicket,
   type UnrenderableTicketReport,
 } from './ticket-rows.js';
 
-export type { UnrenderableTicketReport } from './ticket-rows.js';
+export type { StaffTicketRow, TicketFacts, UnrenderableTicketReport } from './ticket-rows.js';
 
 /** A ticket a player opened through the ticket creation extension. */
 export interface NewTicket {
@@ -30,28 +34,6 @@ export interface NewTicket {
   chatMessages: ChatLine[];
   createdAtMs: number;
 }
-
-/** What events and ownership checks need of a stored ticket. */
-export interface TicketFacts {
-  id: string;
-  type: string;
-  subject: string;
-  status: string;
-  creatorUuid: string;
-  creatorName: string;
-  reportedPlayerName: string | null;
-  server: string | null;
-  assigneeUuid: string | null;
-  assigneeName: string | null;
-}
-
-/** One ticket of a staff list (see {@link TicketStore.page}). */
-export type StaffTicketRow = TicketSummary & {
-  description: string;
-  reportedPlayerName: string | null;
-  createdServer: string | null;
-  assigneeName: string | null;
-};
 
 /** What became of a claim: done (also when the staff member held it already), or why not. */
 export type ClaimOutcome =
@@ -198,20 +180,7 @@ export class TicketStore {
   /** What events and ownership checks need of a ticket; undefined when the network has no such ticket. */
   factsOf(networkId: number, id: string): TicketFacts | undefined {
     const row = this.byId.get(networkId, id);
-    return (
-      row && {
-        id: row.id,
-        type: row.type,
-        subject: row.subject,
-        status: row.status,
-        creatorUuid: row.creator_uuid,
-        creatorName: row.creator_name,
-        reportedPlayerName: row.reported_player_name,
-        server: row.created_server,
-        assigneeUuid: row.assignee_uuid,
-        assigneeName: row.assignee_name,
-      }
-    );
+    return row && toFacts(row);
   }
 
   /** One page of the network's tickets with this status and one of these types, newest first, and how many there are. */
@@ -222,13 +191,7 @@ export class TicketStore {
   ): { total: number; tickets: StaffTicketRow[] } {
     const where = { networkId, status: filter.status, types: JSON.stringify(filter.types) };
     const rows = this.byStatusPage.all({ ...where, ...page });
-    const tickets = this.renderable(rows, undefined, (row) => ({
-      ...toSummary(row),
-      description: row.description,
-      reportedPlayerName: row.reported_player_name,
-      createdServer: row.created_server,
-      assigneeName: row.assignee_name,
-    }));
+    const tickets = this.renderable(rows, undefined, toStaffRow);
     return { total: this.countByStatus.get(where)?.total ?? 0, tickets };
   }
 

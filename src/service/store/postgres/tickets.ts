@@ -4,7 +4,9 @@ import {
   renderable,
   SUMMARY_COLUMNS,
   type TicketRow,
+  toFacts,
   toReply,
+  toStaffRow,
   toSummary,
   toTicket,
   type UnrenderableTicketReport,
@@ -90,20 +92,7 @@ export class PgTicketStore {
 
   async factsOf(networkId: number, id: string): Promise<TicketFacts | undefined> {
     const row = await this.row(networkId, id);
-    return (
-      row && {
-        id: row.id,
-        type: row.type,
-        subject: row.subject,
-        status: row.status,
-        creatorUuid: row.creator_uuid,
-        creatorName: row.creator_name,
-        reportedPlayerName: row.reported_player_name,
-        server: row.created_server,
-        assigneeUuid: row.assignee_uuid,
-        assigneeName: row.assignee_name,
-      }
-    );
+    return row && toFacts(row);
   }
 
   async setStatus(networkId: number, id: string, status: string, nowMs: number): Promise<boolean> {
@@ -117,13 +106,7 @@ export class PgTicketStore {
   ): Promise<{ total: number; tickets: StaffTicketRow[] }> {
     const where = [networkId, filter.status, [...filter.types]];
     const rows = await this.db.rows<TicketRow>(PG_TICKET_SQL.byStatusPage, [...where, page.limit, page.offset]);
-    const tickets = this.renderable(rows, undefined, (row) => ({
-      ...toSummary(row),
-      description: row.description,
-      reportedPlayerName: row.reported_player_name,
-      createdServer: row.created_server,
-      assigneeName: row.assignee_name,
-    }));
+    const tickets = this.renderable(rows, undefined, toStaffRow);
     const count = await this.db.row<{ total: number }>(PG_TICKET_SQL.countByStatus, where);
     return { total: count?.total ?? 0, tickets };
   }
