@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { FIXTURE_API_KEY, type FixtureFacts, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
+import { type FixtureFacts, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import { type BenchResult, summarize } from './result.js';
 import { loginBody } from './support/login-bodies.js';
+import { postLogin } from './support/login-post.js';
 import { networkFixtureCopy } from './support/network-fixture-file.js';
 import { cpuOf, startServiceProcess, stopServiceProcess } from './support/service-process.js';
 
@@ -28,31 +29,6 @@ interface Storm {
   elapsedMs: number;
 }
 
-/** POSTs a login check over one of the agent's kept-alive connections; resolves with the status. */
-function post(agent: Agent, url: string, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const call = request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'x-api-key': FIXTURE_API_KEY,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (response) => {
-        response.resume();
-        response.once('end', () => resolve(response.statusCode ?? 0));
-        response.once('error', reject);
-      },
-    );
-    call.once('error', reject);
-    call.end(body);
-  });
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -64,7 +40,7 @@ async function openConnections(agent: Agent, url: string, facts: FixtureFacts): 
   const worker = async (index: number) => {
     await sleep(index * CONNECTION_RAMP_MS);
     do {
-      const status = await post(agent, url, loginBody(next++, NETWORK_AT_SCALE, facts));
+      const { status } = await postLogin(agent, url, loginBody(next++, NETWORK_AT_SCALE, facts));
       if (status !== 200) throw new Error(`warm-up login check answered ${status}`);
     } while (next < WARM_UP);
   };
@@ -85,7 +61,7 @@ async function storm(agent: Agent, url: string, facts: FixtureFacts): Promise<St
   const send = async (n: number) => {
     const sent = performance.now();
     try {
-      const status = await post(agent, url, loginBody(WARM_UP + n, NETWORK_AT_SCALE, facts));
+      const { status } = await postLogin(agent, url, loginBody(WARM_UP + n, NETWORK_AT_SCALE, facts));
       if (status === 200) latencies.push(performance.now() - sent);
       else fail(`HTTP ${status}`);
     } catch (error) {

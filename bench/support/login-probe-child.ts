@@ -10,7 +10,8 @@ import { startLoginProbe } from './login-probe.js';
 // The probe's own lateness: on a busy machine part of a check's time is this process waiting for a core.
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 loopDelay.enable();
-const probe = startLoginProbe(process.argv[2]!, process.argv[3]!, Number(process.argv[4]));
+const probe = await startLoginProbe(process.argv[2]!, process.argv[3]!, Number(process.argv[4]));
+loopDelay.reset();
 process.on('message', async (message) => {
   if (message !== 'stop') return;
   const result = await probe.stop();

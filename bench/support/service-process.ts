@@ -7,8 +7,11 @@ const START_TIMEOUT_MS = 120_000;
 const here = dirname(fileURLToPath(import.meta.url));
 
 export function startServiceProcess(dbPath: string): Promise<{ child: ChildProcess; url: string }> {
+  const profileDir = process.env.BAILIFF_BENCH_CPU_PROFILE;
   const child = fork(join(here, 'service-child.js'), [dbPath], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // BAILIFF_BENCH_CPU_PROFILE=<dir>: the service writes a V8 CPU profile there when it stops.
+    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(

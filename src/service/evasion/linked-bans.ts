@@ -20,21 +20,22 @@ function isAltBlockingBan(context: ServiceContext, row: PunishmentRow): boolean 
 /**
  * At a login: every running alt-blocking ban of an account linked to the player gives the player a
  * Linked Ban (ordinal 4, issuer System, `data.linkedBanId`, the parent's remaining time), once per
- * parent whatever became of it since (staff may have pardoned a false link).
+ * parent whatever became of it since (staff may have pardoned a false link). Returns how many it issued.
  */
 export async function issueLinkedBans(
   context: ServiceContext,
   networkId: number,
   player: { uuid: string; name: string },
   nowMs: number,
-): Promise<void> {
+): Promise<number> {
   const { stores } = context;
+  let issued = 0;
   for (const linked of await linkedAccounts(stores, context.evasion, networkId, player.uuid, nowMs)) {
     for (const parent of await stores.punishments.activeFor(networkId, linked.uuid)) {
       if (!isAltBlockingBan(context, parent)) continue;
       const duration = remainingOf(parent, nowMs);
       if (duration === 0 || (await stores.evasion.hasLinkedBan(networkId, parent.id, player.uuid))) continue;
-      await createPunishment(context, {
+      const created = await createPunishment(context, {
         networkId,
         id: context.ids(),
         targetUuid: player.uuid,
@@ -47,6 +48,8 @@ export async function issueLinkedBans(
         data: { linkedBanId: parent.id },
         createdAt: nowMs,
       });
+      if (created) issued += 1;
     }
   }
+  return issued;
 }

@@ -1,6 +1,6 @@
 import { type LoginCheckResponse, loginCheckBody, playerLoginBody, playerLookupQuery } from '../../contract/schemas.js';
-import { parseIpAddress } from '../../ip/ip-range.js';
-import type { ServiceContext } from '../context.js';
+import { type IpRange, parseIpAddress } from '../../ip/ip-range.js';
+import type { ServiceContext, ServiceStores } from '../context.js';
 import { issueLinkedBans } from '../evasion/linked-bans.js';
 import { callerOf } from '../http/auth.js';
 import { parseOrThrow } from '../http/validate.js';
@@ -30,26 +30,24 @@ export function playerLoginHandlers(
         const uuid = body.minecraftUuid.toLowerCase();
         const at = clock.now();
         const address = body.ipAddress === undefined ? undefined : parseIpAddress(body.ipAddress);
-        await storage.transaction(async (stores) => {
+        const server = body.serverName ?? caller.serverName;
+        // One transaction records the login and reads the answer: the hot path pays for one BEGIN and COMMIT.
+        let answer = await storage.transaction(async (stores) => {
           await stores.players.recordLogin(caller.networkId, {
             uuid,
             name: body.username,
             ip: address?.text,
-            server: body.serverName ?? caller.serverName,
+            server,
             at,
           });
           if (address) await stores.playerIps.record(caller.networkId, uuid, address.text, at);
+          return readLoginAnswer(stores, caller.networkId, uuid, address);
         });
-        await issueLinkedBans(context, caller.networkId, { uuid, name: body.username }, at);
-        const { punishments, notifications } = await storage.transaction(async (stores) => {
-          const own = await stores.punishments.activeFor(caller.networkId, uuid);
-          const ownIds = new Set(own.map((row) => row.id));
-          const ofAddress = address ? await stores.evasion.activeIpBansHolding(caller.networkId, address) : [];
-          return {
-            punishments: [...own, ...ofAddress.filter((row) => !ownIds.has(row.id))],
-            notifications: await stores.notifications.pendingFor(caller.networkId, uuid),
-          };
-        });
+        // Rare: a linked account's alt-blocking ban gave the player a Linked Ban (and its notice) just now.
+        if ((await issueLinkedBans(context, caller.networkId, { uuid, name: body.username }, at)) > 0) {
+          answer = await storage.transaction((stores) => readLoginAnswer(stores, caller.networkId, uuid, address));
+        }
+        const { punishments, notifications } = answer;
         return {
           success: true,
           message: `${punishments.length} active punishments, ${notifications.length} pending notifications`,
@@ -84,6 +82,17 @@ export function playerLoginHandlers(
         return { success: true };
       },
     },
+  };
+}
+
+/** The player's active punishments, the IP bans holding the address, and the player's unread notices. */
+async function readLoginAnswer(stores: ServiceStores, networkId: number, uuid: string, address: IpRange | undefined) {
+  const own = await stores.punishments.activeFor(networkId, uuid);
+  const ownIds = new Set(own.map((row) => row.id));
+  const ofAddress = address ? await stores.evasion.activeIpBansHolding(networkId, address) : [];
+  return {
+    punishments: [...own, ...ofAddress.filter((row) => !ownIds.has(row.id))],
+    notifications: await stores.notifications.pendingFor(networkId, uuid),
   };
 }
 
