@@ -15,7 +15,8 @@ const STORM_MS = 10_000;
 const TOTAL = (TARGET_PER_SECOND * STORM_MS) / 1000;
 /** Requests open at once at most; past it the storm falls behind its target rather than queueing without bound. */
 const MAX_IN_FLIGHT = 256;
-const WARM_UP = 1000;
+/** Checks answered before the storm: enough for V8 to have optimized the request path, as in a service that has run a while. */
+const WARM_UP = 5000;
 /** Connections are opened this far apart before the storm: a burst of connects overflows the listen queue and
  * leaves some waiting for SYN retransmits (seconds), which would be measured as the service's latency. */
 const CONNECTION_RAMP_MS = 5;
