@@ -18,13 +18,13 @@ const CONCURRENCY = 16;
 const WARM_UP_MS = 1_000;
 const MEASURE_MS = 4_000;
 /** One-instance and two-instance phases alternate, so the machine's other load weighs on both alike. */
-const ROUNDS = 3;
+const ROUNDS = 5;
 /** Linux's USER_HZ: /proc counts CPU time in hundredths of a second. */
 const TICKS_PER_SECOND = 100;
 /** High enough that the shared bucket never refuses: the bench measures the checks, not the limiter. */
 const RATE_LIMIT_PER_MINUTE = 60_000_000;
 /** Each instance's CPU in the capped comparison: small enough that two leave PostgreSQL and the clients room on 2 cores. */
-const CAPPED_CORES = 0.3;
+const CAPPED_CORES = 0.2;
 
 /** CPU seconds (user + system) the processes used so far: `pids` and, for the PostgreSQL server, its children. */
 function cpuSeconds(pids: number[], parentPid: number): number {
