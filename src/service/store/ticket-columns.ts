@@ -1,5 +1,7 @@
-/** What every write of a ticket's row takes from the ticket, whether a player opened it or a seed saves it. */
-interface TicketHead {
+import type { ChatLine } from '../../contract/schemas.js';
+
+/** A ticket a player opened through the ticket creation extension. */
+export interface NewTicket {
   id: string;
   type: string;
   subject: string;
@@ -9,8 +11,15 @@ interface TicketHead {
   creatorName: string;
   reportedPlayerUuid: string | null;
   reportedPlayerName: string | null;
-  tags: readonly string[];
+  tags: string[];
+  createdServer: string | null;
+  replayUrl: string | null;
+  chatMessages: ChatLine[];
+  createdAtMs: number;
 }
+
+/** What every write of a ticket's row takes from the ticket, whether a player opened it or a seed saves it. */
+type TicketHead = Omit<NewTicket, 'createdServer' | 'replayUrl' | 'chatMessages' | 'createdAtMs'>;
 
 /** The columns every ticket insert starts with, in the order of {@link ticketColumns}. */
 export const TICKET_HEAD_COLUMNS =

@@ -1,6 +1,6 @@
-import type { ChatLine, Reply, Ticket, TicketSummary } from '../../contract/schemas.js';
+import type { Reply, Ticket, TicketSummary } from '../../contract/schemas.js';
 import type { Db } from '../../db/open-db.js';
-import { REPLY_UPSERT, TICKET_HEAD_COLUMNS, TICKET_UPSERT, ticketColumns } from './ticket-columns.js';
+import { type NewTicket, REPLY_UPSERT, TICKET_HEAD_COLUMNS, TICKET_UPSERT, ticketColumns } from './ticket-columns.js';
 import {
   type ReplyRow,
   renderable,
@@ -16,25 +16,8 @@ import {
   type UnrenderableTicketReport,
 } from './ticket-rows.js';
 
+export type { NewTicket } from './ticket-columns.js';
 export type { StaffTicketRow, TicketFacts, UnrenderableTicketReport } from './ticket-rows.js';
-
-/** A ticket a player opened through the ticket creation extension. */
-export interface NewTicket {
-  id: string;
-  type: string;
-  subject: string;
-  description: string;
-  priority: string;
-  creatorUuid: string;
-  creatorName: string;
-  reportedPlayerUuid: string | null;
-  reportedPlayerName: string | null;
-  tags: string[];
-  createdServer: string | null;
-  replayUrl: string | null;
-  chatMessages: ChatLine[];
-  createdAtMs: number;
-}
 
 /** What became of a claim: done (also when the staff member held it already), or why not. */
 export type ClaimOutcome =

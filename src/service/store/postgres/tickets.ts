@@ -1,5 +1,5 @@
 import type { Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
-import { REPLY_UPSERT, TICKET_HEAD_COLUMNS, TICKET_UPSERT, ticketColumns } from '../ticket-columns.js';
+import { type NewTicket, REPLY_UPSERT, TICKET_HEAD_COLUMNS, TICKET_UPSERT, ticketColumns } from '../ticket-columns.js';
 import {
   type ReplyRow,
   renderable,
@@ -16,7 +16,6 @@ import {
   CLOSED_STATUS,
   type ClaimOutcome,
   type CloseOutcome,
-  type NewTicket,
   OPEN_STATUS,
   type StaffTicketRow,
   type TicketFacts,
