@@ -13,7 +13,8 @@ import {
 import { API_KEY, startTestService } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
 
-const PLAYERS = ['StaffBot', 'Reporter', 'Spammer', 'Plain'];
+// Xbox gamertags may hold spaces.
+const PLAYERS = ['StaffBot', 'Reporter', 'Spammer', 'Plain', 'Cool Guy'];
 
 interface ChatLine {
   playerName: string;
@@ -24,9 +25,9 @@ interface ChatLine {
 /**
  * Player reports on a Bedrock server: `bailiff start` with `edition: bedrock` (SerenityJS), the
  * reference service on loopback and bedrock-protocol clients. A chat report carries the reported
- * player's lines, a self-report is refused, the reporter replies with `/ticket`, and StaffBot
- * (bailiff.reports and bailiff.reports.notify) is alerted, lists, claims and replies with
- * `/reports`, which the reporter is told in game.
+ * player's lines, a self-report is refused, the reporter replies with `/ticket`, a gamertag with a
+ * space is reported in double quotes, and StaffBot (bailiff.reports and bailiff.reports.notify) is
+ * alerted, lists, claims and replies with `/reports`, which the reporter is told in game.
  */
 describe('player reports on SerenityJS (Bedrock) end to end', { timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-bedrock-reports-'));
@@ -75,7 +76,8 @@ describe('player reports on SerenityJS (Bedrock) end to end', { timeout: 120_000
     const madeFrom = Date.now();
     spammer.chat('buy cheap gold at my shop');
     await sees(reporter, 'buy cheap gold at my shop');
-    spammer.chat('visit spam.example now');
+    // A Bedrock client may send § codes: the server shows them as & text, and the report holds what was shown.
+    spammer.chat('§4visit spam.example now');
     await sees(reporter, 'visit spam.example now');
 
     const sent = await ask(reporter, 'chatreport Spammer advertising', 'your report on Spammer is ticket #');
@@ -92,7 +94,7 @@ describe('player reports on SerenityJS (Bedrock) end to end', { timeout: 120_000
     const lines = (ticket as { chatMessages?: ChatLine[] }).chatMessages ?? [];
     expect(lines.map(({ playerName, message }) => ({ playerName, message }))).toEqual([
       { playerName: 'Spammer', message: 'buy cheap gold at my shop' },
-      { playerName: 'Spammer', message: 'visit spam.example now' },
+      { playerName: 'Spammer', message: '&4visit spam.example now' },
     ]);
     for (const line of lines) {
       expect(Date.parse(line.sentAt)).toBeGreaterThanOrEqual(madeFrom - 1000);
@@ -128,9 +130,28 @@ describe('player reports on SerenityJS (Bedrock) end to end', { timeout: 120_000
     ]);
   });
 
+  it('a gamertag with a space is reported by writing it in double quotes', async () => {
+    const plain = bot('Plain');
+    const sent = await ask(plain, 'report "cool guy" griefed the spawn', 'your report on Cool Guy is ticket #');
+    const id = /ticket #(\S+)\./.exec(sent)![1]!;
+    const { ticket } = await api().getTicket({ id });
+    expect(ticket).toMatchObject({
+      type: 'player',
+      creatorName: 'Plain',
+      reportedPlayerUuid: bedrockOfflineUuid('Cool Guy'),
+      reportedPlayerName: 'Cool Guy',
+      description: 'griefed the spawn',
+    });
+    await sees(bot('StaffBot'), `[Report] Plain reported Cool Guy: griefed the spawn (${id})`);
+    // Unquoted, the first word is taken as the name.
+    await ask(bot('Spammer'), 'report Cool Guy griefed', 'No player Cool is known');
+    await ask(bot('Cool Guy'), 'report "Cool Guy" me', 'You cannot report yourself.');
+    await ask(plain, 'report "Cool Guy griefed', 'Usage: /report <player> <reason...>');
+  });
+
   it('StaffBot lists and claims it with /reports; a player without bailiff.reports may not list', async () => {
     const staff = bot('StaffBot');
-    await ask(staff, 'reports', 'Open reports (1), page 1/1:');
+    await ask(staff, 'reports', 'Open reports (2), page 1/1:');
     await sees(staff, `#${ticketId} Reporter reported Spammer: advertising`);
     await ask(bot('Plain'), 'reports', 'permission');
 
