@@ -157,7 +157,7 @@ export class TicketStore {
   ): { total: number; tickets: StaffTicketRow[] } {
     const where = { networkId, status: filter.status, types: JSON.stringify(filter.types) };
     const rows = this.byStatusPage.all({ ...where, ...page });
-    const tickets = this.renderable(rows, undefined, toStaffRow);
+    const tickets = renderable(rows, undefined, toStaffRow, this.reportUnrenderable);
     return { total: this.countByStatus.get(where)?.total ?? 0, tickets };
   }
 
@@ -224,19 +224,12 @@ export class TicketStore {
   find(networkId: number, id: string): Ticket | undefined {
     const row = this.byId.get(networkId, id);
     if (!row) return undefined;
-    return toTicket(row, this.renderable(this.repliesOf.all(networkId, id), id, toReply));
+    return toTicket(row, renderable(this.repliesOf.all(networkId, id), id, toReply, this.reportUnrenderable));
   }
 
   /** The creator's tickets, newest first, summary form only. */
   byPlayer(networkId: number, creatorUuid: string, limit: number): TicketSummary[] {
-    return this.renderable(this.byCreator.all(networkId, creatorUuid.toLowerCase(), limit), undefined, toSummary);
-  }
-
-  private renderable<Row extends { id: string }, Shown>(
-    rows: readonly Row[],
-    ticketId: string | undefined,
-    show: (row: Row) => Shown,
-  ): Shown[] {
-    return renderable(rows, ticketId, show, this.reportUnrenderable);
+    const rows = this.byCreator.all(networkId, creatorUuid.toLowerCase(), limit);
+    return renderable(rows, undefined, toSummary, this.reportUnrenderable);
   }
 }

@@ -88,7 +88,7 @@ export class PgTicketStore {
   ): Promise<{ total: number; tickets: StaffTicketRow[] }> {
     const where = [networkId, filter.status, [...filter.types]];
     const rows = await this.db.rows<TicketRow>(PG_TICKET_SQL.byStatusPage, [...where, page.limit, page.offset]);
-    const tickets = this.renderable(rows, undefined, toStaffRow);
+    const tickets = renderable(rows, undefined, toStaffRow, this.reportUnrenderable);
     const count = await this.db.row<{ total: number }>(PG_TICKET_SQL.countByStatus, where);
     return { total: count?.total ?? 0, tickets };
   }
@@ -147,12 +147,12 @@ export class PgTicketStore {
     const row = await this.row(networkId, id);
     if (!row) return undefined;
     const replyRows = await this.db.rows<ReplyRow>(PG_TICKET_SQL.repliesOf, [networkId, id]);
-    return toTicket(row, this.renderable(replyRows, id, toReply));
+    return toTicket(row, renderable(replyRows, id, toReply, this.reportUnrenderable));
   }
 
   async byPlayer(networkId: number, creatorUuid: string, limit: number): Promise<TicketSummary[]> {
     const rows = await this.db.rows<TicketRow>(PG_TICKET_SQL.byCreator, [networkId, creatorUuid.toLowerCase(), limit]);
-    return this.renderable(rows, undefined, toSummary);
+    return renderable(rows, undefined, toSummary, this.reportUnrenderable);
   }
 
   private async row(networkId: number, id: string): Promise<TicketRow | undefined> {
@@ -163,13 +163,5 @@ export class PgTicketStore {
     const createdAt = Date.parse(reply.createdAt);
     await tx.run(PG_TICKET_SQL.saveReply, [networkId, ticketId, reply.id, reply.authorName, reply.message, createdAt]);
     await tx.run(PG_TICKET_SQL.touch, [networkId, ticketId, createdAt]);
-  }
-
-  private renderable<Row extends { id: string }, Shown>(
-    rows: readonly Row[],
-    ticketId: string | undefined,
-    show: (row: Row) => Shown,
-  ): Shown[] {
-    return renderable(rows, ticketId, show, this.reportUnrenderable);
   }
 }
