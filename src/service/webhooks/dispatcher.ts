@@ -30,6 +30,9 @@ export interface DispatcherSettings {
  */
 export class WebhookDispatcher {
   private readonly inFlight = new Map<number, Promise<void>>();
+  /** Attempts finished so far, and for each endpoint that count when its last attempt finished. */
+  private attemptsFinished = 0;
+  private readonly lastFinished = new Map<number, number>();
   private readonly closing = new AbortController();
   private timer: TimerHandle | undefined;
   private timerDueAtMs = Number.POSITIVE_INFINITY;
@@ -95,6 +98,7 @@ export class WebhookDispatcher {
   }
 
   private async startDue(): Promise<void> {
+    const finishedBeforeRead = this.attemptsFinished;
     // Heads beyond the in-flight ones and the waiting ones are enough to fill every free slot.
     const heads = await this.store.queueHeads(this.settings.maxConcurrent * 4 + this.inFlight.size);
     if (this.closing.signal.aborted) return;
@@ -102,6 +106,9 @@ export class WebhookDispatcher {
     let nextDueMs = Number.POSITIVE_INFINITY;
     for (const head of heads) {
       if (this.inFlight.has(head.webhookId)) continue;
+      // The endpoint's attempt finished while the queue was being read (PostgreSQL answers later than it reads):
+      // this head may be the delivery just answered. The wake-up of that finish reads the queue again.
+      if ((this.lastFinished.get(head.webhookId) ?? 0) > finishedBeforeRead) continue;
       const dueAtMs = Math.max(head.availableAtMs, head.blockedUntilMs);
       if (dueAtMs > nowMs) {
         nextDueMs = Math.min(nextDueMs, dueAtMs);
@@ -124,6 +131,8 @@ export class WebhookDispatcher {
         });
       })
       .finally(() => {
+        this.attemptsFinished += 1;
+        this.lastFinished.set(head.webhookId, this.attemptsFinished);
         this.inFlight.delete(head.webhookId);
         this.wake();
       });

@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDb } from '../../src/db/open-db.js';
+import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
+import { silentLogger } from '../../src/ports/logger.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
+import type { DeliveryStorePort } from '../../src/service/store/ports/webhook-deliveries.js';
+import { SqliteStorage } from '../../src/service/store/sqlite-storage.js';
+import { WebhookDispatcher } from '../../src/service/webhooks/dispatcher.js';
+import type { WebhookFetch } from '../../src/service/webhooks/send.js';
+import { WebhookQueue } from '../../src/service/webhooks/webhook-queue.js';
+import { FakeTime, settle } from '../support/fake-time.js';
+
+const NOW = 1_000_000;
+
+let storage: SqliteStorage | undefined;
+let dispatcher: WebhookDispatcher | undefined;
+
+afterEach(async () => {
+  await dispatcher?.close();
+  await storage?.close();
+  dispatcher = undefined;
+  storage = undefined;
+});
+
+/**
+ * PostgreSQL reads the queue when the statement runs and answers later: an attempt may finish in
+ * between. A store that reads at once but answers only when the test says so shows that moment.
+ */
+function answeringLater(deliveries: DeliveryStorePort) {
+  const held: (() => void)[] = [];
+  let holding = false;
+  const store: DeliveryStorePort = {
+    enqueue: (delivery) => deliveries.enqueue(delivery),
+    queueCounts: (webhookId) => deliveries.queueCounts(webhookId),
+    recordAttempt: (...args) => deliveries.recordAttempt(...args),
+    block: (webhookId, untilMs) => deliveries.block(webhookId, untilMs),
+    async queueHeads(limit) {
+      const heads = await deliveries.queueHeads(limit);
+      if (holding) await new Promise<void>((resolve) => held.push(resolve));
+      return heads;
+    },
+  };
+  return {
+    store,
+    holdAnswers: () => {
+      holding = true;
+    },
+    releaseAnswers: () => {
+      holding = false;
+      for (const release of held.splice(0)) release();
+    },
+    heldCount: () => held.length,
+  };
+}
+
+describe('webhook dispatcher: a queue read answered after an attempt finished', () => {
+  it('does not send the delivery that was answered meanwhile a second time', async () => {
+    const db = openDb(':memory:');
+    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
+    db.prepare("INSERT INTO service_networks (id, name) VALUES (1, 'alpha')").run();
+    storage = new SqliteStorage(db);
+    const { webhooks, webhookDeliveries } = storage.stores;
+    const time = new FakeTime(NOW);
+    const sent: string[] = [];
+    const answers: (() => void)[] = [];
+    const fetch: WebhookFetch = (_url, init) => {
+      sent.push(JSON.parse(init.body as string).deliveryId);
+      return new Promise((resolve) => answers.push(() => resolve(new Response(null, { status: 204 }))));
+    };
+    const queue = answeringLater(webhookDeliveries);
+    dispatcher = new WebhookDispatcher(queue.store, {
+      fetch,
+      clock: time,
+      timers: time,
+      random: () => 0.5,
+      logger: silentLogger,
+      policy: { backoff: { baseDelayMs: 1000, maxDelayMs: 60_000 }, maxFreeWaits: 2, maxRetryAfterMs: 3_600_000 },
+      requestTimeoutMs: 10_000,
+      maxConcurrent: 4,
+    });
+    await webhooks.create(
+      1,
+      {
+        name: 'hook',
+        url: 'https://discord.example/api/webhooks/1/secret',
+        events: ['punishment.created'],
+        format: 'json',
+        templates: {},
+        maxAttempts: 5,
+        enabled: true,
+      },
+      NOW,
+    );
+    let next = 0;
+    const events = new WebhookQueue(() => `d${++next}`);
+    await events.record(
+      1,
+      [{ name: 'punishment.created', occurredAtMs: NOW, values: { reason: 'x' } }],
+      storage.stores,
+    );
+
+    dispatcher.wake();
+    await time.advance(0);
+    await settle();
+    expect(sent).toEqual(['d1']);
+
+    // A second read of the queue starts while d1 is in flight and sees d1 still pending...
+    queue.holdAnswers();
+    dispatcher.wake();
+    await time.advance(0);
+    await settle();
+    expect(queue.heldCount()).toBe(1);
+    // ...d1 is answered and removed from the queue before that read answers.
+    answers.shift()!();
+    await settle();
+    await time.advance(0);
+    await settle();
+    expect(await webhookDeliveries.queueCounts(1)).toEqual({ pending: 0, dead: 0 });
+
+    queue.releaseAnswers();
+    await settle();
+    await time.advance(0);
+    await settle();
+    expect(sent).toEqual(['d1']);
+  });
+});
