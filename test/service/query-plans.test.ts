@@ -154,6 +154,10 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, status: 'Open', types: '["player","chat"]', limit: 10, offset: 0 }),
     uses: ['service_tickets_status_created'],
   },
+  'tickets.byStatusAndTypePage': {
+    args: (f) => ({ networkId: f.networkId, status: 'Open', type: 'player', limit: 10, offset: 0 }),
+    uses: ['service_tickets_status_type_created (network_id=? AND status=? AND type=?)'],
+  },
   'tickets.countByStatus': {
     args: (f) => ({ networkId: f.networkId, status: 'Open', types: '["player","chat"]' }),
     // Counted from the index alone, one range per type.
@@ -375,6 +379,7 @@ const PAGES_IN_INDEX_ORDER = new Set([
   'playerLookup.namesFrom',
   'auditLog.newest',
   'tickets.byStatusPage',
+  'tickets.byStatusAndTypePage',
   'notifications.unreadTextSince',
 ]);
 /** Reads one row per tenant or endpoint, by design: the alias of the small table each may scan. */

@@ -227,6 +227,36 @@ describe.each(DIALECTS)('appeal and ticket list stores on %s', (dialect) => {
     ).toEqual(['t15', 't3']);
   });
 
+  it('gives the staff reports list of one type as the list of several types gives it', async () => {
+    const { tickets } = storage().stores;
+    const { alpha, beta } = await twoNetworks(storage().stores);
+    const types = ['player', 'chat', 'bug'];
+    for (let n = 0; n < 24; n += 1) {
+      const ticket = newTicket(`t${n}`, 1_000 + Math.floor(n / 4) * 1_000, { type: types[n % types.length] });
+      await tickets.create(alpha, ticket);
+      if (n % 3 === 0) await tickets.create(beta, ticket);
+      if (n % 5 === 0) await tickets.setStatus(alpha, ticket.id, 'Closed', 50_000);
+    }
+    for (const status of ['Open', 'Closed']) {
+      for (const type of types) {
+        for (const page of [
+          { limit: 2, offset: 0 },
+          { limit: 2, offset: 2 },
+          { limit: 50, offset: 0 },
+        ]) {
+          const ofOne = await tickets.page(alpha, { status, types: [type] }, page);
+          // A second type no ticket has: the statement for several types, with the same answer to give.
+          const ofSeveral = await tickets.page(alpha, { status, types: [type, 'none'] }, page);
+          expect({ status, type, page, ofOne }).toEqual({ status, type, page, ofOne: ofSeveral });
+        }
+      }
+    }
+    const bugs = await tickets.page(alpha, { status: 'Open', types: ['bug'] }, { limit: 3, offset: 1 });
+    expect(bugs.total).toBe(6);
+    // t8 and t11 were created together: the later id ('t8' > 't11') first.
+    expect(bugs.tickets.map((ticket) => ticket.id)).toEqual(['t17', 't14', 't8']);
+  });
+
   it('claims and closes tickets as staff', async () => {
     const { tickets } = storage().stores;
     const { alpha } = await twoNetworks(storage().stores);

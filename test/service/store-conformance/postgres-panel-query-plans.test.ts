@@ -5,6 +5,7 @@ import { PG_PLAYER_LOOKUP_SQL } from '../../../src/service/store/postgres/player
 import type { PgStatement } from '../../../src/service/store/postgres/pool.js';
 import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
 import { PG_TICKET_LIST_SQL } from '../../../src/service/store/postgres/ticket-list.js';
+import { PG_TICKET_SQL } from '../../../src/service/store/postgres/tickets.js';
 import type { TicketPageStatement } from '../../../src/service/store/ticket-list.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
@@ -133,6 +134,25 @@ const PANEL_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], 
   ["evidence of a player's punishments", PG_PLAYER_LOOKUP_SQL.evidenceOfTarget, [1, 'uuid-70', 100], []],
   ["pardons of a player's punishments", PG_PLAYER_LOOKUP_SQL.pardonsOfTarget, [1, 'uuid-70', 100], []],
   ...TICKET_LIST_PAGES,
+  // The staff reports list (extension): a page of several types, a page of one, and the count.
+  [
+    'open reports of two types, a page further on',
+    PG_TICKET_SQL.byStatusPage,
+    [1, 'Open', ['player', 'chat'], 10, 200],
+    ['service_tickets_status_created', 'service_tickets_status_type_created'],
+  ],
+  [
+    'closed appeals, a page further on',
+    PG_TICKET_SQL.byStatusAndTypePage,
+    [1, 'Closed', 'appeal', 10, 200],
+    ['service_tickets_status_type_created'],
+  ],
+  [
+    'count of open reports of two types',
+    PG_TICKET_SQL.countByStatus,
+    [1, 'Open', ['player', 'chat']],
+    ['service_tickets_status_created', 'service_tickets_status_type_created'],
+  ],
 ];
 
 describe('PostgreSQL query plans of the panel dashboard and player page', () => {
