@@ -9,13 +9,15 @@ import { reportKey } from '../players/ticket-deliveries.js';
 import type { Completions } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
+import { leadingPlayerName } from './quoted-name.js';
 import { CHAT_REPORT_DEFAULT_REASON, contractText, type Report, reportTicket } from './report-ticket.js';
 import { asPlayer, sameUuid } from './sender.js';
 
 /**
  * `/report <player> <reason...>` (kind `player`) and `/chatreport <player> [reason...]` (kind
  * `chat`, carrying the reported player's last lines as this server saw them): a ticket at the
- * service, stored in the outbox first so it is delivered once even when the service is away.
+ * service, stored in the outbox first so it is delivered once even when the service is away. A
+ * name with spaces (a Bedrock gamertag) is written in double quotes.
  */
 export function reportCommand(deps: CommandDeps, kind: ReportKind, completions?: Completions): CommandHandler {
   const lookup = new ServiceLookup(deps.client, deps.clock, deps.logger);
@@ -31,8 +33,9 @@ async function report(
   { sender, args }: CommandInvocation,
   fromService: (name: string) => Promise<KnownPlayer | undefined>,
 ): Promise<void> {
-  const [input, ...words] = args;
-  if (input === undefined || (kind === 'player' && words.length === 0)) throw new CommandUsageError();
+  const named = leadingPlayerName(args);
+  if (named === undefined || (kind === 'player' && named.rest.length === 0)) throw new CommandUsageError();
+  const { name: input, rest: words } = named;
   const render = deps.messages.render.bind(deps.messages);
   const reporter = asPlayer(sender);
   if (!reporter) return sender.sendMessage(render('commands.report.players-only'));

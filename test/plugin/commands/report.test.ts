@@ -119,6 +119,28 @@ describe('/report and /chatreport', () => {
     ]);
   });
 
+  it('takes a name with spaces (a Bedrock gamertag) written in double quotes; an unclosed quote is a usage error', async () => {
+    const gamertag = { uuid: '00000000-0000-4000-8000-0000000000bb', name: 'Cool Guy' };
+    deps = withService(async () => CREATED, {
+      api: {
+        lookupPlayer: (async ({ name }: { name: string }) => ({
+          player: name === 'Cool Guy' ? { ...gamertag, firstSeen: null, lastSeen: null } : null,
+        })) as never,
+      },
+    });
+    const unquoted = await run('player', ['Cool', 'Guy', 'griefed']);
+    expect(plain(unquoted.messages)).toEqual(['No player Cool is known on this server or at the moderation service.']);
+    await expect(run('player', ['"Cool', 'Guy', 'griefed'])).rejects.toBeInstanceOf(CommandUsageError);
+    await expect(run('player', ['"Cool', 'Guy"'])).rejects.toBeInstanceOf(CommandUsageError);
+    const quoted = await run('player', ['"Cool', 'Guy"', 'griefed', 'the', 'spawn']);
+    expect(plain(quoted.messages)).toEqual([
+      'Thank you: your report on Cool Guy is ticket #tk-1. Follow it with /ticket tk-1.',
+    ]);
+    expect(sentBodies().map((body) => [body.reportedPlayerUuid, body.reportedPlayerName, body.description])).toEqual([
+      [gamertag.uuid, 'Cool Guy', 'griefed the spawn'],
+    ]);
+  });
+
   it('holds a player back per kind of report after one was made, not after a refused one', async () => {
     const time = new FakeTime(NOW);
     deps = withService(async () => CREATED, { clock: time });
