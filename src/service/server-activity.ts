@@ -1,4 +1,4 @@
-import type { Caller } from './store/networks.js';
+import type { Caller } from './store/server-rows.js';
 
 /** What the service has seen of one game server since it started. */
 export interface ServerActivityView {

@@ -10,7 +10,7 @@ import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { renderBody } from '../webhooks/render.js';
 import { webhookConfig, webhookUpdate } from '../webhooks/webhook-config.js';
 import { MAX_LOG_ENTRIES } from '../webhooks/webhook-log.js';
-import type { Webhook } from '../webhooks/webhook-store.js';
+import type { Webhook } from '../webhooks/webhook-rows.js';
 import { redactWebhookUrl } from '../webhooks/webhook-url.js';
 
 const networkParams = z.object({ network: z.string().min(1) });

@@ -1,10 +1,9 @@
-import { rm } from 'node:fs/promises';
 import { migrationProgressBody } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
 import { parseOrThrow } from '../http/validate.js';
-import { checkMigrationFile } from '../migration/check-structure.js';
+import { acceptMigrationUpload } from '../migration/accept-upload.js';
 import type { ImportJobs } from '../migration/import-job.js';
 import { receiveUpload, uploadPath } from '../migration/receive-upload.js';
 import type { EndpointHandlers } from './endpoint-handlers.js';
@@ -33,29 +32,15 @@ export function migrationHandlers(
           reply.header('connection', 'close');
           throw error;
         });
-        const check = await checkMigrationFile(path);
-        if (!check.ok) {
-          await rm(path, { force: true });
-          throw badRequest(check.message);
-        }
-        try {
-          await stores.migrations.startUpload({
-            id: uploadId,
-            networkId: caller.networkId,
-            serverId: caller.serverId,
-            fileSize,
-            total: check.total,
-            nowMs: clock.now(),
-          });
-        } catch (error) {
-          // No upload record means no import job will ever delete the file: do it now (the 500 follows).
-          await rm(path, { force: true });
-          throw error;
-        }
-        settings.jobs.start({ uploadId, networkId: caller.networkId, filePath: path });
+        const accepted = await acceptMigrationUpload(
+          { path, size: fileSize },
+          { id: uploadId, networkId: caller.networkId, serverId: caller.serverId },
+          { migrations: stores.migrations, jobs: settings.jobs, now: () => clock.now() },
+        );
+        if (!accepted.ok) throw badRequest(accepted.message);
         return {
           success: true,
-          message: `migration ${uploadId} accepted: ${check.total} players to import`,
+          message: `migration ${uploadId} accepted: ${accepted.total} players to import`,
           fileSize,
           uploadId,
         };

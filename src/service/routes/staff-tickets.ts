@@ -35,6 +35,14 @@ const STORED_STATUS = { open: OPEN_STATUS, closed: CLOSED_STATUS } as const;
 
 const conflict = (message: string, extra?: Record<string, unknown>) => new HttpError(409, message, extra);
 
+/** The answer of a claim or close that went through: the ticket's state after it. */
+const actionDone = (
+  ticketId: string,
+  ticketStatus: string,
+  assigneeName: string | null,
+  message: string,
+): StaffActionResponse => ({ status: 200, success: true, ticketId, ticketStatus, assigneeName, message });
+
 /**
  * The staff ticket extension: a server's staff, through the server's key, list the network's
  * reports, claim one (one holder at a time), close it and reply to its creator, who is told in game.
@@ -83,14 +91,7 @@ export function staffTicketHandlers(
               assigneeName: claimed.assigneeName,
             });
           default:
-            return {
-              status: 200,
-              success: true,
-              ticketId: id,
-              ticketStatus: OPEN_STATUS,
-              assigneeName: claimed.assigneeName,
-              message: `ticket ${id} claimed by ${claimed.assigneeName}`,
-            };
+            return actionDone(id, OPEN_STATUS, claimed.assigneeName, `ticket ${id} claimed by ${claimed.assigneeName}`);
         }
       },
     },
@@ -122,14 +123,7 @@ export function staffTicketHandlers(
         });
         if (closed.outcome === 'missing') throw notFound(`ticket ${id} not found`);
         if (closed.outcome === 'already-closed') throw conflict(`ticket ${id} is already closed`);
-        return {
-          status: 200,
-          success: true,
-          ticketId: id,
-          ticketStatus: CLOSED_STATUS,
-          assigneeName: closed.assigneeName,
-          message: `ticket ${id} closed by ${body.staffName}`,
-        };
+        return actionDone(id, CLOSED_STATUS, closed.assigneeName, `ticket ${id} closed by ${body.staffName}`);
       },
     },
     staffReplyToTicket: {

@@ -1,46 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/open-db.js';
+import { type Appeal, type AppealRow, type AppealStatus, toAppeal } from './appeal-rows.js';
 import type { NewTicket, TicketStore } from './tickets.js';
-
-export const APPEAL_STATUSES = ['open', 'accepted', 'denied'] as const;
-export type AppealStatus = (typeof APPEAL_STATUSES)[number];
-
-/** An appeal: the ticket it became, the punishment it appeals, and the staff's answer once decided. */
-export interface Appeal {
-  networkId: number;
-  ticketId: string;
-  punishmentId: string;
-  playerName: string;
-  status: AppealStatus;
-  answer: string | null;
-  decidedBy: string | null;
-  decidedAt: number | null;
-  createdAt: number;
-}
-
-interface AppealRow {
-  network_id: number;
-  ticket_id: string;
-  punishment_id: string;
-  player_name: string;
-  status: AppealStatus;
-  answer: string | null;
-  decided_by: string | null;
-  decided_at: number | null;
-  created_at: number;
-}
-
-const toAppeal = (row: AppealRow): Appeal => ({
-  networkId: row.network_id,
-  ticketId: row.ticket_id,
-  punishmentId: row.punishment_id,
-  playerName: row.player_name,
-  status: row.status,
-  answer: row.answer,
-  decidedBy: row.decided_by,
-  decidedAt: row.decided_at,
-  createdAt: row.created_at,
-});
 
 /** Only the hash of a player's private link is stored, so a copy of the database opens no appeal. */
 export const hashAppealToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();

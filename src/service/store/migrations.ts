@@ -1,5 +1,16 @@
 import type { Db } from '../../db/open-db.js';
-import { toIso } from './punishment-rows.js';
+import {
+  type ReportRow,
+  type ReportView,
+  toReportView,
+  toUploadRecord,
+  UPLOAD_SENDER,
+  type UploadRecord,
+  type UploadRow,
+  type UploadStatus,
+} from './migration-rows.js';
+
+export type { ReportView, UploadRecord, UploadStatus } from './migration-rows.js';
 
 /** A migration upload as it starts (status `processing`, message `queued`). */
 export interface NewUpload {
@@ -12,30 +23,6 @@ export interface NewUpload {
   fileSize: number;
   total: number;
   nowMs: number;
-}
-
-/** One progress report of a server, as listed (newest first, at most 100). */
-export interface ReportView {
-  server: string;
-  status: string;
-  message: string;
-  processed: number | null;
-  total: number | null;
-  reportedAt: string;
-}
-
-export type UploadStatus = 'processing' | 'completed' | 'failed';
-
-export interface UploadRecord {
-  id: string;
-  server: string;
-  fileSize: number;
-  status: UploadStatus;
-  processed: number;
-  total: number;
-  message: string;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export interface ProgressReport {
@@ -54,7 +41,7 @@ export const MIGRATION_SQL = {
        VALUES (@id, @networkId, @serverId, @uploadedBy, @fileSize, 'processing', 0, @total, 'queued', @nowMs, @nowMs)`,
   updateUpload: `UPDATE service_migration_uploads SET status = @status, processed = @processed, message = @message, updated_at = @nowMs
        WHERE id = @id`,
-  uploads: `SELECT u.id, coalesce(s.name, 'panel (' || u.uploaded_by || ')', 'panel') AS server, u.file_size, u.status,
+  uploads: `SELECT u.id, ${UPLOAD_SENDER}, u.file_size, u.status,
          u.processed, u.total, u.message, u.created_at, u.updated_at
        FROM service_migration_uploads u LEFT JOIN service_servers s ON s.id = u.server_id
        WHERE u.network_id = ? ORDER BY u.created_at DESC, u.rowid DESC`,
@@ -76,9 +63,9 @@ export class MigrationStore {
   constructor(db: Db) {
     this.insertUpload = db.prepare(MIGRATION_SQL.insertUpload);
     this.updateUpload = db.prepare(MIGRATION_SQL.updateUpload);
-    this.listUploads = db.prepare<[number], Record<string, string | number>>(MIGRATION_SQL.uploads);
+    this.listUploads = db.prepare<[number], UploadRow>(MIGRATION_SQL.uploads);
     this.insertReport = db.prepare(MIGRATION_SQL.insertReport);
-    this.listReports = db.prepare<[number], Record<string, string | number | null>>(MIGRATION_SQL.reports);
+    this.listReports = db.prepare<[number], ReportRow>(MIGRATION_SQL.reports);
   }
 
   startUpload(upload: NewUpload): void {
@@ -90,17 +77,7 @@ export class MigrationStore {
   }
 
   uploads(networkId: number): UploadRecord[] {
-    return this.listUploads.all(networkId).map((row) => ({
-      id: String(row.id),
-      server: String(row.server),
-      fileSize: Number(row.file_size),
-      status: row.status as UploadStatus,
-      processed: Number(row.processed),
-      total: Number(row.total),
-      message: String(row.message),
-      createdAt: toIso(Number(row.created_at)),
-      updatedAt: toIso(Number(row.updated_at)),
-    }));
+    return this.listUploads.all(networkId).map(toUploadRecord);
   }
 
   report(report: ProgressReport): void {
@@ -108,13 +85,6 @@ export class MigrationStore {
   }
 
   reports(networkId: number): ReportView[] {
-    return this.listReports.all(networkId).map((row) => ({
-      server: String(row.server),
-      status: String(row.status),
-      message: String(row.message),
-      processed: row.processed === null ? null : Number(row.processed),
-      total: row.total === null ? null : Number(row.total),
-      reportedAt: toIso(Number(row.reported_at)),
-    }));
+    return this.listReports.all(networkId).map(toReportView);
   }
 }

@@ -1,23 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/open-db.js';
+import { type Caller, callerOfKey, hashApiKey, type ServerRow } from './server-rows.js';
 
-/** The game server a request's API key belongs to. */
-export interface Caller {
-  networkId: number;
-  serverId: number;
-  serverName: string;
-}
-
-export function hashApiKey(apiKey: string): Buffer {
-  return createHash('sha256').update(apiKey, 'utf8').digest();
-}
-
-interface ServerRow {
-  id: number;
-  network_id: number;
-  name: string;
-  key_hash: Buffer;
-}
+export { hashApiKey } from './server-rows.js';
 
 /** The statements of {@link NetworkStore}; test/service/query-plans.test.ts checks each one's plan. */
 export const NETWORK_SQL = {
@@ -76,9 +60,7 @@ export class NetworkStore {
   /** The server whose key this is, or undefined. The hash comparison is constant-time. */
   authenticate(apiKey: string): Caller | undefined {
     const hash = hashApiKey(apiKey);
-    const row = this.byHash.get(hash);
-    if (!row || !timingSafeEqual(row.key_hash, hash)) return undefined;
-    return { networkId: row.network_id, serverId: row.id, serverName: row.name };
+    return callerOfKey(this.byHash.get(hash), hash);
   }
 
   findNetwork(name: string): number | undefined {

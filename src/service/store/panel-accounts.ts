@@ -1,16 +1,5 @@
 import type { Db } from '../../db/open-db.js';
-
-/** A staff account of the panel; `networkId` null is a superuser of every network. */
-export interface PanelAccount {
-  id: number;
-  networkId: number | null;
-  username: string;
-  passwordHash: string;
-  role: string;
-  disabled: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
+import { type PanelAccount, type PanelAccountRow, toPanelAccount } from './panel-account-rows.js';
 
 export interface NewPanelAccount {
   networkId: number | null;
@@ -19,28 +8,6 @@ export interface NewPanelAccount {
   role: string;
   nowMs: number;
 }
-
-interface AccountRow {
-  id: number;
-  network_id: number | null;
-  username: string;
-  password_hash: string;
-  role: string;
-  disabled: number;
-  created_at: number;
-  updated_at: number;
-}
-
-const toAccount = (row: AccountRow): PanelAccount => ({
-  id: row.id,
-  networkId: row.network_id,
-  username: row.username,
-  passwordHash: row.password_hash,
-  role: row.role,
-  disabled: row.disabled === 1,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
 
 /** The statements of {@link PanelAccountStore}; test/service/query-plans.test.ts checks each one's plan. */
 export const PANEL_ACCOUNT_SQL = {
@@ -70,9 +37,9 @@ export class PanelAccountStore {
 
   constructor(db: Db) {
     this.insertStatement = db.prepare<NewPanelAccount>(PANEL_ACCOUNT_SQL.insert);
-    this.byUsername = db.prepare<[string], AccountRow>(PANEL_ACCOUNT_SQL.byUsername);
-    this.byId = db.prepare<[number], AccountRow>(PANEL_ACCOUNT_SQL.byId);
-    this.ofNetwork = db.prepare<[number], AccountRow>(PANEL_ACCOUNT_SQL.ofNetwork);
+    this.byUsername = db.prepare<[string], PanelAccountRow>(PANEL_ACCOUNT_SQL.byUsername);
+    this.byId = db.prepare<[number], PanelAccountRow>(PANEL_ACCOUNT_SQL.byId);
+    this.ofNetwork = db.prepare<[number], PanelAccountRow>(PANEL_ACCOUNT_SQL.ofNetwork);
     this.roleStatement = db.prepare<{ id: number; role: string; nowMs: number }>(PANEL_ACCOUNT_SQL.setRole);
     this.disabledStatement = db.prepare<{ id: number; disabled: number; nowMs: number }>(PANEL_ACCOUNT_SQL.setDisabled);
     this.passwordStatement = db.prepare<{ id: number; passwordHash: string; nowMs: number }>(
@@ -89,17 +56,17 @@ export class PanelAccountStore {
 
   findByUsername(username: string): PanelAccount | undefined {
     const row = this.byUsername.get(username);
-    return row && toAccount(row);
+    return row && toPanelAccount(row);
   }
 
   find(id: number): PanelAccount | undefined {
     const row = this.byId.get(id);
-    return row && toAccount(row);
+    return row && toPanelAccount(row);
   }
 
   /** The accounts that work in a network: its own and the superusers (at most 1000). */
   ofNetworkAndSuperusers(networkId: number): PanelAccount[] {
-    return this.ofNetwork.all(networkId).map(toAccount);
+    return this.ofNetwork.all(networkId).map(toPanelAccount);
   }
 
   setRole(id: number, role: string, nowMs: number): void {

@@ -1,10 +1,5 @@
 import type { Db } from '../../db/open-db.js';
-
-/** A role a network defined beside the built-in ones. */
-export interface CustomRole {
-  name: string;
-  permissions: string[];
-}
+import { type CustomRole, type PanelRoleRow, toCustomRole } from './panel-role-rows.js';
 
 /** The statements of {@link PanelRoleStore}; test/service/query-plans.test.ts checks each one's plan. */
 export const PANEL_ROLE_SQL = {
@@ -15,11 +10,6 @@ export const PANEL_ROLE_SQL = {
   byName: 'SELECT name, permissions FROM service_panel_roles WHERE network_id = ? AND name = ?',
   remove: 'DELETE FROM service_panel_roles WHERE network_id = ? AND name = ?',
 } as const;
-
-const toRole = (row: { name: string; permissions: string }): CustomRole => ({
-  name: row.name,
-  permissions: JSON.parse(row.permissions) as string[],
-});
 
 /** Custom roles per network (at most 200 are listed). */
 export class PanelRoleStore {
@@ -32,8 +22,8 @@ export class PanelRoleStore {
     this.saveStatement = db.prepare<{ networkId: number; name: string; permissions: string; nowMs: number }>(
       PANEL_ROLE_SQL.save,
     );
-    this.ofNetwork = db.prepare<[number], { name: string; permissions: string }>(PANEL_ROLE_SQL.ofNetwork);
-    this.byName = db.prepare<[number, string], { name: string; permissions: string }>(PANEL_ROLE_SQL.byName);
+    this.ofNetwork = db.prepare<[number], PanelRoleRow>(PANEL_ROLE_SQL.ofNetwork);
+    this.byName = db.prepare<[number, string], PanelRoleRow>(PANEL_ROLE_SQL.byName);
     this.removeStatement = db.prepare<[number, string]>(PANEL_ROLE_SQL.remove);
   }
 
@@ -43,12 +33,12 @@ export class PanelRoleStore {
   }
 
   list(networkId: number): CustomRole[] {
-    return this.ofNetwork.all(networkId).map(toRole);
+    return this.ofNetwork.all(networkId).map(toCustomRole);
   }
 
   find(networkId: number, name: string): CustomRole | undefined {
     const row = this.byName.get(networkId, name);
-    return row && toRole(row);
+    return row && toCustomRole(row);
   }
 
   remove(networkId: number, name: string): void {

@@ -1,5 +1,6 @@
-import type { ChatLine, Reply, Ticket, TicketSummary } from '../../contract/schemas.js';
+import type { Reply, Ticket, TicketSummary } from '../../contract/schemas.js';
 import type { Db } from '../../db/open-db.js';
+import { type NewTicket, REPLY_UPSERT, TICKET_HEAD_COLUMNS, TICKET_UPSERT, ticketColumns } from './ticket-columns.js';
 import {
   type ReplyRow,
   renderable,
@@ -15,25 +16,8 @@ import {
   type UnrenderableTicketReport,
 } from './ticket-rows.js';
 
+export type { NewTicket } from './ticket-columns.js';
 export type { StaffTicketRow, TicketFacts, UnrenderableTicketReport } from './ticket-rows.js';
-
-/** A ticket a player opened through the ticket creation extension. */
-export interface NewTicket {
-  id: string;
-  type: string;
-  subject: string;
-  description: string;
-  priority: string;
-  creatorUuid: string;
-  creatorName: string;
-  reportedPlayerUuid: string | null;
-  reportedPlayerName: string | null;
-  tags: string[];
-  createdServer: string | null;
-  replayUrl: string | null;
-  chatMessages: ChatLine[];
-  createdAtMs: number;
-}
 
 /** What became of a claim: done (also when the staff member held it already), or why not. */
 export type ClaimOutcome =
@@ -55,25 +39,18 @@ type StatusPageArgs = { networkId: number; status: string; types: string; limit:
 
 /** The statements of {@link TicketStore}; test/service/query-plans.test.ts checks each one's plan. */
 export const TICKET_SQL = {
-  saveTicket: `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
-         creator_name, reported_player_uuid, reported_player_name, tags, created_at, updated_at)
+  saveTicket: `INSERT INTO service_tickets (${TICKET_HEAD_COLUMNS}, created_at, updated_at)
        VALUES (@networkId, @id, @type, @subject, @description, @status, @priority, @creatorUuid, @creatorName,
          @reportedPlayerUuid, @reportedPlayerName, @tags, @createdAt, @updatedAt)
-       ON CONFLICT (network_id, id) DO UPDATE SET type = excluded.type, subject = excluded.subject,
-         description = excluded.description, status = excluded.status, priority = excluded.priority,
-         creator_uuid = excluded.creator_uuid, creator_name = excluded.creator_name,
-         reported_player_uuid = excluded.reported_player_uuid, reported_player_name = excluded.reported_player_name,
-         tags = excluded.tags, created_at = excluded.created_at, updated_at = excluded.updated_at`,
-  insertTicket: `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
-         creator_name, reported_player_uuid, reported_player_name, tags, created_server, replay_url, chat_messages,
+       ${TICKET_UPSERT}`,
+  insertTicket: `INSERT INTO service_tickets (${TICKET_HEAD_COLUMNS}, created_server, replay_url, chat_messages,
          created_at, updated_at)
        VALUES (@networkId, @id, @type, @subject, @description, @status, @priority, @creatorUuid, @creatorName,
          @reportedPlayerUuid, @reportedPlayerName, @tags, @createdServer, @replayUrl, @chatMessages,
          @createdAt, @createdAt)`,
   saveReply: `INSERT INTO service_ticket_replies (network_id, ticket_id, id, author_name, message, created_at)
        VALUES (@networkId, @ticketId, @id, @authorName, @message, @createdAt)
-       ON CONFLICT (network_id, ticket_id, id) DO UPDATE SET author_name = excluded.author_name,
-         message = excluded.message, created_at = excluded.created_at`,
+       ${REPLY_UPSERT}`,
   touch: 'UPDATE service_tickets SET updated_at = max(updated_at, @nowMs) WHERE network_id = @networkId AND id = @id',
   setStatus: `UPDATE service_tickets SET status = @status, updated_at = max(updated_at, @nowMs)
        WHERE network_id = @networkId AND id = @id AND status <> @status`,
@@ -166,18 +143,7 @@ export class TicketStore {
   /** Stores a ticket opened by a player, status `Open`, without replies. */
   create(networkId: number, ticket: NewTicket): void {
     this.insertTicket.run({
-      networkId,
-      id: ticket.id,
-      type: ticket.type,
-      subject: ticket.subject,
-      description: ticket.description,
-      status: OPEN_STATUS,
-      priority: ticket.priority,
-      creatorUuid: ticket.creatorUuid.toLowerCase(),
-      creatorName: ticket.creatorName,
-      reportedPlayerUuid: ticket.reportedPlayerUuid?.toLowerCase() ?? null,
-      reportedPlayerName: ticket.reportedPlayerName,
-      tags: JSON.stringify(ticket.tags),
+      ...ticketColumns(networkId, ticket, OPEN_STATUS),
       createdServer: ticket.createdServer,
       replayUrl: ticket.replayUrl,
       chatMessages: JSON.stringify(ticket.chatMessages),
@@ -203,7 +169,7 @@ export class TicketStore {
       onlyType !== undefined && otherTypes.length === 0
         ? this.byStatusAndTypePage.all({ networkId, status: filter.status, type: onlyType, ...page })
         : this.byStatusPage.all({ ...where, ...page });
-    const tickets = this.renderable(rows, undefined, toStaffRow);
+    const tickets = renderable(rows, undefined, toStaffRow, this.reportUnrenderable);
     return { total: this.countByStatus.get(where)?.total ?? 0, tickets };
   }
 
@@ -241,18 +207,7 @@ export class TicketStore {
   save(networkId: number, ticket: Ticket): void {
     this.db.transaction(() => {
       this.upsertTicket.run({
-        networkId,
-        id: ticket.id,
-        type: ticket.type,
-        subject: ticket.subject,
-        description: ticket.description,
-        status: ticket.status,
-        priority: ticket.priority,
-        creatorUuid: ticket.creatorUuid.toLowerCase(),
-        creatorName: ticket.creatorName,
-        reportedPlayerUuid: ticket.reportedPlayerUuid?.toLowerCase() ?? null,
-        reportedPlayerName: ticket.reportedPlayerName,
-        tags: JSON.stringify(ticket.tags),
+        ...ticketColumns(networkId, ticket, ticket.status),
         createdAt: Date.parse(ticket.createdAt),
         updatedAt: Date.parse(ticket.updatedAt),
       });
@@ -281,19 +236,12 @@ export class TicketStore {
   find(networkId: number, id: string): Ticket | undefined {
     const row = this.byId.get(networkId, id);
     if (!row) return undefined;
-    return toTicket(row, this.renderable(this.repliesOf.all(networkId, id), id, toReply));
+    return toTicket(row, renderable(this.repliesOf.all(networkId, id), id, toReply, this.reportUnrenderable));
   }
 
   /** The creator's tickets, newest first, summary form only. */
   byPlayer(networkId: number, creatorUuid: string, limit: number): TicketSummary[] {
-    return this.renderable(this.byCreator.all(networkId, creatorUuid.toLowerCase(), limit), undefined, toSummary);
-  }
-
-  private renderable<Row extends { id: string }, Shown>(
-    rows: readonly Row[],
-    ticketId: string | undefined,
-    show: (row: Row) => Shown,
-  ): Shown[] {
-    return renderable(rows, ticketId, show, this.reportUnrenderable);
+    const rows = this.byCreator.all(networkId, creatorUuid.toLowerCase(), limit);
+    return renderable(rows, undefined, toSummary, this.reportUnrenderable);
   }
 }

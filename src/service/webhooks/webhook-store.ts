@@ -1,54 +1,6 @@
 import type { Db } from '../../db/open-db.js';
-import type { WebhookEventName } from './events.js';
-import type { EmbedTemplate, WebhookConfig, WebhookFormat, WebhookUpdate } from './webhook-config.js';
-
-interface WebhookRow {
-  id: number;
-  network_id: number;
-  network_name: string;
-  name: string;
-  url: string;
-  events: string;
-  format: WebhookFormat;
-  templates: string;
-  max_attempts: number;
-  enabled: number;
-  blocked_until: number;
-  created_at: number;
-}
-
-/** An endpoint as stored, URL in clear: never hand it to a log or an answer as is. */
-export interface Webhook {
-  id: number;
-  networkId: number;
-  networkName: string;
-  name: string;
-  url: string;
-  events: WebhookEventName[];
-  format: WebhookFormat;
-  templates: Partial<Record<WebhookEventName, EmbedTemplate>>;
-  maxAttempts: number;
-  enabled: boolean;
-  blockedUntilMs: number;
-}
-
-const WEBHOOK_COLUMNS = 'w.*, n.name AS network_name';
-
-function toWebhook(row: WebhookRow): Webhook {
-  return {
-    id: row.id,
-    networkId: row.network_id,
-    networkName: row.network_name,
-    name: row.name,
-    url: row.url,
-    events: JSON.parse(row.events) as WebhookEventName[],
-    format: row.format,
-    templates: JSON.parse(row.templates) as Webhook['templates'],
-    maxAttempts: row.max_attempts,
-    enabled: row.enabled === 1,
-    blockedUntilMs: row.blocked_until,
-  };
-}
+import type { WebhookConfig, WebhookUpdate } from './webhook-config.js';
+import { toWebhook, WEBHOOK_COLUMNS, type Webhook, type WebhookRow } from './webhook-rows.js';
 
 /** The statements of {@link WebhookStore}; test/service/query-plans.test.ts checks each one's plan. */
 export const WEBHOOK_SQL = {

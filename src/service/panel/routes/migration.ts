@@ -3,7 +3,7 @@ import { rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { badRequest, HttpError } from '../../http/errors.js';
-import { checkMigrationFile } from '../../migration/check-structure.js';
+import { acceptMigrationUpload } from '../../migration/accept-upload.js';
 import { MIGRATION_FIELD, uploadLimits, uploadPath } from '../../migration/receive-upload.js';
 import { CSRF_FIELD, isCsrfTokenValid } from '../csrf.js';
 import { staffOf } from '../guard.js';
@@ -120,34 +120,22 @@ export function registerMigrationRoutes(app: FastifyInstance, panel: PanelContex
       reply.header('connection', 'close');
       throw error;
     });
-    const check = await checkMigrationFile(path);
-    if (!check.ok) {
-      await rm(path, { force: true });
-      const message = check.message.replace(`${MIGRATION_FIELD}: `, 'the file: ');
+    const accepted = await acceptMigrationUpload(
+      { path, size: fileSize },
+      { id: uploadId, networkId: staff.networkId, serverId: null, uploadedBy: staff.username },
+      { migrations: stores.migrations, jobs: settings.jobs, now: () => clock.now() },
+    );
+    if (!accepted.ok) {
+      const message = accepted.message.replace(`${MIGRATION_FIELD}: `, 'the file: ');
       return renderStaffPage(panel, request, reply, 'migration/page', await page(request, message), 400);
     }
-    try {
-      await stores.migrations.startUpload({
-        id: uploadId,
-        networkId: staff.networkId,
-        serverId: null,
-        uploadedBy: staff.username,
-        fileSize,
-        total: check.total,
-        nowMs: clock.now(),
-      });
-    } catch (error) {
-      await rm(path, { force: true });
-      throw error;
-    }
-    settings.jobs.start({ uploadId, networkId: staff.networkId, filePath: path });
     await stores.auditLog.record({
       networkId: staff.networkId,
       actor: staff.username,
       via: 'panel',
       action: 'migration.upload',
       subject: uploadId,
-      detail: { fileSize, players: check.total },
+      detail: { fileSize, players: accepted.total },
       atMs: clock.now(),
     });
     return reply.redirect('/panel/migration', 303);

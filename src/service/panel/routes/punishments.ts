@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
 import { storedId } from '../../limits.js';
@@ -27,20 +27,25 @@ export function registerPunishmentRoutes(app: FastifyInstance, panel: PanelConte
     return { staff, row };
   }
 
+  /** The player page again, the punishment's pardon or evidence form refused with its error (and what was typed). */
+  function refuseForm(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    row: { id: string; target_uuid: string },
+    form: 'pardon' | 'evidence',
+    error: string | undefined,
+    typed?: unknown,
+  ) {
+    const field = `${form}-${row.id}`;
+    const refused = { errors: { [field]: error ?? 'invalid' }, values: { [field]: typed } };
+    return renderPlayerPage(panel, request, reply, row.target_uuid, refused, 400);
+  }
+
   app.post('/punishments/:id/pardon', { preHandler: requireStaff(panel, 'pardon') }, async (request, reply) => {
     const { staff, row } = await punishmentOfNetwork(request);
     const parsed = pardonForm.safeParse(formBody(request.body));
     if (!parsed.success) {
-      return renderPlayerPage(
-        panel,
-        request,
-        reply,
-        row.target_uuid,
-        {
-          errors: { [`pardon-${row.id}`]: fieldErrorsOf(parsed.error).reason ?? 'invalid' },
-        },
-        400,
-      );
+      return refuseForm(request, reply, row, 'pardon', fieldErrorsOf(parsed.error).reason);
     }
     const changed = await pardonPunishment(context, {
       networkId: staff.networkId,
@@ -68,17 +73,7 @@ export function registerPunishmentRoutes(app: FastifyInstance, panel: PanelConte
     const body = formBody(request.body);
     const parsed = evidenceForm.safeParse(body);
     if (!parsed.success) {
-      return renderPlayerPage(
-        panel,
-        request,
-        reply,
-        row.target_uuid,
-        {
-          errors: { [`evidence-${row.id}`]: fieldErrorsOf(parsed.error).evidenceUrl ?? 'invalid' },
-          values: { [`evidence-${row.id}`]: body.evidenceUrl },
-        },
-        400,
-      );
+      return refuseForm(request, reply, row, 'evidence', fieldErrorsOf(parsed.error).evidenceUrl, body.evidenceUrl);
     }
     const nowMs = clock.now();
     await stores.enforcement.addEvidence(staff.networkId, row.id, staff.username, parsed.data.evidenceUrl, nowMs);

@@ -1,6 +1,8 @@
-export type { Appeal, AppealDecision, AppealStatus, NewAppeal } from '../appeals.js';
+export type { Appeal, AppealStatus } from '../appeal-rows.js';
+export type { AppealDecision, NewAppeal } from '../appeals.js';
 
-import type { Appeal, AppealDecision, NewAppeal } from '../appeals.js';
+import type { Appeal } from '../appeal-rows.js';
+import type { AppealDecision, NewAppeal } from '../appeals.js';
 
 /** Appeals of punishments, each stored with the appeal ticket it opened (only the link token's hash). */
 export interface AppealStorePort {

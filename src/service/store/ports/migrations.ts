@@ -1,6 +1,8 @@
-export type { NewUpload, ProgressReport, ReportView, UploadRecord, UploadStatus } from '../migrations.js';
+export type { ReportView, UploadRecord, UploadStatus } from '../migration-rows.js';
+export type { NewUpload, ProgressReport } from '../migrations.js';
 
-import type { NewUpload, ProgressReport, ReportView, UploadRecord, UploadStatus } from '../migrations.js';
+import type { ReportView, UploadRecord, UploadStatus } from '../migration-rows.js';
+import type { NewUpload, ProgressReport } from '../migrations.js';
 
 /** Migration uploads (one record per upload) and the progress servers report. */
 export interface MigrationStorePort {

@@ -1,7 +1,7 @@
-export type { Caller } from '../networks.js';
-export { hashApiKey } from '../networks.js';
+export type { Caller } from '../server-rows.js';
+export { hashApiKey } from '../server-rows.js';
 
-import type { Caller } from '../networks.js';
+import type { Caller } from '../server-rows.js';
 
 /** Networks (tenants) and their servers; API keys are only ever stored as SHA-256 hashes. */
 export interface NetworkStorePort {

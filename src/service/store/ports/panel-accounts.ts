@@ -1,6 +1,8 @@
-export type { NewPanelAccount, PanelAccount } from '../panel-accounts.js';
+export type { PanelAccount } from '../panel-account-rows.js';
+export type { NewPanelAccount } from '../panel-accounts.js';
 
-import type { NewPanelAccount, PanelAccount } from '../panel-accounts.js';
+import type { PanelAccount } from '../panel-account-rows.js';
+import type { NewPanelAccount } from '../panel-accounts.js';
 
 /** Staff accounts of the panel; a superuser has no network. Usernames are unique across networks. */
 export interface PanelAccountStorePort {

@@ -1,6 +1,6 @@
-export type { CustomRole } from '../panel-roles.js';
+export type { CustomRole } from '../panel-role-rows.js';
 
-import type { CustomRole } from '../panel-roles.js';
+import type { CustomRole } from '../panel-role-rows.js';
 
 /** A network's custom panel roles (name and permissions). */
 export interface PanelRoleStorePort {

@@ -1,8 +1,8 @@
 export type { EmbedTemplate, WebhookConfig, WebhookFormat, WebhookUpdate } from '../../webhooks/webhook-config.js';
-export type { Webhook } from '../../webhooks/webhook-store.js';
+export type { Webhook } from '../../webhooks/webhook-rows.js';
 
 import type { WebhookConfig, WebhookUpdate } from '../../webhooks/webhook-config.js';
-import type { Webhook } from '../../webhooks/webhook-store.js';
+import type { Webhook } from '../../webhooks/webhook-rows.js';
 
 /** The endpoints of each network. */
 export interface WebhookStorePort {

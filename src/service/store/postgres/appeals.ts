@@ -1,10 +1,7 @@
-import { type Appeal, type AppealDecision, hashAppealToken, type NewAppeal } from '../appeals.js';
+import { APPEAL_COLUMNS, type Appeal, type AppealRow, toAppeal } from '../appeal-rows.js';
+import { type AppealDecision, hashAppealToken, type NewAppeal } from '../appeals.js';
 import { type PgDb, pgStatements } from './pool.js';
 import { PgTicketStore } from './tickets.js';
-
-const COLUMNS = `network_id AS "networkId", ticket_id AS "ticketId", punishment_id AS "punishmentId",
-    player_name AS "playerName", status, answer, decided_by AS "decidedBy", decided_at AS "decidedAt",
-    created_at AS "createdAt"`;
 
 /** The statements of {@link PgAppealStore}. */
 export const PG_APPEAL_SQL = pgStatements('appeals', {
@@ -14,8 +11,8 @@ export const PG_APPEAL_SQL = pgStatements('appeals', {
     VALUES ($1, $2, $3, $4, $5, 'open', $6)`,
   openOf: `SELECT ticket_id AS "ticketId" FROM service_appeals
     WHERE network_id = $1 AND punishment_id = $2 AND status = 'open'`,
-  byToken: `SELECT ${COLUMNS} FROM service_appeals WHERE token_hash = $1`,
-  byTicket: `SELECT ${COLUMNS} FROM service_appeals WHERE network_id = $1 AND ticket_id = $2`,
+  byToken: `SELECT ${APPEAL_COLUMNS} FROM service_appeals WHERE token_hash = $1`,
+  byTicket: `SELECT ${APPEAL_COLUMNS} FROM service_appeals WHERE network_id = $1 AND ticket_id = $2`,
   decide: `UPDATE service_appeals SET status = $3, answer = $4, decided_by = $5, decided_at = $6
     WHERE network_id = $1 AND ticket_id = $2 AND status = 'open'`,
 });
@@ -47,12 +44,14 @@ export class PgAppealStore {
   }
 
   /** The appeal a private link opens, whatever its network. */
-  byToken(token: string): Promise<Appeal | undefined> {
-    return this.db.row(PG_APPEAL_SQL.byToken, [hashAppealToken(token)]);
+  async byToken(token: string): Promise<Appeal | undefined> {
+    const row = await this.db.row<AppealRow>(PG_APPEAL_SQL.byToken, [hashAppealToken(token)]);
+    return row && toAppeal(row);
   }
 
-  byTicket(networkId: number, ticketId: string): Promise<Appeal | undefined> {
-    return this.db.row(PG_APPEAL_SQL.byTicket, [networkId, ticketId]);
+  async byTicket(networkId: number, ticketId: string): Promise<Appeal | undefined> {
+    const row = await this.db.row<AppealRow>(PG_APPEAL_SQL.byTicket, [networkId, ticketId]);
+    return row && toAppeal(row);
   }
 
   /** Records the decision of an open appeal; false when it was not open (already decided, or none). */

@@ -1,13 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
-import { type Caller, hashApiKey } from '../networks.js';
+import { type Caller, callerOfKey, hashApiKey, type ServerRow } from '../server-rows.js';
 import { type PgDb, pgStatements } from './pool.js';
-
-interface ServerRow {
-  id: number;
-  network_id: number;
-  name: string;
-  key_hash: Buffer;
-}
 
 /** The statements of {@link PgNetworkStore}. */
 export const PG_NETWORK_SQL = pgStatements('networks', {
@@ -33,9 +25,7 @@ export class PgNetworkStore {
   /** The server whose key this is, or undefined. The hash comparison is constant-time. */
   async authenticate(apiKey: string): Promise<Caller | undefined> {
     const hash = hashApiKey(apiKey);
-    const row = await this.db.row<ServerRow>(PG_NETWORK_SQL.serverByKeyHash, [hash]);
-    if (!row || !timingSafeEqual(row.key_hash, hash)) return undefined;
-    return { networkId: row.network_id, serverId: row.id, serverName: row.name };
+    return callerOfKey(await this.db.row<ServerRow>(PG_NETWORK_SQL.serverByKeyHash, [hash]), hash);
   }
 
   async findNetwork(name: string): Promise<number | undefined> {

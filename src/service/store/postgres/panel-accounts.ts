@@ -1,27 +1,6 @@
-import type { NewPanelAccount, PanelAccount } from '../panel-accounts.js';
+import { type PanelAccount, type PanelAccountRow, toPanelAccount } from '../panel-account-rows.js';
+import type { NewPanelAccount } from '../panel-accounts.js';
 import { type PgDb, pgStatements } from './pool.js';
-
-interface AccountRow {
-  id: number;
-  network_id: number | null;
-  username: string;
-  password_hash: string;
-  role: string;
-  disabled: boolean;
-  created_at: number;
-  updated_at: number;
-}
-
-const toAccount = (row: AccountRow): PanelAccount => ({
-  id: row.id,
-  networkId: row.network_id,
-  username: row.username,
-  passwordHash: row.password_hash,
-  role: row.role,
-  disabled: row.disabled,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
 
 const ACCOUNT_COLUMNS = 'id, network_id, username, password_hash, role, disabled, created_at, updated_at';
 
@@ -52,18 +31,18 @@ export class PgPanelAccountStore {
   }
 
   async findByUsername(username: string): Promise<PanelAccount | undefined> {
-    const row = await this.db.row<AccountRow>(PG_PANEL_ACCOUNT_SQL.byUsername, [username]);
-    return row && toAccount(row);
+    const row = await this.db.row<PanelAccountRow>(PG_PANEL_ACCOUNT_SQL.byUsername, [username]);
+    return row && toPanelAccount(row);
   }
 
   async find(id: number): Promise<PanelAccount | undefined> {
-    const row = await this.db.row<AccountRow>(PG_PANEL_ACCOUNT_SQL.byId, [id]);
-    return row && toAccount(row);
+    const row = await this.db.row<PanelAccountRow>(PG_PANEL_ACCOUNT_SQL.byId, [id]);
+    return row && toPanelAccount(row);
   }
 
   /** The accounts that work in a network: its own and the superusers (at most 1000). */
   async ofNetworkAndSuperusers(networkId: number): Promise<PanelAccount[]> {
-    return (await this.db.rows<AccountRow>(PG_PANEL_ACCOUNT_SQL.ofNetwork, [networkId])).map(toAccount);
+    return (await this.db.rows<PanelAccountRow>(PG_PANEL_ACCOUNT_SQL.ofNetwork, [networkId])).map(toPanelAccount);
   }
 
   async setRole(id: number, role: string, nowMs: number): Promise<void> {

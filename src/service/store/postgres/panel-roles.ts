@@ -1,4 +1,4 @@
-import type { CustomRole } from '../panel-roles.js';
+import { type CustomRole, type PanelRoleRow, toCustomRole } from '../panel-role-rows.js';
 import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgPanelRoleStore}. */
@@ -8,11 +8,6 @@ export const PG_PANEL_ROLE_SQL = pgStatements('panelRoles', {
   ofNetwork: 'SELECT name, permissions FROM service_panel_roles WHERE network_id = $1 ORDER BY name LIMIT 200',
   byName: 'SELECT name, permissions FROM service_panel_roles WHERE network_id = $1 AND name = $2',
   remove: 'DELETE FROM service_panel_roles WHERE network_id = $1 AND name = $2',
-});
-
-const toRole = (row: { name: string; permissions: string }): CustomRole => ({
-  name: row.name,
-  permissions: JSON.parse(row.permissions) as string[],
 });
 
 /** Custom panel roles per network on PostgreSQL (at most 200 are listed). */
@@ -25,14 +20,12 @@ export class PgPanelRoleStore {
   }
 
   async list(networkId: number): Promise<CustomRole[]> {
-    return (await this.db.rows<{ name: string; permissions: string }>(PG_PANEL_ROLE_SQL.ofNetwork, [networkId])).map(
-      toRole,
-    );
+    return (await this.db.rows<PanelRoleRow>(PG_PANEL_ROLE_SQL.ofNetwork, [networkId])).map(toCustomRole);
   }
 
   async find(networkId: number, name: string): Promise<CustomRole | undefined> {
-    const row = await this.db.row<{ name: string; permissions: string }>(PG_PANEL_ROLE_SQL.byName, [networkId, name]);
-    return row && toRole(row);
+    const row = await this.db.row<PanelRoleRow>(PG_PANEL_ROLE_SQL.byName, [networkId, name]);
+    return row && toCustomRole(row);
   }
 
   async remove(networkId: number, name: string): Promise<void> {

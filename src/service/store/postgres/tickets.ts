@@ -1,4 +1,5 @@
 import type { Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
+import { type NewTicket, REPLY_UPSERT, TICKET_HEAD_COLUMNS, TICKET_UPSERT, ticketColumns } from '../ticket-columns.js';
 import {
   type ReplyRow,
   renderable,
@@ -15,7 +16,6 @@ import {
   CLOSED_STATUS,
   type ClaimOutcome,
   type CloseOutcome,
-  type NewTicket,
   OPEN_STATUS,
   type StaffTicketRow,
   type TicketFacts,
@@ -24,22 +24,15 @@ import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgTicketStore}. */
 export const PG_TICKET_SQL = pgStatements('tickets', {
-  saveTicket: `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
-         creator_name, reported_player_uuid, reported_player_name, tags, created_at, updated_at)
+  saveTicket: `INSERT INTO service_tickets (${TICKET_HEAD_COLUMNS}, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-       ON CONFLICT (network_id, id) DO UPDATE SET type = excluded.type, subject = excluded.subject,
-         description = excluded.description, status = excluded.status, priority = excluded.priority,
-         creator_uuid = excluded.creator_uuid, creator_name = excluded.creator_name,
-         reported_player_uuid = excluded.reported_player_uuid, reported_player_name = excluded.reported_player_name,
-         tags = excluded.tags, created_at = excluded.created_at, updated_at = excluded.updated_at`,
-  insertTicket: `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
-         creator_name, reported_player_uuid, reported_player_name, tags, created_server, replay_url, chat_messages,
+       ${TICKET_UPSERT}`,
+  insertTicket: `INSERT INTO service_tickets (${TICKET_HEAD_COLUMNS}, created_server, replay_url, chat_messages,
          created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)`,
   saveReply: `INSERT INTO service_ticket_replies (network_id, ticket_id, id, author_name, message, created_at)
        VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (network_id, ticket_id, id) DO UPDATE SET author_name = excluded.author_name,
-         message = excluded.message, created_at = excluded.created_at`,
+       ${REPLY_UPSERT}`,
   touch: 'UPDATE service_tickets SET updated_at = greatest(updated_at, $3) WHERE network_id = $1 AND id = $2',
   byId: 'SELECT * FROM service_tickets WHERE network_id = $1 AND id = $2',
   repliesOf: `SELECT id, author_name, message, created_at FROM service_ticket_replies
@@ -75,18 +68,7 @@ export class PgTicketStore {
 
   async create(networkId: number, ticket: NewTicket): Promise<void> {
     await this.db.run(PG_TICKET_SQL.insertTicket, [
-      networkId,
-      ticket.id,
-      ticket.type,
-      ticket.subject,
-      ticket.description,
-      OPEN_STATUS,
-      ticket.priority,
-      ticket.creatorUuid.toLowerCase(),
-      ticket.creatorName,
-      ticket.reportedPlayerUuid?.toLowerCase() ?? null,
-      ticket.reportedPlayerName,
-      JSON.stringify(ticket.tags),
+      ...Object.values(ticketColumns(networkId, ticket, OPEN_STATUS)),
       ticket.createdServer,
       ticket.replayUrl,
       JSON.stringify(ticket.chatMessages),
@@ -120,7 +102,7 @@ export class PgTicketStore {
             page.offset,
           ])
         : await this.db.rows<TicketRow>(PG_TICKET_SQL.byStatusPage, [...where, page.limit, page.offset]);
-    const tickets = this.renderable(rows, undefined, toStaffRow);
+    const tickets = renderable(rows, undefined, toStaffRow, this.reportUnrenderable);
     const count = await this.db.row<{ total: number }>(PG_TICKET_SQL.countByStatus, where);
     return { total: count?.total ?? 0, tickets };
   }
@@ -159,18 +141,7 @@ export class PgTicketStore {
   async save(networkId: number, ticket: Ticket): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.run(PG_TICKET_SQL.saveTicket, [
-        networkId,
-        ticket.id,
-        ticket.type,
-        ticket.subject,
-        ticket.description,
-        ticket.status,
-        ticket.priority,
-        ticket.creatorUuid.toLowerCase(),
-        ticket.creatorName,
-        ticket.reportedPlayerUuid?.toLowerCase() ?? null,
-        ticket.reportedPlayerName,
-        JSON.stringify(ticket.tags),
+        ...Object.values(ticketColumns(networkId, ticket, ticket.status)),
         Date.parse(ticket.createdAt),
         Date.parse(ticket.updatedAt),
       ]);
@@ -190,12 +161,12 @@ export class PgTicketStore {
     const row = await this.row(networkId, id);
     if (!row) return undefined;
     const replyRows = await this.db.rows<ReplyRow>(PG_TICKET_SQL.repliesOf, [networkId, id]);
-    return toTicket(row, this.renderable(replyRows, id, toReply));
+    return toTicket(row, renderable(replyRows, id, toReply, this.reportUnrenderable));
   }
 
   async byPlayer(networkId: number, creatorUuid: string, limit: number): Promise<TicketSummary[]> {
     const rows = await this.db.rows<TicketRow>(PG_TICKET_SQL.byCreator, [networkId, creatorUuid.toLowerCase(), limit]);
-    return this.renderable(rows, undefined, toSummary);
+    return renderable(rows, undefined, toSummary, this.reportUnrenderable);
   }
 
   private async row(networkId: number, id: string): Promise<TicketRow | undefined> {
@@ -206,13 +177,5 @@ export class PgTicketStore {
     const createdAt = Date.parse(reply.createdAt);
     await tx.run(PG_TICKET_SQL.saveReply, [networkId, ticketId, reply.id, reply.authorName, reply.message, createdAt]);
     await tx.run(PG_TICKET_SQL.touch, [networkId, ticketId, createdAt]);
-  }
-
-  private renderable<Row extends { id: string }, Shown>(
-    rows: readonly Row[],
-    ticketId: string | undefined,
-    show: (row: Row) => Shown,
-  ): Shown[] {
-    return renderable(rows, ticketId, show, this.reportUnrenderable);
   }
 }

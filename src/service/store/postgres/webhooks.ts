@@ -1,23 +1,6 @@
-import type { WebhookEventName } from '../../webhooks/events.js';
-import type { WebhookConfig, WebhookFormat, WebhookUpdate } from '../../webhooks/webhook-config.js';
-import type { Webhook } from '../../webhooks/webhook-store.js';
+import type { WebhookConfig, WebhookUpdate } from '../../webhooks/webhook-config.js';
+import { toWebhook, WEBHOOK_COLUMNS, type Webhook, type WebhookRow } from '../../webhooks/webhook-rows.js';
 import { type PgDb, pgStatements } from './pool.js';
-
-interface WebhookRow {
-  id: number;
-  network_id: number;
-  network_name: string;
-  name: string;
-  url: string;
-  events: string;
-  format: WebhookFormat;
-  templates: string;
-  max_attempts: number;
-  enabled: boolean;
-  blocked_until: number;
-}
-
-const WEBHOOK_COLUMNS = 'w.*, n.name AS network_name';
 
 /** The statements of {@link PgWebhookStore}. */
 export const PG_WEBHOOK_SQL = pgStatements('webhooks', {
@@ -33,22 +16,6 @@ export const PG_WEBHOOK_SQL = pgStatements('webhooks', {
   byNetwork: `SELECT ${WEBHOOK_COLUMNS} FROM service_webhooks w JOIN service_networks n ON n.id = w.network_id
        WHERE w.network_id = $1 ORDER BY w.id`,
 });
-
-function toWebhook(row: WebhookRow): Webhook {
-  return {
-    id: row.id,
-    networkId: row.network_id,
-    networkName: row.network_name,
-    name: row.name,
-    url: row.url,
-    events: JSON.parse(row.events) as WebhookEventName[],
-    format: row.format,
-    templates: JSON.parse(row.templates) as Webhook['templates'],
-    maxAttempts: row.max_attempts,
-    enabled: row.enabled,
-    blockedUntilMs: row.blocked_until,
-  };
-}
 
 /** Columns after the id/network, in the order of the insert and update statements. */
 function columns(config: Omit<WebhookConfig, 'enabled'> & { enabled: boolean }) {
