@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
+import { openDb } from '../src/db/open-db.js';
+import { applySchemaMigrations } from '../src/db/schema-migrations.js';
+import { SERVICE_SCHEMA_MIGRATIONS } from '../src/service/db/schema.js';
 import { type ServiceSeed, startService } from '../src/service/index.js';
+import { TICKET_PAGE_START, type TicketFilter, TicketListStore } from '../src/service/store/ticket-list.js';
 import { type BenchResult, summarize } from './result.js';
 
 const TICKETS = 20_000;
@@ -16,6 +20,13 @@ const PLAYERS = 10_000;
 const SAMPLES = 500;
 const API_KEY = 'bench-service-staff-reports-key';
 const DAY_MS = 86_400_000;
+
+/** The panel's ticket list is timed on a network this size. */
+const LISTED_TICKETS = 200_000;
+const LIST_PAGE = 51;
+/** About one ticket in twenty is open; a closed one was handled by one of STAFF, an open one in ten has a holder. */
+const LISTED_OPEN_EVERY = 20;
+const STAFF = 20;
 
 const uuidOf = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
@@ -84,6 +95,88 @@ async function time(samples: number, call: (i: number) => Promise<Response>): Pr
   return durations;
 }
 
+/** A fixed sequence in [0, 1) (mulberry32), so types, statuses and assignees do not line up with each other. */
+function sequence(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Of a hundred tickets: 40 chat, 40 player, 10 bug, 8 support and 2 appeals. */
+function listedTypeOf(draw: number): string {
+  if (draw < 0.4) return 'chat';
+  if (draw < 0.8) return 'player';
+  if (draw < 0.9) return 'bug';
+  return draw < 0.98 ? 'support' : 'appeal';
+}
+
+function fillListedTickets(dbPath: string, nowMs: number): void {
+  const db = openDb(dbPath);
+  try {
+    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
+    db.prepare("INSERT INTO service_networks (id, name) VALUES (1, 'bench')").run();
+    const ticket = db.prepare(
+      `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
+         creator_name, tags, assignee_name, created_at, updated_at)
+       VALUES (1, ?, ?, 'bench subject', 'bench description', ?, 'normal', ?, ?, '[]', ?, ?, ?)`,
+    );
+    const next = sequence(22);
+    db.transaction(() => {
+      for (let n = 0; n < LISTED_TICKETS; n += 1) {
+        // Several tickets a second share a created_at, as busy networks' do.
+        const createdAt = nowMs - Math.floor((LISTED_TICKETS - n) / 4) * 1000;
+        const type = listedTypeOf(next());
+        const isOpen = next() < 1 / LISTED_OPEN_EVERY;
+        const staff = Math.floor(next() * STAFF);
+        const assignee = !isOpen || next() < 0.1 ? `staff${staff}` : null;
+        const player = n % PLAYERS;
+        const status = isOpen ? 'Open' : 'Closed';
+        ticket.run(`t${n}`, type, status, uuidOf(player), `player${player}`, assignee, createdAt, createdAt);
+      }
+    })();
+    db.exec('ANALYZE');
+  } finally {
+    db.close();
+  }
+}
+
+/** Filters the panel's ticket list offers, each read as the first page and the page after it. */
+const LIST_FILTERS: ReadonlyArray<readonly [string, TicketFilter]> = [
+  ['appeals (2 in 100)', { type: 'appeal' }],
+  ['assigned to one of 20 staff', { assignee: 'staff3' }],
+  ['open, assigned to one of 20 staff', { status: 'Open', assignee: 'staff3' }],
+  ['appeals assigned to one of 20 staff', { type: 'appeal', assignee: 'staff3' }],
+  ['open bug reports assigned to nobody', { status: 'Open', type: 'bug', assignee: '' }],
+];
+
+/** The panel ticket list's read (two pages of 50, the page size the panel asks for) at 200,000 tickets. */
+function timeTicketList(dir: string): BenchResult[] {
+  const dbPath = join(dir, 'ticket-list.db');
+  fillListedTickets(dbPath, Date.now());
+  const db = openDb(dbPath);
+  try {
+    const list = new TicketListStore(db);
+    const notes = `${LISTED_TICKETS.toLocaleString('en')} tickets (1 in ${LISTED_OPEN_EVERY} open), SQLite store read, two pages of ${LIST_PAGE - 1}, ${SAMPLES} samples`;
+    return LIST_FILTERS.map(([label, filter]) => {
+      const durations: number[] = [];
+      for (let i = 0; i < SAMPLES + 20; i += 1) {
+        const started = performance.now();
+        const first = list.page(1, filter, TICKET_PAGE_START, LIST_PAGE);
+        const last = first.at(-2);
+        if (last) list.page(1, filter, { createdAt: last.createdAt, position: last.position }, LIST_PAGE);
+        if (i >= 20) durations.push(performance.now() - started);
+      }
+      return { name: `panel ticket list: ${label}`, unit: 'ms', ...summarize(durations), notes };
+    });
+  } finally {
+    db.close();
+  }
+}
+
 /** The staff report routes over HTTP on 127.0.0.1 with 20,000 tickets and 100,000 notices stored. */
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-staff-reports-'));
@@ -133,6 +226,7 @@ export async function run(): Promise<BenchResult[]> {
         { name: 'reply notice poll (last hour)', unit: 'ms', ...notices, target: 'p99 <= 10 ms', notes },
         { name: 'reply notice poll (a year: a full page of 100)', unit: 'ms', ...noticesFull, notes },
         { name: 'claim a report', unit: 'ms', ...claim, notes },
+        ...timeTicketList(dir),
       ];
     } finally {
       await service.close();

@@ -8,6 +8,12 @@ import { ipBanKeysHolding } from '../../src/service/store/ip-ban-keys.js';
 import { hashApiKey } from '../../src/service/store/networks.js';
 import { createSqliteStores as createStores } from '../../src/service/store/sqlite-stores.js';
 import { SERVICE_STATEMENTS } from '../../src/service/store/statements.js';
+import {
+  TICKET_PAGE_FILTERS,
+  type TicketFilter,
+  type TicketFilterKey,
+  type TicketPageStatement,
+} from '../../src/service/store/ticket-list.js';
 import { FIXTURE_API_KEY, type FixtureFacts, fillNetworkFixture } from './helpers/network-fixture.js';
 
 /** Enough rows that ANALYZE gives the planner the proportions of a real network. */
@@ -25,6 +31,34 @@ interface Expected {
 }
 
 const PK = 'PRIMARY KEY';
+
+/** How SQLite's plan names each filter of the ticket list (the assignee is an indexed expression). */
+const PLANNED_TICKET_FILTER: Record<TicketFilterKey, string> = {
+  status: 'status=?',
+  assignee: '<expr>=?',
+  type: 'type=?',
+};
+
+/**
+ * The staff ticket list's page statements, each with filter values and the index it must read: a
+ * range on the network, every filter and the keyset's created_at, so no row read is filtered out.
+ */
+function ticketListPages(
+  pages: Record<TicketPageStatement, [TicketFilter, string]>,
+): Record<`ticketList.${TicketPageStatement}`, Expected> {
+  const expected: Record<string, Expected> = {};
+  for (const [name, [filter, index]] of Object.entries(pages)) {
+    const range = [
+      'network_id=?',
+      ...TICKET_PAGE_FILTERS[name as TicketPageStatement].map((key) => PLANNED_TICKET_FILTER[key]),
+    ];
+    expected[`ticketList.${name}`] = {
+      args: (f) => ({ networkId: f.networkId, ...filter, beforeCreatedAt: f.nowMs, beforePosition: 0, limit: 51 }),
+      uses: [`${index} (${[...range, 'created_at<?'].join(' AND ')})`],
+    };
+  }
+  return expected;
+}
 
 /**
  * Every statement of the stores but plain inserts (which find their conflict row by the key they
@@ -120,9 +154,14 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, status: 'Open', types: '["player","chat"]', limit: 10, offset: 0 }),
     uses: ['service_tickets_status_created'],
   },
+  'tickets.byStatusAndTypePage': {
+    args: (f) => ({ networkId: f.networkId, status: 'Open', type: 'player', limit: 10, offset: 0 }),
+    uses: ['service_tickets_status_type_created (network_id=? AND status=? AND type=?)'],
+  },
   'tickets.countByStatus': {
     args: (f) => ({ networkId: f.networkId, status: 'Open', types: '["player","chat"]' }),
-    uses: ['service_tickets_status_created'],
+    // Counted from the index alone, one range per type.
+    uses: ['COVERING INDEX service_tickets_status_type_created (network_id=? AND status=? AND type=?)'],
   },
   'tickets.claim': {
     args: (f) => ({
@@ -229,29 +268,19 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     }),
     uses: ['sqlite_autoindex_service_appeals_2'],
   },
-  'ticketList.page': {
-    args: (f) => ({
-      networkId: f.networkId,
-      type: null,
-      assignee: null,
-      beforeCreatedAt: f.nowMs,
-      beforePosition: 0,
-      limit: 50,
-    }),
-    uses: ['service_tickets_created'],
-  },
-  'ticketList.pageOfStatus': {
-    args: (f) => ({
-      networkId: f.networkId,
-      status: 'Open',
-      type: 'appeal',
-      assignee: '',
-      beforeCreatedAt: f.nowMs,
-      beforePosition: 0,
-      limit: 50,
-    }),
-    uses: ['service_tickets_status_created'],
-  },
+  ...ticketListPages({
+    page: [{}, 'service_tickets_created'],
+    pageOfStatus: [{ status: 'Open' }, 'service_tickets_status_created'],
+    pageOfType: [{ type: 'player' }, 'service_tickets_type_created'],
+    pageOfStatusAndType: [{ status: 'Open', type: 'player' }, 'service_tickets_status_type_created'],
+    pageOfAssignee: [{ assignee: '' }, 'service_tickets_assignee_created'],
+    pageOfStatusAndAssignee: [{ status: 'Open', assignee: '' }, 'service_tickets_status_assignee_created'],
+    pageOfAssigneeAndType: [{ assignee: '', type: 'player' }, 'service_tickets_assignee_type_created'],
+    pageOfStatusAssigneeAndType: [
+      { status: 'Closed', assignee: '', type: 'player' },
+      'service_tickets_status_assignee_type_created',
+    ],
+  }),
   'ticketList.assign': {
     args: (f) => ({ networkId: f.networkId, id: f.ticketId, assignee: 'alice', nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_tickets_1'],
@@ -345,12 +374,12 @@ const PAGES_IN_INDEX_ORDER = new Set([
   'publicList.page',
   'publicList.pageOfKind',
   'publicList.pageOfPlayer',
-  'ticketList.page',
-  'ticketList.pageOfStatus',
+  ...Object.keys(TICKET_PAGE_FILTERS).map((name) => `ticketList.${name}`),
   'dashboard.openTickets',
   'playerLookup.namesFrom',
   'auditLog.newest',
   'tickets.byStatusPage',
+  'tickets.byStatusAndTypePage',
   'notifications.unreadTextSince',
 ]);
 /** Reads one row per tenant or endpoint, by design: the alias of the small table each may scan. */

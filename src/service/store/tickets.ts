@@ -63,6 +63,10 @@ export const TICKET_SQL = {
        FROM service_tickets
        WHERE network_id = @networkId AND status = @status AND type IN (SELECT value FROM json_each(@types))
        ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+  // One type: a range of service_tickets_status_type_created in order, however rare the type.
+  byStatusAndTypePage: `SELECT ${SUMMARY_COLUMNS}, description, reported_player_name, created_server, assignee_name
+       FROM service_tickets WHERE network_id = @networkId AND status = @status AND type = @type
+       ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
   countByStatus: `SELECT count(*) AS total FROM service_tickets
        WHERE network_id = @networkId AND status = @status AND type IN (SELECT value FROM json_each(@types))`,
   // Only an open ticket nobody else holds; the same staff member claiming again changes nothing.
@@ -89,6 +93,7 @@ export class TicketStore {
   private readonly insertTicket;
   private readonly statusStatement;
   private readonly byStatusPage;
+  private readonly byStatusAndTypePage;
   private readonly countByStatus;
   private readonly claimStatement;
   private readonly closeStatement;
@@ -105,6 +110,9 @@ export class TicketStore {
     this.insertTicket = db.prepare(TICKET_SQL.insertTicket);
     this.byCreator = db.prepare<[number, string, number], TicketRow>(TICKET_SQL.byCreator);
     this.byStatusPage = db.prepare<StatusPageArgs, TicketRow>(TICKET_SQL.byStatusPage);
+    this.byStatusAndTypePage = db.prepare<Omit<StatusPageArgs, 'types'> & { type: string }, TicketRow>(
+      TICKET_SQL.byStatusAndTypePage,
+    );
     this.countByStatus = db.prepare<Omit<StatusPageArgs, 'limit' | 'offset'>, { total: number }>(
       TICKET_SQL.countByStatus,
     );
@@ -156,7 +164,11 @@ export class TicketStore {
     page: { limit: number; offset: number },
   ): { total: number; tickets: StaffTicketRow[] } {
     const where = { networkId, status: filter.status, types: JSON.stringify(filter.types) };
-    const rows = this.byStatusPage.all({ ...where, ...page });
+    const [onlyType, ...otherTypes] = filter.types;
+    const rows =
+      onlyType !== undefined && otherTypes.length === 0
+        ? this.byStatusAndTypePage.all({ networkId, status: filter.status, type: onlyType, ...page })
+        : this.byStatusPage.all({ ...where, ...page });
     const tickets = renderable(rows, undefined, toStaffRow, this.reportUnrenderable);
     return { total: this.countByStatus.get(where)?.total ?? 0, tickets };
   }

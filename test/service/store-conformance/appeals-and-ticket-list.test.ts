@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TICKET_PAGE_START } from '../../../src/service/store/ticket-list.js';
+import { type ListedTicket, TICKET_PAGE_START, type TicketFilter } from '../../../src/service/store/ticket-list.js';
 import type { NewTicket } from '../../../src/service/store/tickets.js';
 import { DIALECTS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
@@ -170,6 +170,91 @@ describe.each(DIALECTS)('appeal and ticket list stores on %s', (dialect) => {
     );
     await ticketList.assign(alpha, 't3', null, 6_000);
     expect(await ticketList.assigneeOf(alpha, 't3')).toBeNull();
+  });
+
+  it('pages every combination of filters as filtering the whole list would, across equal creation times', async () => {
+    const { tickets, ticketList } = storage().stores;
+    const { alpha, beta } = await twoNetworks(storage().stores);
+    const types = ['report', 'bug', 'appeal'];
+    const assignees = [null, 'alice', 'bob', null, 'alice'];
+    for (let n = 0; n < 36; n += 1) {
+      // Three tickets a second, so pages of two end inside a run of equal created_at.
+      const ticket = newTicket(`t${n}`, 1_000 + Math.floor(n / 3) * 1_000, { type: types[n % types.length] });
+      for (const network of n % 4 === 0 ? [alpha, beta] : [alpha]) {
+        await tickets.create(network, ticket);
+        if (n % 4 === 3) await tickets.setStatus(network, ticket.id, 'Closed', 50_000);
+        const assignee = assignees[n % assignees.length]!;
+        if (assignee !== null) await ticketList.assign(network, ticket.id, assignee, 50_000);
+      }
+    }
+    const everything = await ticketList.page(alpha, {}, TICKET_PAGE_START, 100);
+    expect(everything.map((row) => row.id)).toEqual(Array.from({ length: 36 }, (_, n) => `t${35 - n}`));
+
+    async function everyPage(filter: TicketFilter): Promise<ListedTicket[]> {
+      const seen: ListedTicket[] = [];
+      let after = TICKET_PAGE_START;
+      for (let pages = 0; pages <= everything.length; pages += 1) {
+        const page = await ticketList.page(alpha, filter, after, 2);
+        seen.push(...page);
+        if (page.length < 2) return seen;
+        const last = page.at(-1)!;
+        after = { createdAt: last.createdAt, position: last.position };
+      }
+      throw new Error('more pages than tickets');
+    }
+    for (const status of [undefined, 'Open', 'Closed']) {
+      for (const type of [undefined, 'bug', 'appeal']) {
+        for (const assignee of [undefined, '', 'alice']) {
+          const filter: TicketFilter = {
+            ...(status === undefined ? {} : { status }),
+            ...(type === undefined ? {} : { type }),
+            ...(assignee === undefined ? {} : { assignee }),
+          };
+          const wanted = everything.filter(
+            (row) =>
+              (status === undefined || row.status === status) &&
+              (type === undefined || row.type === type) &&
+              (assignee === undefined || (row.assignee ?? '') === assignee),
+          );
+          expect({ filter, rows: await everyPage(filter) }).toEqual({ filter, rows: wanted });
+        }
+      }
+    }
+    expect(
+      (await ticketList.page(alpha, { status: 'Closed', type: 'report', assignee: '' }, TICKET_PAGE_START, 10)).map(
+        (row) => row.id,
+      ),
+    ).toEqual(['t15', 't3']);
+  });
+
+  it('gives the staff reports list of one type as the list of several types gives it', async () => {
+    const { tickets } = storage().stores;
+    const { alpha, beta } = await twoNetworks(storage().stores);
+    const types = ['player', 'chat', 'bug'];
+    for (let n = 0; n < 24; n += 1) {
+      const ticket = newTicket(`t${n}`, 1_000 + Math.floor(n / 4) * 1_000, { type: types[n % types.length] });
+      await tickets.create(alpha, ticket);
+      if (n % 3 === 0) await tickets.create(beta, ticket);
+      if (n % 5 === 0) await tickets.setStatus(alpha, ticket.id, 'Closed', 50_000);
+    }
+    for (const status of ['Open', 'Closed']) {
+      for (const type of types) {
+        for (const page of [
+          { limit: 2, offset: 0 },
+          { limit: 2, offset: 2 },
+          { limit: 50, offset: 0 },
+        ]) {
+          const ofOne = await tickets.page(alpha, { status, types: [type] }, page);
+          // A second type no ticket has: the statement for several types, with the same answer to give.
+          const ofSeveral = await tickets.page(alpha, { status, types: [type, 'none'] }, page);
+          expect({ status, type, page, ofOne }).toEqual({ status, type, page, ofOne: ofSeveral });
+        }
+      }
+    }
+    const bugs = await tickets.page(alpha, { status: 'Open', types: ['bug'] }, { limit: 3, offset: 1 });
+    expect(bugs.total).toBe(6);
+    // t8 and t11 were created together: the later id ('t8' > 't11') first.
+    expect(bugs.tickets.map((ticket) => ticket.id)).toEqual(['t17', 't14', 't8']);
   });
 
   it('claims and closes tickets as staff', async () => {

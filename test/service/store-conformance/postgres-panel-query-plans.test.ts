@@ -5,6 +5,8 @@ import { PG_PLAYER_LOOKUP_SQL } from '../../../src/service/store/postgres/player
 import type { PgStatement } from '../../../src/service/store/postgres/pool.js';
 import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
 import { PG_TICKET_LIST_SQL } from '../../../src/service/store/postgres/ticket-list.js';
+import { PG_TICKET_SQL } from '../../../src/service/store/postgres/tickets.js';
+import type { TicketPageStatement } from '../../../src/service/store/ticket-list.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 const PUNISHMENTS = 60_000;
@@ -32,9 +34,11 @@ const FIXTURE = `
   INSERT INTO service_pardons (network_id, punishment_id, issuer_name, reason, pardoned_at)
     SELECT network_id, id, 'mod', 'appeal', created_at FROM service_punishments WHERE status = 'pardoned';
   INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
-      creator_name, tags, created_at, updated_at)
-    SELECT 1 + (i % 50 = 0)::int, 't' || i, 'report', 'subject', 'description',
+      creator_name, tags, assignee_name, created_at, updated_at)
+    SELECT 1 + (i % 50 = 0)::int, 't' || i,
+      CASE WHEN i % 50 = 7 THEN 'appeal' WHEN i % 10 < 4 THEN 'chat' ELSE 'player' END, 'subject', 'description',
       CASE WHEN i % 20 = 0 THEN 'Open' ELSE 'Closed' END, 'normal', 'uuid-' || (i % ${PLAYERS}), 'player', '[]',
+      CASE WHEN i % 20 = 0 AND i % 60 <> 0 THEN NULL ELSE 'mod' || (i % 13) END,
       i::bigint * 3 * ${MINUTE_MS}, i::bigint * 3 * ${MINUTE_MS}
     FROM generate_series(1, ${TICKETS}) AS i;
 `;
@@ -52,6 +56,8 @@ interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
+  'Index Cond'?: string;
+  Filter?: string;
   Plans?: PlanNode[];
 }
 
@@ -60,6 +66,40 @@ function nodesOf(node: PlanNode, found: PlanNode[] = []): PlanNode[] {
   for (const child of node.Plans ?? []) nodesOf(child, found);
   return found;
 }
+
+/**
+ * The staff ticket list's page statements, each with its filters' values and the index it must read,
+ * as the first page and as a page further on.
+ */
+function ticketListPages(
+  pages: Record<TicketPageStatement, [unknown[], string]>,
+): Array<readonly [string, PgStatement, unknown[], string[]]> {
+  return Object.entries(pages).flatMap(([name, [filters, index]]) => [
+    [
+      `the staff ticket list's first page (${name})`,
+      PG_TICKET_LIST_SQL[name as TicketPageStatement],
+      [1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 51, ...filters],
+      [index],
+    ] as const,
+    [
+      `the staff ticket list's page further on (${name})`,
+      PG_TICKET_LIST_SQL[name as TicketPageStatement],
+      [1, (TICKETS / 2) * 3 * MINUTE_MS, TICKETS / 2, 51, ...filters],
+      [index],
+    ] as const,
+  ]);
+}
+
+const TICKET_LIST_PAGES = ticketListPages({
+  page: [[], 'service_tickets_created'],
+  pageOfStatus: [['Open'], 'service_tickets_status_created'],
+  pageOfType: [['appeal'], 'service_tickets_type_created'],
+  pageOfStatusAndType: [['Open', 'chat'], 'service_tickets_status_type_created'],
+  pageOfAssignee: [['mod3'], 'service_tickets_assignee_created'],
+  pageOfStatusAndAssignee: [['Open', ''], 'service_tickets_status_assignee_created'],
+  pageOfAssigneeAndType: [['mod3', 'player'], 'service_tickets_assignee_type_created'],
+  pageOfStatusAssigneeAndType: [['Open', '', 'chat'], 'service_tickets_status_assignee_type_created'],
+});
 
 const DAY_START = 20 * DAY_MS;
 /** The panel's statements with values of the fixture, and the indexes of which they must read one. */
@@ -93,17 +133,25 @@ const PANEL_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], 
   ],
   ["evidence of a player's punishments", PG_PLAYER_LOOKUP_SQL.evidenceOfTarget, [1, 'uuid-70', 100], []],
   ["pardons of a player's punishments", PG_PLAYER_LOOKUP_SQL.pardonsOfTarget, [1, 'uuid-70', 100], []],
+  ...TICKET_LIST_PAGES,
+  // The staff reports list (extension): a page of several types, a page of one, and the count.
   [
-    "the staff ticket list's first page",
-    PG_TICKET_LIST_SQL.page,
-    [1, null, null, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 50],
-    ['service_tickets_created'],
+    'open reports of two types, a page further on',
+    PG_TICKET_SQL.byStatusPage,
+    [1, 'Open', ['player', 'chat'], 10, 200],
+    ['service_tickets_status_created', 'service_tickets_status_type_created'],
   ],
   [
-    "the staff ticket list's page of open tickets further on",
-    PG_TICKET_LIST_SQL.pageOfStatus,
-    [1, null, null, TICKETS * MINUTE_MS, TICKETS, 50, 'Open'],
-    ['service_tickets_status_created'],
+    'closed appeals, a page further on',
+    PG_TICKET_SQL.byStatusAndTypePage,
+    [1, 'Closed', 'appeal', 10, 200],
+    ['service_tickets_status_type_created'],
+  ],
+  [
+    'count of open reports of two types',
+    PG_TICKET_SQL.countByStatus,
+    [1, 'Open', ['player', 'chat']],
+    ['service_tickets_status_created', 'service_tickets_status_type_created'],
   ],
 ];
 
@@ -141,6 +189,24 @@ describe('PostgreSQL query plans of the panel dashboard and player page', () => 
           indexes.filter((name) => used.has(name)),
           JSON.stringify(plan),
         ).not.toEqual([]);
+    },
+  );
+
+  it.each(TICKET_LIST_PAGES)(
+    '%s is one range of its index, newest first: no sort, no row read and left out',
+    async (_, statement, values, [index]) => {
+      const result = await storage.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `EXPLAIN (FORMAT JSON) ${statement.text}`,
+        values,
+      );
+      const plan = result.rows[0]!['QUERY PLAN'][0].Plan;
+      const nodes = nodesOf(plan);
+      expect(
+        nodes.map((node) => node['Node Type']),
+        JSON.stringify(plan),
+      ).toEqual(['Limit', 'Index Scan']);
+      expect(nodes[1], JSON.stringify(plan)).toMatchObject({ 'Index Name': index });
+      expect(nodes[1]!.Filter, JSON.stringify(plan)).toBeUndefined();
     },
   );
 });

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/db/open-db.js';
 import { applySchemaMigrations } from '../../../src/db/schema-migrations.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../../../src/service/db/schema.js';
+import { PgDb } from '../../../src/service/store/postgres/pool.js';
 import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
-import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { applyPgSchemaMigrations, PG_SCHEMA_MIGRATIONS } from '../../../src/service/store/postgres/schema.js';
+import { createTestDatabase, type TestDatabase, testPool } from '../../support/postgres.js';
 
 /** Columns PostgreSQL has that SQLite does not, on purpose. */
 const POSTGRES_ONLY_COLUMNS = new Set([
@@ -81,5 +83,37 @@ describe('PostgreSQL schema against the SQLite schema', () => {
     );
     const postgres = result.rows.map((row) => row.indexname);
     expect(postgres).toEqual(expect.arrayContaining(sqliteSchema().indexes));
+  });
+});
+
+describe('PostgreSQL schema steps applied out of order', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('gives a database migrated before step 5 existed (past step 11) the ticket list indexes', async () => {
+    const pool = testPool(database.url);
+    try {
+      const db = new PgDb(pool);
+      const withoutStep5 = PG_SCHEMA_MIGRATIONS.filter((migration) => migration.version !== 5);
+      await applyPgSchemaMigrations(db, withoutStep5);
+      await pool.query(`INSERT INTO service_networks (id, name) VALUES (1, 'alpha');
+        INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
+          creator_name, tags, created_at, updated_at)
+        VALUES (1, 't1', 'bug', 's', 'd', 'Open', 'normal', 'u', 'n', '[]', 1, 1)`);
+      expect(await applyPgSchemaMigrations(db)).toEqual([5]);
+      const indexes = await pool.query<{ indexdef: string }>(
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'service_tickets_status_assignee_type_created'",
+      );
+      expect(indexes.rows[0]?.indexdef).toContain('created_at, row_id)');
+      const row = await pool.query('SELECT row_id FROM service_tickets');
+      expect(row.rows).toEqual([{ row_id: '1' }]);
+    } finally {
+      await pool.end();
+    }
   });
 });

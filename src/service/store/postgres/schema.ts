@@ -1,4 +1,5 @@
 import { PUBLIC_KIND_SQL } from '../../db/public-list-and-appeals.js';
+import { TICKET_ASSIGNEE_SQL } from '../../db/ticket-list-indexes.js';
 import type { PgDb } from './pool.js';
 import { SEVERAL_INSTANCES_SCHEMA } from './schema-several-instances.js';
 
@@ -386,6 +387,27 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
     `,
   },
   {
+    version: 5,
+    name: 'panel: the staff ticket list by type, assignee and status (SQLite migration 13)',
+    up: `
+      -- A new database runs this step before step 11, which adds row_id: whichever runs first adds it.
+      ALTER TABLE service_tickets ADD COLUMN IF NOT EXISTS row_id BIGINT GENERATED ALWAYS AS IDENTITY;
+      -- The exact text of TICKET_ASSIGNEE_SQL (src/service/db/ticket-list-indexes.ts): statements use it unchanged.
+      -- row_id ends each, as SQLite's rowid ends every index: the list's keyset is (created_at, row_id).
+      CREATE INDEX service_tickets_type_created ON service_tickets (network_id, type, created_at, row_id);
+      CREATE INDEX service_tickets_status_type_created
+        ON service_tickets (network_id, status, type, created_at, row_id);
+      CREATE INDEX service_tickets_assignee_created
+        ON service_tickets (network_id, (${TICKET_ASSIGNEE_SQL}), created_at, row_id);
+      CREATE INDEX service_tickets_status_assignee_created
+        ON service_tickets (network_id, status, (${TICKET_ASSIGNEE_SQL}), created_at, row_id);
+      CREATE INDEX service_tickets_assignee_type_created
+        ON service_tickets (network_id, (${TICKET_ASSIGNEE_SQL}), type, created_at, row_id);
+      CREATE INDEX service_tickets_status_assignee_type_created
+        ON service_tickets (network_id, status, (${TICKET_ASSIGNEE_SQL}), type, created_at, row_id);
+    `,
+  },
+  {
     version: 10,
     name: "panel: the player search's index of names by prefix, in SQLite's NOCASE order",
     up: `
@@ -397,7 +419,7 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
     version: 11,
     name: "panel: the staff ticket list's keyset (created_at, row_id), row_id standing in for SQLite's rowid",
     up: `
-      ALTER TABLE service_tickets ADD COLUMN row_id BIGINT GENERATED ALWAYS AS IDENTITY;
+      ALTER TABLE service_tickets ADD COLUMN IF NOT EXISTS row_id BIGINT GENERATED ALWAYS AS IDENTITY;
       -- SQLite's rowid ends every index; here row_id ends these two, so a page reads its keyset from them.
       DROP INDEX service_tickets_created;
       CREATE INDEX service_tickets_created ON service_tickets (network_id, created_at, row_id);

@@ -44,6 +44,10 @@ export const PG_TICKET_SQL = pgStatements('tickets', {
   byStatusPage: `SELECT ${SUMMARY_COLUMNS}, description, reported_player_name, created_server, assignee_name
        FROM service_tickets WHERE network_id = $1 AND status = $2 AND type = ANY($3::text[])
        ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+  // One type: a range of service_tickets_status_type_created in order, however rare the type.
+  byStatusAndTypePage: `SELECT ${SUMMARY_COLUMNS}, description, reported_player_name, created_server, assignee_name
+       FROM service_tickets WHERE network_id = $1 AND status = $2 AND type = $3
+       ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
   countByStatus: `SELECT count(*)::integer AS total FROM service_tickets
        WHERE network_id = $1 AND status = $2 AND type = ANY($3::text[])`,
   // Only an open ticket nobody else holds; the same staff member claiming again changes nothing.
@@ -87,7 +91,17 @@ export class PgTicketStore {
     page: { limit: number; offset: number },
   ): Promise<{ total: number; tickets: StaffTicketRow[] }> {
     const where = [networkId, filter.status, [...filter.types]];
-    const rows = await this.db.rows<TicketRow>(PG_TICKET_SQL.byStatusPage, [...where, page.limit, page.offset]);
+    const [onlyType, ...otherTypes] = filter.types;
+    const rows =
+      onlyType !== undefined && otherTypes.length === 0
+        ? await this.db.rows<TicketRow>(PG_TICKET_SQL.byStatusAndTypePage, [
+            networkId,
+            filter.status,
+            onlyType,
+            page.limit,
+            page.offset,
+          ])
+        : await this.db.rows<TicketRow>(PG_TICKET_SQL.byStatusPage, [...where, page.limit, page.offset]);
     const tickets = renderable(rows, undefined, toStaffRow, this.reportUnrenderable);
     const count = await this.db.row<{ total: number }>(PG_TICKET_SQL.countByStatus, where);
     return { total: count?.total ?? 0, tickets };
