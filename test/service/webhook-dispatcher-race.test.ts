@@ -3,7 +3,7 @@ import { openDb } from '../../src/db/open-db.js';
 import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
-import type { DeliveryStorePort } from '../../src/service/store/ports/webhook-deliveries.js';
+import type { DeliveryStorePort, QueueHead } from '../../src/service/store/ports/webhook-deliveries.js';
 import { SqliteStorage } from '../../src/service/store/sqlite-storage.js';
 import { WebhookDispatcher } from '../../src/service/webhooks/dispatcher.js';
 import type { WebhookFetch } from '../../src/service/webhooks/send.js';
@@ -53,7 +53,7 @@ function answeringLater(deliveries: DeliveryStorePort) {
   };
 }
 
-describe('webhook dispatcher: a queue read answered after an attempt finished', () => {
+describe('webhook dispatcher: a queue read that answers later than it reads', () => {
   it('does not send the delivery that was answered meanwhile a second time', async () => {
     const db = openDb(':memory:');
     applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
@@ -122,5 +122,71 @@ describe('webhook dispatcher: a queue read answered after an attempt finished', 
     await time.advance(0);
     await settle();
     expect(sent).toEqual(['d1']);
+  });
+
+  it('does not send a head that fell due while the read was answering: the next read leases it first', async () => {
+    const time = new FakeTime(NOW);
+    const head: QueueHead = {
+      rowId: 1,
+      webhookId: 1,
+      deliveryId: 'd1',
+      event: 'punishment.created',
+      body: '{}',
+      attempts: 0,
+      waits: 0,
+      availableAtMs: NOW + 300,
+      url: 'https://receiver.example/hook',
+      maxAttempts: 5,
+      blockedUntilMs: 0,
+    };
+    let leased = false;
+    let delivered = false;
+    // As on PostgreSQL: a read leases the heads due when it runs, in the same statement; later ones it only lists.
+    const fake: DeliveryStorePort = {
+      enqueue: async () => {},
+      queueCounts: async () => ({ pending: delivered ? 0 : 1, dead: 0 }),
+      block: async () => {},
+      recordAttempt: async () => {
+        delivered = true;
+      },
+      queueHeads: async () => {
+        if (delivered) return [];
+        if (head.availableAtMs <= time.now()) leased = true;
+        return [{ ...head }];
+      },
+    };
+    const sends: { deliveryId: string; leased: boolean }[] = [];
+    const fetch: WebhookFetch = async (_url, init) => {
+      sends.push({ deliveryId: JSON.parse(init.body as string).deliveryId ?? 'd1', leased });
+      return new Response(null, { status: 204 });
+    };
+    const queue = answeringLater(fake);
+    dispatcher = new WebhookDispatcher(queue.store, {
+      fetch,
+      clock: time,
+      timers: time,
+      random: () => 0.5,
+      logger: silentLogger,
+      policy: { backoff: { baseDelayMs: 1000, maxDelayMs: 60_000 }, maxFreeWaits: 2, maxRetryAfterMs: 3_600_000 },
+      requestTimeoutMs: 10_000,
+      maxConcurrent: 4,
+    });
+
+    // The read runs 5 ms before the head is due, and its answer comes 5 ms after.
+    queue.holdAnswers();
+    await time.advance(295);
+    dispatcher.wake();
+    await time.advance(0);
+    await settle();
+    expect(queue.heldCount()).toBe(1);
+    await time.advance(10);
+    queue.releaseAnswers();
+    await settle();
+    expect(sends).toEqual([]);
+
+    await time.advance(0);
+    await settle();
+    expect(sends.map((send) => send.leased)).toEqual([true]);
+    expect(delivered).toBe(true);
   });
 });

@@ -99,10 +99,12 @@ export class WebhookDispatcher {
 
   private async startDue(): Promise<void> {
     const finishedBeforeRead = this.attemptsFinished;
+    // Due means due when the queue was read: on PostgreSQL that is when a due head was leased to this instance. A
+    // head that fell due while the answer was on its way is another instance's to lease too, so it waits for a read.
+    const readAtMs = this.settings.clock.now();
     // Heads beyond the in-flight ones and the waiting ones are enough to fill every free slot.
     const heads = await this.store.queueHeads(this.settings.maxConcurrent * 4 + this.inFlight.size);
     if (this.closing.signal.aborted) return;
-    const nowMs = this.settings.clock.now();
     let nextDueMs = Number.POSITIVE_INFINITY;
     for (const head of heads) {
       if (this.inFlight.has(head.webhookId)) continue;
@@ -110,7 +112,7 @@ export class WebhookDispatcher {
       // this head may be the delivery just answered. The wake-up of that finish reads the queue again.
       if ((this.lastFinished.get(head.webhookId) ?? 0) > finishedBeforeRead) continue;
       const dueAtMs = Math.max(head.availableAtMs, head.blockedUntilMs);
-      if (dueAtMs > nowMs) {
+      if (dueAtMs > readAtMs) {
         nextDueMs = Math.min(nextDueMs, dueAtMs);
         continue;
       }
@@ -118,7 +120,7 @@ export class WebhookDispatcher {
       if (this.inFlight.size >= this.settings.maxConcurrent) break;
       this.start(head);
     }
-    if (nextDueMs !== Number.POSITIVE_INFINITY) this.scheduleIn(nextDueMs - nowMs);
+    if (nextDueMs !== Number.POSITIVE_INFINITY) this.scheduleIn(Math.max(0, nextDueMs - this.settings.clock.now()));
   }
 
   private start(head: QueueHead): void {
