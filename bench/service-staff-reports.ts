@@ -220,7 +220,13 @@ export async function run(): Promise<BenchResult[]> {
       );
       const notes = `${TICKETS.toLocaleString('en')} tickets (${TICKETS / OPEN_EVERY} open), ${NOTICES.toLocaleString('en')} notices (${NOTICES / UNREAD_TEXT_EVERY} unread replies), HTTP on 127.0.0.1, ${SAMPLES} sequential calls`;
       return [
-        { name: '/reports list: open reports, first page (8 a page)', unit: 'ms', ...firstPage, target: 'p99 <= 10 ms', notes },
+        {
+          name: '/reports list: open reports, first page (8 a page)',
+          unit: 'ms',
+          ...firstPage,
+          target: 'p99 <= 10 ms',
+          notes,
+        },
         { name: '/reports list: open reports, page 150 (8 a page)', unit: 'ms', ...deepPage, notes },
         { name: 'report alert poll (20 newest open reports)', unit: 'ms', ...poll, target: 'p99 <= 10 ms', notes },
         { name: 'reply notice poll (last hour)', unit: 'ms', ...notices, target: 'p99 <= 10 ms', notes },
