@@ -48,8 +48,8 @@ function statementsOnly(path: string, facts: FixtureFacts): { p50: number; p99: 
 }
 
 /**
- * The same reads as the login check makes them: its transaction through the storage's ports (one
- * lock, a promise per call), then the linked-account reads outside it. The difference from
+ * The same reads through the storage's ports: the answer's reads in one transaction (one lock, a
+ * promise per call), then the linked-account reads outside it, as the login check makes them. The difference from
  * {@link statementsOnly} is what the asynchronous store interface costs.
  */
 async function throughStorage(path: string, facts: FixtureFacts): Promise<{ p50: number; p99: number }> {

@@ -24,9 +24,9 @@ const LINKED_ACCOUNTS_LIMIT = 6;
 const RATE_LIMIT_PER_MINUTE = 60_000_000;
 
 /**
- * The database work of one login check, as the route does it: the login recorded (one
- * transaction), the addresses that link accounts, then the player's active punishments, the IP
- * bans of the address and the pending notices.
+ * The statements of one login check: the login recorded (in a transaction), the addresses that
+ * link accounts, then the player's active punishments, the IP bans of the address and the pending
+ * notices. The route runs the same statements, the writes and the answer's reads in one transaction.
  */
 async function loginCheck(
   storage: { stores: PgStores; transaction: <T>(work: (stores: PgStores) => Promise<T>) => Promise<T> },
