@@ -1,0 +1,83 @@
+import { type Dialect, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import pg from 'pg';
+import type { Logger } from '../../../ports/logger.js';
+
+/** Distinct statement texts given a name (prepared once per connection); the stores have a few hundred. */
+const MAX_NAMED = 2000;
+const INT8_OID = 20;
+
+/**
+ * BIGINT columns (epoch ms, durations, sequences, counts) as numbers instead of pg's default
+ * strings. Every value the service stores is within Number's safe range; one that is not is an
+ * error rather than a silently rounded number.
+ */
+function parseInt8(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new RangeError(`BIGINT ${text} is outside the range of a safe integer`);
+  return value;
+}
+
+const serviceTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID && format !== 'binary') return parseInt8;
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as pg.CustomTypesConfig;
+
+export interface PgPoolOptions {
+  /** Connections the pool opens at most. @default 10 */
+  maxConnections?: number;
+  /** Told about an idle connection that failed (the server restarted, the network dropped). */
+  logger?: Logger;
+}
+
+/** A pool for a `postgres://` URL whose BIGINT columns come back as numbers. */
+export function createPgPool(databaseUrl: string, options: PgPoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.maxConnections ?? 10, types: serviceTypes });
+  // Without a listener an idle client's error would end the process; the pool replaces the client.
+  pool.on('error', (error) => options.logger?.warn('idle PostgreSQL connection failed', { problem: error.message }));
+  return pool;
+}
+
+/**
+ * The pool as Kysely sees it, with every statement text given a name, so each connection plans it
+ * once and reuses the plan (what SQLite's prepared statements do).
+ */
+function namingPool(pool: pg.Pool, checkAcquire: () => void): PostgresPool {
+  const names = new Map<string, string>();
+  const nameOf = (text: string): string | undefined => {
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_NAMED) {
+      name = `bailiff_${names.size}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
+    release: (destroy?: boolean) => client.release(destroy),
+    query: ((text: string, values: unknown[]) => {
+      const name = nameOf(text);
+      return client.query(name === undefined ? { text, values } : { name, text, values });
+    }) as unknown as PostgresPoolClient['query'],
+  });
+  return {
+    options: pool.options,
+    end: () => pool.end(),
+    async connect() {
+      checkAcquire();
+      const client = await pool.connect();
+      let kyselyClient = wrapped.get(client);
+      if (kyselyClient === undefined) {
+        kyselyClient = wrap(client);
+        wrapped.set(client, kyselyClient);
+      }
+      return kyselyClient;
+    },
+  };
+}
+
+/** Kysely over a pg pool. */
+export function postgresKyselyDialect(pool: pg.Pool, checkAcquire: () => void = () => {}): Dialect {
+  return new PostgresDialect({ pool: namingPool(pool, checkAcquire) });
+}

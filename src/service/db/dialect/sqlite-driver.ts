@@ -1,0 +1,153 @@
+import type { Statement } from 'better-sqlite3';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely';
+import type { Db } from '../../../db/open-db.js';
+
+/** Distinct statement texts kept prepared; the stores have a few hundred, so this only bounds a runaway. */
+const MAX_PREPARED = 2000;
+
+type SqliteValue = string | number | bigint | Buffer | null;
+
+// better-sqlite3 binds no booleans: a boolean column is 0 or 1.
+function bindable(value: unknown): SqliteValue {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value as SqliteValue;
+}
+
+/** The one connection of a SQLite file; each statement text is prepared once and reused. */
+class SqliteConnection implements DatabaseConnection {
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(readonly db: Db) {}
+
+  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return Promise.resolve(this.run<R>(compiled));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    for (const row of this.statement(compiled.sql).iterate(compiled.parameters.map(bindable))) {
+      yield { rows: [row as R] };
+    }
+  }
+
+  private run<R>(compiled: CompiledQuery): QueryResult<R> {
+    const statement = this.statement(compiled.sql);
+    const parameters = compiled.parameters.map(bindable);
+    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  }
+
+  /** Runs a statement without parameters (BEGIN, COMMIT), prepared once like any other. */
+  runText(sql: string): void {
+    this.statement(sql).run();
+  }
+
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      if (this.statements.size >= MAX_PREPARED) this.statements.delete(this.statements.keys().next().value!);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+/**
+ * One connection, lent to one user at a time: a transaction holds it from BEGIN IMMEDIATE to COMMIT,
+ * and a statement outside it waits its turn, so nothing interleaves with a transaction's awaits.
+ */
+class SqliteDriver implements Driver {
+  private readonly connection: SqliteConnection;
+  private held = false;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(
+    db: Db,
+    /** Throws to refuse a statement that would wait for itself (the root stores used inside a transaction). */
+    private readonly checkAcquire: () => void,
+  ) {
+    this.connection = new SqliteConnection(db);
+  }
+
+  async init(): Promise<void> {}
+
+  acquireConnection(): Promise<DatabaseConnection> {
+    try {
+      this.checkAcquire();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve(this.connection);
+    }
+    return new Promise((lend) => this.waiting.push(() => lend(this.connection)));
+  }
+
+  async releaseConnection(): Promise<void> {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.held = false;
+  }
+
+  async beginTransaction(): Promise<void> {
+    this.connection.runText('BEGIN IMMEDIATE');
+  }
+
+  async commitTransaction(): Promise<void> {
+    try {
+      this.connection.runText('COMMIT');
+    } catch (error) {
+      // SQLITE_BUSY leaves the transaction open: roll back so nothing stays half done.
+      if (this.connection.db.inTransaction) this.connection.runText('ROLLBACK');
+      throw error;
+    }
+  }
+
+  async rollbackTransaction(): Promise<void> {
+    if (this.connection.db.inTransaction) this.connection.runText('ROLLBACK');
+  }
+
+  /** Closes once every statement and transaction queued before has run. */
+  async destroy(): Promise<void> {
+    if (this.held) await new Promise<void>((free) => this.waiting.push(free));
+    this.connection.db.close();
+  }
+}
+
+class ServiceSqliteAdapter extends SqliteAdapter {
+  // SQLite runs DDL inside a transaction: a failed migration leaves nothing half applied.
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+
+  // The driver lends its one connection itself, after refusing a statement that would wait for its own transaction.
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
+/** Kysely over one better-sqlite3 database. */
+export function sqliteKyselyDialect(db: Db, checkAcquire: () => void = () => {}): Dialect {
+  return {
+    createDriver: () => new SqliteDriver(db, checkAcquire),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createAdapter: () => new ServiceSqliteAdapter(),
+    createIntrospector: (kysely: Kysely<unknown>) => new SqliteIntrospector(kysely),
+  };
+}

@@ -1,0 +1,56 @@
+import type { Kysely } from 'kysely';
+import { type Migration, Migrator } from 'kysely/migration';
+import type { DialectChoices } from './dialect/choices.js';
+import { createBaseline } from './migrations/001-baseline.js';
+import { adoptLegacySchema } from './migrations/legacy.js';
+
+/** Where the migrator records what it applied (Kysely's own table, named for the service). */
+export const MIGRATION_TABLE = 'service_kysely_migrations';
+const MIGRATION_LOCK_TABLE = 'service_kysely_migration_lock';
+
+/**
+ * The service's schema history, in order; each step is written once, with Kysely's schema
+ * builder, and runs on both databases. A step is never changed once released: a new one is added.
+ */
+function serviceMigrations(choices: DialectChoices): Record<string, Migration> {
+  return {
+    '001-baseline': {
+      async up(db) {
+        if (!(await adoptLegacySchema(db, choices))) await createBaseline(db, choices);
+      },
+    },
+  };
+}
+
+/** Thrown when the schema cannot be brought up to date; names the step and why. */
+export class SchemaMigrationError extends Error {}
+
+/**
+ * Brings the service's schema up to date in one transaction (both databases run DDL
+ * transactionally), so a failed step leaves nothing half applied. Instances starting together
+ * wait for each other on the migrator's lock, so one migrates and the others find it done.
+ * Returns the steps applied now.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the migrator works below the typed tables
+export async function migrateServiceSchema(db: Kysely<any>, choices: DialectChoices): Promise<string[]> {
+  const migrations = serviceMigrations(choices);
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+  });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results.find((result) => result.status === 'Error');
+    const problem = error instanceof Error ? error.message : String(error);
+    const newer = /previously executed migration .* is missing/.test(problem);
+    throw new SchemaMigrationError(
+      newer
+        ? `the database's schema is newer than this version of Bailiff knows (${problem}): upgrade Bailiff`
+        : `schema step ${failed?.migrationName ?? '(before any step)'} failed: ${problem}`,
+      { cause: error },
+    );
+  }
+  return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}

@@ -1,0 +1,57 @@
+import { type Kysely, sql } from 'kysely';
+import type { DialectChoices } from '../dialect/choices.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: runs before the tables are typed
+type Db = Kysely<any>;
+
+/**
+ * Databases made before the schema moved to Kysely record their steps in a table of their own.
+ * Such a database is taken over as it is when every one of those steps ran (its schema is then the
+ * baseline's), after the few changes that make the two databases' schemas one.
+ */
+const LEGACY = {
+  sqlite: {
+    versions: sql<{ version: number }>`SELECT version FROM schema_migrations WHERE component = 'service'`,
+    table: 'schema_migrations',
+    final: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+    async adopt(db: Db) {
+      // Webhook leases and shared rate buckets were PostgreSQL's alone.
+      await sql`ALTER TABLE service_webhook_deliveries ADD COLUMN leased_until INTEGER NOT NULL DEFAULT 0`.execute(db);
+      await sql`ALTER TABLE service_webhook_deliveries ADD COLUMN leased_by TEXT`.execute(db);
+      await db.schema
+        .createTable('service_rate_buckets')
+        .addColumn('bucket_key', 'text', (c) => c.primaryKey())
+        .addColumn('tokens', 'double precision', (c) => c.notNull())
+        .addColumn('refilled_at', 'integer', (c) => c.notNull())
+        .addColumn('granted', 'double precision', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('service_rate_buckets_idle').on('service_rate_buckets').column('refilled_at').execute();
+    },
+  },
+  postgres: {
+    versions: sql<{ version: number }>`SELECT version FROM service_schema_migrations`,
+    table: 'service_schema_migrations',
+    final: [1, 2, 3, 4, 5, 10, 11, 101, 102, 103],
+    async adopt(db: Db) {
+      // Uploads' insertion order has the name punishments' and tickets' have.
+      await sql`ALTER TABLE service_migration_uploads RENAME COLUMN seq TO row_id`.execute(db);
+    },
+  },
+} as const;
+
+/** Takes over a database made by the hand-written schemas; false when there is none to take over. */
+export async function adoptLegacySchema(db: Db, choices: DialectChoices): Promise<boolean> {
+  const legacy = LEGACY[choices.name];
+  if (!(await choices.hasTable(db, legacy.table))) return false;
+  const applied = new Set((await legacy.versions.execute(db)).rows.map((row) => row.version));
+  if (applied.size === 0) return false;
+  const missing = legacy.final.filter((version) => !applied.has(version));
+  if (missing.length > 0) {
+    throw new Error(
+      `this database was made by an older Bailiff and misses its schema steps ${missing.join(', ')}: ` +
+        'start the release that made it once, so it finishes them, then this one',
+    );
+  }
+  await legacy.adopt(db);
+  return true;
+}

@@ -1,0 +1,313 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * The service's tables as Kysely sees them: the one source of row types. Times are epoch
+ * milliseconds; UUIDs are stored lower-case; JSON is stored as text.
+ */
+
+/** A boolean column: SQLite answers 0 or 1, PostgreSQL a boolean; written as a boolean. */
+export type BooleanColumn = ColumnType<boolean | number, boolean, boolean>;
+/** An id the database hands out. */
+export type AutoId = Generated<number>;
+
+export interface NetworksTable {
+  id: AutoId;
+  name: string;
+  public_list: Generated<BooleanColumn>;
+}
+
+export interface ServersTable {
+  id: AutoId;
+  network_id: number;
+  name: string;
+  key_hash: Buffer;
+}
+
+export interface PlayersTable {
+  network_id: number;
+  uuid: string;
+  name: string;
+  last_ip: string | null;
+  last_server: string | null;
+  last_login_at: number | null;
+}
+
+export interface PunishmentsTable {
+  network_id: number;
+  id: string;
+  target_uuid: string;
+  target_name: string;
+  issuer_name: string;
+  issuer_id: string | null;
+  type_ordinal: number;
+  reason: string;
+  duration: number;
+  severity: string | null;
+  status: string;
+  data: string | null;
+  ip_ban_key: string | null;
+  notes: string | null;
+  attached_ticket_ids: string | null;
+  created_at: number;
+  started_at: number | null;
+  updated_at: number;
+  expiry_announced_at: number | null;
+}
+
+export interface EvidenceTable {
+  id: AutoId;
+  network_id: number;
+  punishment_id: string;
+  issuer_name: string;
+  evidence_url: string;
+  created_at: number;
+}
+
+export interface AcknowledgementsTable {
+  id: AutoId;
+  network_id: number;
+  punishment_id: string;
+  server_id: number;
+  player_uuid: string;
+  executed_at: number;
+  success: BooleanColumn;
+  error_message: string | null;
+  received_at: number;
+}
+
+export interface NotificationsTable {
+  network_id: number;
+  id: string;
+  player_uuid: string;
+  created_at: number;
+  acknowledged_at: number | null;
+  /** Null for a punishment's notice, which is worded from the punishment. */
+  message: string | null;
+}
+
+export interface PardonsTable {
+  network_id: number;
+  punishment_id: string;
+  issuer_name: string;
+  reason: string;
+  server_id: number | null;
+  pardoned_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  network_id: number;
+  idempotency_key: string;
+  request_hash: string;
+  punishment_id: string;
+  created_at: number;
+}
+
+export interface PlayerIpsTable {
+  network_id: number;
+  ip: string;
+  uuid: string;
+  first_seen_at: number;
+  last_seen_at: number;
+}
+
+export interface StreamHeadsTable {
+  network_id: number;
+  epoch: string;
+  pruned_through: Generated<number>;
+}
+
+export interface StreamChangesTable {
+  network_id: number;
+  sequence: number;
+  punishment_id: string;
+}
+
+export interface TicketsTable {
+  network_id: number;
+  id: string;
+  type: string;
+  subject: string;
+  description: string;
+  status: string;
+  priority: string;
+  creator_uuid: string;
+  creator_name: string;
+  reported_player_uuid: string | null;
+  reported_player_name: string | null;
+  tags: string;
+  created_at: number;
+  updated_at: number;
+  created_server: string | null;
+  replay_url: string | null;
+  chat_messages: string | null;
+  assignee_uuid: string | null;
+  assignee_name: string | null;
+  closed_reason: string | null;
+}
+
+export interface TicketRepliesTable {
+  network_id: number;
+  ticket_id: string;
+  id: string;
+  author_name: string;
+  message: string;
+  created_at: number;
+}
+
+export interface MigrationUploadsTable {
+  id: string;
+  network_id: number;
+  server_id: number | null;
+  uploaded_by: string | null;
+  file_size: number;
+  status: string;
+  processed: number;
+  total: number;
+  message: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MigrationReportsTable {
+  id: AutoId;
+  network_id: number;
+  server_id: number;
+  status: string;
+  message: string;
+  processed: number | null;
+  total: number | null;
+  reported_at: number;
+}
+
+export interface WebhooksTable {
+  id: AutoId;
+  network_id: number;
+  name: string;
+  url: string;
+  events: string;
+  format: string;
+  templates: string;
+  max_attempts: number;
+  enabled: BooleanColumn;
+  /** The receiver asked for no request before this time (a 429's retry time). */
+  blocked_until: Generated<number>;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  /** The order of deliveries per endpoint. */
+  id: AutoId;
+  webhook_id: number;
+  delivery_id: string;
+  event: string;
+  body: string;
+  status: string;
+  attempts: Generated<number>;
+  waits: Generated<number>;
+  available_at: number;
+  created_at: number;
+  /** While an instance sends this delivery, no other takes it before the lease ends. */
+  leased_until: Generated<number>;
+  leased_by: string | null;
+}
+
+export interface WebhookLogTable {
+  id: AutoId;
+  webhook_id: number;
+  delivery_id: string;
+  event: string;
+  attempted_at: number;
+  outcome: string;
+  status_code: number | null;
+  excerpt: string;
+}
+
+export interface PanelRolesTable {
+  network_id: number;
+  name: string;
+  permissions: string;
+  created_at: number;
+}
+
+export interface PanelAccountsTable {
+  id: AutoId;
+  /** Null: a superuser of every network. */
+  network_id: number | null;
+  username: string;
+  password_hash: string;
+  role: string;
+  disabled: Generated<BooleanColumn>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PanelSessionsTable {
+  /** The SHA-256 of the session id; the id itself is never stored. */
+  id_hash: Buffer;
+  account_id: number;
+  /** The network the session is looking at. */
+  network_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface AuditLogTable {
+  id: AutoId;
+  network_id: number;
+  actor: string;
+  via: string;
+  action: string;
+  subject: string | null;
+  detail: string | null;
+  created_at: number;
+}
+
+export interface AppealsTable {
+  network_id: number;
+  ticket_id: string;
+  punishment_id: string;
+  token_hash: Buffer;
+  player_name: string;
+  status: string;
+  answer: string | null;
+  decided_by: string | null;
+  decided_at: number | null;
+  created_at: number;
+}
+
+export interface RateBucketsTable {
+  bucket_key: string;
+  tokens: number;
+  refilled_at: number;
+  /** Tokens the last reservation handed out (read back by the reserving statement). */
+  granted: number;
+}
+
+/** Every table of the service, by name. */
+export interface ServiceTables {
+  service_networks: NetworksTable;
+  service_servers: ServersTable;
+  service_players: PlayersTable;
+  service_punishments: PunishmentsTable;
+  service_evidence: EvidenceTable;
+  service_acknowledgements: AcknowledgementsTable;
+  service_notifications: NotificationsTable;
+  service_pardons: PardonsTable;
+  service_idempotency_keys: IdempotencyKeysTable;
+  service_player_ips: PlayerIpsTable;
+  service_stream_heads: StreamHeadsTable;
+  service_stream_changes: StreamChangesTable;
+  service_tickets: TicketsTable;
+  service_ticket_replies: TicketRepliesTable;
+  service_migration_uploads: MigrationUploadsTable;
+  service_migration_reports: MigrationReportsTable;
+  service_webhooks: WebhooksTable;
+  service_webhook_deliveries: WebhookDeliveriesTable;
+  service_webhook_log: WebhookLogTable;
+  service_panel_roles: PanelRolesTable;
+  service_panel_accounts: PanelAccountsTable;
+  service_panel_sessions: PanelSessionsTable;
+  service_audit_log: AuditLogTable;
+  service_appeals: AppealsTable;
+  service_rate_buckets: RateBucketsTable;
+}

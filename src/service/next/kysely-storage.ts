@@ -1,0 +1,105 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Kysely } from 'kysely';
+import type { DialectChoices } from '../db/dialect/choices.js';
+import type { SqlContext } from '../db/prepared.js';
+import type { ServiceTables } from '../db/tables.js';
+import { createStores, type StoreOptions, type Stores } from './stores.js';
+
+interface TransactionTicket {
+  open: boolean;
+  /** Run after the commit or rollback. */
+  afterwards: Array<() => void>;
+}
+
+/** Which transaction the running code is inside; shared by the storage and its database's driver. */
+export class TransactionScope {
+  private readonly current = new AsyncLocalStorage<TransactionTicket>();
+
+  /** Inside an open transaction's work (its continuations included). */
+  isInside(): boolean {
+    return this.current.getStore()?.open === true;
+  }
+
+  run<T>(ticket: TransactionTicket, work: () => Promise<T>): Promise<T> {
+    return this.current.run(ticket, work);
+  }
+
+  whenEnds(callback: () => void): void {
+    const ticket = this.current.getStore();
+    if (ticket?.open) ticket.afterwards.push(callback);
+    else callback();
+  }
+
+  /** For the driver: a statement of the database's own stores inside a transaction would wait for that transaction. */
+  refuseInside(): void {
+    if (this.isInside()) {
+      throw new Error(
+        'a store of storage.stores was called inside storage.transaction(work): inside the work use only the stores passed to it',
+      );
+    }
+  }
+}
+
+/**
+ * The service's storage on SQLite or PostgreSQL: one set of stores written once with Kysely, on
+ * the database or, inside `transaction`, on one transaction's connection.
+ */
+export class KyselyStorage {
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly stores: Stores;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    readonly db: Kysely<ServiceTables>,
+    readonly choices: DialectChoices,
+    private readonly scope: TransactionScope,
+    private readonly options: StoreOptions = {},
+    /** Runs before the database closes (SQLite's checkpointer stops). */
+    private readonly beforeClose: () => Promise<void> = async () => {},
+  ) {
+    this.dialect = choices.name;
+    this.stores = createStores({ db, choices }, options);
+  }
+
+  /** The stores on `sql` (tests and tools that hold their own transaction). */
+  storesOn(sql: SqlContext): Stores {
+    return createStores(sql, this.options);
+  }
+
+  async transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    if (this.scope.isInside()) {
+      throw new Error(
+        'storage.transaction was called inside the work of another transaction; transactions do not nest: use the stores passed to the outer work',
+      );
+    }
+    const ticket: TransactionTicket = { open: true, afterwards: [] };
+    try {
+      return await this.db
+        .transaction()
+        .execute((trx) => this.scope.run(ticket, () => work(createStores({ db: trx, choices: this.choices }, this.options))));
+    } finally {
+      ticket.open = false;
+      for (const callback of ticket.afterwards) callback();
+    }
+  }
+
+  /**
+   * Runs `callback` once the transaction this code runs in has ended (at once outside of one): work
+   * that must see what the transaction wrote, such as waking the webhook dispatcher.
+   */
+  whenTransactionEnds(callback: () => void): void {
+    this.scope.whenEnds(callback);
+  }
+
+  refreshStatistics(): Promise<void> {
+    return this.choices.refreshStatistics(this.db);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.beforeClose();
+      await this.db.destroy();
+    })();
+    return this.closing;
+  }
+}

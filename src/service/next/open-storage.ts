@@ -1,0 +1,59 @@
+import { Kysely } from 'kysely';
+import { openDb } from '../../db/open-db.js';
+import { startWalCheckpointer } from '../../db/wal-checkpointer.js';
+import type { Logger } from '../../ports/logger.js';
+import { createPgPool } from '../db/dialect/postgres-driver.js';
+import { postgresChoices } from '../db/dialect/postgres-choices.js';
+import { sqliteKyselyDialect } from '../db/dialect/sqlite-driver.js';
+import { sqliteChoices } from '../db/dialect/sqlite-choices.js';
+import { postgresKyselyDialect } from '../db/dialect/postgres-driver.js';
+import { migrateServiceSchema } from '../db/migrate.js';
+import type { ServiceTables } from '../db/tables.js';
+import { KyselyStorage, TransactionScope } from './kysely-storage.js';
+import type { StoreOptions } from './stores.js';
+
+/** How much of the file SQLite reads through a memory map (see docs/operators/service-at-scale.md). */
+const MMAP_BYTES = 256 * 1024 * 1024;
+
+export interface OpenStorageOptions extends StoreOptions {
+  logger?: Logger;
+  /** SQLite: keep the WAL short from a worker thread, off the request path. @default false */
+  checkpointInBackground?: boolean;
+  /** PostgreSQL: connections the pool opens at most. @default 10 */
+  maxConnections?: number;
+}
+
+/** Opens (creating when missing) the SQLite file and brings its schema up to date. */
+export async function openSqliteStorage(path: string, options: OpenStorageOptions = {}): Promise<KyselyStorage> {
+  const file = openDb(path);
+  // Pages read through memory instead of a read() each: about a fifth off a login check's queries on a large file.
+  file.pragma(`mmap_size = ${MMAP_BYTES}`);
+  const scope = new TransactionScope();
+  const db = new Kysely<ServiceTables>({ dialect: sqliteKyselyDialect(file, () => scope.refuseInside()) });
+  try {
+    await migrateServiceSchema(db, sqliteChoices);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  // Every login check commits; a checkpoint inside one of those commits would be its p99.
+  const checkpointer =
+    options.checkpointInBackground && path !== ':memory:'
+      ? startWalCheckpointer(file, options.logger ? { logger: options.logger } : {})
+      : undefined;
+  return new KyselyStorage(db, sqliteChoices, scope, options, async () => checkpointer?.stop());
+}
+
+/** Connects, brings the schema up to date and returns the storage. */
+export async function openPostgresStorage(databaseUrl: string, options: OpenStorageOptions = {}): Promise<KyselyStorage> {
+  const pool = createPgPool(databaseUrl, options);
+  const scope = new TransactionScope();
+  const db = new Kysely<ServiceTables>({ dialect: postgresKyselyDialect(pool, () => scope.refuseInside()) });
+  try {
+    await migrateServiceSchema(db, postgresChoices);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return new KyselyStorage(db, postgresChoices, scope, options);
+}
