@@ -1,4 +1,5 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
+
 import { prepare, type SqlContext } from '../db/prepared.js';
 import type { PunishmentsTable } from '../db/tables.js';
 import type { PastPunishment } from '../rules/preview.js';
@@ -75,7 +76,7 @@ export const PUNISHMENT_STATEMENTS = {
       .selectFrom('service_punishments')
       .select(PUNISHMENT_COLUMNS)
       .where('network_id', '=', p.networkId)
-      .where('status', '=', 'active')
+      .where('status', '=', sql.lit('active'))
       .orderBy('created_at', 'desc'),
   ),
   activeFor: prepare<Scope & { uuid: string }, PunishmentRow>('punishments.activeFor', ({ db }, p) =>
@@ -84,7 +85,7 @@ export const PUNISHMENT_STATEMENTS = {
       .select(PUNISHMENT_COLUMNS)
       .where('network_id', '=', p.networkId)
       .where('target_uuid', '=', p.uuid)
-      .where('status', '=', 'active')
+      .where('status', '=', sql.lit('active'))
       .orderBy('created_at', 'desc'),
   ),
   history: prepare<Scope & { uuid: string }, PastPunishment>('punishments.history', ({ db }, p) =>
