@@ -22,8 +22,10 @@ export interface DialectChoices {
   readonly insertionOrder: RawBuilder<number>;
   /** The text under `key` of a JSON text column, as an expression an index can be built on. */
   jsonText(column: string, key: string): RawBuilder<string | null>;
-  /** A name folded for case-insensitive matching (SQLite's NOCASE). */
+  /** A name column folded for case-insensitive matching (SQLite's NOCASE), as its indexes hold it. */
   foldedName(column: string): RawBuilder<string>;
+  /** A value folded to compare with {@link foldedName}. */
+  foldedValue(value: string): RawBuilder<string>;
   /** Holds a lock on `key` until the transaction ends (PostgreSQL); SQLite's writers are one at a time already. */
   lockUntilCommit(db: AnyDb, space: number, key: string): Promise<void>;
   /** Whether the table exists (on the connection of `db`, which may be a transaction's). */

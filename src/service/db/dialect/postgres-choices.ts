@@ -16,6 +16,7 @@ export const postgresChoices: DialectChoices = {
   insertionOrder: sql<number>`row_id`,
   jsonText: (column, key) => sql<string | null>`((${sql.raw(column)}::jsonb) ->> ${sql.lit(key)})`,
   foldedName: (column) => sql<string>`lower(${sql.raw(column)})`,
+  foldedValue: (value) => sql<string>`lower(${value})`,
   async lockUntilCommit(db, space, key) {
     await sql`SELECT pg_advisory_xact_lock(${space}, hashtext(${key}))`.execute(db);
   },

@@ -24,6 +24,7 @@ export const sqliteChoices: DialectChoices = {
   insertionOrder: sql<number>`rowid`,
   jsonText: (column, key) => sql<string | null>`json_extract(${sql.raw(column)}, ${sql.lit(`$.${key}`)})`,
   foldedName: (column) => sql<string>`${sql.raw(column)} COLLATE NOCASE`,
+  foldedValue: (value) => sql<string>`${value}`,
   lockUntilCommit: async () => {},
   async hasTable(db, table) {
     const found = await sql`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ${table}`.execute(db);
