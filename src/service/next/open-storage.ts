@@ -2,11 +2,10 @@ import { Kysely } from 'kysely';
 import { openDb } from '../../db/open-db.js';
 import { startWalCheckpointer } from '../../db/wal-checkpointer.js';
 import type { Logger } from '../../ports/logger.js';
-import { createPgPool } from '../db/dialect/postgres-driver.js';
 import { postgresChoices } from '../db/dialect/postgres-choices.js';
-import { sqliteKyselyDialect } from '../db/dialect/sqlite-driver.js';
+import { createPgPool, postgresKyselyDialect } from '../db/dialect/postgres-driver.js';
 import { sqliteChoices } from '../db/dialect/sqlite-choices.js';
-import { postgresKyselyDialect } from '../db/dialect/postgres-driver.js';
+import { sqliteKyselyDialect } from '../db/dialect/sqlite-driver.js';
 import { migrateServiceSchema } from '../db/migrate.js';
 import type { ServiceTables } from '../db/tables.js';
 import { KyselyStorage, TransactionScope } from './kysely-storage.js';
@@ -45,7 +44,10 @@ export async function openSqliteStorage(path: string, options: OpenStorageOption
 }
 
 /** Connects, brings the schema up to date and returns the storage. */
-export async function openPostgresStorage(databaseUrl: string, options: OpenStorageOptions = {}): Promise<KyselyStorage> {
+export async function openPostgresStorage(
+  databaseUrl: string,
+  options: OpenStorageOptions = {},
+): Promise<KyselyStorage> {
   const pool = createPgPool(databaseUrl, options);
   const scope = new TransactionScope();
   const db = new Kysely<ServiceTables>({ dialect: postgresKyselyDialect(pool, () => scope.refuseInside()) });

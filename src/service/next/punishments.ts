@@ -59,17 +59,23 @@ export const PUNISHMENT_STATEMENTS = {
       .onConflict((conflict) => conflict.columns(['network_id', 'id']).doNothing()),
   ),
   byId: prepare<Scope & { id: string }, PunishmentRow>('punishments.byId', ({ db }, p) =>
-    db.selectFrom('service_punishments').select(PUNISHMENT_COLUMNS).where('network_id', '=', p.networkId).where('id', '=', p.id),
-  ),
-  recent: prepare<Scope & { sinceMs: number; limit: number }, PunishmentRow>('punishments.recent', ({ db, choices }, p) =>
     db
       .selectFrom('service_punishments')
       .select(PUNISHMENT_COLUMNS)
       .where('network_id', '=', p.networkId)
-      .where('created_at', '>=', p.sinceMs)
-      .orderBy('created_at', 'desc')
-      .orderBy(choices.insertionOrder, 'desc')
-      .limit(p.limit),
+      .where('id', '=', p.id),
+  ),
+  recent: prepare<Scope & { sinceMs: number; limit: number }, PunishmentRow>(
+    'punishments.recent',
+    ({ db, choices }, p) =>
+      db
+        .selectFrom('service_punishments')
+        .select(PUNISHMENT_COLUMNS)
+        .where('network_id', '=', p.networkId)
+        .where('created_at', '>=', p.sinceMs)
+        .orderBy('created_at', 'desc')
+        .orderBy(choices.insertionOrder, 'desc')
+        .limit(p.limit),
   ),
   active: prepare<Scope, PunishmentRow>('punishments.active', ({ db }, p) =>
     db
@@ -102,13 +108,15 @@ export const PUNISHMENT_STATEMENTS = {
       .where('network_id', '=', p.networkId)
       .where('target_uuid', '=', p.uuid),
   ),
-  setStatus: prepare<Scope & { id: string; status: string; nowMs: number }, never>('punishments.setStatus', ({ db }, p) =>
-    db
-      .updateTable('service_punishments')
-      .set({ status: p.status, updated_at: p.nowMs })
-      .where('network_id', '=', p.networkId)
-      .where('id', '=', p.id)
-      .where('status', '<>', p.status),
+  setStatus: prepare<Scope & { id: string; status: string; nowMs: number }, never>(
+    'punishments.setStatus',
+    ({ db }, p) =>
+      db
+        .updateTable('service_punishments')
+        .set({ status: p.status, updated_at: p.nowMs })
+        .where('network_id', '=', p.networkId)
+        .where('id', '=', p.id)
+        .where('status', '<>', p.status),
   ),
   markStarted: prepare<Scope & { id: string; startedAt: number; nowMs: number }, never>(
     'punishments.markStarted',

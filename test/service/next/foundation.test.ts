@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
+import { openPostgresStorage, openSqliteStorage } from '../../../src/service/next/open-storage.js';
 import { openPostgresStorage as openLegacyPg } from '../../../src/service/store/postgres/postgres-storage.js';
 import { openSqliteStorage as openLegacySqlite } from '../../../src/service/store/sqlite-storage.js';
-import { openPostgresStorage, openSqliteStorage } from '../../../src/service/next/open-storage.js';
-import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bailiff-next-'));
@@ -16,13 +16,31 @@ afterAll(async () => {
 });
 
 async function exercise(storage: KyselyStorage) {
-  const base = { networkId: 1, targetName: 'Steve', issuerName: 'Mod', typeOrdinal: 2, reason: 'x', duration: -1, status: 'active' };
-  await storage.db.insertInto('service_networks').values({ name: 'net' }).onConflict((c) => c.doNothing()).execute();
+  const base = {
+    networkId: 1,
+    targetName: 'Steve',
+    issuerName: 'Mod',
+    typeOrdinal: 2,
+    reason: 'x',
+    duration: -1,
+    status: 'active',
+  };
+  await storage.db
+    .insertInto('service_networks')
+    .values({ name: 'net' })
+    .onConflict((c) => c.doNothing())
+    .execute();
   expect(await storage.stores.punishments.insert({ ...base, id: 'A', targetUuid: 'U1', createdAt: 1000 })).toBe(true);
   expect(await storage.stores.punishments.insert({ ...base, id: 'A', targetUuid: 'U1', createdAt: 1000 })).toBe(false);
   await storage.transaction(async (stores) => {
     await stores.punishments.insert({ ...base, id: 'B', targetUuid: 'u1', createdAt: 1000 });
-    await stores.punishments.insert({ ...base, id: 'C', targetUuid: 'u2', createdAt: 2000, data: { linkedBanId: 'A' } });
+    await stores.punishments.insert({
+      ...base,
+      id: 'C',
+      targetUuid: 'u2',
+      createdAt: 2000,
+      data: { linkedBanId: 'A' },
+    });
   });
   await expect(
     storage.transaction(async (stores) => {
@@ -35,9 +53,15 @@ async function exercise(storage: KyselyStorage) {
   expect(await storage.stores.punishments.setStatus(1, 'A', 'pardoned', 5000)).toBe(true);
   expect(await storage.stores.punishments.setStatus(1, 'A', 'pardoned', 5000)).toBe(false);
   expect((await storage.stores.punishments.find(1, 'A'))?.status).toBe('pardoned');
-  const changes = await storage.db.selectFrom('service_stream_changes').select(['sequence', 'punishment_id']).orderBy('sequence').execute();
+  const changes = await storage.db
+    .selectFrom('service_stream_changes')
+    .select(['sequence', 'punishment_id'])
+    .orderBy('sequence')
+    .execute();
   expect(changes.map((c) => c.punishment_id)).toEqual(['A', 'B', 'C', 'A']);
-  await expect(storage.transaction(async () => storage.stores.punishments.find(1, 'A'))).rejects.toThrow(/inside storage.transaction/);
+  await expect(storage.transaction(async () => storage.stores.punishments.find(1, 'A'))).rejects.toThrow(
+    /inside storage.transaction/,
+  );
 }
 
 describe('the one storage', () => {

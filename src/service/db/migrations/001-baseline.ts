@@ -90,7 +90,12 @@ async function punishments(db: Db, d: DialectChoices): Promise<void> {
   await index(db, 'service_punishments_recent', table, ordered(['network_id', 'created_at']));
   await index(db, 'service_punishments_status_created', table, ordered(['network_id', 'status', 'created_at']));
   await index(db, 'service_punishments_player_history', table, ordered(['network_id', 'target_uuid', 'created_at']));
-  await index(db, 'service_punishments_public_kind', table, ordered(['network_id', raw(PUBLIC_KIND_SQL), 'created_at']));
+  await index(
+    db,
+    'service_punishments_public_kind',
+    table,
+    ordered(['network_id', raw(PUBLIC_KIND_SQL), 'created_at']),
+  );
   await index(db, 'service_punishments_target_status', table, ['network_id', 'target_uuid', 'status', 'created_at']);
   await index(db, 'service_punishments_created_type', table, ['network_id', 'created_at', 'type_ordinal']);
   await db.schema
@@ -120,7 +125,10 @@ async function punishments(db: Db, d: DialectChoices): Promise<void> {
     .addColumn('issuer_name', 'text', (c) => c.notNull())
     .addColumn('evidence_url', 'text', (c) => c.notNull())
     .addColumn('created_at', bigint, (c) => c.notNull())
-    .addForeignKeyConstraint('service_evidence_punishment_fk', ['network_id', 'punishment_id'], table, ['network_id', 'id'])
+    .addForeignKeyConstraint('service_evidence_punishment_fk', ['network_id', 'punishment_id'], table, [
+      'network_id',
+      'id',
+    ])
     .execute();
   await index(db, 'service_evidence_punishment', 'service_evidence', ['network_id', 'punishment_id']);
   await d.schema
@@ -155,7 +163,10 @@ async function punishments(db: Db, d: DialectChoices): Promise<void> {
     .addColumn('server_id', 'integer', (c) => c.references('service_servers.id'))
     .addColumn('pardoned_at', bigint, (c) => c.notNull())
     .addPrimaryKeyConstraint('service_pardons_pk', ['network_id', 'punishment_id'])
-    .addForeignKeyConstraint('service_pardons_punishment_fk', ['network_id', 'punishment_id'], table, ['network_id', 'id'])
+    .addForeignKeyConstraint('service_pardons_punishment_fk', ['network_id', 'punishment_id'], table, [
+      'network_id',
+      'id',
+    ])
     .execute();
   await d.schema
     .keyedOnly(db.schema.createTable('service_idempotency_keys'))
@@ -245,7 +256,12 @@ async function tickets(db: Db, d: DialectChoices): Promise<void> {
   await index(db, 'service_tickets_created', table, ordered(['network_id', 'created_at']));
   await index(db, 'service_tickets_status_created', table, ordered(['network_id', 'status', 'created_at']));
   await index(db, 'service_tickets_type_created', table, ordered(['network_id', 'type', 'created_at']));
-  await index(db, 'service_tickets_status_type_created', table, ordered(['network_id', 'status', 'type', 'created_at']));
+  await index(
+    db,
+    'service_tickets_status_type_created',
+    table,
+    ordered(['network_id', 'status', 'type', 'created_at']),
+  );
   await index(db, 'service_tickets_assignee_created', table, ordered(['network_id', assignee, 'created_at']));
   await index(
     db,
@@ -253,7 +269,12 @@ async function tickets(db: Db, d: DialectChoices): Promise<void> {
     table,
     ordered(['network_id', 'status', assignee, 'created_at']),
   );
-  await index(db, 'service_tickets_assignee_type_created', table, ordered(['network_id', assignee, 'type', 'created_at']));
+  await index(
+    db,
+    'service_tickets_assignee_type_created',
+    table,
+    ordered(['network_id', assignee, 'type', 'created_at']),
+  );
   await index(
     db,
     'service_tickets_status_assignee_type_created',
@@ -269,7 +290,10 @@ async function tickets(db: Db, d: DialectChoices): Promise<void> {
     .addColumn('message', 'text', (c) => c.notNull())
     .addColumn('created_at', bigint, (c) => c.notNull())
     .addPrimaryKeyConstraint('service_ticket_replies_pk', ['network_id', 'ticket_id', 'id'])
-    .addForeignKeyConstraint('service_ticket_replies_ticket_fk', ['network_id', 'ticket_id'], table, ['network_id', 'id'])
+    .addForeignKeyConstraint('service_ticket_replies_ticket_fk', ['network_id', 'ticket_id'], table, [
+      'network_id',
+      'id',
+    ])
     .execute();
 }
 
@@ -385,9 +409,7 @@ async function panel(db: Db, d: DialectChoices): Promise<void> {
   await d.schema
     .keyedOnly(db.schema.createTable('service_panel_sessions'))
     .addColumn('id_hash', bytes, (c) => c.primaryKey())
-    .addColumn('account_id', 'integer', (c) =>
-      c.notNull().references('service_panel_accounts.id').onDelete('cascade'),
-    )
+    .addColumn('account_id', 'integer', (c) => c.notNull().references('service_panel_accounts.id').onDelete('cascade'))
     .addColumn('network_id', 'integer', (c) => c.notNull().references('service_networks.id'))
     .addColumn('created_at', bigint, (c) => c.notNull())
     .addColumn('expires_at', bigint, (c) => c.notNull())
@@ -439,7 +461,12 @@ async function panel(db: Db, d: DialectChoices): Promise<void> {
     .execute();
 }
 
-function index(db: Db, name: string, table: string, columns: Parameters<ReturnType<Db['schema']['createIndex']>['columns']>[0]) {
+function index(
+  db: Db,
+  name: string,
+  table: string,
+  columns: Parameters<ReturnType<Db['schema']['createIndex']>['columns']>[0],
+) {
   return db.schema.createIndex(name).on(table).columns(columns).execute();
 }
 

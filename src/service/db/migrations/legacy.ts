@@ -25,7 +25,11 @@ const LEGACY = {
         .addColumn('refilled_at', 'integer', (c) => c.notNull())
         .addColumn('granted', 'double precision', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('service_rate_buckets_idle').on('service_rate_buckets').column('refilled_at').execute();
+      await db.schema
+        .createIndex('service_rate_buckets_idle')
+        .on('service_rate_buckets')
+        .column('refilled_at')
+        .execute();
     },
   },
   postgres: {
