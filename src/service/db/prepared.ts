@@ -1,4 +1,4 @@
-import type { CompiledQuery, Compilable, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { DialectChoices } from './dialect/choices.js';
 import type { ServiceTables } from './tables.js';
 
@@ -76,4 +76,10 @@ export function prepare<P, Row>(
   build: (sql: SqlContext, p: Slots<P>) => Compilable<Row>,
 ): Prepared<P, Row> {
   return new Prepared(name, build);
+}
+
+/** Runs `work` in one transaction: the one `sql` is inside already, or a new one. */
+export function inTransaction<T>(sql: SqlContext, work: (sql: SqlContext) => Promise<T>): Promise<T> {
+  if (sql.db.isTransaction) return work(sql);
+  return sql.db.transaction().execute((db) => work({ db, choices: sql.choices }));
 }

@@ -4,6 +4,7 @@ import type { DialectChoices } from '../db/dialect/choices.js';
 import type { SqlContext } from '../db/prepared.js';
 import type { ServiceTables } from '../db/tables.js';
 import { createStores, type StoreOptions, type Stores } from './stores.js';
+import { instanceLeases } from './webhook-deliveries.js';
 
 interface TransactionTicket {
   open: boolean;
@@ -47,18 +48,21 @@ export class TransactionScope {
 export class KyselyStorage {
   readonly dialect: 'sqlite' | 'postgres';
   readonly stores: Stores;
+  private readonly options: StoreOptions;
   private closing: Promise<void> | undefined;
 
   constructor(
     readonly db: Kysely<ServiceTables>,
     readonly choices: DialectChoices,
     private readonly scope: TransactionScope,
-    private readonly options: StoreOptions = {},
+    options: StoreOptions = {},
     /** Runs before the database closes (SQLite's checkpointer stops). */
     private readonly beforeClose: () => Promise<void> = async () => {},
   ) {
     this.dialect = choices.name;
-    this.stores = createStores({ db, choices }, options);
+    // One lease identity for the instance, in and out of transactions.
+    this.options = { ...options, leases: options.leases ?? instanceLeases() };
+    this.stores = createStores({ db, choices }, this.options);
   }
 
   /** The stores on `sql` (tests and tools that hold their own transaction). */
@@ -76,7 +80,9 @@ export class KyselyStorage {
     try {
       return await this.db
         .transaction()
-        .execute((trx) => this.scope.run(ticket, () => work(createStores({ db: trx, choices: this.choices }, this.options))));
+        .execute((trx) =>
+          this.scope.run(ticket, () => work(createStores({ db: trx, choices: this.choices }, this.options))),
+        );
     } finally {
       ticket.open = false;
       for (const callback of ticket.afterwards) callback();

@@ -10,9 +10,15 @@ import { migrateServiceSchema } from '../db/migrate.js';
 import type { ServiceTables } from '../db/tables.js';
 import { KyselyStorage, TransactionScope } from './kysely-storage.js';
 import type { StoreOptions } from './stores.js';
+import { instanceLeases } from './webhook-deliveries.js';
 
 /** How much of the file SQLite reads through a memory map (see docs/operators/service-at-scale.md). */
 const MMAP_BYTES = 256 * 1024 * 1024;
+/**
+ * One service at a time serves a SQLite file: a restarted one holds the webhook leases of the one
+ * before, so a delivery left unanswered at a stop is sent again at once, not when its lease ends.
+ */
+const SQLITE_LEASE_HOLDER = 'sqlite-file';
 
 export interface OpenStorageOptions extends StoreOptions {
   logger?: Logger;
@@ -40,7 +46,8 @@ export async function openSqliteStorage(path: string, options: OpenStorageOption
     options.checkpointInBackground && path !== ':memory:'
       ? startWalCheckpointer(file, options.logger ? { logger: options.logger } : {})
       : undefined;
-  return new KyselyStorage(db, sqliteChoices, scope, options, async () => checkpointer?.stop());
+  const leases = options.leases ?? { ...instanceLeases(), instanceId: SQLITE_LEASE_HOLDER };
+  return new KyselyStorage(db, sqliteChoices, scope, { ...options, leases }, async () => checkpointer?.stop());
 }
 
 /** Connects, brings the schema up to date and returns the storage. */

@@ -1,13 +1,51 @@
 import type { SqlContext } from '../db/prepared.js';
+import type { UnrenderableTicketReport } from '../store/ports/tickets.js';
+import { AddressRetentionStore } from './address-retention.js';
+import { AuditLog } from './audit-log.js';
+import { AuditQueryStore } from './audit-query.js';
+import { DashboardCounts } from './dashboard-counts.js';
+import { EnforcementStore } from './enforcement.js';
+import { EvasionPunishmentStore } from './evasion-punishments.js';
+import { ExpiryStore } from './expiries.js';
+import { NotificationStore } from './notifications.js';
+import { PardonStore } from './pardons.js';
+import { PlayerIpStore } from './player-ips.js';
+import { PlayerLookup } from './player-lookup.js';
+import { PlayerStore } from './players.js';
 import { PunishmentStore } from './punishments.js';
+import { TicketListStore } from './ticket-list.js';
+import { TicketStore } from './tickets.js';
+import { type DeliveryLeases, DeliveryStore, instanceLeases } from './webhook-deliveries.js';
+import { WebhookLog } from './webhook-log.js';
 
 /** What the stores need besides the database. */
-export interface StoreOptions {}
+export interface StoreOptions {
+  /** How this instance leases webhook deliveries. @default a random instance id, 60 s leases, the system clock */
+  leases?: DeliveryLeases;
+  /** Told about a stored ticket or reply whose date cannot be shown (it is left out). */
+  reportUnrenderableTicket?: UnrenderableTicketReport;
+}
 
 /** Every store, on one database or one transaction. */
-export function createStores(sql: SqlContext, _options: StoreOptions = {}) {
+export function createStores(sql: SqlContext, options: StoreOptions = {}) {
   return {
+    players: new PlayerStore(sql),
+    playerIps: new PlayerIpStore(sql),
     punishments: new PunishmentStore(sql),
+    enforcement: new EnforcementStore(sql),
+    evasion: new EvasionPunishmentStore(sql),
+    notifications: new NotificationStore(sql),
+    pardons: new PardonStore(sql),
+    tickets: new TicketStore(sql, options.reportUnrenderableTicket),
+    webhookDeliveries: new DeliveryStore(sql, options.leases ?? instanceLeases()),
+    webhookLog: new WebhookLog(sql),
+    auditLog: new AuditLog(sql),
+    ticketList: new TicketListStore(sql),
+    auditQuery: new AuditQueryStore(sql),
+    dashboard: new DashboardCounts(sql),
+    playerLookup: new PlayerLookup(sql),
+    expiries: new ExpiryStore(sql),
+    addressRetention: new AddressRetentionStore(sql),
   };
 }
 

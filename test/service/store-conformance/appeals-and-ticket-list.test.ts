@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ListedTicket, TICKET_PAGE_START, type TicketFilter } from '../../../src/service/store/ticket-list.js';
 import type { NewTicket } from '../../../src/service/store/tickets.js';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 
 function newTicket(id: string, createdAtMs: number, overrides: Partial<NewTicket> = {}): NewTicket {
@@ -24,8 +24,8 @@ function newTicket(id: string, createdAtMs: number, overrides: Partial<NewTicket
   };
 }
 
-describe.each(DIALECTS)('appeal and ticket list stores on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('appeal and ticket list stores on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   it('opens one appeal per punishment at a time, with its ticket, found by token and by ticket', async () => {
     const { punishments, appeals, tickets } = storage().stores;

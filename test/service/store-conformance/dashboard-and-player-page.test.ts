@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../src/service/store/dashboard-counts.js';
 import type { NewTicket } from '../../../src/service/store/tickets.js';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 
 const SINCE = 10 * DAY_MS;
@@ -29,8 +29,8 @@ function newTicket(id: string, createdAtMs: number, overrides: Partial<NewTicket
 const byDayAndType = <Row extends { day: number; typeOrdinal?: number }>(rows: Row[]) =>
   [...rows].sort((a, b) => a.day - b.day || (a.typeOrdinal ?? 0) - (b.typeOrdinal ?? 0));
 
-describe.each(DIALECTS)('dashboard and player page stores on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('dashboard and player page stores on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   it('counts punishments per day and type, and tickets per day, within [since, until) of one network', async () => {
     const { punishments, tickets, dashboard } = storage().stores;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 
-describe.each(DIALECTS)('enforcement and pardon stores on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('enforcement and pardon stores on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   async function bannedOnTwoServers() {
     const { networks, punishments } = storage().stores;

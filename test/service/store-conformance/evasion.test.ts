@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseIpAddress } from '../../../src/ip/ip-range.js';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, newPunishment, twoNetworks } from './fixtures.js';
 
 const address = (text: string) => {
@@ -9,8 +9,8 @@ const address = (text: string) => {
   return parsed;
 };
 
-describe.each(DIALECTS)('evasion store on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('evasion store on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   it('finds the active IP bans whose address or range holds an address, newest first', async () => {
     const { punishments, evasion } = storage().stores;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 
-describe.each(DIALECTS)('expiry and address retention stores on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('expiry and address retention stores on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   it('lists ended temporary punishments not yet announced, the earliest end first, across networks', async () => {
     const { punishments, expiries } = storage().stores;

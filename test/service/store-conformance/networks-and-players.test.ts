@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, twoNetworks } from './fixtures.js';
 
-describe.each(DIALECTS)('network and player stores on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('network and player stores on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   it('makes a network and a server once, authenticates by key and follows a new key', async () => {
     const { networks } = storage().stores;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 
-describe.each(DIALECTS)('notification store on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('notification store on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   it("lists a player's pending notifications oldest first, with their punishment when it is known", async () => {
     const { punishments, notifications } = storage().stores;

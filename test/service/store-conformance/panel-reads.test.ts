@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 
 const DAY_MS = 86_400_000;
 
-describe.each(DIALECTS)("the panel's dashboard counts and player lookup on %s", (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)("the panel's dashboard counts and player lookup on %s", (backend) => {
+  const storage = useConformanceStorage(backend);
 
   it('counts punishments per day and type in a range', async () => {
     const { punishments, dashboard } = storage().stores;

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { twoNetworks } from './fixtures.js';
 
 const hashOf = (sessionId: string) => createHash('sha256').update(sessionId).digest();
 
-describe.each(DIALECTS)('panel stores on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('panel stores on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   it('keeps usernames unique in any case, across networks, and lists a network with the superusers', async () => {
     const { panelAccounts } = storage().stores;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_PAGE_START, type PublicPunishment } from '../../../src/service/store/public-list.js';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 
 const shown = (rows: PublicPunishment[]) => rows.map((row) => [row.targetName, row.kind, row.isIpBan]);
 
-describe.each(DIALECTS)('public list and audit query stores on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('public list and audit query stores on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   it('is off until the owner switches it on', async () => {
     const { publicList } = storage().stores;

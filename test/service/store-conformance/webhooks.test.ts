@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../../src/service/webhooks/webhook-config.js';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { twoNetworks } from './fixtures.js';
 
 const config = (name: string, overrides: Partial<WebhookConfig> = {}): WebhookConfig => ({
@@ -32,8 +32,8 @@ const entry = (webhookId: number, deliveryId: string, outcome: string) => ({
   excerpt: 'ok',
 });
 
-describe.each(DIALECTS)('webhook stores on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('webhook stores on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   it('creates, renames, updates and deletes endpoints per network', async () => {
     const { webhooks } = storage().stores;

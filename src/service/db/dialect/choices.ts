@@ -1,4 +1,17 @@
-import type { ColumnDataType, ColumnDefinitionBuilder, CreateTableBuilder, Expression, Kysely, RawBuilder } from 'kysely';
+import type {
+  AliasedExpression,
+  ColumnDataType,
+  ColumnDefinitionBuilder,
+  CreateTableBuilder,
+  Expression,
+  Kysely,
+  OperationNode,
+  RawBuilder,
+  Selectable,
+  SelectQueryBuilder,
+  SqlBool,
+} from 'kysely';
+import type { ServiceTables } from '../tables.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: DDL runs before the tables it makes exist
 type AnyDb = Kysely<any>;
@@ -26,6 +39,24 @@ export interface DialectChoices {
   foldedName(column: string): RawBuilder<string>;
   /** A value folded to compare with {@link foldedName}. */
   foldedValue(value: string): RawBuilder<string>;
+  /** Names with a range of case-insensitive names (prefix search), in the order of an index of them. */
+  rangeFoldedName(column: string): RawBuilder<string>;
+  /** A value folded to compare with {@link rangeFoldedName}. */
+  rangeFoldedValue(value: unknown): RawBuilder<string>;
+  /** The larger of two numbers (SQLite's two-argument max, PostgreSQL's greatest). */
+  greater(left: Expression<number>, right: unknown): RawBuilder<number>;
+  /**
+   * Whether `value` is one of a list of texts bound as one parameter (an array: SQLite's driver
+   * binds it as JSON text, read with json_each), so one statement serves lists of any length.
+   */
+  inList(value: Expression<string | null>, list: unknown): RawBuilder<SqlBool>;
+  /** `table` read through `index` only (SQLite's INDEXED BY, where a planner without statistics picks worse); PostgreSQL plans alone. */
+  throughIndex<T extends keyof ServiceTables & string>(
+    table: T,
+    index: string,
+  ): AliasedExpression<Selectable<ServiceTables[T]>, T>;
+  /** Rows a select reads, locked until the transaction ends, skipping those another transaction holds (PostgreSQL); SQLite has one writer. */
+  skipLockedRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** Holds a lock on `key` until the transaction ends (PostgreSQL); SQLite's writers are one at a time already. */
   lockUntilCommit(db: AnyDb, space: number, key: string): Promise<void>;
   /** Whether the table exists (on the connection of `db`, which may be a transaction's). */
@@ -57,4 +88,15 @@ export interface SchemaChoices {
   panelAccountIndexes(db: AnyDb): Promise<void>;
   /** The triggers that append every change of a punishment to its network's stream change log. */
   streamLogTriggers(db: AnyDb): Promise<void>;
+}
+
+/** A FROM item that Kysely types as `table` but that compiles to `node` (a table with a planner hint). */
+export function tableAs<T extends keyof ServiceTables & string>(
+  table: T,
+  node: OperationNode,
+): AliasedExpression<Selectable<ServiceTables[T]>, T> {
+  return { expression: undefined, alias: table, toOperationNode: () => node } as unknown as AliasedExpression<
+    Selectable<ServiceTables[T]>,
+    T
+  >;
 }

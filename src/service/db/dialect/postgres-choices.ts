@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { DialectChoices, IndexColumn } from './choices.js';
+import { sql, TableNode } from 'kysely';
+import { type DialectChoices, type IndexColumn, tableAs } from './choices.js';
 
 /** First key of the transaction lock a writer of a network's change log holds (the second is the network id). */
 export const STREAM_LOCK_CLASS = 1_111_640_396;
@@ -17,11 +17,19 @@ export const postgresChoices: DialectChoices = {
   jsonText: (column, key) => sql<string | null>`((${sql.raw(column)}::jsonb) ->> ${sql.lit(key)})`,
   foldedName: (column) => sql<string>`lower(${sql.raw(column)})`,
   foldedValue: (value) => sql<string>`lower(${value})`,
+  // lower() under "C" folds ASCII only and orders by bytes, as NOCASE does (the index service_players_name_prefix).
+  rangeFoldedName: (column) => sql<string>`lower(${sql.raw(column)} COLLATE "C")`,
+  rangeFoldedValue: (value) => sql<string>`lower(${value}::text COLLATE "C")`,
+  greater: (left, right) => sql<number>`greatest(${left}, ${right})`,
+  inList: (value, list) => sql`${value} = ANY(${list})`,
+  throughIndex: (table) => tableAs(table, TableNode.create(table)),
+  skipLockedRows: (query) => query.forUpdate().skipLocked(),
   async lockUntilCommit(db, space, key) {
     await sql`SELECT pg_advisory_xact_lock(${space}, hashtext(${key}))`.execute(db);
   },
   async hasTable(db, table) {
-    const found = await sql`SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = ${table}`.execute(db);
+    const found =
+      await sql`SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = ${table}`.execute(db);
     return found.rows.length > 0;
   },
   async refreshStatistics(db) {
@@ -37,13 +45,21 @@ export const postgresChoices: DialectChoices = {
     orderedIndexColumns: (columns: IndexColumn[]) => [...columns, 'row_id'],
     caseInsensitiveUnique: (column) => column,
     async playerNameIndexes(db) {
-      await sql`CREATE INDEX service_players_name ON service_players (network_id, lower(name), last_login_at DESC NULLS LAST)`.execute(db);
+      await sql`CREATE INDEX service_players_name ON service_players (network_id, lower(name), last_login_at DESC NULLS LAST)`.execute(
+        db,
+      );
       // lower() under "C" folds ASCII only and orders by bytes, as NOCASE does, whatever the database's locale.
-      await sql`CREATE INDEX service_players_name_prefix ON service_players (network_id, (lower(name COLLATE "C")))`.execute(db);
+      await sql`CREATE INDEX service_players_name_prefix ON service_players (network_id, (lower(name COLLATE "C")))`.execute(
+        db,
+      );
     },
     async panelAccountIndexes(db) {
-      await sql`CREATE UNIQUE INDEX service_panel_accounts_username ON service_panel_accounts (lower(username))`.execute(db);
-      await sql`CREATE INDEX service_panel_accounts_network ON service_panel_accounts (network_id, lower(username))`.execute(db);
+      await sql`CREATE UNIQUE INDEX service_panel_accounts_username ON service_panel_accounts (lower(username))`.execute(
+        db,
+      );
+      await sql`CREATE INDEX service_panel_accounts_network ON service_panel_accounts (network_id, lower(username))`.execute(
+        db,
+      );
     },
     async streamLogTriggers(db) {
       await sql
@@ -78,7 +94,9 @@ export const postgresChoices: DialectChoices = {
         END $$`)
         .execute(db);
       await sql`CREATE TRIGGER service_stream_changes_notify AFTER INSERT ON service_stream_changes
-        REFERENCING NEW TABLE AS appended_changes FOR EACH STATEMENT EXECUTE FUNCTION service_stream_changes_notify()`.execute(db);
+        REFERENCING NEW TABLE AS appended_changes FOR EACH STATEMENT EXECUTE FUNCTION service_stream_changes_notify()`.execute(
+        db,
+      );
     },
   },
 };

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { DialectChoices, IndexColumn } from './choices.js';
+import { RawNode, sql } from 'kysely';
+import { type DialectChoices, type IndexColumn, tableAs } from './choices.js';
 
 /** Rows ANALYZE reads of each index: enough to tell a selective index from a poor one, quick on 1,000,000 punishments. */
 export const ANALYSIS_LIMIT = 1000;
@@ -25,6 +25,12 @@ export const sqliteChoices: DialectChoices = {
   jsonText: (column, key) => sql<string | null>`json_extract(${sql.raw(column)}, ${sql.lit(`$.${key}`)})`,
   foldedName: (column) => sql<string>`${sql.raw(column)} COLLATE NOCASE`,
   foldedValue: (value) => sql<string>`${value}`,
+  rangeFoldedName: (column) => sql<string>`${sql.raw(column)} COLLATE NOCASE`,
+  rangeFoldedValue: (value) => sql<string>`${value}`,
+  greater: (left, right) => sql<number>`max(${left}, ${right})`,
+  inList: (value, list) => sql`${value} IN (SELECT value FROM json_each(${list}))`,
+  throughIndex: (table, index) => tableAs(table, RawNode.createWithSql(`"${table}" INDEXED BY "${index}"`)),
+  skipLockedRows: (query) => query,
   lockUntilCommit: async () => {},
   async hasTable(db, table) {
     const found = await sql`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ${table}`.execute(db);
@@ -44,13 +50,21 @@ export const sqliteChoices: DialectChoices = {
     orderedIndexColumns: (columns: IndexColumn[]) => columns,
     caseInsensitiveUnique: (column) => column.modifyEnd(sql`collate nocase unique`),
     async playerNameIndexes(db) {
-      await sql`CREATE INDEX service_players_name ON service_players (network_id, name COLLATE NOCASE, last_login_at)`.execute(db);
+      await sql`CREATE INDEX service_players_name ON service_players (network_id, name COLLATE NOCASE, last_login_at)`.execute(
+        db,
+      );
     },
     async panelAccountIndexes(db) {
-      await db.schema.createIndex('service_panel_accounts_network').on('service_panel_accounts').columns(['network_id', 'username']).execute();
+      await db.schema
+        .createIndex('service_panel_accounts_network')
+        .on('service_panel_accounts')
+        .columns(['network_id', 'username'])
+        .execute();
     },
     async streamLogTriggers(db) {
-      await sql.raw(`CREATE TRIGGER service_stream_log_insert AFTER INSERT ON service_punishments BEGIN ${appendChange} END`).execute(db);
+      await sql
+        .raw(`CREATE TRIGGER service_stream_log_insert AFTER INSERT ON service_punishments BEGIN ${appendChange} END`)
+        .execute(db);
       await sql
         .raw(`CREATE TRIGGER service_stream_log_update
           AFTER UPDATE OF status, target_uuid, target_name, issuer_name, type_ordinal, reason, duration, severity, data,

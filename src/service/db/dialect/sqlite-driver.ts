@@ -17,9 +17,10 @@ const MAX_PREPARED = 2000;
 
 type SqliteValue = string | number | bigint | Buffer | null;
 
-// better-sqlite3 binds no booleans: a boolean column is 0 or 1.
+// better-sqlite3 binds no booleans (a boolean column is 0 or 1) and no lists (a list is JSON text, read with json_each).
 function bindable(value: unknown): SqliteValue {
   if (typeof value === 'boolean') return value ? 1 : 0;
+  if (Array.isArray(value)) return JSON.stringify(value);
   return value as SqliteValue;
 }
 
