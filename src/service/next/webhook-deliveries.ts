@@ -97,8 +97,13 @@ export const DELIVERY_STATEMENTS = {
       .where(choices.inList(raw.ref('id'), p.rowIds))
       .where('available_at', '<=', p.nowMs)
       .where((eb) => eb.or([eb('leased_until', '<=', p.nowMs), eb('leased_by', '=', p.instanceId)]))
-      .where('webhook_id', 'in', (eb) =>
-        eb.selectFrom('service_webhooks').select('id').where('blocked_until', '<=', p.nowMs),
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('service_webhooks as w')
+            .select(raw.lit(1).as('one'))
+            .whereRef('w.id', '=', 'service_webhook_deliveries.webhook_id')
+            .where('w.blocked_until', '<=', p.nowMs),
+        ),
       )
       .returning('id'),
   ),

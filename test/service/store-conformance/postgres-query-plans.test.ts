@@ -1,5 +1,18 @@
+import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseIpAddress } from '../../../src/ip/ip-range.js';
+import type { Prepared } from '../../../src/service/db/prepared.js';
+import { DASHBOARD_STATEMENTS } from '../../../src/service/next/dashboard-counts.js';
+import { EVASION_STATEMENTS } from '../../../src/service/next/evasion-punishments.js';
+import { EXPIRY_STATEMENTS } from '../../../src/service/next/expiries.js';
+import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
+import { NOTIFICATION_STATEMENTS } from '../../../src/service/next/notifications.js';
+import { openPostgresStorage as openNextPostgresStorage } from '../../../src/service/next/open-storage.js';
+import { PLAYER_IP_STATEMENTS } from '../../../src/service/next/player-ips.js';
+import { PLAYER_LOOKUP_STATEMENTS } from '../../../src/service/next/player-lookup.js';
+import { PLAYER_STATEMENTS } from '../../../src/service/next/players.js';
+import { PUNISHMENT_STATEMENTS } from '../../../src/service/next/punishments.js';
+import { DELIVERY_STATEMENTS } from '../../../src/service/next/webhook-deliveries.js';
 import { ipBanKeysHolding } from '../../../src/service/store/ip-ban-keys.js';
 import { PG_DASHBOARD_SQL } from '../../../src/service/store/postgres/dashboard-counts.js';
 import { PG_EVASION_SQL } from '../../../src/service/store/postgres/evasion-punishments.js';
@@ -13,7 +26,7 @@ import { openPostgresStorage, type PostgresStorage } from '../../../src/service/
 import { PG_PUBLIC_LIST_SQL } from '../../../src/service/store/postgres/public-list.js';
 import { PG_PUNISHMENT_SQL } from '../../../src/service/store/postgres/punishments.js';
 import { PG_STREAM_CHANGE_SQL } from '../../../src/service/store/postgres/stream-changes.js';
-import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { createTestDatabase, type TestDatabase, testPool } from '../../support/postgres.js';
 
 const PUNISHMENTS = 60_000;
 const PLAYERS = 6_000;
@@ -61,29 +74,98 @@ function nodesOf(node: PlanNode, found: PlanNode[] = []): PlanNode[] {
 }
 
 const address = parseIpAddress('10.0.3.7')!;
-/** The statements a busy network runs all the time, with values of the fixture and the indexes they must read (`a|b`: either). */
-const HOT_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], string[]]> = [
-  ['own active punishments', PG_PUNISHMENT_SQL.activeFor, [1, 'uuid-70'], ['service_punishments_target_status']],
+
+/** The one store's statement (src/service/next/) of the same meaning, with its values. */
+type OneStore = { statement: Prepared<never, unknown>; values: Record<string, unknown> };
+const oneStore = <P>(statement: Prepared<P, unknown>, values: P): OneStore => ({
+  statement: statement as unknown as Prepared<never, unknown>,
+  values: values as Record<string, unknown>,
+});
+
+/**
+ * The statements a busy network runs all the time, with values of the fixture and the indexes they
+ * must read (`a|b`: either), and the one store's statement that must read the same.
+ */
+const HOT_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], string[], OneStore?]> = [
+  [
+    'own active punishments',
+    PG_PUNISHMENT_SQL.activeFor,
+    [1, 'uuid-70'],
+    ['service_punishments_target_status'],
+    oneStore(PUNISHMENT_STATEMENTS.activeFor, { networkId: 1, uuid: 'uuid-70' }),
+  ],
   [
     'IP bans holding an address',
     PG_EVASION_SQL.activeIpBansHolding,
     [1, ipBanKeysHolding(address)],
     ['service_punishments_ip_ban'],
+    oneStore(EVASION_STATEMENTS.activeIpBansHolding, { networkId: 1, keys: ipBanKeysHolding(address) }),
   ],
-  ['pending notices', PG_NOTIFICATION_SQL.pendingFor, [1, 'uuid-70'], ['service_notifications_pending_of_player']],
-  ["a player's addresses", PG_PLAYER_IP_SQL.addressesOf, [1, 'uuid-70', 0], ['service_player_ips_of_player']],
-  ['accounts on an address', PG_PLAYER_IP_SQL.accountsOn, [1, '10.0.3.7', 0, 6], ['service_player_ips_pkey']],
-  ['player by name', PG_PLAYER_SQL.byName, [1, 'PLAYER70'], ['service_players_name']],
-  ['recent', PG_PUNISHMENT_SQL.recent, [1, PUNISHMENTS * 1000 - 100_000, 100], ['service_punishments_recent']],
-  ['punishment by id', PG_PUNISHMENT_SQL.byId, [1, 'p70'], ['service_punishments_pkey']],
+  [
+    'pending notices',
+    PG_NOTIFICATION_SQL.pendingFor,
+    [1, 'uuid-70'],
+    ['service_notifications_pending_of_player'],
+    oneStore(NOTIFICATION_STATEMENTS.pendingFor, { networkId: 1, playerUuid: 'uuid-70' }),
+  ],
+  [
+    "a player's addresses",
+    PG_PLAYER_IP_SQL.addressesOf,
+    [1, 'uuid-70', 0],
+    ['service_player_ips_of_player'],
+    oneStore(PLAYER_IP_STATEMENTS.addressesOf, { networkId: 1, uuid: 'uuid-70', sinceMs: 0 }),
+  ],
+  [
+    'accounts on an address',
+    PG_PLAYER_IP_SQL.accountsOn,
+    [1, '10.0.3.7', 0, 6],
+    ['service_player_ips_pkey|service_player_ips_pk'],
+    oneStore(PLAYER_IP_STATEMENTS.accountsOn, { networkId: 1, ip: '10.0.3.7', sinceMs: 0, limit: 6 }),
+  ],
+  [
+    'player by name',
+    PG_PLAYER_SQL.byName,
+    [1, 'PLAYER70'],
+    ['service_players_name'],
+    oneStore(PLAYER_STATEMENTS.byName, { networkId: 1, name: 'PLAYER70' }),
+  ],
+  [
+    'recent',
+    PG_PUNISHMENT_SQL.recent,
+    [1, PUNISHMENTS * 1000 - 100_000, 100],
+    ['service_punishments_recent'],
+    oneStore(PUNISHMENT_STATEMENTS.recent, { networkId: 1, sinceMs: PUNISHMENTS * 1000 - 100_000, limit: 100 }),
+  ],
+  [
+    'punishment by id',
+    PG_PUNISHMENT_SQL.byId,
+    [1, 'p70'],
+    ['service_punishments_pkey|service_punishments_pk'],
+    oneStore(PUNISHMENT_STATEMENTS.byId, { networkId: 1, id: 'p70' }),
+  ],
   // Both indexes lead with (network_id, target_uuid): either serves.
   [
     'history of a player',
     PG_PUNISHMENT_SQL.history,
     [1, 'uuid-70'],
     ['service_punishments_target_status|service_punishments_player_history'],
+    oneStore(PUNISHMENT_STATEMENTS.history, { networkId: 1, uuid: 'uuid-70' }),
   ],
-  ['active linked bans', PG_EVASION_SQL.activeLinkedBans, [1, 'p40'], ['service_punishments_linked_ban']],
+  [
+    'active linked bans',
+    PG_EVASION_SQL.activeLinkedBans,
+    [1, 'p40'],
+    ['service_punishments_linked_ban'],
+    oneStore(EVASION_STATEMENTS.activeLinkedBans, { networkId: 1, parentId: 'p40' }),
+  ],
+  [
+    'the Linked Ban of a target',
+    PG_EVASION_SQL.linkedBanOfTarget,
+    [1, 'p40', 'uuid-41'],
+    // The player's few rows, or the few Linked Bans of the ban.
+    ['service_punishments_linked_ban|service_punishments_target_status|service_punishments_player_history'],
+    oneStore(EVASION_STATEMENTS.linkedBanOfTarget, { networkId: 1, parentId: 'p40', uuid: 'uuid-41' }),
+  ],
   [
     'stream changes after',
     PG_STREAM_CHANGE_SQL.changesAfter,
@@ -93,7 +175,13 @@ const HOT_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], st
   // One head row per network: that small table may be scanned, the change log may not.
   ['stream head', PG_STREAM_CHANGE_SQL.head, [1], ['service_stream_changes_pkey']],
   ['snapshot page', PG_STREAM_CHANGE_SQL.activePage, [1, 30_000_000, 0, 100], ['service_punishments_status_created']],
-  ['unread notices with text', PG_NOTIFICATION_SQL.unreadTextSince, [1, 0, 100], ['service_notifications_unread_text']],
+  [
+    'unread notices with text',
+    PG_NOTIFICATION_SQL.unreadTextSince,
+    [1, 0, 100],
+    ['service_notifications_unread_text'],
+    oneStore(NOTIFICATION_STATEMENTS.unreadTextSince, { networkId: 1, sinceMs: 0, limit: 100 }),
+  ],
   [
     'public list page of a kind',
     PG_PUBLIC_LIST_SQL.pageOfKind,
@@ -111,12 +199,19 @@ const HOT_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], st
     PG_PLAYER_LOOKUP_SQL.namesFrom,
     [1, 'PLAYER7', 'PLAYER7\u{10FFFF}', 20],
     ['service_players_name_prefix'],
+    oneStore(PLAYER_LOOKUP_STATEMENTS.namesFrom, {
+      networkId: 1,
+      low: 'PLAYER7',
+      high: 'PLAYER7\u{10FFFF}',
+      limit: 20,
+    }),
   ],
   [
     "a player's whole history",
     PG_PLAYER_LOOKUP_SQL.punishmentsOf,
     [1, 'uuid-70', 100],
     ['service_punishments_target_status|service_punishments_player_history'],
+    oneStore(PLAYER_LOOKUP_STATEMENTS.punishmentsOf, { networkId: 1, uuid: 'uuid-70', limit: 100 }),
   ],
   // PostgreSQL 18 may skip-scan the kind index (four kinds) instead: a range read as well.
   [
@@ -124,9 +219,28 @@ const HOT_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], st
     PG_DASHBOARD_SQL.punishmentsPerDay,
     [1, 50_000_000, 57_000_000],
     ['service_punishments_created_type|service_punishments_recent|service_punishments_public_kind'],
+    oneStore(DASHBOARD_STATEMENTS.punishmentsPerDay, { networkId: 1, sinceMs: 50_000_000, untilMs: 57_000_000 }),
   ],
-  ['ended unannounced', PG_EXPIRY_SQL.ended, [PUNISHMENTS * 1000, 100], ['service_punishments_unannounced_end']],
+  [
+    'ended unannounced',
+    PG_EXPIRY_SQL.ended,
+    [PUNISHMENTS * 1000, 100],
+    ['service_punishments_unannounced_end'],
+    oneStore(EXPIRY_STATEMENTS.ended, { nowMs: PUNISHMENTS * 1000, limit: 100 }),
+  ],
 ];
+
+/** Fails unless the plan reads every one of `indexes` (`a|b`: either) and scans no large table. */
+function expectReadsThrough(plan: PlanNode, indexes: readonly string[], largeTables = LARGE_TABLES): void {
+  const nodes = nodesOf(plan);
+  const scanned = nodes
+    .filter((node) => node['Node Type'] === 'Seq Scan' && largeTables.includes(node['Relation Name'] ?? ''))
+    .map((node) => node['Relation Name']);
+  expect(scanned, JSON.stringify(plan)).toEqual([]);
+  const used = nodes.map((node) => node['Index Name']).filter((name) => name !== undefined);
+  const missing = indexes.filter((either) => !either.split('|').some((name) => used.includes(name)));
+  expect(missing, JSON.stringify(plan)).toEqual([]);
+}
 
 describe('PostgreSQL query plans of the hot statements', () => {
   let database: TestDatabase;
@@ -142,23 +256,76 @@ describe('PostgreSQL query plans of the hot statements', () => {
     await database.drop();
   });
 
-  it.each(HOT_STATEMENTS)(
+  const oldStatements = HOT_STATEMENTS.map(
+    ([label, statement, values, indexes]) => [label, statement, values, indexes] as const,
+  );
+  it.each(oldStatements)(
     '%s reads through its index, never a scan of a large table',
     async (_, statement, values, indexes) => {
       const result = await storage.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
         `EXPLAIN (FORMAT JSON) ${statement.text}`,
         values,
       );
-      const plan = result.rows[0]!['QUERY PLAN'][0].Plan;
-      const nodes = nodesOf(plan);
-      const scanned = nodes
-        .filter((node) => node['Node Type'] === 'Seq Scan' && LARGE_TABLES.includes(node['Relation Name'] ?? ''))
-        .map((node) => node['Relation Name']);
-      expect(scanned, JSON.stringify(plan)).toEqual([]);
-      const used = nodes.map((node) => node['Index Name']).filter((name) => name !== undefined);
-      // `a|b`: either index will do.
-      const missing = indexes.filter((either) => !either.split('|').some((name) => used.includes(name)));
-      expect(missing, JSON.stringify(plan)).toEqual([]);
+      expectReadsThrough(result.rows[0]!['QUERY PLAN'][0].Plan, indexes);
     },
   );
+});
+
+// Endpoints with long queues: most deliveries dead, a few pending at the end of each.
+const QUEUES = `
+  INSERT INTO service_webhooks (id, network_id, name, url, events, format, templates, max_attempts, enabled, created_at)
+    SELECT i, 1, 'hook' || i, 'http://127.0.0.1:9/', '[]', 'json', '{}', 3, i <> 3, 0 FROM generate_series(1, 5) AS i;
+  INSERT INTO service_webhook_deliveries (webhook_id, delivery_id, event, body, status, available_at, created_at)
+    SELECT 1 + i % 5, 'd' || i, 'punishment.created', '{}', CASE WHEN i > 29900 THEN 'pending' ELSE 'dead' END, i, i
+    FROM generate_series(1, 30000) AS i;
+  ANALYZE;
+`;
+
+/** The one store's statements with no statement of the old stores to stand beside. */
+const ONE_STORE_ONLY: ReadonlyArray<readonly [string, OneStore, string[]]> = [
+  // One probe of the queue index per endpoint, never a walk of a queue.
+  [
+    "each endpoint's oldest pending delivery",
+    oneStore(DELIVERY_STATEMENTS.heads, { limit: 20 }),
+    ['service_webhook_deliveries_queue'],
+  ],
+  [
+    'the lease of due heads',
+    oneStore(DELIVERY_STATEMENTS.lease, { rowIds: [29901, 29902], nowMs: 0, leasedUntilMs: 60_000, instanceId: 'a' }),
+    ['service_webhook_deliveries_pkey'],
+  ],
+];
+
+describe('PostgreSQL query plans of the one store (src/service/next/) on its schema', () => {
+  let database: TestDatabase;
+  let storage: KyselyStorage;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    storage = await openNextPostgresStorage(database.url);
+    const pool = testPool(database.url);
+    await pool.query(FIXTURE);
+    await pool.query(QUEUES);
+    await pool.end();
+  });
+  afterAll(async () => {
+    await storage?.close();
+    await database?.drop();
+  });
+
+  async function planOf({ statement, values }: OneStore): Promise<PlanNode> {
+    const sql = { db: storage.db, choices: storage.choices };
+    const bound = statement.bind(sql, values as never);
+    const explain = CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${bound.sql}`, [...bound.parameters]);
+    const result = await storage.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(explain);
+    return result.rows[0]!['QUERY PLAN'][0].Plan;
+  }
+
+  const beside = HOT_STATEMENTS.flatMap(([label, , , indexes, one]) => (one ? [[label, one, indexes] as const] : []));
+  it.each(beside)('%s reads what the old statement reads', async (_, one, indexes) => {
+    expectReadsThrough(await planOf(one), indexes);
+  });
+
+  it.each(ONE_STORE_ONLY)('%s reads through its index', async (_, one, indexes) => {
+    expectReadsThrough(await planOf(one), indexes, [...LARGE_TABLES, 'service_webhook_deliveries']);
+  });
 });

@@ -1,0 +1,41 @@
+import { ADDRESS_RETENTION_STATEMENTS } from './address-retention.js';
+import { AUDIT_LOG_STATEMENTS } from './audit-log.js';
+import { AUDIT_QUERY_STATEMENTS } from './audit-query.js';
+import { DASHBOARD_STATEMENTS } from './dashboard-counts.js';
+import { ENFORCEMENT_STATEMENTS } from './enforcement.js';
+import { EVASION_STATEMENTS } from './evasion-punishments.js';
+import { EXPIRY_STATEMENTS } from './expiries.js';
+import { NOTIFICATION_STATEMENTS } from './notifications.js';
+import { PARDON_STATEMENTS } from './pardons.js';
+import { PLAYER_IP_STATEMENTS } from './player-ips.js';
+import { PLAYER_LOOKUP_STATEMENTS } from './player-lookup.js';
+import { PLAYER_STATEMENTS } from './players.js';
+import { PUNISHMENT_STATEMENTS } from './punishments.js';
+import { TICKET_LIST_STATEMENTS } from './ticket-list.js';
+import { TICKET_STATEMENTS } from './tickets.js';
+import { DELIVERY_STATEMENTS } from './webhook-deliveries.js';
+import { WEBHOOK_LOG_STATEMENTS } from './webhook-log.js';
+
+/**
+ * Every statement of the stores, by store and name (each named `store.name`). The query-plan tests
+ * check the plan of each on both databases against a database the size of a network.
+ */
+export const STORE_STATEMENTS = {
+  players: PLAYER_STATEMENTS,
+  playerIps: PLAYER_IP_STATEMENTS,
+  punishments: PUNISHMENT_STATEMENTS,
+  enforcement: ENFORCEMENT_STATEMENTS,
+  evasion: EVASION_STATEMENTS,
+  notifications: NOTIFICATION_STATEMENTS,
+  pardons: PARDON_STATEMENTS,
+  tickets: TICKET_STATEMENTS,
+  webhookDeliveries: DELIVERY_STATEMENTS,
+  webhookLog: WEBHOOK_LOG_STATEMENTS,
+  expiries: EXPIRY_STATEMENTS,
+  addressRetention: ADDRESS_RETENTION_STATEMENTS,
+  ticketList: TICKET_LIST_STATEMENTS,
+  auditQuery: AUDIT_QUERY_STATEMENTS,
+  auditLog: AUDIT_LOG_STATEMENTS,
+  dashboard: DASHBOARD_STATEMENTS,
+  playerLookup: PLAYER_LOOKUP_STATEMENTS,
+} as const;
