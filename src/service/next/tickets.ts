@@ -25,33 +25,14 @@ import {
 } from '../store/ticket-rows.js';
 import { CLOSED_STATUS, OPEN_STATUS } from '../store/tickets.js';
 
-const SUMMARY_COLUMNS = [
-  'id',
-  'type',
-  'subject',
-  'status',
-  'priority',
-  'creator_uuid',
-  'creator_name',
-  'created_at',
-  'updated_at',
-] as const;
-const STAFF_ROW_COLUMNS = [
-  ...SUMMARY_COLUMNS,
-  'description',
-  'reported_player_name',
-  'created_server',
-  'assignee_name',
-] as const;
+/** The columns every ticket statement reads or writes. */
+const HEAD = ['id', 'type', 'subject', 'status', 'priority', 'creator_uuid', 'creator_name'] as const;
+const SUMMARY = [...HEAD, 'created_at', 'updated_at'] as const;
+const STAFF_ROW = [...SUMMARY, 'description', 'reported_player_name', 'created_server', 'assignee_name'] as const;
 /** The columns of a {@link TicketRow}. */
-const TICKET_COLUMNS = [
-  ...STAFF_ROW_COLUMNS,
-  'reported_player_uuid',
-  'tags',
-  'replay_url',
-  'chat_messages',
-  'assignee_uuid',
-] as const;
+const TICKET = [...STAFF_ROW, 'reported_player_uuid', 'tags', 'replay_url', 'chat_messages', 'assignee_uuid'] as const;
+/** Saving a ticket over a stored one replaces all but its id and its extension columns. */
+const SAVED = [...SUMMARY.slice(1), 'description', 'reported_player_uuid', 'reported_player_name', 'tags'] as const;
 
 type Head = ReturnType<typeof ticketColumns>;
 type Ref = { networkId: number; id: string };
@@ -77,30 +58,16 @@ function headValues(p: Head) {
 
 /** The statements of {@link TicketStore}; the query-plan tests check each one's plan. */
 export const TICKET_STATEMENTS = {
-  // Saving a ticket over a stored one replaces all but its extension columns.
   saveTicket: prepare<Head & { createdAt: number; updatedAt: number }, never>('tickets.saveTicket', ({ db }, p) =>
     db
       .insertInto('service_tickets')
       .values({ ...headValues(p), created_at: p.createdAt, updated_at: p.updatedAt })
       .onConflict((conflict) =>
-        conflict.columns(['network_id', 'id']).doUpdateSet((update) => {
-          const excluded = <C extends keyof TicketRow & string>(column: C) =>
-            update.ref(`excluded.${column}` as `excluded.${C}`);
-          return {
-            type: excluded('type'),
-            subject: excluded('subject'),
-            description: excluded('description'),
-            status: excluded('status'),
-            priority: excluded('priority'),
-            creator_uuid: excluded('creator_uuid'),
-            creator_name: excluded('creator_name'),
-            reported_player_uuid: excluded('reported_player_uuid'),
-            reported_player_name: excluded('reported_player_name'),
-            tags: excluded('tags'),
-            created_at: excluded('created_at'),
-            updated_at: excluded('updated_at'),
-          };
-        }),
+        conflict
+          .columns(['network_id', 'id'])
+          .doUpdateSet((update) =>
+            Object.fromEntries(SAVED.map((column) => [column, update.ref(`excluded.${column}` as const)])),
+          ),
       ),
   ),
   insertTicket: prepare<
@@ -154,11 +121,7 @@ export const TICKET_STATEMENTS = {
       .where('status', '<>', p.status),
   ),
   byId: prepare<Ref, TicketRow>('tickets.byId', ({ db }, p) =>
-    db
-      .selectFrom('service_tickets')
-      .select(TICKET_COLUMNS)
-      .where('network_id', '=', p.networkId)
-      .where('id', '=', p.id),
+    db.selectFrom('service_tickets').select(TICKET).where('network_id', '=', p.networkId).where('id', '=', p.id),
   ),
   repliesOf: prepare<Ref, ReplyRow>('tickets.repliesOf', ({ db }, p) =>
     db
@@ -172,7 +135,7 @@ export const TICKET_STATEMENTS = {
   byCreator: prepare<{ networkId: number; uuid: string; limit: number }, TicketRow>('tickets.byCreator', ({ db }, p) =>
     db
       .selectFrom('service_tickets')
-      .select(SUMMARY_COLUMNS)
+      .select(SUMMARY)
       .where('network_id', '=', p.networkId)
       .where('creator_uuid', '=', p.uuid)
       .orderBy('created_at', 'desc')
@@ -182,7 +145,7 @@ export const TICKET_STATEMENTS = {
   byStatusPage: prepare<StatusPage & { types: string[] }, TicketRow>('tickets.byStatusPage', ({ db, choices }, p) =>
     db
       .selectFrom('service_tickets')
-      .select(STAFF_ROW_COLUMNS)
+      .select(STAFF_ROW)
       .where('network_id', '=', p.networkId)
       .where('status', '=', p.status)
       .where(choices.inList(raw.ref('type'), p.types))
@@ -195,7 +158,7 @@ export const TICKET_STATEMENTS = {
   byStatusAndTypePage: prepare<StatusPage & { type: string }, TicketRow>('tickets.byStatusAndTypePage', ({ db }, p) =>
     db
       .selectFrom('service_tickets')
-      .select(STAFF_ROW_COLUMNS)
+      .select(STAFF_ROW)
       .where('network_id', '=', p.networkId)
       .where('status', '=', p.status)
       .where('type', '=', p.type)

@@ -12,7 +12,7 @@ import type { LogEntry } from '../store/ports/webhook-log.js';
 import { WebhookLog } from './webhook-log.js';
 
 /** How long a head leased by another instance waits before this one looks at it again, when its lease end is not known yet. */
-const CLAIMED_ELSEWHERE_RECHECK_MS = 1000;
+const RECHECK_MS = 1000;
 
 /** What the queue needs to tell this instance's leases from another's. */
 export interface DeliveryLeases {
@@ -30,11 +30,7 @@ export const instanceLeases = (): DeliveryLeases => ({
   nowMs: () => Date.now(),
 });
 
-type HeadRow = Omit<QueueHead, 'availableAtMs'> & {
-  availableAtMs: number;
-  leasedUntilMs: number;
-  leasedBy: string | null;
-};
+type HeadRow = QueueHead & { leasedUntilMs: number; leasedBy: string | null };
 type ById = { rowId: number };
 type Lease = { rowIds: number[]; nowMs: number; leasedUntilMs: number; instanceId: string };
 
@@ -183,26 +179,15 @@ export class DeliveryStore implements DeliveryStorePort {
     const { instanceId, leaseMs } = this.leases;
     const nowMs = this.leases.nowMs();
     const heads = await q.heads.all(this.sql, { limit });
-    const isDue = (head: Pick<HeadRow, 'availableAtMs' | 'blockedUntilMs'>) =>
-      head.availableAtMs <= nowMs && head.blockedUntilMs <= nowMs;
-    const rowIds = heads
-      .filter((head) => isDue(head) && (head.leasedUntilMs <= nowMs || head.leasedBy === instanceId))
-      .map((head) => head.rowId);
-    const leased =
-      rowIds.length === 0
-        ? new Set<number>()
-        : new Set(
-            (await q.lease.all(this.sql, { rowIds, nowMs, leasedUntilMs: nowMs + leaseMs, instanceId })).map(
-              (row) => row.id,
-            ),
-          );
-    return heads.map(({ leasedUntilMs, leasedBy: _leasedBy, ...head }) => ({
+    const isDue = (head: QueueHead) => head.availableAtMs <= nowMs && head.blockedUntilMs <= nowMs;
+    const free = heads.filter((head) => isDue(head) && (head.leasedUntilMs <= nowMs || head.leasedBy === instanceId));
+    const lease = { rowIds: free.map((head) => head.rowId), nowMs, leasedUntilMs: nowMs + leaseMs, instanceId };
+    const leased = new Set(free.length === 0 ? [] : (await q.lease.all(this.sql, lease)).map((row) => row.id));
+    return heads.map(({ leasedUntilMs, leasedBy: _, ...head }) => ({
       ...head,
-      // Leased elsewhere: not due before that lease ends.
+      // A due head leased by another instance is not due before that lease ends.
       availableAtMs:
-        leased.has(head.rowId) || !isDue(head)
-          ? head.availableAtMs
-          : Math.max(leasedUntilMs, nowMs + CLAIMED_ELSEWHERE_RECHECK_MS),
+        leased.has(head.rowId) || !isDue(head) ? head.availableAtMs : Math.max(leasedUntilMs, nowMs + RECHECK_MS),
     }));
   }
 
