@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 
-describe.each(DIALECTS)('punishment store on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('punishment store on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   it('inserts once: the same id again in the network changes nothing, in another network it is new', async () => {
     const { punishments, networks } = storage().stores;

@@ -39,17 +39,17 @@ export interface DialectChoices {
   foldedName(column: string): RawBuilder<string>;
   /** A value folded to compare with {@link foldedName}. */
   foldedValue(value: string): RawBuilder<string>;
-  /** Names with a range of case-insensitive names (prefix search), in the order of an index of them. */
+  /** A name column folded for ranges of names in any case (prefix search), in the order of an index of it. */
   rangeFoldedName(column: string): RawBuilder<string>;
   /** A value folded to compare with {@link rangeFoldedName}. */
   rangeFoldedValue(value: unknown): RawBuilder<string>;
   /** The larger of two numbers (SQLite's two-argument max, PostgreSQL's greatest). */
   greater(left: Expression<number>, right: unknown): RawBuilder<number>;
   /**
-   * Whether `value` is one of a list of texts bound as one parameter (an array: SQLite's driver
-   * binds it as JSON text, read with json_each), so one statement serves lists of any length.
+   * Whether `value` is one of a list bound as one parameter (an array: SQLite's driver binds it as
+   * JSON text, read with json_each), so one statement serves lists of any length.
    */
-  inList(value: Expression<string | null>, list: unknown): RawBuilder<SqlBool>;
+  inList(value: Expression<unknown>, list: unknown): RawBuilder<SqlBool>;
   /** `table` read through `index` only (SQLite's INDEXED BY, where a planner without statistics picks worse); PostgreSQL plans alone. */
   throughIndex<T extends keyof ServiceTables & string>(
     table: T,
