@@ -65,7 +65,9 @@ describe('durations past the date range', () => {
   it('a seed with such a duration is refused, naming where', () => {
     const seed = testSeed();
     seed.networks[0]!.punishments = [{ id: 'seeded', targetUuid: NOTCH, typeOrdinal: 2, duration: TOO_LONG }];
-    expect(() => parseSeed(seed)).toThrow(/networks\[0\]\.punishments\[0\]\.duration: must be at most 31536000000000 ms/);
+    expect(() => parseSeed(seed)).toThrow(
+      /networks\[0\]\.punishments\[0\]\.duration: must be at most 31536000000000 ms/,
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { parseResponse } from './raw-http.js';
 
 /** What a held connection saw once the service closed it. */
@@ -9,6 +10,9 @@ export interface HeldOutcome {
   status: number | undefined;
   /** The `message` of a JSON error body, when the first response had one. */
   message: string | undefined;
+  /** `performance.now()` when the connection was made and when it closed (undefined while open). */
+  connectedAtMs: number;
+  closedAtMs: number | undefined;
 }
 
 export interface HeldSocket {
@@ -23,7 +27,11 @@ export interface HeldSocket {
   destroy(): void;
 }
 
-function outcomeOf(raw: string, ended: boolean): HeldOutcome {
+function outcomeOf(
+  raw: string,
+  ended: boolean,
+  times: { connectedAtMs: number; closedAtMs: number | undefined },
+): HeldOutcome {
   const response = parseResponse(raw, ended);
   let message: string | undefined;
   try {
@@ -31,7 +39,7 @@ function outcomeOf(raw: string, ended: boolean): HeldOutcome {
   } catch {
     message = undefined;
   }
-  return { raw, status: response?.status, message };
+  return { raw, status: response?.status, message, ...times };
 }
 
 /**
@@ -42,6 +50,7 @@ export function holdSocket(port: number, bytes: string | Buffer = '', localAddre
   const socket = connect({ host: '127.0.0.1', port, localAddress });
   let raw = '';
   let isClosed = false;
+  const times: { connectedAtMs: number; closedAtMs: number | undefined } = { connectedAtMs: 0, closedAtMs: undefined };
   const waiters = new Set<() => void>();
   const wake = () => {
     for (const waiter of waiters) waiter();
@@ -53,10 +62,12 @@ export function holdSocket(port: number, bytes: string | Buffer = '', localAddre
   socket.on('error', () => {});
   socket.on('close', () => {
     isClosed = true;
+    times.closedAtMs = performance.now();
     wake();
   });
   const connected = new Promise<void>((resolve) =>
     socket.once('connect', () => {
+      times.connectedAtMs = performance.now();
       if (bytes.length > 0) socket.write(bytes);
       resolve();
     }),
@@ -67,7 +78,7 @@ export function holdSocket(port: number, bytes: string | Buffer = '', localAddre
         if (!isDone()) return;
         clearTimeout(timer);
         waiters.delete(check);
-        resolve(outcomeOf(raw, isClosed));
+        resolve(outcomeOf(raw, isClosed, times));
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
