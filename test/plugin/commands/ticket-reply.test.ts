@@ -53,7 +53,7 @@ describe('/ticket <id> reply <text>', () => {
     const words = [...Array.from({ length: 799 }, () => 'abcd'), 'abcde'];
     const sender = await ticket(['tk-1', 'reply', ...words]);
     expect(plain(sender.messages)).toEqual(['Your reply was added to ticket #tk-1.']);
-    const sent = (deps.client.calls[0]?.args[0] as { body: { message: string } }).body.message;
+    const sent = (deps.client.calls[0]!.args[0] as { body: { message: string } }).body.message;
     expect(sent).toBe(words.join(' '));
     expect(sent).toHaveLength(4000);
   });
