@@ -129,14 +129,16 @@ describe('behind a trusted proxy (X-Forwarded-For)', () => {
 
   it('connections per client: a client holding the cap through the proxy is refused, another is served', async () => {
     await serviceWith({ trustProxy: [PROXY], connectionsPerAddress: 2 });
-    const slowBody = (client: string) =>
+    // `Expect: 100-continue`: node answers `100 Continue` as it hands the request over, so once it is
+    // read the request holds its place.
+    const slowBody = (client: string, expect = 'Expect: 100-continue\r\n') =>
       `POST /v1/minecraft/punishments/create HTTP/1.1\r\nHost: bailiff\r\nX-API-Key: ${KEY_A1}\r\n` +
-      `X-Forwarded-For: ${client}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`;
+      `X-Forwarded-For: ${client}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n${expect}\r\n{`;
     const port = t!.service.port;
     held.push(holdSocket(port, slowBody(CLIENT_A), PROXY), holdSocket(port, slowBody(CLIENT_A), PROXY));
-    for (const socket of held) await socket.connected;
+    for (const socket of held) await socket.received('HTTP/1.1 100 Continue', 5000);
     // The proxy's own connections are not capped: the third request of client A is refused, B is served.
-    const refused = holdSocket(port, slowBody(CLIENT_A), PROXY);
+    const refused = holdSocket(port, slowBody(CLIENT_A, ''), PROXY);
     held.push(refused);
     const outcome = await refused.answered(5000);
     expect(outcome.status).toBe(429);

@@ -21,6 +21,8 @@ export interface HeldSocket {
   connected: Promise<void>;
   /** Resolves when the first complete response has arrived. */
   answered(timeoutMs: number): Promise<HeldOutcome>;
+  /** Resolves once `text` has arrived (an interim `100 Continue`, say). */
+  received(text: string, timeoutMs: number): Promise<HeldOutcome>;
   /** Resolves when the service closed the connection; rejects after `timeoutMs` with it still open. */
   closed(timeoutMs: number): Promise<HeldOutcome>;
   /** Ends the connection from this side. */
@@ -91,6 +93,7 @@ export function holdSocket(port: number, bytes: string | Buffer = '', localAddre
     socket,
     connected,
     answered: (timeoutMs) => until(() => parseResponse(raw, isClosed) !== undefined, timeoutMs, 'no answer'),
+    received: (text, timeoutMs) => until(() => raw.includes(text), timeoutMs, `no ${JSON.stringify(text)}`),
     closed: (timeoutMs) => until(() => isClosed, timeoutMs, 'still open'),
     destroy: () => socket.destroy(),
   };
