@@ -7,6 +7,17 @@ import { UsageError } from '../command.js';
 import { readSecret } from '../secret-input.js';
 import { ENV_DATABASE_URL } from './service-copy-to-postgres.js';
 
+/** `--webhooks-allow-private` from the environment: 1 or true, 0 or false. */
+export const ENV_WEBHOOKS_ALLOW_PRIVATE = 'BAILIFF_WEBHOOKS_ALLOW_PRIVATE';
+
+function webhooksAllowPrivate(flag: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
+  if (flag) return true;
+  const value = env[ENV_WEBHOOKS_ALLOW_PRIVATE]?.trim().toLowerCase();
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new UsageError(`${ENV_WEBHOOKS_ALLOW_PRIVATE}: must be 1, true, 0 or false, received '${value}'`);
+}
+
 /** The admin token, for deployments that keep it off the command line. */
 export const ENV_ADMIN_TOKEN = 'BAILIFF_ADMIN_TOKEN';
 
@@ -38,7 +49,9 @@ const USAGE = `usage: bailiff service [options]
   --stream-retained-changes N       changes kept per network for resuming streams (default: 100000)
   --stream-max-frame-bytes N        largest frame a stream client may send (default: 65536)
   --stream-stall-timeout-ms N       a stream reader stalled this long is closed (default: 30000)
-  --panel-secure-cookies            panel cookies always Secure (the panel is reached through an HTTPS proxy)`;
+  --panel-secure-cookies            panel cookies always Secure (the panel is reached through an HTTPS proxy)
+  --webhooks-allow-private          webhooks may go to loopback, private and other internal addresses
+                                    (default: BAILIFF_WEBHOOKS_ALLOW_PRIVATE=1, else the internet only)`;
 
 /** Stream flags and the service option each sets, with its minimum. */
 const STREAM_FLAGS = [
@@ -94,6 +107,7 @@ function parse(argv: string[]) {
         'stream-max-frame-bytes': { type: 'string' },
         'stream-stall-timeout-ms': { type: 'string' },
         'panel-secure-cookies': { type: 'boolean' },
+        'webhooks-allow-private': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -137,6 +151,7 @@ export const command: CliCommand = async (context) => {
   if (maxUploadMb !== undefined && !(maxUploadMb > 0)) {
     throw new UsageError(`--max-upload-mb: must be a number > 0, received '${flags['max-upload-mb']}'`);
   }
+  const allowPrivateWebhooks = webhooksAllowPrivate(flags['webhooks-allow-private'], env);
   const { startService, loadSeed, SeedError } = await import('../../service/index.js');
   let seed: ReturnType<typeof loadSeed> | undefined;
   try {
@@ -196,10 +211,12 @@ export const command: CliCommand = async (context) => {
         ]),
       ),
       ...(flags['panel-secure-cookies'] ? { panelSecureCookies: true } : {}),
+      ...(allowPrivateWebhooks ? { webhooksAllowPrivate: true } : {}),
       logger: stderrLogger(stderr),
     });
   } catch (error) {
     if (error instanceof RangeError) throw new UsageError(error.message);
+    if (error instanceof SeedError) throw new UsageError(`--seed: ${error.message}`);
     throw error;
   }
   stdout.write(`listening on ${service.url}\n`);
