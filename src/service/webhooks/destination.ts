@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { createError } from '../../errors/create-error.js';
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {
@@ -26,9 +27,7 @@ export interface DestinationPolicy {
 export const DEFAULT_DESTINATION_POLICY: DestinationPolicy = { allowPrivate: false, resolve: systemResolver };
 
 /** A webhook destination the policy refuses; permanent, never retried. */
-export class DestinationRefused extends Error {
-  override readonly name = 'DestinationRefused';
-}
+export class DestinationRefused extends createError('BAILIFF_SERVICE_WEBHOOK_DESTINATION', 'DestinationRefused') {}
 
 /** What each refused range is called in a message. */
 const RANGE_NAMES: Record<string, string> = {
