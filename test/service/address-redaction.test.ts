@@ -26,6 +26,7 @@ beforeAll(async () => {
   expect((await t.admin('PATCH', '/networks/alpha/settings', { publicList: true })).status).toBe(200);
   await t.addAccount('watcher', 'alpha', 'viewer');
   await t.addAccount('headmod', 'alpha', 'moderator');
+  await t.addAccount('helpmod', 'alpha', 'helper');
   viewer = await t.loggedIn('watcher');
   moderator = await t.loggedIn('headmod');
 });
@@ -192,6 +193,26 @@ describe('staff pages of a role without see-ip', () => {
     expect(withSeeIp.html).toContain('alt of IP:203.0.113.12');
     expect((await moderator.get(pages.ticket)).html).toContain('e.g.203.0.113.17');
     expect(id).toBeTruthy();
+  });
+
+  it("keeps what a staff member without see-ip typed: a refused form and the confirmation carry it as written", async () => {
+    const helper = await t.loggedIn('helpmod');
+    expect((await helper.get(`/panel/players/${JEB}`)).status).toBe(200);
+    const reason = 'evading from IP:203.0.113.12';
+    const refused = await helper.post(`/panel/players/${JEB}/punish`, { typeOrdinal: 'nope', reason });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain(`value="${reason}"`);
+    const form = { typeOrdinal: '7', severity: 'lenient', reason };
+    const preview = await helper.post(`/panel/players/${JEB}/punish`, form);
+    expect(preview.status).toBe(200);
+    expect(preview.html).toContain(`name="reason" value="${reason}"`);
+    const once = /name="once" value="([^"]+)"/.exec(preview.html)![1]!;
+    const confirmed = await helper.post(`/panel/players/${JEB}/punish`, { ...form, confirm: 'yes', once });
+    expect(confirmed.status).toBe(303);
+    const rows = await t.stores.playerLookup.punishmentsOf(t.networkId('alpha'), JEB, 100);
+    expect(rows.filter((row) => row.issuer_name === 'helpmod').map((row) => row.reason)).toEqual([reason]);
+    // Shown back later, it is stored text like any other: hidden from the helper's role.
+    expect((await helper.get(`/panel/players/${JEB}`)).html).toContain('evading from IP:[address hidden]');
   });
 
   it('the live feed sends a viewer the punishment with addresses hidden, a moderator as it is', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { HIDDEN_ADDRESS, redactAddresses, redactAddressesIn } from '../../src/service/panel/redact-addresses.js';
+import {
+  HIDDEN_ADDRESS,
+  redactAddresses,
+  redactAddressesIn,
+  visitorInput,
+} from '../../src/service/panel/redact-addresses.js';
 
 const H = HIDDEN_ADDRESS;
 
@@ -157,5 +162,12 @@ describe('redactAddressesIn', () => {
     expect(shown.when).toBe(when);
     // The original is left as it was.
     expect(data.rows[0]!.reason).toBe('alt of 2001:db8::7');
+  });
+
+  it("keeps the visitor's own input as typed, wherever it sits", () => {
+    const typed = visitorInput({ reason: 'ban 203.0.113.5' });
+    const shown = redactAddressesIn({ values: typed, reason: 'ban 203.0.113.5' });
+    expect(shown.values.reason).toBe('ban 203.0.113.5');
+    expect(shown.reason).toBe(`ban ${H}`);
   });
 });

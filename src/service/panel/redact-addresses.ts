@@ -19,6 +19,18 @@ export function redactAddresses(text: string): string {
   return result + text.slice(from);
 }
 
+/** The class of {@link visitorInput}'s copies: not a plain object, so {@link redactAddressesIn} leaves it as it is. */
+class VisitorInput {}
+
+/**
+ * A copy of what the visitor just sent (a refused form shown again, a confirmation page carrying the
+ * form on): it is theirs, so it is shown as typed. Redacting it would store `[address hidden]` in
+ * place of what a staff member wrote once they confirm.
+ */
+export function visitorInput<Value extends object>(value: Value): Value {
+  return Object.assign(new VisitorInput(), value);
+}
+
 function isPlainObject(value: object): value is Record<string, unknown> {
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;

@@ -8,6 +8,7 @@ import { submitAppeal } from '../appeals/submit-appeal.js';
 import type { PanelContext } from '../panel-context.js';
 import { sendPublicPage } from '../public/public-page.js';
 import { KIND_LABELS, publicReason, shownDate } from '../public/public-rows.js';
+import { visitorInput } from '../redact-addresses.js';
 
 const networkParams = z.object({ network: z.string().min(1).max(256) });
 const tokenParams = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
@@ -59,7 +60,7 @@ export function registerAppealRoutes(app: FastifyInstance, panel: PanelContext):
       {
         title: 'Appeal',
         ...page,
-        values,
+        values: visitorInput(values),
         errors,
         formError,
         minLength: MIN_APPEAL_LENGTH,
