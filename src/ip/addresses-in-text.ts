@@ -113,8 +113,8 @@ interface Ipv6Find {
 /**
  * The longest IPv6 address written from `start` (a group or a `::`) with two groups at least, a
  * dotted quad counting two; undefined when there is none. The walk reads at most one address's
- * length and checks the shape itself (eight groups, or fewer and one `::`); node's `isIPv6` then
- * confirms the one it found.
+ * length and checks the shape itself (groups of one to four hex digits joined by single colons,
+ * eight of them, or fewer and one `::`; a dotted quad last); node's `isIPv6` confirms the one found.
  */
 function ipv6At(text: string, start: number, runEnd: number): Ipv6Find | undefined {
   const limit = Math.min(runEnd, start + MAX_IPV6_LENGTH);
@@ -125,19 +125,12 @@ function ipv6At(text: string, start: number, runEnd: number): Ipv6Find | undefin
     if (groups >= 2 && (compressed ? groups <= 7 : groups === 8)) best = { end, endsWithQuad };
   };
   let at = start;
-  while (at < limit) {
-    if (text.charCodeAt(at) === COLON) {
-      if (text.charCodeAt(at + 1) !== COLON) {
-        at += 1;
-        continue;
-      }
-      if (compressed) break;
-      compressed = true;
-      at += 2;
-      consider(at, false);
-      continue;
-    }
-    if (!isHex(text.charCodeAt(at))) break;
+  if (text.charCodeAt(at) === COLON) {
+    if (text.charCodeAt(at + 1) !== COLON || text.charCodeAt(at + 2) === COLON) return undefined;
+    compressed = true;
+    at += 2;
+  }
+  while (at < limit && isHex(text.charCodeAt(at))) {
     let groupEnd = at;
     while (groupEnd < limit && groupEnd - at < 4 && isHex(text.charCodeAt(groupEnd))) groupEnd += 1;
     if (text.charCodeAt(groupEnd) === DOT) {
@@ -151,9 +144,23 @@ function ipv6At(text: string, start: number, runEnd: number): Ipv6Find | undefin
     if (groups > 8) break;
     consider(groupEnd, false);
     if (text.charCodeAt(groupEnd) !== COLON) break;
-    at = groupEnd;
+    if (text.charCodeAt(groupEnd + 1) !== COLON) {
+      at = groupEnd + 1;
+      continue;
+    }
+    if (compressed) break;
+    compressed = true;
+    at = groupEnd + 2;
+    consider(at, false);
+    // `:::` ends it: the address is what came before the third colon.
+    if (text.charCodeAt(at) === COLON) break;
   }
   return best && isIPv6(text.slice(start, best.end)) ? best : undefined;
+}
+
+/** The longest IPv6 address (two groups at least) at the start of `text`, as its length; -1 when there is none. */
+export function ipv6PrefixLength(text: string): number {
+  return ipv6At(text, 0, text.length)?.end ?? -1;
 }
 
 /** The end of a dotted quad of octets starting at `start`, or -1. */

@@ -195,7 +195,7 @@ describe('staff pages of a role without see-ip', () => {
     expect(id).toBeTruthy();
   });
 
-  it("keeps what a staff member without see-ip typed: a refused form and the confirmation carry it as written", async () => {
+  it('keeps what a staff member without see-ip typed: a refused form and the confirmation carry it as written', async () => {
     const helper = await t.loggedIn('helpmod');
     expect((await helper.get(`/panel/players/${JEB}`)).status).toBe(200);
     const reason = 'evading from IP:203.0.113.12';
