@@ -42,8 +42,12 @@ function refused(problem: string, url: string): SendOutcome {
   return { kind: 'refused', statusCode: null, excerpt: text, problem: text };
 }
 
-const isRefusal = (error: unknown): error is DestinationRefused =>
-  error instanceof DestinationRefused || (error as { cause?: unknown } | null)?.cause instanceof DestinationRefused;
+/** The refusal of the destination behind a failed request, if that is why it failed. */
+function refusalOf(error: unknown): DestinationRefused | undefined {
+  if (error instanceof DestinationRefused) return error;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause instanceof DestinationRefused ? cause : undefined;
+}
 
 async function readExcerpt(response: Response): Promise<string> {
   if (!response.body) return '';
@@ -129,7 +133,8 @@ export async function sendOnce(request: SendRequest, context: SendContext): Prom
     return { kind: 'refused', statusCode, excerpt };
   } catch (error) {
     if (context.closing.aborted) return { kind: 'aborted' };
-    if (isRefusal(error)) return refused((isRefusal(error.cause) ? error.cause : error).message, request.url);
+    const refusal = refusalOf(error);
+    if (refusal) return refused(refusal.message, request.url);
     const timedOut = attempt.signal.aborted;
     const failed = error as { code?: unknown; cause?: { code?: unknown } } | null;
     const code = typeof failed?.code === 'string' ? failed.code : failed?.cause?.code;
