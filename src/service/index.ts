@@ -44,6 +44,7 @@ import {
 import { DEFAULT_RULES } from './rules/catalogue.js';
 import { applySeed } from './seed/apply-seed.js';
 import { loadSeed, parseSeed } from './seed/load-seed.js';
+import { refuseSeedDestinations } from './seed/seed-destinations.js';
 import { InstanceSharing } from './several-instances.js';
 import { createServiceStorage } from './store/create-storage.js';
 import { PostgresStorage } from './store/postgres/postgres-storage.js';
@@ -58,8 +59,10 @@ import {
   STREAM_PAGE_SIZE,
   STREAM_SNAPSHOT_REUSE_MS,
 } from './stream/stream-settings.js';
+import { type DestinationPolicy, systemResolver } from './webhooks/destination.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { EXPIRY_BATCH_SIZE, EXPIRY_MAX_LATE_MS, ExpiryAnnouncer } from './webhooks/expiry-announcer.js';
+import { guardedFetch } from './webhooks/guarded-fetch.js';
 
 export * from './options.js';
 export type { ModerationRules } from './rules/catalogue.js';
@@ -119,8 +122,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     );
     await sharing?.start();
     const webhookTimers = options.webhookTimers ?? systemTimers;
+    const destinations: DestinationPolicy = {
+      allowPrivate: options.webhooksAllowPrivate ?? false,
+      resolve: options.webhookResolver ?? systemResolver,
+    };
     webhooks = new WebhookDispatcher(context.stores.webhookDeliveries, {
-      fetch: options.webhookFetch ?? ((url, init) => globalThis.fetch(url, init)),
+      fetch: options.webhookFetch ?? guardedFetch(destinations),
+      destinations,
       clock,
       timers: webhookTimers,
       random: options.random ?? systemRandom,
@@ -139,7 +147,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const dispatcher = webhooks;
     const wake = () => dispatcher.wake();
     context.webhooks.onQueued = sharing ? sharing.wakeAfterCommit(wake) : wake;
-    if (seed) await applySeed(context, seed);
+    if (seed) {
+      await refuseSeedDestinations(seed, dispatcher);
+      await applySeed(context, seed);
+    }
     // After the seed, so a large seed is planned with its own statistics.
     await storage.refreshStatistics();
     const adminToken = options.adminToken ?? randomAdminToken();

@@ -9,6 +9,7 @@ import type { ServiceContext } from './context.js';
 import type { ModerationRules } from './rules/catalogue.js';
 import { weakSecretProblem } from './secret-strength.js';
 import type { ServiceSeed } from './seed/seed-schema.js';
+import type { HostResolver } from './webhooks/destination.js';
 import type { WebhookFetch } from './webhooks/send.js';
 
 /** How to start the reference service. */
@@ -120,8 +121,19 @@ export interface ServiceOptions {
   webhookTimeoutMs?: number;
   /** How often the service looks for temporary punishments whose time is over (`punishment.expired`). @default 30000 */
   webhookExpiryCheckMs?: number;
-  /** The `fetch` webhook deliveries use. @default globalThis.fetch */
+  /**
+   * The `fetch` webhook deliveries use, in place of the guarded HTTP client (which checks every address
+   * it connects to): a URL whose host is an internal IP literal is still refused, a host name is not
+   * resolved. @default node's http and https with the destination rule
+   */
   webhookFetch?: WebhookFetch;
+  /**
+   * Webhooks may go to loopback, private, link-local, unique-local, carrier-grade NAT and the other
+   * internal addresses too (`--webhooks-allow-private`). @default false: the internet only
+   */
+  webhooksAllowPrivate?: boolean;
+  /** Resolves webhook host names to every address they have. @default dns.lookup (all addresses) */
+  webhookResolver?: HostResolver;
   /** Source of the jitter of webhook retries. @default Math.random */
   random?: Random;
   /** Generator of punishment, reply and upload ids. @default 10 random base64url characters */
@@ -210,6 +222,16 @@ export function checkOptions(options: ServiceOptions): void {
   }
   if (options.webhookFetch !== undefined && typeof options.webhookFetch !== 'function') {
     throw new RangeError(`service option webhookFetch: must be a function, received ${typeof options.webhookFetch}`);
+  }
+  if (options.webhooksAllowPrivate !== undefined && typeof options.webhooksAllowPrivate !== 'boolean') {
+    throw new RangeError(
+      `service option webhooksAllowPrivate: must be true or false, received ${String(options.webhooksAllowPrivate)}`,
+    );
+  }
+  if (options.webhookResolver !== undefined && typeof options.webhookResolver !== 'function') {
+    throw new RangeError(
+      `service option webhookResolver: must be a function, received ${typeof options.webhookResolver}`,
+    );
   }
   if (options.databaseUrl !== undefined) {
     if (typeof options.databaseUrl !== 'string' || !/^postgres(ql)?:\/\//.test(options.databaseUrl)) {

@@ -236,6 +236,11 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   },
   'publicList.isPublic': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
   'publicList.setPublic': { args: (f) => ({ networkId: f.networkId, isPublic: 1 }), uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.issuerLabel': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.setIssuerLabel': {
+    args: (f) => ({ networkId: f.networkId, label: 'Staff' }),
+    uses: ['INTEGER PRIMARY KEY'],
+  },
   'publicList.page': {
     args: (f) => ({ networkId: f.networkId, beforeCreatedAt: f.nowMs - DAY_MS, beforePosition: 0, limit: 50 }),
     uses: ['service_punishments_recent'],

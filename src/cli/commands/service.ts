@@ -8,6 +8,17 @@ import { UsageError } from '../command.js';
 import { readSecret } from '../secret-input.js';
 import { ENV_DATABASE_URL } from './service-copy-to-postgres.js';
 
+/** `--webhooks-allow-private` from the environment: 1 or true, 0 or false. */
+export const ENV_WEBHOOKS_ALLOW_PRIVATE = 'BAILIFF_WEBHOOKS_ALLOW_PRIVATE';
+
+function webhooksAllowPrivate(flag: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
+  if (flag) return true;
+  const value = env[ENV_WEBHOOKS_ALLOW_PRIVATE]?.trim().toLowerCase();
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new UsageError(`${ENV_WEBHOOKS_ALLOW_PRIVATE}: must be 1, true, 0 or false, received '${value}'`);
+}
+
 /** The admin token, for deployments that keep it off the command line. */
 export const ENV_ADMIN_TOKEN = 'BAILIFF_ADMIN_TOKEN';
 /** The trusted proxies, comma-separated, when `--trust-proxy` is not given. */
@@ -49,7 +60,9 @@ const USAGE = `usage: bailiff service [options]
   --connections-per-address N       open connections one client address may hold; the next gets 429 (default: 100)
   --trust-proxy CIDR,...            reverse proxies whose forwarding header names the client
                                     (default: BAILIFF_TRUST_PROXY, else none: every peer is the client)
-  --trust-proxy-header NAME         the header they write: x-forwarded-for or forwarded (default: x-forwarded-for)`;
+  --trust-proxy-header NAME         the header they write: x-forwarded-for or forwarded (default: x-forwarded-for)
+  --webhooks-allow-private          webhooks may go to loopback, private and other internal addresses
+                                    (default: BAILIFF_WEBHOOKS_ALLOW_PRIVATE=1, else the internet only)`;
 
 /** Stream flags and the service option each sets, with its minimum. */
 const STREAM_FLAGS = [
@@ -129,6 +142,7 @@ function parse(argv: string[]) {
         'connections-per-address': { type: 'string' },
         'trust-proxy': { type: 'string' },
         'trust-proxy-header': { type: 'string' },
+        'webhooks-allow-private': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -183,6 +197,7 @@ export const command: CliCommand = async (context) => {
   if (trustProxyHeader !== undefined && trustProxyHeader !== 'x-forwarded-for' && trustProxyHeader !== 'forwarded') {
     throw new UsageError(`--trust-proxy-header: must be x-forwarded-for or forwarded, received '${trustProxyHeader}'`);
   }
+  const allowPrivateWebhooks = webhooksAllowPrivate(flags['webhooks-allow-private'], env);
   const { startService, loadSeed, SeedError } = await import('../../service/index.js');
   let seed: ReturnType<typeof loadSeed> | undefined;
   try {
@@ -250,10 +265,12 @@ export const command: CliCommand = async (context) => {
       ),
       ...(trustProxy === undefined ? {} : { trustProxy }),
       ...(trustProxyHeader === undefined ? {} : { trustProxyHeader }),
+      ...(allowPrivateWebhooks ? { webhooksAllowPrivate: true } : {}),
       logger: stderrLogger(stderr),
     });
   } catch (error) {
     if (error instanceof RangeError) throw new UsageError(error.message);
+    if (error instanceof SeedError) throw new UsageError(`--seed: ${error.message}`);
     throw error;
   }
   stdout.write(`listening on ${service.url}\n`);

@@ -3,6 +3,7 @@ import { CSRF_FIELD } from './csrf.js';
 import { staffOf } from './guard.js';
 import { STAFF_NAV } from './nav.js';
 import type { PanelContext } from './panel-context.js';
+import { redactAddressesIn } from './redact-addresses.js';
 
 /** What every staff page's layout shows: who is logged in, the navigation, the CSRF token. */
 export async function staffLayoutData(panel: PanelContext, request: FastifyRequest) {
@@ -24,7 +25,10 @@ export async function staffLayoutData(panel: PanelContext, request: FastifyReque
   };
 }
 
-/** Renders a staff page (its template uses layouts/staff) as HTML. */
+/**
+ * Renders a staff page (its template uses layouts/staff) as HTML. For a role without `see-ip`, every
+ * address in the page's data is hidden here, whatever page it is.
+ */
 export async function renderStaffPage(
   panel: PanelContext,
   request: FastifyRequest,
@@ -33,6 +37,7 @@ export async function renderStaffPage(
   data: Record<string, unknown>,
   statusCode = 200,
 ): Promise<FastifyReply> {
-  const html = await panel.views.renderAsync(view, { ...(await staffLayoutData(panel, request)), ...data });
+  const shown = staffOf(request).permissions.has('see-ip') ? data : redactAddressesIn(data);
+  const html = await panel.views.renderAsync(view, { ...(await staffLayoutData(panel, request)), ...shown });
   return reply.code(statusCode).type('text/html; charset=utf-8').send(html);
 }

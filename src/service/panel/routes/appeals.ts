@@ -7,8 +7,8 @@ import { AppealThrottle } from '../appeals/appeal-throttle.js';
 import { submitAppeal } from '../appeals/submit-appeal.js';
 import type { PanelContext } from '../panel-context.js';
 import { sendPublicPage } from '../public/public-page.js';
-import { KIND_LABELS, shownDate } from '../public/public-rows.js';
-import { redactAddresses } from '../redact-addresses.js';
+import { KIND_LABELS, publicReason, shownDate } from '../public/public-rows.js';
+import { visitorInput } from '../redact-addresses.js';
 
 const networkParams = z.object({ network: z.string().min(1).max(256) });
 const tokenParams = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
@@ -60,7 +60,7 @@ export function registerAppealRoutes(app: FastifyInstance, panel: PanelContext):
       {
         title: 'Appeal',
         ...page,
-        values,
+        values: visitorInput(values),
         errors,
         formError,
         minLength: MIN_APPEAL_LENGTH,
@@ -134,14 +134,15 @@ export function registerAppealRoutes(app: FastifyInstance, panel: PanelContext):
         kind: KIND_LABELS[publicKindOf(punishment.status, punishment.type_ordinal)],
         type: typeTitle(punishment.type_ordinal),
         date: shownDate(punishment.created_at),
-        reason: redactAddresses(punishment.reason),
+        reason: publicReason(punishment.type_ordinal, punishment.reason),
       },
       playerName: appeal.playerName,
       sentAt: shownDate(appeal.createdAt),
       statusText: STATUS_TEXT[appeal.status],
       message: ticket.description,
       answer: appeal.answer,
-      decidedBy: appeal.decidedBy,
+      // The staff member's name is never shown to the public; the network's label stands for them.
+      decidedBy: appeal.decidedBy === null ? null : await stores.publicList.issuerLabel(appeal.networkId),
       decidedAt: appeal.decidedAt === null ? null : shownDate(appeal.decidedAt),
     });
   });

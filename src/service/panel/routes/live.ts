@@ -5,6 +5,7 @@ import { HttpError } from '../../http/errors.js';
 import { requireStaff, staffOf } from '../guard.js';
 import type { PanelContext } from '../panel-context.js';
 import { viewOfPunishment } from '../punishment-view.js';
+import { redactAddressesIn } from '../redact-addresses.js';
 import { loadStaff } from '../staff-session.js';
 
 /** A reader this far behind is dropped; its page reconnects and reloads what it missed. */
@@ -50,7 +51,8 @@ export function registerLiveRoutes(app: FastifyInstance, panel: PanelContext): v
     function onChange(networkId: number, punishment: Punishment, sequence: number) {
       if (networkId !== staff.networkId) return;
       const view = viewOfPunishment(punishment, rules, clock.now());
-      send(`id: ${sequence}\nevent: punishment\ndata: ${JSON.stringify(view)}\n\n`);
+      const shown = staff.permissions.has('see-ip') ? view : redactAddressesIn(view);
+      send(`id: ${sequence}\nevent: punishment\ndata: ${JSON.stringify(shown)}\n\n`);
     }
     const beat = () => {
       heartbeat = timers.setTimeout(async () => {

@@ -429,6 +429,11 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
   },
   // Leases, change notifications and shared rate buckets: what several instances need (h6).
   ...SEVERAL_INSTANCES_SCHEMA,
+  {
+    version: 16,
+    name: 'public pages: the issuer label a network chooses instead of staff usernames (SQLite migration 18)',
+    up: 'ALTER TABLE service_networks ADD COLUMN public_issuer_label TEXT;',
+  },
 ];
 
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS service_schema_migrations (
