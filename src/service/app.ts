@@ -15,6 +15,7 @@ import { registerPanel } from './panel/register-panel.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerNetworkSettingsRoutes } from './routes/admin-network-settings.js';
 import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
+import { appealCodeHandlers } from './routes/appeal-codes.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
 import { linkedAccountHandlers } from './routes/linked-accounts.js';
 import { migrationHandlers } from './routes/migration.js';
@@ -81,6 +82,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
           ...staffTicketHandlers(context),
           ...pendingNoticeHandlers(context),
           ...migrationHandlers(context, settings),
+          ...appealCodeHandlers(context),
         },
         settings.rateLimits.settings.writesPerMinute,
       );

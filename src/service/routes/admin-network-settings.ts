@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ADMIN_ACTOR, auditApiAction } from '../api-audit.js';
+import { appealCooldownHours } from '../appeals/appeal-cooldown.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../http/errors.js';
 import { parseOrThrow } from '../http/validate.js';
@@ -11,6 +12,8 @@ const networkParams = z.object({ network: z.string().min(1) });
 export const networkSettingsUpdate = z.strictObject({
   /** Whether /panel/public/<network>/ lists the network's punishments. @default false */
   publicList: z.boolean().optional(),
+  /** Hours a punishment waits after a denied appeal before it may be appealed again; 0: no wait. @default 168 */
+  appealCooldownHours: appealCooldownHours.optional(),
 });
 
 /** A network's settings under /admin/v1/networks/:network/settings (read, and change some). */
@@ -24,7 +27,10 @@ export function registerNetworkSettingsRoutes(app: FastifyInstance, context: Ser
     return id;
   }
 
-  const settingsOf = async (networkId: number) => ({ publicList: await stores.publicList.isPublic(networkId) });
+  const settingsOf = async (networkId: number) => ({
+    publicList: await stores.publicList.isPublic(networkId),
+    appealCooldownHours: await stores.appeals.cooldownHours(networkId),
+  });
 
   app.get('/networks/:network/settings', async (request) => settingsOf(await networkOf(request.params)));
 
@@ -32,6 +38,9 @@ export function registerNetworkSettingsRoutes(app: FastifyInstance, context: Ser
     const networkId = await networkOf(request.params);
     const update = parseOrThrow(networkSettingsUpdate, request.body);
     if (update.publicList !== undefined) await stores.publicList.setPublic(networkId, update.publicList);
+    if (update.appealCooldownHours !== undefined) {
+      await stores.appeals.setCooldownHours(networkId, update.appealCooldownHours);
+    }
     await auditApiAction(context, {
       networkId,
       via: 'admin',
