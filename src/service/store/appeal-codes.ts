@@ -7,12 +7,18 @@ import {
   toAppealCode,
 } from './appeal-code-rows.js';
 
+/** Live codes one player keeps for one punishment; a new one beyond this replaces the oldest. */
+export const MAX_CODES_PER_HOLDER = 10;
+
 /** The statements of {@link AppealCodeStore}; test/service/query-plans.test.ts checks each one's plan. */
 export const APPEAL_CODE_SQL = {
-  // A holder's used and expired codes go when they get a new one: a holder keeps only live codes.
+  // Before a holder's new code: their used and expired codes go, and live ones beyond the newest few.
   pruneOfHolder: `DELETE FROM service_appeal_codes
     WHERE network_id = @networkId AND punishment_id = @punishmentId AND player_uuid = @playerUuid
-      AND (used_at IS NOT NULL OR expires_at <= @createdAtMs)`,
+      AND (used_at IS NOT NULL OR expires_at <= @createdAtMs OR code_hash NOT IN (
+        SELECT code_hash FROM service_appeal_codes
+        WHERE network_id = @networkId AND punishment_id = @punishmentId AND player_uuid = @playerUuid
+        ORDER BY created_at DESC LIMIT ${MAX_CODES_PER_HOLDER - 1}))`,
   insert: `INSERT INTO service_appeal_codes
       (network_id, code_hash, punishment_id, player_uuid, player_name, created_at, expires_at)
     VALUES (@networkId, @codeHash, @punishmentId, @playerUuid, @playerName, @createdAtMs, @expiresAtMs)
@@ -36,7 +42,10 @@ export class AppealCodeStore {
     this.useStatement = db.prepare(APPEAL_CODE_SQL.use);
   }
 
-  /** Stores a new code (and forgets the holder's used and expired ones); false when its hash is taken. */
+  /**
+   * Stores a new code, forgetting the holder's used and expired ones and their oldest live ones
+   * beyond {@link MAX_CODES_PER_HOLDER}; false when its hash is taken.
+   */
   issue(code: NewAppealCode): boolean {
     return this.db.transaction(() => {
       const { networkId, punishmentId, playerUuid, createdAtMs } = code;

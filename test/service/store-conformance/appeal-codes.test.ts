@@ -66,6 +66,18 @@ describe.each(DIALECTS)('appeal code and appeal rule stores on %s', (dialect) =>
     expect(await appealCodes.byHash(alpha, hash('jeb'))).toBeDefined();
   });
 
+  it('keeps at most 10 live codes per holder: a new one replaces the oldest', async () => {
+    const { punishments, appealCodes } = storage().stores;
+    const { alpha } = await twoNetworks(storage().stores);
+    await punishments.insert(newPunishment(alpha, 'p1'));
+    for (let at = 0; at < 12; at += 1) {
+      await appealCodes.issue(newCode(alpha, hash(`c${at}`), { createdAtMs: 1_000 + at, expiresAtMs: 100_000 }));
+    }
+    const kept = [];
+    for (let at = 0; at < 12; at += 1) kept.push((await appealCodes.byHash(alpha, hash(`c${at}`))) !== undefined);
+    expect(kept).toEqual([false, false, ...Array(10).fill(true)]);
+  });
+
   it('marks punishments unappealable and appealable again, per network, listed by player', async () => {
     const { punishments, appeals } = storage().stores;
     const { alpha, beta } = await twoNetworks(storage().stores);

@@ -4,7 +4,7 @@ import type { AppealCode, NewAppealCode } from '../appeal-code-rows.js';
 
 /** One-time appeal codes: stored by hash, used once, until they expire. */
 export interface AppealCodeStorePort {
-  /** Stores a new code (and forgets the holder's used and expired ones); false when its hash is taken. */
+  /** Stores a new code (forgetting the holder's used, expired and oldest live ones beyond 10); false when its hash is taken. */
   issue(code: NewAppealCode): Promise<boolean>;
   byHash(networkId: number, codeHash: Buffer): Promise<AppealCode | undefined>;
   /** Marks a live code used; false when it was used already, has expired, or is unknown. */

@@ -5,12 +5,17 @@ import {
   type NewAppealCode,
   toAppealCode,
 } from '../appeal-code-rows.js';
+import { MAX_CODES_PER_HOLDER } from '../appeal-codes.js';
 import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgAppealCodeStore}. */
 export const PG_APPEAL_CODE_SQL = pgStatements('appealCodes', {
   pruneOfHolder: `DELETE FROM service_appeal_codes
-    WHERE network_id = $1 AND punishment_id = $2 AND player_uuid = $3 AND (used_at IS NOT NULL OR expires_at <= $4)`,
+    WHERE network_id = $1 AND punishment_id = $2 AND player_uuid = $3
+      AND (used_at IS NOT NULL OR expires_at <= $4 OR code_hash NOT IN (
+        SELECT code_hash FROM service_appeal_codes
+        WHERE network_id = $1 AND punishment_id = $2 AND player_uuid = $3
+        ORDER BY created_at DESC LIMIT ${MAX_CODES_PER_HOLDER - 1}))`,
   insert: `INSERT INTO service_appeal_codes
       (network_id, code_hash, punishment_id, player_uuid, player_name, created_at, expires_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -24,7 +29,10 @@ export const PG_APPEAL_CODE_SQL = pgStatements('appealCodes', {
 export class PgAppealCodeStore {
   constructor(private readonly db: PgDb) {}
 
-  /** Stores a new code (and forgets the holder's used and expired ones); false when its hash is taken. */
+  /**
+   * Stores a new code, forgetting the holder's used and expired ones and their oldest live ones
+   * beyond {@link MAX_CODES_PER_HOLDER}; false when its hash is taken.
+   */
   issue(code: NewAppealCode): Promise<boolean> {
     const { networkId, codeHash, punishmentId, playerUuid, playerName, createdAtMs, expiresAtMs } = code;
     return this.db.transaction(async (tx) => {
