@@ -247,6 +247,28 @@ describe.each(['sqlite', 'postgres'] as const)('appeal codes on %s', (dialect) =
     expect(await t.service.context.stores.tickets.find(1, ticketId)).toMatchObject({ creatorUuid: JEB });
   });
 
+  it('an IP ban, which has no player page, is marked unappealable through the admin API', async () => {
+    const id = await punish({
+      targetUuid: ADDRESS_ONLY_TARGET,
+      typeOrdinal: 2,
+      data: { ipAddress: '198.51.100.0/24' },
+    });
+    const onIt = { punishmentId: id, playerUuid: NOTCH, playerName: 'Notch', ipAddress: '198.51.100.4' };
+    const before = (await askCode(onIt)).code!;
+    const marked = await t.admin('POST', `/networks/alpha/punishments/${id}/appealable`, { appealable: false });
+    expect(await marked.json()).toEqual({ success: true, changed: true, appealable: false, markedBy: 'admin token' });
+    expect(await askCode(onIt)).toMatchObject({ outcome: 'unappealable' });
+    expect(await codeError({ code: before, playerName: 'Notch' })).toContain('cannot be appealed');
+    const bad = await t.admin('POST', `/networks/alpha/punishments/${id}/appealable`, { appealable: 'no' });
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).message).toContain('appealable');
+    expect((await t.admin('POST', '/networks/alpha/punishments/nope/appealable', { appealable: true })).status).toBe(
+      404,
+    );
+    await t.admin('POST', `/networks/alpha/punishments/${id}/appealable`, { appealable: true });
+    await appealWith(before);
+  });
+
   it('gives no code for a punishment that no longer holds; a warning may be appealed', async () => {
     const pardoned = await punish({ targetUuid: NOTCH });
     await t.call('POST', `/punishments/${pardoned}/pardon`, { issuerName: 'mod' });
