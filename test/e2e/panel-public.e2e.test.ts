@@ -196,22 +196,26 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
     expect(dialogs).toEqual([]);
   });
 
-  it('a code works once; a denied appeal says when to appeal again; staff mark a mute unappealable and the form says so', async () => {
+  /** Fills and sends the appeal form on `page`. */
+  async function sendAppeal(page: Page, typed: string, name: string): Promise<void> {
+    await page.goto(`${service.url}/panel/appeal/${NETWORK}`);
+    await page.fill('#code', typed);
+    await page.fill('#playerName', name);
+    await page.fill('#message', 'I did not grief the spawn; the logs will show it was someone else.');
+    await page.click('form button[type=submit]');
+  }
+
+  it('a code works once, with its player name; a denied appeal says when to appeal again', {
+    timeout: 60_000,
+  }, async () => {
     const player = await newPage();
     const code = await appealCode('ban-griefer', 'Griefer');
-    const sendAppeal = async (typed: string, name: string) => {
-      await player.goto(`${service.url}/panel/appeal/${NETWORK}`);
-      await player.fill('#code', typed);
-      await player.fill('#playerName', name);
-      await player.fill('#message', 'I did not grief the spawn; the logs will show it was someone else.');
-      await player.click('form button[type=submit]');
-    };
     // Another player's name with Griefer's code is refused without using the code up.
-    await sendAppeal(code, 'Spammer');
+    await sendAppeal(player, code, 'Spammer');
     expect(await player.textContent('#code-error')).toBe(
       'this appeal code is not valid for this player name: check both, or get a new code',
     );
-    await sendAppeal(code.toLowerCase(), 'griefer');
+    await sendAppeal(player, code.toLowerCase(), 'griefer');
     await player.waitForURL('**/panel/appeal/status/**');
     const privateLink = player.url();
 
@@ -229,15 +233,20 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
       /^You may appeal again after \d{4}-\d\d-\d\d \d\d:\d\d UTC, with a new appeal code from the game\.$/,
     );
     await player.screenshot({ path: screenshotPath('appeal-denied.png'), fullPage: true });
-    await sendAppeal(code, 'Griefer');
+    await sendAppeal(player, code, 'Griefer');
     expect(await player.textContent('#code-error')).toContain('already used');
+    expect(dialogs).toEqual([]);
+  });
 
+  it('staff mark a mute unappealable on the player page, and the form says so', { timeout: 60_000 }, async () => {
+    const player = await newPage();
     const muteCode = await appealCode('mute-spammer', 'Spammer');
+    const staff = await loggedIn('moderator');
     await staff.goto(`${service.url}/panel/players/${offlineUuid('Spammer')}`);
     await staff.click('#punishment-mute-spammer .appealable-form button');
     await staff.waitForSelector('#punishment-mute-spammer [data-field="unappealable"]');
     expect(await staff.textContent('#punishment-mute-spammer .appealable-form button')).toBe('Allow appeals');
-    await sendAppeal(muteCode, 'Spammer');
+    await sendAppeal(player, muteCode, 'Spammer');
     expect(await player.textContent('#code-error')).toBe('this punishment cannot be appealed: the staff marked it so');
     expect(dialogs).toEqual([]);
   });
