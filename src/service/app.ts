@@ -14,8 +14,10 @@ import { uploadLimits } from './migration/receive-upload.js';
 import type { PanelSettings } from './panel/panel-context.js';
 import { registerPanel } from './panel/register-panel.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerAppealAdminRoutes } from './routes/admin-appeals.js';
 import { registerNetworkSettingsRoutes } from './routes/admin-network-settings.js';
 import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
+import { appealCodeHandlers } from './routes/appeal-codes.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
 import { linkedAccountHandlers } from './routes/linked-accounts.js';
 import { migrationHandlers } from './routes/migration.js';
@@ -88,6 +90,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
           ...staffTicketHandlers(context),
           ...pendingNoticeHandlers(context),
           ...migrationHandlers(context, settings),
+          ...appealCodeHandlers(context),
         },
         settings.rateLimits.settings.writesPerMinute,
       );
@@ -99,6 +102,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
       registerAdminRoutes(scope, context, settings.adminToken, settings.authThrottle);
       registerWebhookAdminRoutes(scope, context, settings.webhooks);
       registerNetworkSettingsRoutes(scope, context);
+      registerAppealAdminRoutes(scope, context);
     },
     { prefix: '/admin/v1' },
   );

@@ -192,6 +192,16 @@ async function populate(db: Db): Promise<void> {
       createdAtMs: 3_100,
     },
   });
+  await stores.appealCodes.issue({
+    networkId: alpha,
+    codeHash: Buffer.alloc(32, 7),
+    punishmentId: 'p2',
+    playerUuid: NOTCH,
+    playerName: 'Notch',
+    createdAtMs: 3_200,
+    expiresAtMs: 3_200 + 86_400_000,
+  });
+  await stores.appeals.setUnappealable(alpha, 'p1', { markedBy: 'mod', markedAtMs: 3_300 });
 }
 
 const sqliteTables = (db: Db) =>

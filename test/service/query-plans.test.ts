@@ -273,6 +273,39 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     }),
     uses: ['sqlite_autoindex_service_appeals_2'],
   },
+  'appeals.lastDeniedAt': { args: (f) => [f.networkId, 'p10'], uses: ['service_appeals_punishment'] },
+  'appeals.unappealable': {
+    args: (f) => [f.networkId, 'p10'],
+    uses: ['sqlite_autoindex_service_unappealable_punishments_1'],
+  },
+  'appeals.unmarkUnappealable': {
+    args: (f) => [f.networkId, 'p10'],
+    uses: ['sqlite_autoindex_service_unappealable_punishments_1'],
+  },
+  'appeals.unappealableOfTarget': {
+    args: (f) => [f.networkId, f.punishedPlayers[0]],
+    // Either index leading with (network_id, target_uuid) serves.
+    uses: ['(network_id=? AND target_uuid=?)', 'sqlite_autoindex_service_unappealable_punishments_1'],
+  },
+  'appeals.cooldownHours': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'appeals.setCooldownHours': { args: (f) => ({ networkId: f.networkId, hours: 2 }), uses: ['INTEGER PRIMARY KEY'] },
+  'appealCodes.pruneOfHolder': {
+    args: (f) => ({
+      networkId: f.networkId,
+      punishmentId: 'p10',
+      playerUuid: f.punishedPlayers[0],
+      createdAtMs: f.nowMs,
+    }),
+    uses: ['service_appeal_codes_holder'],
+  },
+  'appealCodes.byHash': {
+    args: (f) => [f.networkId, Buffer.alloc(32)],
+    uses: ['sqlite_autoindex_service_appeal_codes_1'],
+  },
+  'appealCodes.use': {
+    args: (f) => ({ networkId: f.networkId, codeHash: Buffer.alloc(32), nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_appeal_codes_1'],
+  },
   ...ticketListPages({
     page: [{}, 'service_tickets_created'],
     pageOfStatus: [{ status: 'Open' }, 'service_tickets_status_created'],
@@ -368,6 +401,8 @@ const LARGE_TABLES = [
   'service_tickets',
   'service_ticket_replies',
   'service_appeals',
+  'service_appeal_codes',
+  'service_unappealable_punishments',
 ];
 /** The stream snapshot reads every active punishment of the network by design. */
 const READS_A_WHOLE_NETWORK = new Set(['punishments.active']);

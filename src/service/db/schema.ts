@@ -1,4 +1,5 @@
 import type { SchemaMigration } from '../../db/schema-migrations.js';
+import { APPEAL_CODES } from './appeal-codes.js';
 import { NETWORK_SIZE_INDEXES } from './network-size-indexes.js';
 import { PANEL_TABLES } from './panel-tables.js';
 import { PUBLIC_ISSUER_LABEL } from './public-issuer-label.js';
@@ -320,5 +321,6 @@ export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   },
   PUBLIC_LIST_AND_APPEALS,
   TICKET_LIST_INDEXES,
+  APPEAL_CODES,
   PUBLIC_ISSUER_LABEL,
 ];

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ADMIN_ACTOR, auditApiAction } from '../api-audit.js';
+import { appealCooldownHours } from '../appeals/appeal-cooldown.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../http/errors.js';
 import { parseOrThrow } from '../http/validate.js';
@@ -25,6 +26,8 @@ export const networkSettingsUpdate = z.strictObject({
     .max(MAX_PUBLIC_ISSUER_LABEL_LENGTH, `must be at most ${MAX_PUBLIC_ISSUER_LABEL_LENGTH} characters`)
     .nullable()
     .optional(),
+  /** Hours a punishment waits after a denied appeal before it may be appealed again; 0: no wait. @default 168 */
+  appealCooldownHours: appealCooldownHours.optional(),
 });
 
 /** A network's settings under /admin/v1/networks/:network/settings (read, and change some). */
@@ -41,6 +44,7 @@ export function registerNetworkSettingsRoutes(app: FastifyInstance, context: Ser
   const settingsOf = async (networkId: number) => ({
     publicList: await stores.publicList.isPublic(networkId),
     publicIssuerLabel: await stores.publicList.issuerLabel(networkId),
+    appealCooldownHours: await stores.appeals.cooldownHours(networkId),
   });
 
   app.get('/networks/:network/settings', async (request) => settingsOf(await networkOf(request.params)));
@@ -51,6 +55,9 @@ export function registerNetworkSettingsRoutes(app: FastifyInstance, context: Ser
     if (update.publicList !== undefined) await stores.publicList.setPublic(networkId, update.publicList);
     if (update.publicIssuerLabel !== undefined) {
       await stores.publicList.setIssuerLabel(networkId, update.publicIssuerLabel);
+    }
+    if (update.appealCooldownHours !== undefined) {
+      await stores.appeals.setCooldownHours(networkId, update.appealCooldownHours);
     }
     await auditApiAction(context, {
       networkId,

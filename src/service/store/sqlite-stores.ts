@@ -4,6 +4,7 @@ import { DeliveryStore } from '../webhooks/delivery-store.js';
 import { WebhookLog } from '../webhooks/webhook-log.js';
 import { WebhookStore } from '../webhooks/webhook-store.js';
 import { AddressRetentionStore } from './address-retention.js';
+import { AppealCodeStore } from './appeal-codes.js';
 import { AppealStore } from './appeals.js';
 import { AuditLog } from './audit-log.js';
 import { AuditQueryStore } from './audit-query.js';
@@ -52,6 +53,7 @@ export interface SqliteStores {
   auditLog: AuditLog;
   publicList: PublicListStore;
   appeals: AppealStore;
+  appealCodes: AppealCodeStore;
   ticketList: TicketListStore;
   auditQuery: AuditQueryStore;
   dashboard: DashboardCounts;
@@ -99,6 +101,7 @@ export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
     auditLog: new AuditLog(db),
     publicList: new PublicListStore(db),
     appeals: new AppealStore(db, tickets),
+    appealCodes: new AppealCodeStore(db),
     ticketList: new TicketListStore(db),
     auditQuery: new AuditQueryStore(db),
     dashboard: new DashboardCounts(db),

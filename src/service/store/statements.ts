@@ -1,6 +1,7 @@
 import { DELIVERY_SQL } from '../webhooks/delivery-store.js';
 import { WEBHOOK_LOG_SQL } from '../webhooks/webhook-log.js';
 import { WEBHOOK_SQL } from '../webhooks/webhook-store.js';
+import { APPEAL_CODE_SQL } from './appeal-codes.js';
 import { APPEAL_SQL } from './appeals.js';
 import { AUDIT_LOG_SQL } from './audit-log.js';
 import { AUDIT_QUERY_SQL } from './audit-query.js';
@@ -48,6 +49,7 @@ export const SERVICE_STATEMENTS = {
   expiries: EXPIRY_SQL,
   publicList: PUBLIC_LIST_SQL,
   appeals: APPEAL_SQL,
+  appealCodes: APPEAL_CODE_SQL,
   ticketList: TICKET_LIST_SQL,
   auditQuery: AUDIT_QUERY_SQL,
   panelAccounts: PANEL_ACCOUNT_SQL,

@@ -1,4 +1,5 @@
 export type * from './address-retention.js';
+export type * from './appeal-codes.js';
 export type * from './appeals.js';
 export type * from './audit-log.js';
 export type * from './audit-query.js';

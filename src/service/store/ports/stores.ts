@@ -1,4 +1,5 @@
 import type { AddressRetentionPort } from './address-retention.js';
+import type { AppealCodeStorePort } from './appeal-codes.js';
 import type { AppealStorePort } from './appeals.js';
 import type { AuditLogPort } from './audit-log.js';
 import type { AuditQueryStorePort } from './audit-query.js';
@@ -51,6 +52,8 @@ export interface ServiceStoresPorts {
   publicList: PublicListStorePort;
   /** Appeals, each with its appeal ticket (panel). */
   appeals: AppealStorePort;
+  /** One-time appeal codes of appeals (extension and panel). */
+  appealCodes: AppealCodeStorePort;
   /** The staff's ticket list and assignment (panel). */
   ticketList: TicketListStorePort;
   /** The audit page's filtered reads (panel). */

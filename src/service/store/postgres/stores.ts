@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceStoresPorts } from '../ports/stores.js';
 import type { UnrenderableTicketReport } from '../tickets.js';
 import { PgAddressRetentionStore } from './address-retention.js';
+import { PgAppealCodeStore } from './appeal-codes.js';
 import { PgAppealStore } from './appeals.js';
 import { PgAuditLog } from './audit-log.js';
 import { PgAuditQueryStore } from './audit-query.js';
@@ -74,6 +75,7 @@ export function createPgStores(db: PgDb, options: PgStoreOptions = {}) {
     publicList: new PgPublicListStore(db),
     auditQuery: new PgAuditQueryStore(db),
     appeals: new PgAppealStore(db),
+    appealCodes: new PgAppealCodeStore(db),
     ticketList: new PgTicketListStore(db),
   };
 }
