@@ -96,6 +96,7 @@ export async function startSession(
     networkId,
     createdAt: times.nowMs,
     expiresAt: times.nowMs + times.lifetimeMs,
+    stage: 'full',
   });
   reply.setCookie(SESSION_COOKIE, sessionId, {
     path: COOKIE_PATH,

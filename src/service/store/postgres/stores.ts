@@ -14,6 +14,8 @@ import { PgMigrationStore } from './migrations.js';
 import { PgNetworkStore } from './networks.js';
 import { PgNotificationStore } from './notifications.js';
 import { PgPanelAccountStore } from './panel-accounts.js';
+import { PgPanelDeviceStore } from './panel-devices.js';
+import { PgPanelRecoveryCodeStore } from './panel-recovery-codes.js';
 import { PgPanelRoleStore } from './panel-roles.js';
 import { PgPanelSessionStore } from './panel-sessions.js';
 import { PgPardonStore } from './pardons.js';
@@ -75,6 +77,8 @@ export function createPgStores(db: PgDb, options: PgStoreOptions = {}) {
     auditQuery: new PgAuditQueryStore(db),
     appeals: new PgAppealStore(db),
     ticketList: new PgTicketListStore(db),
+    panelDevices: new PgPanelDeviceStore(db),
+    panelRecoveryCodes: new PgPanelRecoveryCodeStore(db),
   };
 }
 
