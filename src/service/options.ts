@@ -5,6 +5,7 @@ import type { Logger } from '../ports/logger.js';
 import type { Random } from '../ports/random.js';
 import type { Timers } from '../ports/timers.js';
 import type { ServiceContext } from './context.js';
+import { DEFAULT_LIVE_CAPS, liveCapsProblem } from './panel/live-connections.js';
 import type { ModerationRules } from './rules/catalogue.js';
 import { weakSecretProblem } from './secret-strength.js';
 import type { ServiceSeed } from './seed/seed-schema.js';
@@ -77,6 +78,12 @@ export interface ServiceOptions {
    * reached only through a proxy that terminates HTTPS. @default false (Secure on HTTPS requests)
    */
   panelSecureCookies?: boolean;
+  /** Live dashboards (`/panel/live`) one staff account may hold open at once; the next is refused with 429. @default 5 */
+  panelLivePerAccount?: number;
+  /** Live dashboards one network may hold open at once (429 beyond); below `panelLiveMax`. @default 50 */
+  panelLivePerNetwork?: number;
+  /** Live dashboards open at once in this instance, every network together (503 beyond): the last resort. @default 500 */
+  panelLiveMax?: number;
   /** Source of "now" for timestamps, windows and the rate limiter. @default system clock */
   clock?: Clock;
   /** Timers of background work (pruning the address history). @default system timers, unref'd */
@@ -164,6 +171,17 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('webhookRetryMaxMs', 1);
   positiveInteger('webhookTimeoutMs', 1);
   positiveInteger('webhookExpiryCheckMs', 1);
+  positiveInteger('panelLivePerAccount', 1);
+  positiveInteger('panelLivePerNetwork', 1);
+  positiveInteger('panelLiveMax', 2);
+  const liveProblem = liveCapsProblem({
+    perAccount: options.panelLivePerAccount ?? DEFAULT_LIVE_CAPS.perAccount,
+    perNetwork: options.panelLivePerNetwork ?? DEFAULT_LIVE_CAPS.perNetwork,
+    total: options.panelLiveMax ?? DEFAULT_LIVE_CAPS.total,
+  });
+  if (liveProblem) {
+    throw new RangeError(`service options panelLivePerAccount, panelLivePerNetwork, panelLiveMax: ${liveProblem}`);
+  }
   if (options.webhookFetch !== undefined && typeof options.webhookFetch !== 'function') {
     throw new RangeError(`service option webhookFetch: must be a function, received ${typeof options.webhookFetch}`);
   }
