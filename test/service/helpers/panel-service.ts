@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import { type Db, openDb } from '../../../src/db/open-db.js';
 import type { ServiceOptions } from '../../../src/service/index.js';
 import { csrfTokenOf } from '../../../src/service/panel/csrf.js';
 import { hashPassword } from '../../../src/service/panel/passwords.js';
-import { hashSessionId, SESSION_COOKIE } from '../../../src/service/panel/staff-session.js';
+import { SESSION_COOKIE } from '../../../src/service/panel/staff-session.js';
 import {
   createSqliteStores as createStores,
   type SqliteStores as ServiceStores,
@@ -65,7 +65,7 @@ export async function startPanelService(options: ServiceOptions = {}): Promise<P
     async sessionOf(username) {
       const account = stores.panelAccounts.findByUsername(username)!;
       const sessionId = randomBytes(32).toString('base64url');
-      stores.panelSessions.create(hashSessionId(sessionId), {
+      stores.panelSessions.create(createHash('sha256').update(sessionId).digest(), {
         accountId: account.id,
         networkId: account.networkId ?? networkId('alpha'),
         createdAt: test.clock.now(),
