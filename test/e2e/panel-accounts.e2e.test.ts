@@ -40,13 +40,19 @@ describeInBrowser('staff accounts end to end', () => {
   }
 
   /** The password step in the page; `code` answers the second step when there is one. */
-  async function logIn(page: Page, username: string, code?: () => Promise<string>) {
+  async function logIn(
+    page: Page,
+    username: string,
+    code?: () => Promise<string>,
+    onCodePage?: () => Promise<unknown>,
+  ) {
     await page.goto(`${base}/panel/login`);
     await page.fill('input[name="username"]', username);
     await page.fill('input[name="password"]', PASSWORD);
     await page.click('button[type="submit"]');
     if (code) {
       await page.waitForURL(/\/panel\/login\/code/);
+      await onCodePage?.();
       await page.fill('input[name="code"]', await code());
       await page.click('button[type="submit"]');
     }
@@ -150,7 +156,12 @@ describeInBrowser('staff accounts end to end', () => {
     await admin.click('form[action="/panel/logout"] button');
     await admin.waitForURL(/\/panel\/login/);
     // The code of the set-up is spent; the app's next one (within the accepted window) is not.
-    await logIn(admin, 'headmod', () => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
+    await logIn(
+      admin,
+      'headmod',
+      () => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }),
+      () => shot(admin, 'login-code'),
+    );
     await admin.waitForURL(`${base}/panel/`);
 
     const spare = await newPage();
