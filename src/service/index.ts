@@ -161,8 +161,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         alwaysSecureCookies: options.panelSecureCookies ?? false,
         timers: options.timers ?? systemTimers,
         staffSignals: sharing?.staffSignals,
-        ...(options.panelLivePerAccount === undefined ? {} : { liveConnectionsPerAccount: options.panelLivePerAccount }),
-        ...(options.panelLivePerNetwork === undefined ? {} : { liveConnectionsPerNetwork: options.panelLivePerNetwork }),
+        ...(options.panelLivePerAccount === undefined
+          ? {}
+          : { liveConnectionsPerAccount: options.panelLivePerAccount }),
+        ...(options.panelLivePerNetwork === undefined
+          ? {}
+          : { liveConnectionsPerNetwork: options.panelLivePerNetwork }),
         ...(options.panelLiveMax === undefined ? {} : { maxLiveConnections: options.panelLiveMax }),
         ...(options.appealsPerHour === undefined ? {} : { appealsPerHour: options.appealsPerHour }),
       },

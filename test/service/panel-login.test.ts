@@ -85,7 +85,8 @@ describe('panel login and sessions', () => {
   });
 
   it('throttles wrong passwords per account for devices that never logged in to it, from any address, and tells when to retry', async () => {
-    for (let n = 0; n < 5; n += 1) expect((await t.client(`127.0.9.${n + 1}`).login('victim', 'guess')).status).toBe(401);
+    for (let n = 0; n < 5; n += 1)
+      expect((await t.client(`127.0.9.${n + 1}`).login('victim', 'guess')).status).toBe(401);
     const refused = await t.client('127.0.9.99').login('victim', PASSWORD);
     expect(refused.status).toBe(429);
     expect(refused.html).toContain('too many failed logins');

@@ -89,7 +89,8 @@ export class PanelClient {
     const answer = await requestFrom(address, `${this.baseUrl}${path}`, { method, headers, body });
     const answerHeaders = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
-      for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) answerHeaders.append(name, one);
+      for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+        answerHeaders.append(name, one);
     }
     return new Response(answer.body, { status: answer.status, headers: answerHeaders });
   }
