@@ -17,6 +17,7 @@ const STEP_MS = 30_000;
 const codeAt = (secret: string, nowMs: number) => generate({ secret, epoch: Math.floor(nowMs / 1000) });
 const secretOn = (html: string) => /id="two-factor-secret">([^<]+)</.exec(html)![1]!.replaceAll(' ', '');
 const recoveryCodesOn = (html: string) => [...html.matchAll(/<li><code>([a-z0-9-]+)<\/code><\/li>/g)].map((m) => m[1]!);
+const idOfUser = (username: string) => t.stores.panelAccounts.findByUsername(username)!.id;
 const auditActions = async () => (await t.stores.auditLog.newest(t.networkId('alpha'), 50)).map((e) => e.action);
 
 /** Sets two-factor up through the account page; the secret and the recovery codes shown. */
@@ -153,6 +154,37 @@ describe('logging in with two-factor', () => {
     const late = await codeStep(client, await codeAt(secret, t.clock.now()));
     expect(late.status).toBe(401);
     expect(late.html).toContain('log in again');
+  });
+});
+
+describe('moving two-factor to a new phone', () => {
+  it('needs a code of the current app, and the old key works until the new one is confirmed', async () => {
+    await t.addAccount('mover', 'alpha', 'viewer');
+    const client = await t.loggedIn('mover');
+    const old = await enrol(client);
+    t.clock.advance(STEP_MS);
+    expect((await client.post('/panel/account/two-factor/start')).status).toBe(400);
+    expect((await client.post('/panel/account/two-factor/start', { code: '000000' })).status).toBe(400);
+    expect(t.stores.panelAccounts.totpOf(idOfUser('mover'))!.pendingSecret).toBeNull();
+    const started = await client.post('/panel/account/two-factor/start', {
+      code: await codeAt(old.secret, t.clock.now()),
+    });
+    expect(started.status).toBe(303);
+    const secret = secretOn((await client.get('/panel/account')).html);
+    expect(secret).not.toBe(old.secret);
+    expect(t.stores.panelAccounts.totpOf(idOfUser('mover'))!.secret).toBe(old.secret);
+    t.clock.advance(STEP_MS);
+    const confirmed = await client.post('/panel/account/two-factor/confirm', {
+      code: await codeAt(secret, t.clock.now()),
+    });
+    expect(confirmed.status).toBe(200);
+    expect(t.stores.panelAccounts.totpOf(idOfUser('mover'))!.secret).toBe(secret);
+    t.clock.advance(STEP_MS);
+    const login = t.client();
+    await passwordStep(login, 'mover');
+    expect((await codeStep(login, await codeAt(old.secret, t.clock.now()))).status).toBe(401);
+    expect((await codeStep(login, old.recoveryCodes[0]!)).status).toBe(401);
+    expect((await codeStep(login, await codeAt(secret, t.clock.now()))).status).toBe(303);
   });
 });
 

@@ -114,7 +114,16 @@ export function registerOwnAccountRoutes(app: FastifyInstance, panel: PanelConte
   app.get('/account', guard, async (request, reply) => renderAccount(request, reply));
 
   app.post('/account/two-factor/start', guard, async (request, reply) => {
-    await stores.panelAccounts.setPendingTotp(staffOf(request).accountId, newTotpSecret(), clock.now());
+    const staff = staffOf(request);
+    if (staff.twoFactorEnabled) {
+      // Moving to a new phone: a stolen session alone must not put its own key in place.
+      const code = await codeOf(request, reply);
+      if (typeof code !== 'string') return code;
+      if (!(await spendSecondFactor(stores, staff.accountId, code, clock.now()))) {
+        return wrongCode(request, reply, 'wrong code: a new key needs a code of your current app or a recovery code');
+      }
+    }
+    await stores.panelAccounts.setPendingTotp(staff.accountId, newTotpSecret(), clock.now());
     return reply.redirect('/panel/account#two-factor', 303);
   });
 

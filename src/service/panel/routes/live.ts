@@ -89,5 +89,7 @@ export function registerLiveRoutes(app: FastifyInstance, panel: PanelContext): v
     raw.once('close', close);
     raw.write('retry: 3000\n\n');
     beat();
+    // A session that ended between the guard and the count above was not yet among the feeds a signal checks.
+    if (!(await live.isStillAllowed().catch(() => false))) close();
   });
 }
