@@ -41,6 +41,14 @@ async function sessionIn(
   return { sessionId, client, accountId: account.id };
 }
 
+async function waitUntil(check: () => boolean, what: string, withinMs = BOUND_MS): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`no ${what} within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function ban(service: TestService, reason: string) {
   const created = await service.call('POST', '/punishments/dynamic', {
     targetUuid: NOTCH,
@@ -143,6 +151,7 @@ describe('live feeds of several instances (PostgreSQL) end when another instance
   let b: TestService;
   let alpha: number;
   let admin: PanelClient;
+  const timeOfB = new FakeTime();
   const session = (url: string, username: string) => sessionIn(storage.stores, url, username, alpha, a.clock.now());
   const addAccount = (username: string, role: string) =>
     storage.stores.panelAccounts.create({ networkId: alpha, username, passwordHash: 'x', role, nowMs: 0 });
@@ -150,7 +159,7 @@ describe('live feeds of several instances (PostgreSQL) end when another instance
   beforeAll(async () => {
     database = await createTestDatabase();
     a = await startTestService({ databaseUrl: database.url, timers: new FakeTime() });
-    b = await startTestService({ databaseUrl: database.url, timers: new FakeTime() });
+    b = await startTestService({ databaseUrl: database.url, timers: timeOfB });
     storage = await openPostgresStorage(database.url);
     alpha = (await storage.stores.networks.findNetwork('alpha'))!;
     await addAccount('boss', 'admin');
@@ -196,6 +205,23 @@ describe('live feeds of several instances (PostgreSQL) end when another instance
     const feed = await openLiveFeed(b.service.url, own.sessionId);
     expect(feed.status).toBe(200);
     expect((await act(own.accountId)).status).toBeLessThan(400);
+    await feed.ended(BOUND_MS);
+  });
+
+  it('an instance whose listening connection dropped checks every feed again once it is back', async () => {
+    await addAccount('while-away', 'moderator');
+    const own = await session(a.service.url, 'while-away');
+    const feed = await openLiveFeed(b.service.url, own.sessionId);
+    expect(feed.status).toBe(200);
+    const armed = timeOfB.pendingCount;
+    // Both instances' staff listeners lose their connection; the notification of the logout is lost.
+    await storage.pool.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN bailiff_staff'",
+    );
+    await waitUntil(() => timeOfB.pendingCount > armed, "instance B's listener to notice the loss");
+    expect((await own.client.post('/panel/logout')).status).toBe(303);
+    expect(feed.isEnded()).toBe(false);
+    await timeOfB.advance(1_000);
     await feed.ended(BOUND_MS);
   });
 });
