@@ -86,7 +86,7 @@ export interface ServiceOptions {
   panelLiveMax?: number;
   /** Source of "now" for timestamps, windows and the rate limiter. @default system clock */
   clock?: Clock;
-  /** Timers of background work (pruning the address history). @default system timers, unref'd */
+  /** Timers of background work (pruning the address history, the panel's live heartbeats, reconnecting listeners). @default system timers, unref'd */
   timers?: Timers;
   /** Timers of webhook deliveries and of the look for ended punishments. @default system timers, unref'd */
   webhookTimers?: Timers;
