@@ -1,6 +1,7 @@
 import { maxHeaderSize } from 'node:http';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { ConnectionGuard } from './connections/connection-guard.js';
 import type { ServiceContext } from './context.js';
 import { requireApiKey } from './http/auth.js';
 import type { AuthFailureThrottle } from './http/auth-throttle.js';
@@ -38,13 +39,17 @@ export interface AppSettings {
   uploadDirectory: string;
   jobs: ImportJobs;
   webhooks: WebhookDispatcher;
+  /** Timeouts, connections per address and trusted proxies (shared with the stream). */
+  guard: ConnectionGuard;
   /** The moderation panel under /panel/; defaults in src/service/panel/register-panel.ts. */
   panel?: Partial<PanelSettings>;
 }
 
 /** The fastify app: contract routes under /v1/{platform}, admin routes under /admin/v1. */
 export async function buildApp(context: ServiceContext, settings: AppSettings): Promise<FastifyInstance> {
+  const { http: serverTimeouts, ...timeouts } = settings.guard.serverOptions();
   const app = Fastify({
+    ...timeouts,
     logger: false,
     forceCloseConnections: true,
     // A request line fits in node's header limit, so the router never refuses a long id before
@@ -52,8 +57,10 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
     routerOptions: { maxParamLength: maxHeaderSize },
     frameworkErrors: frameworkErrorHandler(context.logger),
     clientErrorHandler: answerClientError,
-    http: { requireHostHeader: false },
+    http: { requireHostHeader: false, ...serverTimeouts },
   });
+  // First: every later hook and route sees the client's own address.
+  settings.guard.install(app);
   installErrorHandlers(app, context.logger);
   refuseTunnels(app.server);
   requireHostHeader(app);

@@ -8,6 +8,14 @@ import { systemRandom } from '../ports/random.js';
 import { systemTimers } from '../ports/timers.js';
 import { ADDRESS_PRUNE_BATCH_SIZE, ADDRESS_PRUNE_INTERVAL_MS, AddressPruner } from './address-pruner.js';
 import { buildApp } from './app.js';
+import { parseTrustedProxies } from './connections/client-origin.js';
+import { ConnectionGuard } from './connections/connection-guard.js';
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+} from './connections/connection-settings.js';
 import { createContext } from './context.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
 import { AuthFailureThrottle } from './http/auth-throttle.js';
@@ -148,7 +156,22 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       clock,
       options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE,
     );
+    const guard = new ConnectionGuard({
+      headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+      bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+      keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+      connectionsPerAddress: options.connectionsPerAddress ?? DEFAULT_CONNECTIONS_PER_ADDRESS,
+      ...(options.trustProxy?.length
+        ? {
+            trust: {
+              proxies: parseTrustedProxies(options.trustProxy),
+              header: options.trustProxyHeader ?? 'x-forwarded-for',
+            },
+          }
+        : {}),
+    });
     const app = await buildApp(context, {
+      guard,
       platform,
       adminToken,
       rateLimits,
@@ -202,7 +225,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         maxBufferedBytes: STREAM_MAX_BUFFERED_BYTES,
         snapshotReuseMs: STREAM_SNAPSHOT_REUSE_MS,
       },
-      { rateLimits, authThrottle },
+      { rateLimits, authThrottle, guard },
     );
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
