@@ -194,6 +194,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       panel: {
         alwaysSecureCookies: options.panelSecureCookies ?? false,
         timers: options.timers ?? systemTimers,
+        staffSignals: sharing?.staffSignals,
+        ...(options.panelLivePerAccount === undefined
+          ? {}
+          : { liveConnectionsPerAccount: options.panelLivePerAccount }),
+        ...(options.panelLivePerNetwork === undefined
+          ? {}
+          : { liveConnectionsPerNetwork: options.panelLivePerNetwork }),
+        ...(options.panelLiveMax === undefined ? {} : { maxLiveConnections: options.panelLiveMax }),
         ...(options.appealsPerHour === undefined ? {} : { appealsPerHour: options.appealsPerHour }),
       },
     });

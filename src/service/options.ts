@@ -6,6 +6,7 @@ import type { Random } from '../ports/random.js';
 import type { Timers } from '../ports/timers.js';
 import { PROXY_HEADERS, type ProxyHeader, parseTrustedProxies } from './connections/client-origin.js';
 import type { ServiceContext } from './context.js';
+import { DEFAULT_LIVE_CAPS, liveCapsProblem } from './panel/live-connections.js';
 import type { ModerationRules } from './rules/catalogue.js';
 import { weakSecretProblem } from './secret-strength.js';
 import type { ServiceSeed } from './seed/seed-schema.js';
@@ -79,6 +80,12 @@ export interface ServiceOptions {
    * reached only through a proxy that terminates HTTPS. @default false (Secure on HTTPS requests)
    */
   panelSecureCookies?: boolean;
+  /** Live dashboards (`/panel/live`) one staff account may hold open at once; the next is refused with 429. @default 5 */
+  panelLivePerAccount?: number;
+  /** Live dashboards one network may hold open at once (429 beyond); below `panelLiveMax`. @default 50 */
+  panelLivePerNetwork?: number;
+  /** Live dashboards open at once in this instance, every network together (503 beyond): the last resort. @default 500 */
+  panelLiveMax?: number;
   /**
    * A request's headers must arrive within this many milliseconds (of the connection, or of the
    * request's first byte on a kept-alive connection); later, it is answered 408 and closed. @default 10000
@@ -109,7 +116,7 @@ export interface ServiceOptions {
   trustProxyHeader?: ProxyHeader;
   /** Source of "now" for timestamps, windows and the rate limiter. @default system clock */
   clock?: Clock;
-  /** Timers of background work (pruning the address history). @default system timers, unref'd */
+  /** Timers of background work (pruning the address history, the panel's live heartbeats, reconnecting listeners). @default system timers, unref'd */
   timers?: Timers;
   /** Timers of webhook deliveries and of the look for ended punishments. @default system timers, unref'd */
   webhookTimers?: Timers;
@@ -205,6 +212,17 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('webhookRetryMaxMs', 1);
   positiveInteger('webhookTimeoutMs', 1);
   positiveInteger('webhookExpiryCheckMs', 1);
+  positiveInteger('panelLivePerAccount', 1);
+  positiveInteger('panelLivePerNetwork', 1);
+  positiveInteger('panelLiveMax', 2);
+  const liveProblem = liveCapsProblem({
+    perAccount: options.panelLivePerAccount ?? DEFAULT_LIVE_CAPS.perAccount,
+    perNetwork: options.panelLivePerNetwork ?? DEFAULT_LIVE_CAPS.perNetwork,
+    total: options.panelLiveMax ?? DEFAULT_LIVE_CAPS.total,
+  });
+  if (liveProblem) {
+    throw new RangeError(`service options panelLivePerAccount, panelLivePerNetwork, panelLiveMax: ${liveProblem}`);
+  }
   positiveInteger('headersTimeoutMs', 1);
   positiveInteger('bodyTimeoutMs', 1);
   positiveInteger('keepAliveTimeoutMs', 1);

@@ -53,6 +53,9 @@ const USAGE = `usage: bailiff service [options]
   --stream-max-frame-bytes N        largest frame a stream client may send (default: 65536)
   --stream-stall-timeout-ms N       a stream reader stalled this long is closed (default: 30000)
   --panel-secure-cookies            panel cookies always Secure (the panel is reached through an HTTPS proxy)
+  --panel-live-per-account N        live dashboards one staff account may hold open (default: 5)
+  --panel-live-per-network N        live dashboards one network may hold open, below --panel-live-max (default: 50)
+  --panel-live-max N                live dashboards open in all, every network together (default: 500)
   --headers-timeout-ms N            a request's headers must arrive within this long, else 408 (default: 10000)
   --body-timeout-ms N               a body must arrive within this long of its headers, else 408; uploads
                                     must keep moving instead (default: 30000)
@@ -70,6 +73,13 @@ const STREAM_FLAGS = [
   ['stream-retained-changes', 'streamRetainedChanges', 1],
   ['stream-max-frame-bytes', 'streamMaxFrameBytes', 1024],
   ['stream-stall-timeout-ms', 'streamStallTimeoutMs', 1],
+] as const;
+
+/** Caps of the panel's live dashboards and the service option each sets, with its minimum. */
+const PANEL_LIVE_FLAGS = [
+  ['panel-live-per-account', 'panelLivePerAccount', 1],
+  ['panel-live-per-network', 'panelLivePerNetwork', 1],
+  ['panel-live-max', 'panelLiveMax', 2],
 ] as const;
 
 /** Connection flags and the service option each sets, with its minimum. */
@@ -136,6 +146,9 @@ function parse(argv: string[]) {
         'stream-max-frame-bytes': { type: 'string' },
         'stream-stall-timeout-ms': { type: 'string' },
         'panel-secure-cookies': { type: 'boolean' },
+        'panel-live-per-account': { type: 'string' },
+        'panel-live-per-network': { type: 'string' },
+        'panel-live-max': { type: 'string' },
         'headers-timeout-ms': { type: 'string' },
         'body-timeout-ms': { type: 'string' },
         'keep-alive-timeout-ms': { type: 'string' },
@@ -257,6 +270,12 @@ export const command: CliCommand = async (context) => {
         ]),
       ),
       ...(flags['panel-secure-cookies'] ? { panelSecureCookies: true } : {}),
+      ...Object.fromEntries(
+        PANEL_LIVE_FLAGS.filter(([flag]) => flags[flag] !== undefined).map(([flag, option, min]) => [
+          option,
+          integerFlag(flag, flags[flag], min),
+        ]),
+      ),
       ...Object.fromEntries(
         CONNECTION_FLAGS.filter(([flag]) => flags[flag] !== undefined).map(([flag, option, min]) => [
           option,

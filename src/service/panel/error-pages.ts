@@ -26,14 +26,16 @@ export function installPanelErrorPages(scope: FastifyInstance, panel: PanelConte
       : frameworkStatus && frameworkStatus >= 400 && frameworkStatus < 500
         ? frameworkStatus
         : 500;
-    if (statusCode >= 500) {
+    // A refusal the panel chose (503: too busy) says why; only a fault is hidden and logged.
+    const isFault = statusCode >= 500 && !known;
+    if (isFault) {
       panel.service.logger.error('panel request failed', {
         method: request.method,
         route: request.routeOptions.url,
         error: String(error),
       });
     }
-    const message = statusCode >= 500 ? 'something went wrong on the service; it was logged' : (error as Error).message;
+    const message = isFault ? 'something went wrong on the service; it was logged' : (error as Error).message;
     if (known && typeof error.extra.retryAfterSeconds === 'number') {
       reply.header('retry-after', String(error.extra.retryAfterSeconds));
     }

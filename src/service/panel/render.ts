@@ -19,7 +19,8 @@ export async function staffLayoutData(panel: PanelContext, request: FastifyReque
     },
     can: (permission: string) => staff.permissions.has(permission as never),
     networks,
-    nav: STAFF_NAV.filter((item) => staff.permissions.has(item.permission)),
+    // Until two-factor is set up where the role requires it, no other page opens: none is offered.
+    nav: staff.mustEnrolTwoFactor ? [] : STAFF_NAV.filter((item) => staff.permissions.has(item.permission)),
     currentPath: request.url.split('?')[0],
     csrf: { field: CSRF_FIELD, token: staff.csrfToken },
   };

@@ -17,6 +17,8 @@ import { MigrationStore } from './migrations.js';
 import { NetworkStore } from './networks.js';
 import { NotificationStore } from './notifications.js';
 import { PanelAccountStore } from './panel-accounts.js';
+import { PanelDeviceStore } from './panel-devices.js';
+import { PanelRecoveryCodeStore } from './panel-recovery-codes.js';
 import { PanelRoleStore } from './panel-roles.js';
 import { PanelSessionStore } from './panel-sessions.js';
 import { PardonStore } from './pardons.js';
@@ -60,6 +62,8 @@ export interface SqliteStores {
   playerLookup: PlayerLookup;
   expiries: ExpiryStore;
   addressRetention: AddressRetentionStore;
+  panelDevices: PanelDeviceStore;
+  panelRecoveryCodes: PanelRecoveryCodeStore;
 }
 
 /** A store seen through its port: every public method answers a promise of what it returns (or resolves to). */
@@ -108,5 +112,7 @@ export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
     playerLookup: new PlayerLookup(db),
     expiries: new ExpiryStore(db),
     addressRetention: new AddressRetentionStore(db),
+    panelDevices: new PanelDeviceStore(db),
+    panelRecoveryCodes: new PanelRecoveryCodeStore(db),
   };
 }

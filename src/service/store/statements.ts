@@ -14,6 +14,8 @@ import { MIGRATION_SQL } from './migrations.js';
 import { NETWORK_SQL } from './networks.js';
 import { NOTIFICATION_SQL } from './notifications.js';
 import { PANEL_ACCOUNT_SQL } from './panel-accounts.js';
+import { PANEL_DEVICE_SQL } from './panel-devices.js';
+import { PANEL_RECOVERY_CODE_SQL } from './panel-recovery-codes.js';
 import { PANEL_ROLE_SQL } from './panel-roles.js';
 import { PANEL_SESSION_SQL } from './panel-sessions.js';
 import { PARDON_SQL } from './pardons.js';
@@ -58,4 +60,6 @@ export const SERVICE_STATEMENTS = {
   auditLog: AUDIT_LOG_SQL,
   dashboard: DASHBOARD_SQL,
   playerLookup: PLAYER_LOOKUP_SQL,
+  panelDevices: PANEL_DEVICE_SQL,
+  panelRecoveryCodes: PANEL_RECOVERY_CODE_SQL,
 } as const;

@@ -12,6 +12,8 @@ export type * from './migrations.js';
 export type * from './networks.js';
 export type * from './notifications.js';
 export type * from './panel-accounts.js';
+export type * from './panel-devices.js';
+export type * from './panel-recovery-codes.js';
 export type * from './panel-roles.js';
 export type * from './panel-sessions.js';
 export type * from './pardons.js';

@@ -12,6 +12,8 @@ import type { MigrationStorePort } from './migrations.js';
 import type { NetworkStorePort } from './networks.js';
 import type { NotificationStorePort } from './notifications.js';
 import type { PanelAccountStorePort } from './panel-accounts.js';
+import type { PanelDeviceStorePort } from './panel-devices.js';
+import type { PanelRecoveryCodeStorePort } from './panel-recovery-codes.js';
 import type { PanelRoleStorePort } from './panel-roles.js';
 import type { PanelSessionStorePort } from './panel-sessions.js';
 import type { PardonStorePort } from './pardons.js';
@@ -66,4 +68,8 @@ export interface ServiceStoresPorts {
   expiries: ExpiryStorePort;
   /** The address pruner's deletions. */
   addressRetention: AddressRetentionPort;
+  /** Browsers that logged in to a staff account before (login throttling trusts them). */
+  panelDevices: PanelDeviceStorePort;
+  /** Staff accounts' two-factor recovery codes. */
+  panelRecoveryCodes: PanelRecoveryCodeStorePort;
 }

@@ -2,6 +2,7 @@ import { DEFAULT_APPEAL_COOLDOWN_HOURS } from '../../db/appeal-codes.js';
 import { PUBLIC_KIND_SQL } from '../../db/public-list-and-appeals.js';
 import { TICKET_ASSIGNEE_SQL } from '../../db/ticket-list-indexes.js';
 import type { PgDb } from './pool.js';
+import { PG_PANEL_TWO_FACTOR } from './schema-panel-two-factor.js';
 import { SEVERAL_INSTANCES_SCHEMA } from './schema-several-instances.js';
 
 /** First key of the transaction lock a writer of a network's change log holds (the second is the network id). */
@@ -430,6 +431,7 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
   },
   // Leases, change notifications and shared rate buckets: what several instances need (h6).
   ...SEVERAL_INSTANCES_SCHEMA,
+  PG_PANEL_TWO_FACTOR,
   {
     version: 15,
     name: 'appeals: one-time appeal codes, unappealable punishments, re-appeal cooldown (SQLite migration 17)',

@@ -15,6 +15,8 @@ import { PgMigrationStore } from './migrations.js';
 import { PgNetworkStore } from './networks.js';
 import { PgNotificationStore } from './notifications.js';
 import { PgPanelAccountStore } from './panel-accounts.js';
+import { PgPanelDeviceStore } from './panel-devices.js';
+import { PgPanelRecoveryCodeStore } from './panel-recovery-codes.js';
 import { PgPanelRoleStore } from './panel-roles.js';
 import { PgPanelSessionStore } from './panel-sessions.js';
 import { PgPardonStore } from './pardons.js';
@@ -77,6 +79,8 @@ export function createPgStores(db: PgDb, options: PgStoreOptions = {}) {
     appeals: new PgAppealStore(db),
     appealCodes: new PgAppealCodeStore(db),
     ticketList: new PgTicketListStore(db),
+    panelDevices: new PgPanelDeviceStore(db),
+    panelRecoveryCodes: new PgPanelRecoveryCodeStore(db),
   };
 }
 
