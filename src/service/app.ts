@@ -1,6 +1,7 @@
 import { maxHeaderSize } from 'node:http';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { ConnectionGuard } from './connections/connection-guard.js';
 import type { ServiceContext } from './context.js';
 import { requireApiKey } from './http/auth.js';
 import type { AuthFailureThrottle } from './http/auth-throttle.js';
@@ -13,8 +14,10 @@ import { uploadLimits } from './migration/receive-upload.js';
 import type { PanelSettings } from './panel/panel-context.js';
 import { registerPanel } from './panel/register-panel.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerAppealAdminRoutes } from './routes/admin-appeals.js';
 import { registerNetworkSettingsRoutes } from './routes/admin-network-settings.js';
 import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
+import { appealCodeHandlers } from './routes/appeal-codes.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
 import { linkedAccountHandlers } from './routes/linked-accounts.js';
 import { migrationHandlers } from './routes/migration.js';
@@ -38,13 +41,17 @@ export interface AppSettings {
   uploadDirectory: string;
   jobs: ImportJobs;
   webhooks: WebhookDispatcher;
+  /** Timeouts, connections per address and trusted proxies (shared with the stream). */
+  guard: ConnectionGuard;
   /** The moderation panel under /panel/; defaults in src/service/panel/register-panel.ts. */
   panel?: Partial<PanelSettings>;
 }
 
 /** The fastify app: contract routes under /v1/{platform}, admin routes under /admin/v1. */
 export async function buildApp(context: ServiceContext, settings: AppSettings): Promise<FastifyInstance> {
+  const { http: serverTimeouts, ...timeouts } = settings.guard.serverOptions();
   const app = Fastify({
+    ...timeouts,
     logger: false,
     forceCloseConnections: true,
     // A request line fits in node's header limit, so the router never refuses a long id before
@@ -52,8 +59,10 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
     routerOptions: { maxParamLength: maxHeaderSize },
     frameworkErrors: frameworkErrorHandler(context.logger),
     clientErrorHandler: answerClientError,
-    http: { requireHostHeader: false },
+    http: { requireHostHeader: false, ...serverTimeouts },
   });
+  // First: every later hook and route sees the client's own address.
+  settings.guard.install(app);
   installErrorHandlers(app, context.logger);
   refuseTunnels(app.server);
   requireHostHeader(app);
@@ -81,6 +90,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
           ...staffTicketHandlers(context),
           ...pendingNoticeHandlers(context),
           ...migrationHandlers(context, settings),
+          ...appealCodeHandlers(context),
         },
         settings.rateLimits.settings.writesPerMinute,
       );
@@ -92,6 +102,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
       registerAdminRoutes(scope, context, settings.adminToken, settings.authThrottle);
       registerWebhookAdminRoutes(scope, context, settings.webhooks);
       registerNetworkSettingsRoutes(scope, context);
+      registerAppealAdminRoutes(scope, context);
     },
     { prefix: '/admin/v1' },
   );

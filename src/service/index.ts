@@ -8,6 +8,14 @@ import { systemRandom } from '../ports/random.js';
 import { systemTimers } from '../ports/timers.js';
 import { ADDRESS_PRUNE_BATCH_SIZE, ADDRESS_PRUNE_INTERVAL_MS, AddressPruner } from './address-pruner.js';
 import { buildApp } from './app.js';
+import { parseTrustedProxies } from './connections/client-origin.js';
+import { ConnectionGuard } from './connections/connection-guard.js';
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+} from './connections/connection-settings.js';
 import { createContext } from './context.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
 import { AuthFailureThrottle } from './http/auth-throttle.js';
@@ -36,6 +44,7 @@ import {
 import { DEFAULT_RULES } from './rules/catalogue.js';
 import { applySeed } from './seed/apply-seed.js';
 import { loadSeed, parseSeed } from './seed/load-seed.js';
+import { refuseSeedDestinations } from './seed/seed-destinations.js';
 import { InstanceSharing } from './several-instances.js';
 import { createServiceStorage } from './store/create-storage.js';
 import { PostgresStorage } from './store/postgres/postgres-storage.js';
@@ -50,8 +59,10 @@ import {
   STREAM_PAGE_SIZE,
   STREAM_SNAPSHOT_REUSE_MS,
 } from './stream/stream-settings.js';
+import { type DestinationPolicy, systemResolver } from './webhooks/destination.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { EXPIRY_BATCH_SIZE, EXPIRY_MAX_LATE_MS, ExpiryAnnouncer } from './webhooks/expiry-announcer.js';
+import { guardedFetch } from './webhooks/guarded-fetch.js';
 
 export * from './options.js';
 export type { ModerationRules } from './rules/catalogue.js';
@@ -111,8 +122,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     );
     await sharing?.start();
     const webhookTimers = options.webhookTimers ?? systemTimers;
+    const destinations: DestinationPolicy = {
+      allowPrivate: options.webhooksAllowPrivate ?? false,
+      resolve: options.webhookResolver ?? systemResolver,
+    };
     webhooks = new WebhookDispatcher(context.stores.webhookDeliveries, {
-      fetch: options.webhookFetch ?? ((url, init) => globalThis.fetch(url, init)),
+      fetch: options.webhookFetch ?? guardedFetch(destinations),
+      destinations,
       clock,
       timers: webhookTimers,
       random: options.random ?? systemRandom,
@@ -131,7 +147,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const dispatcher = webhooks;
     const wake = () => dispatcher.wake();
     context.webhooks.onQueued = sharing ? sharing.wakeAfterCommit(wake) : wake;
-    if (seed) await applySeed(context, seed);
+    if (seed) {
+      await refuseSeedDestinations(seed, dispatcher);
+      await applySeed(context, seed);
+    }
     // After the seed, so a large seed is planned with its own statistics.
     await storage.refreshStatistics();
     const adminToken = options.adminToken ?? randomAdminToken();
@@ -148,7 +167,22 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       clock,
       options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE,
     );
+    const guard = new ConnectionGuard({
+      headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+      bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+      keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+      connectionsPerAddress: options.connectionsPerAddress ?? DEFAULT_CONNECTIONS_PER_ADDRESS,
+      ...(options.trustProxy?.length
+        ? {
+            trust: {
+              proxies: parseTrustedProxies(options.trustProxy),
+              header: options.trustProxyHeader ?? 'x-forwarded-for',
+            },
+          }
+        : {}),
+    });
     const app = await buildApp(context, {
+      guard,
       platform,
       adminToken,
       rateLimits,
@@ -160,6 +194,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       panel: {
         alwaysSecureCookies: options.panelSecureCookies ?? false,
         timers: options.timers ?? systemTimers,
+        staffSignals: sharing?.staffSignals,
+        ...(options.panelLivePerAccount === undefined
+          ? {}
+          : { liveConnectionsPerAccount: options.panelLivePerAccount }),
+        ...(options.panelLivePerNetwork === undefined
+          ? {}
+          : { liveConnectionsPerNetwork: options.panelLivePerNetwork }),
+        ...(options.panelLiveMax === undefined ? {} : { maxLiveConnections: options.panelLiveMax }),
         ...(options.appealsPerHour === undefined ? {} : { appealsPerHour: options.appealsPerHour }),
       },
     });
@@ -194,7 +236,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         maxBufferedBytes: STREAM_MAX_BUFFERED_BYTES,
         snapshotReuseMs: STREAM_SNAPSHOT_REUSE_MS,
       },
-      { rateLimits, authThrottle },
+      { rateLimits, authThrottle, guard },
     );
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);

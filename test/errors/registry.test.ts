@@ -19,6 +19,8 @@ const ENVIRONMENT_VARIABLES = new Set([
   'BAILIFF_ADMIN_TOKEN_FILE',
   'BAILIFF_LOG_LEVEL',
   'BAILIFF_DATABASE_URL',
+  'BAILIFF_TRUST_PROXY',
+  'BAILIFF_WEBHOOKS_ALLOW_PRIVATE',
 ]);
 
 const registered = listErrorCodes().map((entry) => entry.code);

@@ -143,6 +143,7 @@ const ROUTES: { method: 'GET' | 'POST'; path: string; permission: string; form?:
   },
   { method: 'POST', path: '/panel/punishments/none/pardon', permission: 'pardon' },
   { method: 'POST', path: '/panel/punishments/none/evidence', permission: 'punish' },
+  { method: 'POST', path: '/panel/punishments/none/appealable', permission: 'manage-tickets' },
   { method: 'GET', path: '/panel/accounts', permission: 'manage-users' },
   { method: 'POST', path: '/panel/accounts', permission: 'manage-users', form: { username: 'x' } },
   { method: 'POST', path: '/panel/accounts/999/role', permission: 'manage-users' },

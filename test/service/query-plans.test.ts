@@ -322,6 +322,11 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   },
   'publicList.isPublic': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
   'publicList.setPublic': { args: (f) => ({ networkId: f.networkId, isPublic: 1 }), uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.issuerLabel': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.setIssuerLabel': {
+    args: (f) => ({ networkId: f.networkId, label: 'Staff' }),
+    uses: ['INTEGER PRIMARY KEY'],
+  },
   'publicList.page': {
     args: (f) => ({ networkId: f.networkId, beforeCreatedAt: f.nowMs - DAY_MS, beforePosition: 0, limit: 50 }),
     uses: ['service_punishments_recent'],
@@ -353,6 +358,39 @@ const EXPECTED_PLANS: Record<string, Expected> = {
       nowMs: f.nowMs,
     }),
     uses: ['sqlite_autoindex_service_appeals_2'],
+  },
+  'appeals.lastDeniedAt': { args: (f) => [f.networkId, 'p10'], uses: ['service_appeals_punishment'] },
+  'appeals.unappealable': {
+    args: (f) => [f.networkId, 'p10'],
+    uses: ['sqlite_autoindex_service_unappealable_punishments_1'],
+  },
+  'appeals.unmarkUnappealable': {
+    args: (f) => [f.networkId, 'p10'],
+    uses: ['sqlite_autoindex_service_unappealable_punishments_1'],
+  },
+  'appeals.unappealableOfTarget': {
+    args: (f) => [f.networkId, f.punishedPlayers[0]],
+    // Either index leading with (network_id, target_uuid) serves.
+    uses: ['(network_id=? AND target_uuid=?)', 'sqlite_autoindex_service_unappealable_punishments_1'],
+  },
+  'appeals.cooldownHours': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'appeals.setCooldownHours': { args: (f) => ({ networkId: f.networkId, hours: 2 }), uses: ['INTEGER PRIMARY KEY'] },
+  'appealCodes.pruneOfHolder': {
+    args: (f) => ({
+      networkId: f.networkId,
+      punishmentId: 'p10',
+      playerUuid: f.punishedPlayers[0],
+      createdAtMs: f.nowMs,
+    }),
+    uses: ['service_appeal_codes_holder'],
+  },
+  'appealCodes.byHash': {
+    args: (f) => [f.networkId, Buffer.alloc(32)],
+    uses: ['sqlite_autoindex_service_appeal_codes_1'],
+  },
+  'appealCodes.use': {
+    args: (f) => ({ networkId: f.networkId, codeHash: Buffer.alloc(32), nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_appeal_codes_1'],
   },
   ...ticketListPages({
     page: [{}, 'service_tickets_created'],
@@ -397,6 +435,23 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'panelSessions.removeOfAccount': { args: () => [1], uses: ['service_panel_sessions_account'] },
   'panelSessions.switchNetwork': { args: (f) => ({ idHash: Buffer.alloc(32), networkId: f.networkId }), uses: [PK] },
   'panelSessions.pruneExpired': { args: (f) => [f.nowMs], uses: ['service_panel_sessions_expiry'] },
+  'panelAccounts.totpOf': { args: () => [1], uses: ['INTEGER PRIMARY KEY'] },
+  'panelAccounts.setPendingTotp': { args: () => ({ id: 1, secret: 'x', nowMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
+  'panelAccounts.confirmTotp': {
+    args: () => ({ id: 1, secret: 'x', step: 1, nowMs: 0 }),
+    uses: ['INTEGER PRIMARY KEY'],
+  },
+  'panelAccounts.useTotpStep': { args: () => ({ id: 1, secret: 'x', step: 1 }), uses: ['INTEGER PRIMARY KEY'] },
+  'panelAccounts.clearTotp': { args: () => ({ id: 1, nowMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
+  'panelRoles.dropTwoFactor': { args: (f) => [f.networkId, 'admin'], uses: [PK] },
+  'panelRoles.twoFactorRequired': { args: (f) => [f.networkId, 'admin'], uses: [PK] },
+  'panelRoles.twoFactorRoles': { args: (f) => [f.networkId], uses: [PK] },
+  'panelDevices.byHash': { args: (f) => [Buffer.alloc(32), f.nowMs], uses: [PK] },
+  'panelDevices.forgetOlder': { args: () => ({ accountId: 1, keep: 20 }), uses: ['service_panel_devices_account'] },
+  'panelDevices.pruneExpired': { args: (f) => [f.nowMs], uses: ['service_panel_devices_expiry'] },
+  'panelRecoveryCodes.removeOfAccount': { args: () => [1], uses: [PK] },
+  'panelRecoveryCodes.use': { args: () => ({ accountId: 1, codeHash: Buffer.alloc(32), nowMs: 0 }), uses: [PK] },
+  'panelRecoveryCodes.countUnused': { args: () => [1], uses: [PK] },
   'auditLog.newest': {
     args: (f) => ({ networkId: f.networkId, beforeId: 1_000_000, limit: 50 }),
     uses: ['service_audit_log_network'],
@@ -458,6 +513,8 @@ const LARGE_TABLES = [
   'service_tickets',
   'service_ticket_replies',
   'service_appeals',
+  'service_appeal_codes',
+  'service_unappealable_punishments',
 ];
 /** The stream snapshot reads every active punishment of the network by design. */
 const READS_A_WHOLE_NETWORK = new Set(['punishments.active']);

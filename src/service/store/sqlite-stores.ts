@@ -4,6 +4,7 @@ import { DeliveryStore } from '../webhooks/delivery-store.js';
 import { WebhookLog } from '../webhooks/webhook-log.js';
 import { WebhookStore } from '../webhooks/webhook-store.js';
 import { AddressRetentionStore } from './address-retention.js';
+import { AppealCodeStore } from './appeal-codes.js';
 import { AppealStore } from './appeals.js';
 import { AuditLog } from './audit-log.js';
 import { AuditQueryStore } from './audit-query.js';
@@ -16,6 +17,8 @@ import { MigrationStore } from './migrations.js';
 import { NetworkStore } from './networks.js';
 import { NotificationStore } from './notifications.js';
 import { PanelAccountStore } from './panel-accounts.js';
+import { PanelDeviceStore } from './panel-devices.js';
+import { PanelRecoveryCodeStore } from './panel-recovery-codes.js';
 import { PanelRoleStore } from './panel-roles.js';
 import { PanelSessionStore } from './panel-sessions.js';
 import { PardonStore } from './pardons.js';
@@ -52,12 +55,15 @@ export interface SqliteStores {
   auditLog: AuditLog;
   publicList: PublicListStore;
   appeals: AppealStore;
+  appealCodes: AppealCodeStore;
   ticketList: TicketListStore;
   auditQuery: AuditQueryStore;
   dashboard: DashboardCounts;
   playerLookup: PlayerLookup;
   expiries: ExpiryStore;
   addressRetention: AddressRetentionStore;
+  panelDevices: PanelDeviceStore;
+  panelRecoveryCodes: PanelRecoveryCodeStore;
 }
 
 /** A store seen through its port: every public method answers a promise of what it returns (or resolves to). */
@@ -99,11 +105,14 @@ export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
     auditLog: new AuditLog(db),
     publicList: new PublicListStore(db),
     appeals: new AppealStore(db, tickets),
+    appealCodes: new AppealCodeStore(db),
     ticketList: new TicketListStore(db),
     auditQuery: new AuditQueryStore(db),
     dashboard: new DashboardCounts(db),
     playerLookup: new PlayerLookup(db),
     expiries: new ExpiryStore(db),
     addressRetention: new AddressRetentionStore(db),
+    panelDevices: new PanelDeviceStore(db),
+    panelRecoveryCodes: new PanelRecoveryCodeStore(db),
   };
 }

@@ -1,6 +1,7 @@
 import { DELIVERY_SQL } from '../webhooks/delivery-store.js';
 import { WEBHOOK_LOG_SQL } from '../webhooks/webhook-log.js';
 import { WEBHOOK_SQL } from '../webhooks/webhook-store.js';
+import { APPEAL_CODE_SQL } from './appeal-codes.js';
 import { APPEAL_SQL } from './appeals.js';
 import { AUDIT_LOG_SQL } from './audit-log.js';
 import { AUDIT_QUERY_SQL } from './audit-query.js';
@@ -13,6 +14,8 @@ import { MIGRATION_SQL } from './migrations.js';
 import { NETWORK_SQL } from './networks.js';
 import { NOTIFICATION_SQL } from './notifications.js';
 import { PANEL_ACCOUNT_SQL } from './panel-accounts.js';
+import { PANEL_DEVICE_SQL } from './panel-devices.js';
+import { PANEL_RECOVERY_CODE_SQL } from './panel-recovery-codes.js';
 import { PANEL_ROLE_SQL } from './panel-roles.js';
 import { PANEL_SESSION_SQL } from './panel-sessions.js';
 import { PARDON_SQL } from './pardons.js';
@@ -48,6 +51,7 @@ export const SERVICE_STATEMENTS = {
   expiries: EXPIRY_SQL,
   publicList: PUBLIC_LIST_SQL,
   appeals: APPEAL_SQL,
+  appealCodes: APPEAL_CODE_SQL,
   ticketList: TICKET_LIST_SQL,
   auditQuery: AUDIT_QUERY_SQL,
   panelAccounts: PANEL_ACCOUNT_SQL,
@@ -56,4 +60,6 @@ export const SERVICE_STATEMENTS = {
   auditLog: AUDIT_LOG_SQL,
   dashboard: DASHBOARD_SQL,
   playerLookup: PLAYER_LOOKUP_SQL,
+  panelDevices: PANEL_DEVICE_SQL,
+  panelRecoveryCodes: PANEL_RECOVERY_CODE_SQL,
 } as const;

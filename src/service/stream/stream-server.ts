@@ -4,6 +4,7 @@ import { EventEmitter } from 'eventemitter3';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Punishment } from '../../contract/schemas.js';
 import { STREAM_PROTOCOL, STREAM_PROTOCOL_RESUMING } from '../../contract/schemas.js';
+import type { ConnectionGuard } from '../connections/connection-guard.js';
 import type { ServiceContext } from '../context.js';
 import { guarded, guardedAsync } from '../guard.js';
 import type { AuthFailureThrottle } from '../http/auth-throttle.js';
@@ -19,10 +20,15 @@ import { StreamWorkQueue } from './stream-work-queue.js';
 
 export type { StreamSettings } from './stream-settings.js';
 
-/** What a handshake draws on, shared with the HTTP routes: the key's request bucket and the address's allowance of wrong keys. */
+/**
+ * What a handshake draws on, shared with the HTTP routes: the key's request bucket, the client's
+ * allowance of wrong keys, and the guard that says who the client is (behind a trusted proxy) and
+ * holds its address's connection place until the handshake is done.
+ */
 export interface HandshakeBudget {
   rateLimits: KeyRateLimits;
   authThrottle: AuthFailureThrottle;
+  guard: ConnectionGuard;
 }
 
 interface StreamEvents {
@@ -156,7 +162,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     if (!url) return refuse(socket, 400, 'path: not a valid URL');
     const path = url.pathname;
     if (path !== this.path) return refuse(socket, 404, `no stream at ${path}`);
-    const address = request.socket.remoteAddress ?? '';
+    const address = this.budget.guard.originOf(request).address;
     const header = request.headers['x-api-key'];
     const apiKey = Array.isArray(header) ? header[0] : header;
     if (!apiKey) return refuse(socket, 401, 'missing X-API-Key header');
@@ -185,6 +191,8 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     // The place is held from here until the socket closes, whether or not the handshake completes.
     socket.once('close', () => this.cap.release(caller.serverId));
     this.sockets.handleUpgrade(request, socket, head, (ws) => {
+      // Open: from here the key's cap holds the connection, so servers behind one address are not counted twice.
+      this.budget.guard.releaseUpgraded(socket);
       const { activity, clock } = this.context;
       ws.once(
         'close',

@@ -68,6 +68,7 @@ const OPERATION_SAMPLES: { readonly [Name in OperationName]: OperationSample } =
   closeTicket: { ids: [ALPHA_TICKET], body: { staffName: 'Mod', reason: 'handled' } },
   staffReplyToTicket: { ids: [ALPHA_TICKET], body: { staffName: 'Mod', message: 'looking into it' } },
   pendingNotices: { query: { since: ISO, limit: '10' } },
+  appealCode: { body: { punishmentId: ALPHA_PUNISHMENT, playerUuid: JEB, playerName: 'jeb_', ipAddress: '127.0.0.1' } },
 };
 
 const API_ROUTES: HostileRoute[] = OPERATION_NAMES.map((name) => ({
@@ -106,4 +107,11 @@ export const HOSTILE_ROUTES: readonly HostileRoute[] = [
   { method: 'GET', path: '/admin/v1/networks/{id}/migrations', auth: 'admin', ids: ['alpha'] },
   { method: 'GET', path: '/admin/v1/networks/alpha/players/{id}', auth: 'admin', ids: [NOTCH] },
   { method: 'GET', path: '/admin/v1/networks/{id}/settings', auth: 'admin', ids: ['alpha'] },
+  {
+    method: 'POST',
+    path: '/admin/v1/networks/alpha/punishments/{id}/appealable',
+    auth: 'admin',
+    ids: [ALPHA_PUNISHMENT],
+    body: { appealable: false },
+  },
 ];

@@ -1,4 +1,5 @@
 export type * from './address-retention.js';
+export type * from './appeal-codes.js';
 export type * from './appeals.js';
 export type * from './audit-log.js';
 export type * from './audit-query.js';
@@ -11,6 +12,8 @@ export type * from './migrations.js';
 export type * from './networks.js';
 export type * from './notifications.js';
 export type * from './panel-accounts.js';
+export type * from './panel-devices.js';
+export type * from './panel-recovery-codes.js';
 export type * from './panel-roles.js';
 export type * from './panel-sessions.js';
 export type * from './pardons.js';

@@ -1,4 +1,5 @@
 import type { AddressRetentionPort } from './address-retention.js';
+import type { AppealCodeStorePort } from './appeal-codes.js';
 import type { AppealStorePort } from './appeals.js';
 import type { AuditLogPort } from './audit-log.js';
 import type { AuditQueryStorePort } from './audit-query.js';
@@ -11,6 +12,8 @@ import type { MigrationStorePort } from './migrations.js';
 import type { NetworkStorePort } from './networks.js';
 import type { NotificationStorePort } from './notifications.js';
 import type { PanelAccountStorePort } from './panel-accounts.js';
+import type { PanelDeviceStorePort } from './panel-devices.js';
+import type { PanelRecoveryCodeStorePort } from './panel-recovery-codes.js';
 import type { PanelRoleStorePort } from './panel-roles.js';
 import type { PanelSessionStorePort } from './panel-sessions.js';
 import type { PardonStorePort } from './pardons.js';
@@ -51,6 +54,8 @@ export interface ServiceStoresPorts {
   publicList: PublicListStorePort;
   /** Appeals, each with its appeal ticket (panel). */
   appeals: AppealStorePort;
+  /** One-time appeal codes of appeals (extension and panel). */
+  appealCodes: AppealCodeStorePort;
   /** The staff's ticket list and assignment (panel). */
   ticketList: TicketListStorePort;
   /** The audit page's filtered reads (panel). */
@@ -63,4 +68,8 @@ export interface ServiceStoresPorts {
   expiries: ExpiryStorePort;
   /** The address pruner's deletions. */
   addressRetention: AddressRetentionPort;
+  /** Browsers that logged in to a staff account before (login throttling trusts them). */
+  panelDevices: PanelDeviceStorePort;
+  /** Staff accounts' two-factor recovery codes. */
+  panelRecoveryCodes: PanelRecoveryCodeStorePort;
 }

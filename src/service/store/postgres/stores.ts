@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceStoresPorts } from '../ports/stores.js';
 import type { UnrenderableTicketReport } from '../tickets.js';
 import { PgAddressRetentionStore } from './address-retention.js';
+import { PgAppealCodeStore } from './appeal-codes.js';
 import { PgAppealStore } from './appeals.js';
 import { PgAuditLog } from './audit-log.js';
 import { PgAuditQueryStore } from './audit-query.js';
@@ -14,6 +15,8 @@ import { PgMigrationStore } from './migrations.js';
 import { PgNetworkStore } from './networks.js';
 import { PgNotificationStore } from './notifications.js';
 import { PgPanelAccountStore } from './panel-accounts.js';
+import { PgPanelDeviceStore } from './panel-devices.js';
+import { PgPanelRecoveryCodeStore } from './panel-recovery-codes.js';
 import { PgPanelRoleStore } from './panel-roles.js';
 import { PgPanelSessionStore } from './panel-sessions.js';
 import { PgPardonStore } from './pardons.js';
@@ -74,7 +77,10 @@ export function createPgStores(db: PgDb, options: PgStoreOptions = {}) {
     publicList: new PgPublicListStore(db),
     auditQuery: new PgAuditQueryStore(db),
     appeals: new PgAppealStore(db),
+    appealCodes: new PgAppealCodeStore(db),
     ticketList: new PgTicketListStore(db),
+    panelDevices: new PgPanelDeviceStore(db),
+    panelRecoveryCodes: new PgPanelRecoveryCodeStore(db),
   };
 }
 
