@@ -14,6 +14,10 @@ export interface NetworksTable {
   id: AutoId;
   name: string;
   public_list: Generated<BooleanColumn>;
+  /** Hours a punishment waits after a denied appeal before it may be appealed again. */
+  appeal_cooldown_hours: Generated<number>;
+  /** The name public pages give every issuer; null: the default. */
+  public_issuer_label: string | null;
 }
 
 export interface ServersTable {
@@ -237,6 +241,12 @@ export interface PanelAccountsTable {
   password_hash: string;
   role: string;
   disabled: Generated<BooleanColumn>;
+  /** The confirmed TOTP secret (base32); null without two-factor. */
+  totp_secret: string | null;
+  /** A secret being set up, until a code from it confirms it. */
+  totp_pending_secret: string | null;
+  /** The newest time step a code was accepted for: a code is used once. */
+  totp_last_step: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -249,6 +259,31 @@ export interface PanelSessionsTable {
   network_id: number;
   created_at: number;
   expires_at: number;
+  /** `full` opens the panel; `code` waits for the second factor and opens no page. */
+  stage: Generated<string>;
+}
+
+export interface PanelRecoveryCodesTable {
+  account_id: number;
+  /** The SHA-256 of the code; the code itself is never stored. */
+  code_hash: Buffer;
+  created_at: number;
+  used_at: number | null;
+}
+
+export interface PanelDevicesTable {
+  /** The SHA-256 of the token of the browser's device cookie. */
+  token_hash: Buffer;
+  account_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Roles (built-in or custom) whose holders must use two-factor in a network. */
+export interface PanelTwoFactorRolesTable {
+  network_id: number;
+  role: string;
+  created_at: number;
 }
 
 export interface AuditLogTable {
@@ -273,6 +308,25 @@ export interface AppealsTable {
   decided_by: string | null;
   decided_at: number | null;
   created_at: number;
+}
+
+export interface AppealCodesTable {
+  network_id: number;
+  /** The SHA-256 of the one-time code; the code itself is never stored. */
+  code_hash: Buffer;
+  punishment_id: string;
+  player_uuid: string;
+  player_name: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface UnappealablePunishmentsTable {
+  network_id: number;
+  punishment_id: string;
+  marked_by: string;
+  marked_at: number;
 }
 
 export interface RateBucketsTable {
@@ -307,7 +361,12 @@ export interface ServiceTables {
   service_panel_roles: PanelRolesTable;
   service_panel_accounts: PanelAccountsTable;
   service_panel_sessions: PanelSessionsTable;
+  service_panel_recovery_codes: PanelRecoveryCodesTable;
+  service_panel_devices: PanelDevicesTable;
+  service_panel_two_factor_roles: PanelTwoFactorRolesTable;
   service_audit_log: AuditLogTable;
   service_appeals: AppealsTable;
+  service_appeal_codes: AppealCodesTable;
+  service_unappealable_punishments: UnappealablePunishmentsTable;
   service_rate_buckets: RateBucketsTable;
 }

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely';
 import type { DialectChoices } from '../dialect/choices.js';
 
 /**
@@ -19,6 +19,9 @@ export const TICKET_ASSIGNEE_SQL = "coalesce(assignee_name, '')";
 // biome-ignore lint/suspicious/noExplicitAny: the schema builder knows no table before it is made
 type Db = Kysely<any>;
 
+/** The wait after a denied appeal every network starts with: a week. */
+const APPEAL_COOLDOWN_HOURS = 168;
+
 const raw = (text: string) => sql`(${sql.raw(text)})`;
 
 async function networksAndPlayers(db: Db, d: DialectChoices): Promise<void> {
@@ -27,6 +30,10 @@ async function networksAndPlayers(db: Db, d: DialectChoices): Promise<void> {
     .withAutoId(db.schema.createTable('service_networks'))
     .addColumn('name', 'text', (c) => c.notNull().unique())
     .addColumn('public_list', boolean, (c) => c.notNull().defaultTo(false))
+    // Hours a punishment waits after a denied appeal before it may be appealed again.
+    .addColumn('appeal_cooldown_hours', 'integer', (c) => c.notNull().defaultTo(APPEAL_COOLDOWN_HOURS))
+    // The name public pages give every issuer, so no staff username is shown to strangers; null: "Staff".
+    .addColumn('public_issuer_label', 'text')
     .execute();
   await d.schema
     .withAutoId(db.schema.createTable('service_servers'))
@@ -108,7 +115,7 @@ async function punishments(db: Db, d: DialectChoices): Promise<void> {
   await db.schema
     .createIndex('service_punishments_linked_ban')
     .on(table)
-    .columns(['network_id', sql`(${linkedBan})`])
+    .columns(['network_id', linkedBan])
     .where(linkedBan, 'is not', null)
     .execute();
   await db.schema
@@ -403,6 +410,11 @@ async function panel(db: Db, d: DialectChoices): Promise<void> {
     .addColumn('disabled', boolean, (c) => c.notNull().defaultTo(false))
     .addColumn('created_at', bigint, (c) => c.notNull())
     .addColumn('updated_at', bigint, (c) => c.notNull())
+    // The confirmed TOTP secret (base32), the one being set up until a code confirms it, and the newest time step
+    // a code was accepted for: a code is used once.
+    .addColumn('totp_secret', 'text')
+    .addColumn('totp_pending_secret', 'text')
+    .addColumn('totp_last_step', bigint)
     .execute();
   await d.schema.panelAccountIndexes(db);
   // Only the SHA-256 of a session id is stored; network_id is the network the session is looking at.
@@ -413,9 +425,12 @@ async function panel(db: Db, d: DialectChoices): Promise<void> {
     .addColumn('network_id', 'integer', (c) => c.notNull().references('service_networks.id'))
     .addColumn('created_at', bigint, (c) => c.notNull())
     .addColumn('expires_at', bigint, (c) => c.notNull())
+    // 'code': the password was right and the second factor is still to come; such a session opens no page.
+    .addColumn('stage', 'text', (c) => c.notNull().defaultTo('full'))
     .execute();
   await index(db, 'service_panel_sessions_account', 'service_panel_sessions', ['account_id']);
   await index(db, 'service_panel_sessions_expiry', 'service_panel_sessions', ['expires_at']);
+  await panelTwoFactor(db, d);
   // Every staff action through the panel or the API.
   await d.schema
     .withAutoId(db.schema.createTable('service_audit_log'))
@@ -458,6 +473,78 @@ async function panel(db: Db, d: DialectChoices): Promise<void> {
     .on('service_appeals')
     .columns(['network_id', 'punishment_id'])
     .where(sql<boolean>`status = 'open'`)
+    .execute();
+  // A punishment's appeals by decision time: the last denial starts the wait before another.
+  await index(db, 'service_appeals_punishment', 'service_appeals', ['network_id', 'punishment_id', 'decided_at']);
+  await appealCodes(db, d);
+}
+
+async function panelTwoFactor(db: Db, d: DialectChoices): Promise<void> {
+  const { bigint, bytes } = d.schema;
+  const account = (c: ColumnDefinitionBuilder) =>
+    c.notNull().references('service_panel_accounts.id').onDelete('cascade');
+  // Only the SHA-256 of each recovery code is kept.
+  await d.schema
+    .keyedOnly(db.schema.createTable('service_panel_recovery_codes'))
+    .addColumn('account_id', 'integer', account)
+    .addColumn('code_hash', bytes, (c) => c.notNull())
+    .addColumn('created_at', bigint, (c) => c.notNull())
+    .addColumn('used_at', bigint)
+    .addPrimaryKeyConstraint('service_panel_recovery_codes_pk', ['account_id', 'code_hash'])
+    .execute();
+  // A browser that logged in to this account: the SHA-256 of the token of its device cookie.
+  await d.schema
+    .keyedOnly(db.schema.createTable('service_panel_devices'))
+    .addColumn('token_hash', bytes, (c) => c.primaryKey())
+    .addColumn('account_id', 'integer', account)
+    .addColumn('created_at', bigint, (c) => c.notNull())
+    .addColumn('expires_at', bigint, (c) => c.notNull())
+    .execute();
+  await index(db, 'service_panel_devices_account', 'service_panel_devices', ['account_id', 'created_at']);
+  await index(db, 'service_panel_devices_expiry', 'service_panel_devices', ['expires_at']);
+  // Roles (built-in or custom) whose holders must use two-factor in this network.
+  await d.schema
+    .keyedOnly(db.schema.createTable('service_panel_two_factor_roles'))
+    .addColumn('network_id', 'integer', (c) => c.notNull().references('service_networks.id'))
+    .addColumn('role', 'text', (c) => c.notNull())
+    .addColumn('created_at', bigint, (c) => c.notNull())
+    .addPrimaryKeyConstraint('service_panel_two_factor_roles_pk', ['network_id', 'role'])
+    .execute();
+}
+
+async function appealCodes(db: Db, d: DialectChoices): Promise<void> {
+  const { bigint, bytes } = d.schema;
+  const punishment = ['network_id', 'punishment_id'];
+  // One-time codes a game server hands a player for one punishment (only their hash).
+  await db.schema
+    .createTable('service_appeal_codes')
+    .addColumn('network_id', 'integer', (c) => c.notNull())
+    .addColumn('code_hash', bytes, (c) => c.notNull())
+    .addColumn('punishment_id', 'text', (c) => c.notNull())
+    .addColumn('player_uuid', 'text', (c) => c.notNull())
+    .addColumn('player_name', 'text', (c) => c.notNull())
+    .addColumn('created_at', bigint, (c) => c.notNull())
+    .addColumn('expires_at', bigint, (c) => c.notNull())
+    .addColumn('used_at', bigint)
+    .addPrimaryKeyConstraint('service_appeal_codes_pk', ['network_id', 'code_hash'])
+    .addForeignKeyConstraint('service_appeal_codes_punishment_fk', punishment, 'service_punishments', [
+      'network_id',
+      'id',
+    ])
+    .execute();
+  await index(db, 'service_appeal_codes_holder', 'service_appeal_codes', [...punishment, 'player_uuid']);
+  // Punishments staff marked unappealable.
+  await db.schema
+    .createTable('service_unappealable_punishments')
+    .addColumn('network_id', 'integer', (c) => c.notNull())
+    .addColumn('punishment_id', 'text', (c) => c.notNull())
+    .addColumn('marked_by', 'text', (c) => c.notNull())
+    .addColumn('marked_at', bigint, (c) => c.notNull())
+    .addPrimaryKeyConstraint('service_unappealable_punishments_pk', punishment)
+    .addForeignKeyConstraint('service_unappealable_punishments_punishment_fk', punishment, 'service_punishments', [
+      'network_id',
+      'id',
+    ])
     .execute();
 }
 

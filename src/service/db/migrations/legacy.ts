@@ -4,6 +4,9 @@ import type { DialectChoices } from '../dialect/choices.js';
 // biome-ignore lint/suspicious/noExplicitAny: runs before the tables are typed
 type Db = Kysely<any>;
 
+/** 1, 2, ... `last`. */
+const upTo = (last: number) => Array.from({ length: last }, (_, at) => at + 1);
+
 /**
  * Databases made before the schema moved to Kysely record their steps in a table of their own.
  * Such a database is taken over as it is when every one of those steps ran (its schema is then the
@@ -13,7 +16,13 @@ const LEGACY = {
   sqlite: {
     versions: sql<{ version: number }>`SELECT version FROM schema_migrations WHERE component = 'service'`,
     table: 'schema_migrations',
-    final: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+    // The service's numbered migrations (src/service/db/schema.ts), one a line: a step the baseline holds.
+    final: [
+      ...upTo(13),
+      16, // panel two-factor, devices, recovery codes, roles requiring two-factor
+      17, // appeal codes, unappealable punishments, re-appeal cooldown
+      18, // the public issuer label
+    ],
     async adopt(db: Db) {
       // Webhook leases and shared rate buckets were PostgreSQL's alone.
       await sql`ALTER TABLE service_webhook_deliveries ADD COLUMN leased_until INTEGER NOT NULL DEFAULT 0`.execute(db);
@@ -35,10 +44,23 @@ const LEGACY = {
   postgres: {
     versions: sql<{ version: number }>`SELECT version FROM service_schema_migrations`,
     table: 'service_schema_migrations',
-    final: [1, 2, 3, 4, 5, 10, 11, 101, 102, 103],
+    // PostgreSQL's steps (src/service/store/postgres/schema.ts), one a line: a step the baseline holds.
+    final: [
+      ...upTo(5),
+      10, // the player search's index of names by prefix
+      11, // the ticket list's keyset
+      101, // several instances: webhook leases, uploads in the order they started
+      102, // several instances: change notifications
+      103, // several instances: shared rate buckets
+      14, // panel two-factor (SQLite 16)
+      15, // appeal codes (SQLite 17)
+      16, // the public issuer label (SQLite 18)
+    ],
     async adopt(db: Db) {
       // Uploads' insertion order has the name punishments' and tickets' have.
       await sql`ALTER TABLE service_migration_uploads RENAME COLUMN seq TO row_id`.execute(db);
+      // Handed out by the database alone, as theirs are.
+      await sql`ALTER TABLE service_migration_uploads ALTER COLUMN row_id SET GENERATED ALWAYS`.execute(db);
     },
   },
 } as const;
