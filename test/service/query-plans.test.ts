@@ -320,9 +320,17 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, id: 'p10', nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_punishments_1'],
   },
-  'publicList.isPublic': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.isPublic': {
+    values: (f) => ({ networkId: f.networkId }),
+    args: (f) => [f.networkId],
+    uses: ['INTEGER PRIMARY KEY'],
+  },
   'publicList.setPublic': { args: (f) => ({ networkId: f.networkId, isPublic: 1 }), uses: ['INTEGER PRIMARY KEY'] },
-  'publicList.issuerLabel': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.issuerLabel': {
+    values: (f) => ({ networkId: f.networkId }),
+    args: (f) => [f.networkId],
+    uses: ['INTEGER PRIMARY KEY'],
+  },
   'publicList.setIssuerLabel': {
     args: (f) => ({ networkId: f.networkId, label: 'Staff' }),
     uses: ['INTEGER PRIMARY KEY'],
@@ -345,9 +353,27 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     }),
     uses: ['service_punishments_player_history'],
   },
-  'appeals.openOf': { args: (f) => [f.networkId, 'p10'], uses: ['service_appeals_open'] },
-  'appeals.byToken': { args: () => [Buffer.alloc(32)], uses: ['sqlite_autoindex_service_appeals_1'] },
-  'appeals.byTicket': { args: (f) => [f.networkId, f.ticketId], uses: ['sqlite_autoindex_service_appeals_2'] },
+  // The one store's lock of the appealed punishment (a plain read on SQLite, whose writers are one at a time).
+  'appeals.lockPunishment': {
+    values: (f) => ({ networkId: f.networkId, punishmentId: 'p10' }),
+    args: () => [],
+    uses: ['sqlite_autoindex_service_punishments_1'],
+  },
+  'appeals.openOf': {
+    values: (f) => ({ networkId: f.networkId, punishmentId: 'p10' }),
+    args: (f) => [f.networkId, 'p10'],
+    uses: ['service_appeals_open'],
+  },
+  'appeals.byToken': {
+    values: () => ({ tokenHash: Buffer.alloc(32) }),
+    args: () => [Buffer.alloc(32)],
+    uses: ['sqlite_autoindex_service_appeals_1'],
+  },
+  'appeals.byTicket': {
+    values: (f) => ({ networkId: f.networkId, ticketId: f.ticketId }),
+    args: (f) => [f.networkId, f.ticketId],
+    uses: ['sqlite_autoindex_service_appeals_2'],
+  },
   'appeals.decide': {
     args: (f) => ({
       networkId: f.networkId,
@@ -359,21 +385,32 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     }),
     uses: ['sqlite_autoindex_service_appeals_2'],
   },
-  'appeals.lastDeniedAt': { args: (f) => [f.networkId, 'p10'], uses: ['service_appeals_punishment'] },
+  'appeals.lastDeniedAt': {
+    values: (f) => ({ networkId: f.networkId, punishmentId: 'p10' }),
+    args: (f) => [f.networkId, 'p10'],
+    uses: ['service_appeals_punishment'],
+  },
   'appeals.unappealable': {
+    values: (f) => ({ networkId: f.networkId, punishmentId: 'p10' }),
     args: (f) => [f.networkId, 'p10'],
     uses: ['sqlite_autoindex_service_unappealable_punishments_1'],
   },
   'appeals.unmarkUnappealable': {
+    values: (f) => ({ networkId: f.networkId, punishmentId: 'p10' }),
     args: (f) => [f.networkId, 'p10'],
     uses: ['sqlite_autoindex_service_unappealable_punishments_1'],
   },
   'appeals.unappealableOfTarget': {
+    values: (f) => ({ networkId: f.networkId, targetUuid: f.punishedPlayers[0] }),
     args: (f) => [f.networkId, f.punishedPlayers[0]],
     // Either index leading with (network_id, target_uuid) serves.
     uses: ['(network_id=? AND target_uuid=?)', 'sqlite_autoindex_service_unappealable_punishments_1'],
   },
-  'appeals.cooldownHours': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'appeals.cooldownHours': {
+    values: (f) => ({ networkId: f.networkId }),
+    args: (f) => [f.networkId],
+    uses: ['INTEGER PRIMARY KEY'],
+  },
   'appeals.setCooldownHours': { args: (f) => ({ networkId: f.networkId, hours: 2 }), uses: ['INTEGER PRIMARY KEY'] },
   'appealCodes.pruneOfHolder': {
     args: (f) => ({
@@ -385,6 +422,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     uses: ['service_appeal_codes_holder'],
   },
   'appealCodes.byHash': {
+    values: (f) => ({ networkId: f.networkId, codeHash: Buffer.alloc(32) }),
     args: (f) => [f.networkId, Buffer.alloc(32)],
     uses: ['sqlite_autoindex_service_appeal_codes_1'],
   },
@@ -420,22 +458,70 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   },
   'networks.networkById': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
   'networks.allNetworks': { args: () => [], uses: ['sqlite_autoindex_service_networks_1'] },
-  'panelAccounts.byUsername': { args: () => ['alice'], uses: ['sqlite_autoindex_service_panel_accounts_1'] },
-  'panelAccounts.byId': { args: () => [1], uses: ['INTEGER PRIMARY KEY'] },
-  'panelAccounts.ofNetwork': { args: (f) => [f.networkId], uses: ['service_panel_accounts_network'] },
+  'panelAccounts.byUsername': {
+    values: () => ({ username: 'alice' }),
+    args: () => ['alice'],
+    uses: ['sqlite_autoindex_service_panel_accounts_1'],
+  },
+  'panelAccounts.byId': {
+    values: () => ({ id: 1 }),
+    args: () => [1],
+    uses: ['INTEGER PRIMARY KEY'],
+  },
+  'panelAccounts.ofNetwork': {
+    values: (f) => ({ networkId: f.networkId }),
+    args: (f) => [f.networkId],
+    uses: ['service_panel_accounts_network'],
+  },
   'panelAccounts.setRole': { args: () => ({ id: 1, role: 'viewer', nowMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
   'panelAccounts.setDisabled': { args: () => ({ id: 1, disabled: 1, nowMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
   'panelAccounts.setPassword': { args: () => ({ id: 1, passwordHash: 'x', nowMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
-  'panelAccounts.countWithRole': { args: (f) => [f.networkId, 'judge'], uses: ['service_panel_accounts_network'] },
-  'panelRoles.ofNetwork': { args: (f) => [f.networkId], uses: [PK] },
-  'panelRoles.byName': { args: (f) => [f.networkId, 'judge'], uses: [PK] },
-  'panelRoles.remove': { args: (f) => [f.networkId, 'judge'], uses: [PK] },
-  'panelSessions.byHash': { args: (f) => [Buffer.alloc(32), f.nowMs], uses: [PK] },
-  'panelSessions.remove': { args: () => [Buffer.alloc(32)], uses: [PK] },
-  'panelSessions.removeOfAccount': { args: () => [1], uses: ['service_panel_sessions_account'] },
+  'panelAccounts.countWithRole': {
+    values: (f) => ({ networkId: f.networkId, role: 'judge' }),
+    args: (f) => [f.networkId, 'judge'],
+    uses: ['service_panel_accounts_network'],
+  },
+  'panelRoles.ofNetwork': {
+    values: (f) => ({ networkId: f.networkId }),
+    args: (f) => [f.networkId],
+    uses: [PK],
+  },
+  'panelRoles.byName': {
+    values: (f) => ({ networkId: f.networkId, name: 'judge' }),
+    args: (f) => [f.networkId, 'judge'],
+    uses: [PK],
+  },
+  'panelRoles.remove': {
+    values: (f) => ({ networkId: f.networkId, name: 'judge' }),
+    args: (f) => [f.networkId, 'judge'],
+    uses: [PK],
+  },
+  'panelSessions.byHash': {
+    values: (f) => ({ idHash: Buffer.alloc(32), nowMs: f.nowMs }),
+    args: (f) => [Buffer.alloc(32), f.nowMs],
+    uses: [PK],
+  },
+  'panelSessions.remove': {
+    values: () => ({ idHash: Buffer.alloc(32) }),
+    args: () => [Buffer.alloc(32)],
+    uses: [PK],
+  },
+  'panelSessions.removeOfAccount': {
+    values: () => ({ accountId: 1 }),
+    args: () => [1],
+    uses: ['service_panel_sessions_account'],
+  },
   'panelSessions.switchNetwork': { args: (f) => ({ idHash: Buffer.alloc(32), networkId: f.networkId }), uses: [PK] },
-  'panelSessions.pruneExpired': { args: (f) => [f.nowMs], uses: ['service_panel_sessions_expiry'] },
-  'panelAccounts.totpOf': { args: () => [1], uses: ['INTEGER PRIMARY KEY'] },
+  'panelSessions.pruneExpired': {
+    values: (f) => ({ nowMs: f.nowMs }),
+    args: (f) => [f.nowMs],
+    uses: ['service_panel_sessions_expiry'],
+  },
+  'panelAccounts.totpOf': {
+    values: () => ({ id: 1 }),
+    args: () => [1],
+    uses: ['INTEGER PRIMARY KEY'],
+  },
   'panelAccounts.setPendingTotp': { args: () => ({ id: 1, secret: 'x', nowMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
   'panelAccounts.confirmTotp': {
     args: () => ({ id: 1, secret: 'x', step: 1, nowMs: 0 }),
@@ -443,15 +529,43 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   },
   'panelAccounts.useTotpStep': { args: () => ({ id: 1, secret: 'x', step: 1 }), uses: ['INTEGER PRIMARY KEY'] },
   'panelAccounts.clearTotp': { args: () => ({ id: 1, nowMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
-  'panelRoles.dropTwoFactor': { args: (f) => [f.networkId, 'admin'], uses: [PK] },
-  'panelRoles.twoFactorRequired': { args: (f) => [f.networkId, 'admin'], uses: [PK] },
-  'panelRoles.twoFactorRoles': { args: (f) => [f.networkId], uses: [PK] },
-  'panelDevices.byHash': { args: (f) => [Buffer.alloc(32), f.nowMs], uses: [PK] },
+  'panelRoles.dropTwoFactor': {
+    values: (f) => ({ networkId: f.networkId, role: 'admin' }),
+    args: (f) => [f.networkId, 'admin'],
+    uses: [PK],
+  },
+  'panelRoles.twoFactorRequired': {
+    values: (f) => ({ networkId: f.networkId, role: 'admin' }),
+    args: (f) => [f.networkId, 'admin'],
+    uses: [PK],
+  },
+  'panelRoles.twoFactorRoles': {
+    values: (f) => ({ networkId: f.networkId }),
+    args: (f) => [f.networkId],
+    uses: [PK],
+  },
+  'panelDevices.byHash': {
+    values: (f) => ({ tokenHash: Buffer.alloc(32), nowMs: f.nowMs }),
+    args: (f) => [Buffer.alloc(32), f.nowMs],
+    uses: [PK],
+  },
   'panelDevices.forgetOlder': { args: () => ({ accountId: 1, keep: 20 }), uses: ['service_panel_devices_account'] },
-  'panelDevices.pruneExpired': { args: (f) => [f.nowMs], uses: ['service_panel_devices_expiry'] },
-  'panelRecoveryCodes.removeOfAccount': { args: () => [1], uses: [PK] },
+  'panelDevices.pruneExpired': {
+    values: (f) => ({ nowMs: f.nowMs }),
+    args: (f) => [f.nowMs],
+    uses: ['service_panel_devices_expiry'],
+  },
+  'panelRecoveryCodes.removeOfAccount': {
+    values: () => ({ accountId: 1 }),
+    args: () => [1],
+    uses: [PK],
+  },
   'panelRecoveryCodes.use': { args: () => ({ accountId: 1, codeHash: Buffer.alloc(32), nowMs: 0 }), uses: [PK] },
-  'panelRecoveryCodes.countUnused': { args: () => [1], uses: [PK] },
+  'panelRecoveryCodes.countUnused': {
+    values: () => ({ accountId: 1 }),
+    args: () => [1],
+    uses: [PK],
+  },
   'auditLog.newest': {
     args: (f) => ({ networkId: f.networkId, beforeId: 1_000_000, limit: 50 }),
     uses: ['service_audit_log_network'],
@@ -694,6 +808,7 @@ describe('query plans of the one store (src/service/next/) on a network-sized da
   let file: Db;
   let sqlContext: SqlContext;
   let storeFacts: FixtureFacts;
+  const unbound = new Set<string>();
   const storePlans = {
     'never analyzed': new Map<string, string[]>(),
     analyzed: new Map<string, string[]>(),
@@ -712,6 +827,7 @@ describe('query plans of the one store (src/service/next/) on a network-sized da
       const expected = EXPECTED_PLANS[key];
       if (!expected || UNPLANNED.has(key)) continue;
       const bound = statement.bind(sqlContext, expected.values?.(storeFacts) ?? expected.args(storeFacts));
+      if (bound.parameters.includes(undefined)) unbound.add(key);
       const explain = CompiledQuery.raw(`EXPLAIN QUERY PLAN ${bound.sql}`, [...bound.parameters]);
       const rows = (await sqlContext.db.executeQuery<{ detail: string }>(explain)).rows;
       into.set(
@@ -735,6 +851,10 @@ describe('query plans of the one store (src/service/next/) on a network-sized da
     await planStatements(storePlans['analyzed while small']);
   });
   afterAll(async () => sqlContext?.db.destroy());
+
+  it('each statement is planned with a value in every slot (`values` names them when `args` does not)', () => {
+    expect([...unbound]).toEqual([]);
+  });
 
   it('each statement is named by its store and name', () => {
     expect(storeCatalogue.filter(({ key, statement }) => statement.name !== key).map(({ key }) => key)).toEqual([]);

@@ -7,13 +7,15 @@ import type { ColumnType, Generated } from 'kysely';
 
 /** A boolean column: SQLite answers 0 or 1, PostgreSQL a boolean; written as a boolean. */
 export type BooleanColumn = ColumnType<boolean | number, boolean, boolean>;
+/** A {@link BooleanColumn} with a default, so an insert may leave it out. */
+export type DefaultedBooleanColumn = ColumnType<boolean | number, boolean | undefined, boolean>;
 /** An id the database hands out. */
 export type AutoId = Generated<number>;
 
 export interface NetworksTable {
   id: AutoId;
   name: string;
-  public_list: Generated<BooleanColumn>;
+  public_list: DefaultedBooleanColumn;
   /** Hours a punishment waits after a denied appeal before it may be appealed again. */
   appeal_cooldown_hours: Generated<number>;
   /** The name public pages give every issuer; null: the default. */
@@ -240,7 +242,7 @@ export interface PanelAccountsTable {
   username: string;
   password_hash: string;
   role: string;
-  disabled: Generated<BooleanColumn>;
+  disabled: DefaultedBooleanColumn;
   /** The confirmed TOTP secret (base32); null without two-factor. */
   totp_secret: string | null;
   /** A secret being set up, until a code from it confirms it. */
@@ -303,7 +305,7 @@ export interface AppealsTable {
   punishment_id: string;
   token_hash: Buffer;
   player_name: string;
-  status: string;
+  status: 'open' | 'accepted' | 'denied';
   answer: string | null;
   decided_by: string | null;
   decided_at: number | null;

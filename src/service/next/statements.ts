@@ -1,4 +1,6 @@
 import { ADDRESS_RETENTION_STATEMENTS } from './address-retention.js';
+import { APPEAL_CODE_STATEMENTS } from './appeal-codes.js';
+import { APPEAL_STATEMENTS } from './appeals.js';
 import { AUDIT_LOG_STATEMENTS } from './audit-log.js';
 import { AUDIT_QUERY_STATEMENTS } from './audit-query.js';
 import { DASHBOARD_STATEMENTS } from './dashboard-counts.js';
@@ -6,10 +8,16 @@ import { ENFORCEMENT_STATEMENTS } from './enforcement.js';
 import { EVASION_STATEMENTS } from './evasion-punishments.js';
 import { EXPIRY_STATEMENTS } from './expiries.js';
 import { NOTIFICATION_STATEMENTS } from './notifications.js';
+import { PANEL_ACCOUNT_STATEMENTS } from './panel-accounts.js';
+import { PANEL_DEVICE_STATEMENTS } from './panel-devices.js';
+import { PANEL_RECOVERY_CODE_STATEMENTS } from './panel-recovery-codes.js';
+import { PANEL_ROLE_STATEMENTS } from './panel-roles.js';
+import { PANEL_SESSION_STATEMENTS } from './panel-sessions.js';
 import { PARDON_STATEMENTS } from './pardons.js';
 import { PLAYER_IP_STATEMENTS } from './player-ips.js';
 import { PLAYER_LOOKUP_STATEMENTS } from './player-lookup.js';
 import { PLAYER_STATEMENTS } from './players.js';
+import { PUBLIC_LIST_STATEMENTS } from './public-list.js';
 import { PUNISHMENT_STATEMENTS } from './punishments.js';
 import { TICKET_LIST_STATEMENTS } from './ticket-list.js';
 import { TICKET_STATEMENTS } from './tickets.js';
@@ -38,4 +46,12 @@ export const STORE_STATEMENTS = {
   auditLog: AUDIT_LOG_STATEMENTS,
   dashboard: DASHBOARD_STATEMENTS,
   playerLookup: PLAYER_LOOKUP_STATEMENTS,
+  panelAccounts: PANEL_ACCOUNT_STATEMENTS,
+  panelRoles: PANEL_ROLE_STATEMENTS,
+  panelSessions: PANEL_SESSION_STATEMENTS,
+  panelDevices: PANEL_DEVICE_STATEMENTS,
+  panelRecoveryCodes: PANEL_RECOVERY_CODE_STATEMENTS,
+  publicList: PUBLIC_LIST_STATEMENTS,
+  appeals: APPEAL_STATEMENTS,
+  appealCodes: APPEAL_CODE_STATEMENTS,
 } as const;

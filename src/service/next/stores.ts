@@ -1,6 +1,8 @@
 import type { SqlContext } from '../db/prepared.js';
 import type { UnrenderableTicketReport } from '../store/ports/tickets.js';
 import { AddressRetentionStore } from './address-retention.js';
+import { AppealCodeStore } from './appeal-codes.js';
+import { AppealStore } from './appeals.js';
 import { AuditLog } from './audit-log.js';
 import { AuditQueryStore } from './audit-query.js';
 import { DashboardCounts } from './dashboard-counts.js';
@@ -8,10 +10,16 @@ import { EnforcementStore } from './enforcement.js';
 import { EvasionPunishmentStore } from './evasion-punishments.js';
 import { ExpiryStore } from './expiries.js';
 import { NotificationStore } from './notifications.js';
+import { PanelAccountStore } from './panel-accounts.js';
+import { PanelDeviceStore } from './panel-devices.js';
+import { PanelRecoveryCodeStore } from './panel-recovery-codes.js';
+import { PanelRoleStore } from './panel-roles.js';
+import { PanelSessionStore } from './panel-sessions.js';
 import { PardonStore } from './pardons.js';
 import { PlayerIpStore } from './player-ips.js';
 import { PlayerLookup } from './player-lookup.js';
 import { PlayerStore } from './players.js';
+import { PublicListStore } from './public-list.js';
 import { PunishmentStore } from './punishments.js';
 import { TicketListStore } from './ticket-list.js';
 import { TicketStore } from './tickets.js';
@@ -46,6 +54,14 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
     playerLookup: new PlayerLookup(sql),
     expiries: new ExpiryStore(sql),
     addressRetention: new AddressRetentionStore(sql),
+    panelAccounts: new PanelAccountStore(sql),
+    panelRoles: new PanelRoleStore(sql),
+    panelSessions: new PanelSessionStore(sql),
+    panelDevices: new PanelDeviceStore(sql),
+    panelRecoveryCodes: new PanelRecoveryCodeStore(sql),
+    publicList: new PublicListStore(sql),
+    appeals: new AppealStore(sql),
+    appealCodes: new AppealCodeStore(sql),
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NewAppealCode } from '../../../src/service/store/appeal-code-rows.js';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 
 const hash = (text: string) => Buffer.alloc(32, text);
@@ -18,8 +18,8 @@ function newCode(networkId: number, codeHash: Buffer, overrides: Partial<NewAppe
   };
 }
 
-describe.each(DIALECTS)('appeal code and appeal rule stores on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('appeal code and appeal rule stores on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   it('stores a code by hash, per network; it is used once, and never after it expired', async () => {
     const { punishments, appealCodes } = storage().stores;

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { twoNetworks } from './fixtures.js';
 
 const hashOf = (text: string) => createHash('sha256').update(text).digest();
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const OTHER_SECRET = 'KRUGS4ZANFZSAYJAONSWG4TFOQQQ2345';
 
-describe.each(DIALECTS)('panel two-factor, devices and recovery codes on %s', (dialect) => {
-  const storage = useConformanceStorage(dialect);
+describe.each(BACKENDS)('panel two-factor, devices and recovery codes on %s', (backend) => {
+  const storage = useConformanceStorage(backend);
 
   async function anAccount(username = 'alice') {
     const { alpha } = await twoNetworks(storage().stores);

@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prepared } from '../../../src/service/db/prepared.js';
+import { APPEAL_CODE_STATEMENTS } from '../../../src/service/next/appeal-codes.js';
+import { APPEAL_STATEMENTS } from '../../../src/service/next/appeals.js';
 import { DASHBOARD_STATEMENTS } from '../../../src/service/next/dashboard-counts.js';
 import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
 import { openPostgresStorage as openNextPostgresStorage } from '../../../src/service/next/open-storage.js';
+import { PANEL_ACCOUNT_STATEMENTS } from '../../../src/service/next/panel-accounts.js';
+import { PANEL_DEVICE_STATEMENTS } from '../../../src/service/next/panel-devices.js';
+import { PANEL_SESSION_STATEMENTS } from '../../../src/service/next/panel-sessions.js';
 import { PLAYER_LOOKUP_STATEMENTS } from '../../../src/service/next/player-lookup.js';
 import { TICKET_LIST_STATEMENTS } from '../../../src/service/next/ticket-list.js';
 import { TICKET_STATEMENTS } from '../../../src/service/next/tickets.js';
@@ -59,6 +65,17 @@ const LARGE_TABLES = [
   'service_evidence',
   'service_pardons',
 ];
+
+/** The panel's and appeals' tables the one store reads by key (STAFF_AND_APPEALS fills them). */
+const STAFF_TABLES = [
+  'service_panel_accounts',
+  'service_panel_sessions',
+  'service_panel_devices',
+  'service_appeals',
+  'service_appeal_codes',
+  'service_unappealable_punishments',
+];
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
 interface PlanNode {
   'Node Type': string;
@@ -304,6 +321,104 @@ describe('PostgreSQL query plans of the panel dashboard and player page', () => 
   );
 });
 
+const STAFF = 2_000;
+const APPEALS = 4_000;
+// Staff of a large network with their sessions and devices, and its appeals with their codes and marks.
+const STAFF_AND_APPEALS = `
+  INSERT INTO service_panel_accounts (network_id, username, password_hash, role, created_at, updated_at)
+    SELECT 1 + (i % 50 = 0)::int, 'Staff' || i, 'hash', 'moderator', i, i FROM generate_series(1, ${STAFF}) AS i;
+  INSERT INTO service_panel_sessions (id_hash, account_id, network_id, created_at, expires_at)
+    SELECT sha256(('session-' || i)::bytea), 1 + i % ${STAFF}, 1, i, i + ${DAY_MS} FROM generate_series(1, ${STAFF * 3}) AS i;
+  INSERT INTO service_panel_devices (token_hash, account_id, created_at, expires_at)
+    SELECT sha256(('device-' || i)::bytea), 1 + i % ${STAFF}, i, i + ${DAY_MS} FROM generate_series(1, ${STAFF * 3}) AS i;
+  INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
+      creator_name, tags, created_at, updated_at)
+    SELECT 1, 'appeal-' || i, 'appeal', 'appeal', 'please', 'Open', 'normal', 'uuid-' || i, 'player', '[]', i, i
+    FROM generate_series(1, ${APPEALS}) AS i;
+  INSERT INTO service_appeals (network_id, ticket_id, punishment_id, token_hash, player_name, status, decided_at,
+      created_at)
+    SELECT 1, 'appeal-' || i, 'p' || (i * 5 + 1), sha256(('link-' || i)::bytea), 'player',
+      CASE i % 3 WHEN 0 THEN 'open' WHEN 1 THEN 'denied' ELSE 'accepted' END,
+      CASE WHEN i % 3 = 0 THEN NULL ELSE i END, i
+    FROM generate_series(1, ${APPEALS}) AS i;
+  INSERT INTO service_appeal_codes (network_id, code_hash, punishment_id, player_uuid, player_name, created_at,
+      expires_at)
+    SELECT 1, sha256(('code-' || i)::bytea), 'p' || (i * 5 + 1), 'uuid-' || i, 'player', i, i + ${DAY_MS}
+    FROM generate_series(1, ${APPEALS}) AS i;
+  INSERT INTO service_unappealable_punishments (network_id, punishment_id, marked_by, marked_at)
+    SELECT 1, 'p' || (i * 7 + 1), 'mod', i FROM generate_series(1, ${APPEALS}) AS i;
+`;
+
+/** The one store's panel, appeal and two-factor statements with no statement of the old stores to stand beside. */
+const ONE_STORE_ONLY: ReadonlyArray<readonly [string, OneStore, string[]]> = [
+  [
+    'a session by its hash',
+    oneStore(PANEL_SESSION_STATEMENTS.byHash, { idHash: sha256('session-7'), nowMs: 0 }),
+    ['service_panel_sessions_pkey'],
+  ],
+  [
+    'expired sessions',
+    oneStore(PANEL_SESSION_STATEMENTS.pruneExpired, { nowMs: 100 }),
+    ['service_panel_sessions_expiry'],
+  ],
+  [
+    'an account by its name, in any case',
+    oneStore(PANEL_ACCOUNT_STATEMENTS.byUsername, { username: 'STAFF70' }),
+    ['service_panel_accounts_username'],
+  ],
+  ['an account by its id', oneStore(PANEL_ACCOUNT_STATEMENTS.byId, { id: 70 }), ['service_panel_accounts_pkey']],
+  [
+    'a device by its hash',
+    oneStore(PANEL_DEVICE_STATEMENTS.byHash, { tokenHash: sha256('device-7'), nowMs: 0 }),
+    ['service_panel_devices_pkey'],
+  ],
+  [
+    "an account's older devices",
+    oneStore(PANEL_DEVICE_STATEMENTS.forgetOlder, { accountId: 70, keep: 20 }),
+    ['service_panel_devices_account'],
+  ],
+  [
+    'the appealed punishment, locked',
+    oneStore(APPEAL_STATEMENTS.lockPunishment, { networkId: 1, punishmentId: 'p36' }),
+    ['service_punishments_pk'],
+  ],
+  [
+    "a punishment's open appeal",
+    oneStore(APPEAL_STATEMENTS.openOf, { networkId: 1, punishmentId: 'p36' }),
+    ['service_appeals_open'],
+  ],
+  [
+    'an appeal by its link',
+    oneStore(APPEAL_STATEMENTS.byToken, { tokenHash: sha256('link-7') }),
+    ['service_appeals_token_hash_key'],
+  ],
+  [
+    "a punishment's last denial",
+    oneStore(APPEAL_STATEMENTS.lastDeniedAt, { networkId: 1, punishmentId: 'p36' }),
+    ['service_appeals_punishment'],
+  ],
+  [
+    "a player's unappealable punishments",
+    oneStore(APPEAL_STATEMENTS.unappealableOfTarget, { networkId: 1, targetUuid: 'uuid-70' }),
+    ['service_punishments_target_status|service_punishments_player_history', 'service_unappealable_punishments_pk'],
+  ],
+  [
+    'an appeal code by its hash',
+    oneStore(APPEAL_CODE_STATEMENTS.byHash, { networkId: 1, codeHash: sha256('code-7') }),
+    ['service_appeal_codes_pk'],
+  ],
+  [
+    "a holder's codes before a new one",
+    oneStore(APPEAL_CODE_STATEMENTS.pruneOfHolder, {
+      networkId: 1,
+      punishmentId: 'p36',
+      playerUuid: 'uuid-7',
+      createdAtMs: 0,
+    }),
+    ['service_appeal_codes_holder'],
+  ],
+];
+
 describe('PostgreSQL query plans of the one store (src/service/next/) for the panel, on its schema', () => {
   let database: TestDatabase;
   let storage: KyselyStorage;
@@ -312,12 +427,33 @@ describe('PostgreSQL query plans of the one store (src/service/next/) for the pa
     storage = await openNextPostgresStorage(database.url);
     const pool = testPool(database.url);
     await pool.query(FIXTURE);
+    await pool.query(STAFF_AND_APPEALS);
     await pool.query('VACUUM ANALYZE');
     await pool.end();
   });
   afterAll(async () => {
     await storage?.close();
     await database?.drop();
+  });
+
+  it.each(ONE_STORE_ONLY)('%s reads through its index, never a scan of a large table', async (_, one, indexes) => {
+    const { statement, values } = one;
+    const bound = statement.bind({ db: storage.db, choices: storage.choices }, values as never);
+    const explain = CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${bound.sql}`, [...bound.parameters]);
+    const plan = (await storage.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(explain)).rows[0]![
+      'QUERY PLAN'
+    ][0].Plan;
+    const nodes = nodesOf(plan);
+    const scanned = nodes
+      .filter(
+        (node) =>
+          node['Node Type'] === 'Seq Scan' && [...LARGE_TABLES, ...STAFF_TABLES].includes(node['Relation Name'] ?? ''),
+      )
+      .map((node) => node['Relation Name']);
+    expect(scanned, JSON.stringify(plan)).toEqual([]);
+    const used = nodes.map((node) => node['Index Name']).filter((name) => name !== undefined);
+    const missing = indexes.filter((either) => !either.split('|').some((name) => used.includes(name)));
+    expect(missing, JSON.stringify(plan)).toEqual([]);
   });
 
   const withOneStore = (statements: readonly PanelStatement[]) => statements.filter((statement) => statement[4]);

@@ -11,6 +11,7 @@ import { openPostgresStorage as openNextPostgresStorage } from '../../../src/ser
 import { PLAYER_IP_STATEMENTS } from '../../../src/service/next/player-ips.js';
 import { PLAYER_LOOKUP_STATEMENTS } from '../../../src/service/next/player-lookup.js';
 import { PLAYER_STATEMENTS } from '../../../src/service/next/players.js';
+import { PUBLIC_LIST_STATEMENTS } from '../../../src/service/next/public-list.js';
 import { PUNISHMENT_STATEMENTS } from '../../../src/service/next/punishments.js';
 import { DELIVERY_STATEMENTS } from '../../../src/service/next/webhook-deliveries.js';
 import { ipBanKeysHolding } from '../../../src/service/store/ip-ban-keys.js';
@@ -74,6 +75,13 @@ function nodesOf(node: PlanNode, found: PlanNode[] = []): PlanNode[] {
 }
 
 const address = parseIpAddress('10.0.3.7')!;
+/** The public list's first page of the large network. */
+const PUBLIC_PAGE = {
+  networkId: 1,
+  beforeCreatedAt: Number.MAX_SAFE_INTEGER,
+  beforePosition: Number.MAX_SAFE_INTEGER,
+  limit: 50,
+};
 
 /** The one store's statement (src/service/next/) of the same meaning, with its values. */
 type OneStore = { statement: Prepared<never, unknown>; values: Record<string, unknown> };
@@ -183,16 +191,25 @@ const HOT_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], st
     oneStore(NOTIFICATION_STATEMENTS.unreadTextSince, { networkId: 1, sinceMs: 0, limit: 100 }),
   ],
   [
+    'public list page',
+    PG_PUBLIC_LIST_SQL.page,
+    [1, PUNISHMENTS * 500, PUNISHMENTS / 2, 50],
+    ['service_punishments_recent'],
+    oneStore(PUBLIC_LIST_STATEMENTS.page, { ...PUBLIC_PAGE, beforeCreatedAt: PUNISHMENTS * 500 }),
+  ],
+  [
     'public list page of a kind',
     PG_PUBLIC_LIST_SQL.pageOfKind,
     [1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 50, 'ban'],
     ['service_punishments_public_kind'],
+    oneStore(PUBLIC_LIST_STATEMENTS.pageOfKind, { ...PUBLIC_PAGE, kind: 'ban' }),
   ],
   [
     'public list page of a player',
     PG_PUBLIC_LIST_SQL.pageOfPlayer,
     [1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 50, 'uuid-70'],
     ['service_punishments_player_history'],
+    oneStore(PUBLIC_LIST_STATEMENTS.pageOfPlayer, { ...PUBLIC_PAGE, targetUuid: 'uuid-70' }),
   ],
   [
     'player search by name',

@@ -55,6 +55,8 @@ export interface DialectChoices {
     table: T,
     index: string,
   ): AliasedExpression<Selectable<ServiceTables[T]>, T>;
+  /** Rows a select reads, locked until the transaction ends (PostgreSQL's FOR UPDATE): other writers of them wait; SQLite has one writer. */
+  lockedRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** Rows a select reads, locked until the transaction ends, skipping those another transaction holds (PostgreSQL); SQLite has one writer. */
   skipLockedRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** Holds a lock on `key` until the transaction ends (PostgreSQL); SQLite's writers are one at a time already. */

@@ -23,6 +23,7 @@ export const postgresChoices: DialectChoices = {
   greater: (left, right) => sql<number>`greatest(${left}, ${right})`,
   inList: (value, list) => sql`${value} = ANY(${list})`,
   throughIndex: (table) => tableAs(table, TableNode.create(table)),
+  lockedRows: (query) => query.forUpdate(),
   skipLockedRows: (query) => query.forUpdate().skipLocked(),
   async lockUntilCommit(db, space, key) {
     await sql`SELECT pg_advisory_xact_lock(${space}, hashtext(${key}))`.execute(db);

@@ -30,6 +30,7 @@ export const sqliteChoices: DialectChoices = {
   greater: (left, right) => sql<number>`max(${left}, ${right})`,
   inList: (value, list) => sql`${value} IN (SELECT value FROM json_each(${list}))`,
   throughIndex: (table, index) => tableAs(table, RawNode.createWithSql(`"${table}" INDEXED BY "${index}"`)),
+  lockedRows: (query) => query,
   skipLockedRows: (query) => query,
   lockUntilCommit: async () => {},
   async hasTable(db, table) {

@@ -514,7 +514,7 @@ async function panelTwoFactor(db: Db, d: DialectChoices): Promise<void> {
 
 async function appealCodes(db: Db, d: DialectChoices): Promise<void> {
   const { bigint, bytes } = d.schema;
-  const punishment = ['network_id', 'punishment_id'];
+  const punishment = ['network_id', 'punishment_id'] as const;
   // One-time codes a game server hands a player for one punishment (only their hash).
   await db.schema
     .createTable('service_appeal_codes')
@@ -527,7 +527,7 @@ async function appealCodes(db: Db, d: DialectChoices): Promise<void> {
     .addColumn('expires_at', bigint, (c) => c.notNull())
     .addColumn('used_at', bigint)
     .addPrimaryKeyConstraint('service_appeal_codes_pk', ['network_id', 'code_hash'])
-    .addForeignKeyConstraint('service_appeal_codes_punishment_fk', punishment, 'service_punishments', [
+    .addForeignKeyConstraint('service_appeal_codes_punishment_fk', [...punishment], 'service_punishments', [
       'network_id',
       'id',
     ])
@@ -540,8 +540,8 @@ async function appealCodes(db: Db, d: DialectChoices): Promise<void> {
     .addColumn('punishment_id', 'text', (c) => c.notNull())
     .addColumn('marked_by', 'text', (c) => c.notNull())
     .addColumn('marked_at', bigint, (c) => c.notNull())
-    .addPrimaryKeyConstraint('service_unappealable_punishments_pk', punishment)
-    .addForeignKeyConstraint('service_unappealable_punishments_punishment_fk', punishment, 'service_punishments', [
+    .addPrimaryKeyConstraint('service_unappealable_punishments_pk', [...punishment])
+    .addForeignKeyConstraint('service_unappealable_punishments_punishment_fk', [...punishment], 'service_punishments', [
       'network_id',
       'id',
     ])
