@@ -143,6 +143,7 @@ const DEFINITIONS = {
     response: successMessageResponse,
     extension: false,
     queueable: true,
+    idempotent: true,
   },
   acknowledgePunishment: {
     method: 'POST',
@@ -217,6 +218,7 @@ const DEFINITIONS = {
     response: successMessageResponse,
     extension: true,
     queueable: true,
+    idempotent: true,
   },
   linkedAccounts: {
     method: 'GET',

@@ -89,23 +89,38 @@ export interface Pardon {
  * already pardoned.
  */
 export async function pardonPunishment(context: ServiceContext, pardon: Pardon): Promise<boolean> {
+  const changedIds = await context.storage.transaction((stores) => pardonWithin(context, stores, pardon));
+  await publishChanges(context, pardon.networkId, changedIds);
+  return changedIds.length > 0;
+}
+
+/**
+ * {@link pardonPunishment} inside the caller's transaction, without telling the stream: returns
+ * the ids it changed (none when it was already pardoned), for {@link publishChanges} after the commit.
+ */
+export async function pardonWithin(context: ServiceContext, stores: ServiceStores, pardon: Pardon): Promise<string[]> {
   const nowMs = context.clock.now();
-  const record = async (stores: ServiceStores, punishmentId: string, reason: string) => {
+  const record = async (punishmentId: string, reason: string) => {
     if (!(await stores.punishments.setStatus(pardon.networkId, punishmentId, PARDONED_STATUS, nowMs))) return false;
     const { networkId, issuerName, serverId } = pardon;
     await stores.pardons.record({ networkId, punishmentId, issuerName, reason, serverId, pardonedAt: nowMs });
     return true;
   };
-  const changedIds = await context.storage.transaction(async (stores) => {
-    if (!(await record(stores, pardon.id, pardon.reason))) return [];
-    const linked = await stores.evasion.activeLinkedBans(pardon.networkId, pardon.id);
-    for (const linkedId of linked) await record(stores, linkedId, `pardoned with ${pardon.id}`);
-    const changed = [pardon.id, ...linked];
-    await recordStatusEvents(context, stores, pardon.networkId, changed, PARDONED_STATUS, nowMs, pardon.issuerName);
-    return changed;
-  });
-  for (const changedId of changedIds) await publishPunishment(context, pardon.networkId, changedId);
-  return changedIds.length > 0;
+  if (!(await record(pardon.id, pardon.reason))) return [];
+  const linked = await stores.evasion.activeLinkedBans(pardon.networkId, pardon.id);
+  for (const linkedId of linked) await record(linkedId, `pardoned with ${pardon.id}`);
+  const changed = [pardon.id, ...linked];
+  await recordStatusEvents(context, stores, pardon.networkId, changed, PARDONED_STATUS, nowMs, pardon.issuerName);
+  return changed;
+}
+
+/** Tells the stream of every instance about each changed punishment; after the commit that changed them. */
+export async function publishChanges(
+  context: ServiceContext,
+  networkId: number,
+  ids: readonly string[],
+): Promise<void> {
+  for (const id of ids) await publishPunishment(context, networkId, id);
 }
 
 /** Queues the webhook event of each punishment's new status, in the caller's transaction. */

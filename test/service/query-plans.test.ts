@@ -189,6 +189,10 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => [f.networkId],
     uses: ['service_migration_reports_network', 'INTEGER PRIMARY KEY'],
   },
+  'idempotencyKeys.complete': {
+    args: (f) => ({ networkId: f.networkId, key: 'key-10', punishmentId: 'p' }),
+    uses: [PK],
+  },
   'idempotencyKeys.find': { args: (f) => [f.networkId, 'key-10', f.nowMs - DAY_MS], uses: [PK] },
   'idempotencyKeys.prune': { args: (f) => [f.nowMs - 30 * DAY_MS], uses: ['service_idempotency_keys_age'] },
   'streamChanges.head': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY', PK] },

@@ -13,10 +13,12 @@ const CSRF_INPUT = /name="_csrf" value="([^"]+)"/;
  * them), and remembers the CSRF token of the last page it was shown.
  */
 export class PanelClient {
-  private readonly cookies = new Map<string, string>();
   csrfToken: string | undefined;
 
-  constructor(private readonly baseUrl: string) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly cookies = new Map<string, string>(),
+  ) {}
 
   private cookieHeader(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -31,6 +33,13 @@ export class PanelClient {
       if (expired) this.cookies.delete(name!.trim());
       else this.cookies.set(name!.trim(), value);
     }
+  }
+
+  /** A client of another instance of the same service in this client's session (cookies and CSRF token shared). */
+  sameSessionAt(baseUrl: string): PanelClient {
+    const other = new PanelClient(baseUrl, this.cookies);
+    other.csrfToken = this.csrfToken;
+    return other;
   }
 
   cookie(name: string): string | undefined {
