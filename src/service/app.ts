@@ -54,7 +54,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
     clientErrorHandler: answerClientError,
     http: { requireHostHeader: false },
   });
-  installErrorHandlers(app, context.logger);
+  installErrorHandlers(app, context.logger, context.outages);
   refuseTunnels(app.server);
   requireHostHeader(app);
   limitBodyNesting(app);

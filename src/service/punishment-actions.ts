@@ -143,7 +143,20 @@ async function recordStatusEvents(
   await context.webhooks.record(networkId, events, stores);
 }
 
-/** Tells the stream of every instance about the punishment's current state; after the commit that changed it. */
-export function publishPunishment(context: ServiceContext, networkId: number, id: string): Promise<void> {
-  return context.changes.changed(networkId, id);
+/**
+ * Tells the stream of every instance about the punishment's current state; after the commit that
+ * changed it. A failure (the database gone right after the commit) is logged, not thrown: the
+ * change is committed, and connections read it from the change log with the next change, or (on
+ * PostgreSQL) when the instances' change listeners catch up.
+ */
+export async function publishPunishment(context: ServiceContext, networkId: number, id: string): Promise<void> {
+  try {
+    await context.changes.changed(networkId, id);
+  } catch (error) {
+    context.logger.warn('could not tell the stream of a committed change', {
+      networkId,
+      id,
+      problem: error instanceof Error ? error.message : String(error),
+    });
+  }
 }

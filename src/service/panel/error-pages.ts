@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../http/errors.js';
+import { databaseUnavailableOf } from '../http/database-outage.js';
+import { HttpError, serviceUnavailable } from '../http/errors.js';
 import type { PanelContext } from './panel-context.js';
 
 /** Errors and unknown paths under /panel/ answer with a readable page instead of the API's JSON. */
@@ -13,6 +14,16 @@ export function installPanelErrorPages(scope: FastifyInstance, panel: PanelConte
     return reply.code(404).type('text/html; charset=utf-8').send(html);
   });
   scope.setErrorHandler(async (error, request, reply) => {
+    const unavailable = databaseUnavailableOf(error);
+    if (unavailable) {
+      panel.service.outages.refused(unavailable, `${request.method} ${request.routeOptions.url ?? '/panel/'}`);
+      const refusal = serviceUnavailable(unavailable);
+      return reply
+        .code(503)
+        .header('retry-after', String(unavailable.retryAfterSeconds))
+        .type('text/html; charset=utf-8')
+        .send(await render(503, refusal.message));
+    }
     const known = error instanceof HttpError;
     const frameworkStatus = (error as { statusCode?: number }).statusCode;
     const statusCode = known

@@ -4,12 +4,18 @@ import { startWalCheckpointer, type WalCheckpointer } from '../../db/wal-checkpo
 import type { Logger } from '../../ports/logger.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../db/schema.js';
 import { refreshStatistics } from '../db/statistics.js';
+import { sqliteUnavailable } from './database-unavailable.js';
 import type { ServiceStorage } from './ports/storage.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
 import { createSqliteStores, type Promised, type SqliteStores } from './sqlite-stores.js';
 import { StorageLock } from './storage-lock.js';
 
 type Gate = <T>(call: () => T) => Promise<T>;
+
+/** Busy past the busy timeout, out of disk, failing to read or write: a DatabaseUnavailableError (a 503). */
+function rethrowUnavailable(error: unknown): never {
+  throw sqliteUnavailable(error) ?? error;
+}
 
 /** How much of the file SQLite reads through a memory map (see docs/operators/service-at-scale.md). */
 const MMAP_BYTES = 256 * 1024 * 1024;
@@ -76,11 +82,15 @@ export class SqliteStorage implements ServiceStorage {
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
     const stores = createSqliteStores(db, logger);
-    this.stores = promisedStores(stores, (call) => this.lock.whenFree(call));
-    this.transactionStores = promisedStores(stores, (call) => this.insideOnly(call));
+    this.stores = promisedStores(stores, (call) => this.lock.whenFree(call).catch(rethrowUnavailable));
+    this.transactionStores = promisedStores(stores, (call) => this.insideOnly(call).catch(rethrowUnavailable));
   }
 
   async transaction<T>(work: (stores: ServiceStoresPorts) => Promise<T>): Promise<T> {
+    return this.transactionOnce(work).catch(rethrowUnavailable);
+  }
+
+  private transactionOnce<T>(work: (stores: ServiceStoresPorts) => Promise<T>): Promise<T> {
     return this.lock.holding(async () => {
       this.begin.run();
       try {
