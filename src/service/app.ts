@@ -13,6 +13,7 @@ import { uploadLimits } from './migration/receive-upload.js';
 import type { PanelSettings } from './panel/panel-context.js';
 import { registerPanel } from './panel/register-panel.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerMigrationAdminRoutes } from './routes/admin-migrations.js';
 import { registerNetworkSettingsRoutes } from './routes/admin-network-settings.js';
 import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
@@ -92,6 +93,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
       registerAdminRoutes(scope, context, settings.adminToken, settings.authThrottle);
       registerWebhookAdminRoutes(scope, context, settings.webhooks);
       registerNetworkSettingsRoutes(scope, context);
+      registerMigrationAdminRoutes(scope, context, settings.jobs);
     },
     { prefix: '/admin/v1' },
   );

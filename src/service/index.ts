@@ -12,7 +12,7 @@ import { createContext } from './context.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
 import { AuthFailureThrottle } from './http/auth-throttle.js';
 import { KeyRateLimits } from './http/rate-limit.js';
-import { ImportJobs } from './migration/import-job.js';
+import { DEFAULT_MIGRATION_LEASE_MS, ImportJobs } from './migration/import-job.js';
 import {
   checkOptions,
   DEFAULT_ADDRESS_HISTORY_DAYS,
@@ -90,6 +90,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   let pruner: AddressPruner | undefined;
   let webhooks: WebhookDispatcher | undefined;
   let expiries: ExpiryAnnouncer | undefined;
+  let jobs: ImportJobs | undefined;
   try {
     const context = createContext(
       {
@@ -136,7 +137,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await storage.refreshStatistics();
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
-    const jobs = new ImportJobs(context);
+    jobs = new ImportJobs(context, {
+      leaseMs: options.migrationLeaseMs ?? DEFAULT_MIGRATION_LEASE_MS,
+      timers: options.timers ?? systemTimers,
+    });
     const rateLimits = new KeyRateLimits({
       perMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
       writesPerMinute: options.writeRateLimitPerMinute ?? DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE,
@@ -177,6 +181,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       maxLateMs: EXPIRY_MAX_LATE_MS,
     });
     expiries.start();
+    // Imports left running by an instance that stopped (or by this one before a restart) go on here.
+    jobs.start();
     const host = options.host ?? DEFAULT_HOST;
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
     const stream = new StreamServer(
@@ -211,7 +217,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
           await expiries?.close();
           await stream.close();
           await app.close();
-          await jobs.close();
+          await jobs?.close();
           await dispatcher.close();
           await sharing?.close();
           await storage.close();
@@ -223,6 +229,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   } catch (error) {
     await pruner?.close();
     await expiries?.close();
+    await jobs?.close();
     await webhooks?.close();
     await sharing?.close();
     await storage.close();

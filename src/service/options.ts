@@ -77,6 +77,12 @@ export interface ServiceOptions {
    * reached only through a proxy that terminates HTTPS. @default false (Secure on HTTPS requests)
    */
   panelSecureCookies?: boolean;
+  /**
+   * How long an instance holds a migration import without renewing its lease (it renews every
+   * third of it); another instance, or the next start, takes over an import whose lease ran out.
+   * @default 30000
+   */
+  migrationLeaseMs?: number;
   /** Source of "now" for timestamps, windows and the rate limiter. @default system clock */
   clock?: Clock;
   /** Timers of background work (pruning the address history). @default system timers, unref'd */
@@ -164,6 +170,7 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('webhookRetryMaxMs', 1);
   positiveInteger('webhookTimeoutMs', 1);
   positiveInteger('webhookExpiryCheckMs', 1);
+  positiveInteger('migrationLeaseMs', 100);
   if (options.webhookFetch !== undefined && typeof options.webhookFetch !== 'function') {
     throw new RangeError(`service option webhookFetch: must be a function, received ${typeof options.webhookFetch}`);
   }

@@ -152,9 +152,10 @@ const ROUTES: { method: 'GET' | 'POST'; path: string; permission: string; form?:
   { method: 'GET', path: '/panel/roles', permission: 'manage-users' },
   { method: 'POST', path: '/panel/roles', permission: 'manage-users' },
   { method: 'POST', path: '/panel/roles/none/delete', permission: 'manage-users' },
+  { method: 'POST', path: '/panel/migration/none/cancel', permission: 'migrate' },
 ];
 const ROLE_PERMISSIONS: Record<string, string[]> = {
-  admin: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets', 'manage-users'],
+  admin: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets', 'manage-users', 'migrate'],
   moderator: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets'],
   helper: ['view', 'punish', 'manage-tickets'],
   viewer: ['view'],

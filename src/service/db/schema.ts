@@ -1,4 +1,5 @@
 import type { SchemaMigration } from '../../db/schema-migrations.js';
+import { MIGRATION_LEASES } from './migration-leases.js';
 import { NETWORK_SIZE_INDEXES } from './network-size-indexes.js';
 import { PANEL_TABLES } from './panel-tables.js';
 import { PUBLIC_LIST_AND_APPEALS } from './public-list-and-appeals.js';
@@ -319,4 +320,5 @@ export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   },
   PUBLIC_LIST_AND_APPEALS,
   TICKET_LIST_INDEXES,
+  MIGRATION_LEASES,
 ];

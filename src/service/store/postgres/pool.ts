@@ -50,7 +50,7 @@ const serviceTypes = {
 } as pg.CustomTypesConfig;
 
 /** How long opening a connection (or waiting for a free one) may take before the request is answered 503. */
-export const PG_CONNECT_TIMEOUT_MS = 5_000;
+export const PG_CONNECT_TIMEOUT_MS = 10_000;
 
 export interface PgPoolOptions {
   /** Connections the pool opens at most. @default 10 */

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
+import { postgresUnavailable } from '../database-unavailable.js';
 import { createPgPool, PgDb } from './pool.js';
 import { applyPgSchemaMigrations } from './schema.js';
 import { createPgStores, instanceLeases, type PgStoreOptions, type PgStores } from './stores.js';
@@ -73,7 +74,9 @@ export class PostgresStorage {
 
   /** Brings the planner's statistics up to date (after bulk writes: seeds, imports). */
   async refreshStatistics(): Promise<void> {
-    await this.pool.query('ANALYZE');
+    await this.pool.query('ANALYZE').catch((error: unknown) => {
+      throw postgresUnavailable(error) ?? error;
+    });
   }
 
   async close(): Promise<void> {
