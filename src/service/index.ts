@@ -137,9 +137,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await storage.refreshStatistics();
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
+    // On real timers: their leases are held against other processes, whatever clock a test drives.
     jobs = new ImportJobs(context, {
       leaseMs: options.migrationLeaseMs ?? DEFAULT_MIGRATION_LEASE_MS,
-      timers: options.timers ?? systemTimers,
+      timers: systemTimers,
     });
     const rateLimits = new KeyRateLimits({
       perMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
