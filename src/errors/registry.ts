@@ -47,6 +47,8 @@ export const ERROR_REGISTRY = {
   service: {
     BAILIFF_SERVICE_SEED:
       'A seed of the reference service is invalid (names the file, the JSON path and what was expected).',
+    BAILIFF_SERVICE_SERVERS:
+      'A change to networks, servers or keys was refused: an unknown network or server, a taken or bad name, a bad grace period.',
   },
 } as const;
 

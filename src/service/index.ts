@@ -71,12 +71,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const seed =
     typeof options.seed === 'string' ? loadSeed(options.seed) : options.seed ? parseSeed(options.seed) : undefined;
   const logger = options.logger ?? silentLogger;
+  const clock = options.clock ?? systemClock;
   const storage = await createServiceStorage({
     dbPath: options.dbPath ?? ':memory:',
     ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
     logger,
+    clock,
   });
-  const clock = options.clock ?? systemClock;
   const sharing =
     storage instanceof PostgresStorage && options.databaseUrl !== undefined
       ? new InstanceSharing(storage, {

@@ -2,6 +2,7 @@ import type { SchemaMigration } from '../../db/schema-migrations.js';
 import { NETWORK_SIZE_INDEXES } from './network-size-indexes.js';
 import { PANEL_TABLES } from './panel-tables.js';
 import { PUBLIC_LIST_AND_APPEALS } from './public-list-and-appeals.js';
+import { SERVER_KEYS } from './server-keys.js';
 import { TICKET_LIST_INDEXES } from './ticket-list-indexes.js';
 
 /** Tables of the reference service. Times are epoch milliseconds; UUIDs are stored lower-case. */
@@ -319,4 +320,5 @@ export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   },
   PUBLIC_LIST_AND_APPEALS,
   TICKET_LIST_INDEXES,
+  SERVER_KEYS,
 ];

@@ -1,6 +1,7 @@
 import { type Db, openDb } from '../../db/open-db.js';
 import { applySchemaMigrations } from '../../db/schema-migrations.js';
 import { startWalCheckpointer, type WalCheckpointer } from '../../db/wal-checkpointer.js';
+import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../db/schema.js';
 import { refreshStatistics } from '../db/statistics.js';
@@ -47,6 +48,8 @@ export interface SqliteStorageOptions {
   /** A file path, or `:memory:`. */
   path: string;
   logger?: Logger;
+  /** What a key's grace period is measured by. @default the system clock */
+  clock?: Clock;
 }
 
 /**
@@ -71,11 +74,12 @@ export class SqliteStorage implements ServiceStorage {
     /** SQLite only: query plans, statistics and fixtures of tests and benches. */
     readonly db: Db,
     logger?: Logger,
+    clock?: Clock,
   ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
-    const stores = createSqliteStores(db, logger);
+    const stores = createSqliteStores(db, logger, clock);
     this.stores = promisedStores(stores, (call) => this.lock.whenFree(call));
     this.transactionStores = promisedStores(stores, (call) => this.insideOnly(call));
   }
@@ -139,5 +143,5 @@ export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage 
     db.close();
     throw error;
   }
-  return new SqliteStorage(db, options.logger);
+  return new SqliteStorage(db, options.logger, options.clock);
 }

@@ -21,6 +21,7 @@ import { PLAYER_LOOKUP_SQL } from './player-lookup.js';
 import { PLAYER_SQL } from './players.js';
 import { PUBLIC_LIST_SQL } from './public-list.js';
 import { PUNISHMENT_SQL } from './punishments.js';
+import { SERVER_KEY_SQL } from './server-keys.js';
 import { STREAM_CHANGE_SQL } from './stream-changes.js';
 import { TICKET_LIST_SQL } from './ticket-list.js';
 import { TICKET_SQL } from './tickets.js';
@@ -56,4 +57,5 @@ export const SERVICE_STATEMENTS = {
   auditLog: AUDIT_LOG_SQL,
   dashboard: DASHBOARD_SQL,
   playerLookup: PLAYER_LOOKUP_SQL,
+  serverKeys: SERVER_KEY_SQL,
 } as const;

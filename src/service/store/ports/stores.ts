@@ -19,6 +19,7 @@ import type { PlayerLookupPort } from './player-lookup.js';
 import type { PlayerStorePort } from './players.js';
 import type { PublicListStorePort } from './public-list.js';
 import type { PunishmentStorePort } from './punishments.js';
+import type { ServerKeyStorePort } from './server-keys.js';
 import type { StreamChangeStorePort } from './stream-changes.js';
 import type { TicketListStorePort } from './ticket-list.js';
 import type { TicketStorePort } from './tickets.js';
@@ -63,4 +64,6 @@ export interface ServiceStoresPorts {
   expiries: ExpiryStorePort;
   /** The address pruner's deletions. */
   addressRetention: AddressRetentionPort;
+  /** Servers and keys as operators add, rotate and remove them. */
+  serverKeys: ServerKeyStorePort;
 }

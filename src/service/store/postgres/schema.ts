@@ -1,6 +1,7 @@
 import { PUBLIC_KIND_SQL } from '../../db/public-list-and-appeals.js';
 import { TICKET_ASSIGNEE_SQL } from '../../db/ticket-list-indexes.js';
 import type { PgDb } from './pool.js';
+import { SERVER_KEYS_STEP } from './schema-server-keys.js';
 import { SEVERAL_INSTANCES_SCHEMA } from './schema-several-instances.js';
 
 /** First key of the transaction lock a writer of a network's change log holds (the second is the network id). */
@@ -429,6 +430,7 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
   },
   // Leases, change notifications and shared rate buckets: what several instances need (h6).
   ...SEVERAL_INSTANCES_SCHEMA,
+  SERVER_KEYS_STEP,
 ];
 
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS service_schema_migrations (
