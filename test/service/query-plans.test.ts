@@ -252,6 +252,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'webhookDeliveries.pruneDead': { args: () => ({ webhookId: 1 }), uses: ['service_webhook_deliveries_queue'] },
   'webhookDeliveries.blockWebhook': { args: () => ({ webhookId: 1, untilMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
   'webhookDeliveries.counts': { args: () => [1], uses: ['service_webhook_deliveries_queue'] },
+  'webhooks.pendingDeliveries': { args: () => [], uses: ['service_webhook_deliveries_queue'] },
   'webhookLog.prune': { args: () => ({ webhookId: 1 }), uses: ['service_webhook_log_by_webhook'] },
   'webhookLog.newest': { args: () => [1, 50], uses: ['service_webhook_log_by_webhook'] },
   'expiries.ended': { args: (f) => ({ nowMs: f.nowMs, limit: 500 }), uses: ['service_punishments_unannounced_end'] },
@@ -414,6 +415,7 @@ const SCANS_OF_SMALL_TABLES: Record<string, string> = {
   'networks.allNetworks': 'service_networks',
   // A network's servers with their retired keys: both tables hold a row per game server (and rotation), never per player.
   'serverKeys.retiredKeysOf': 's',
+  'webhooks.pendingDeliveries': 'w',
 };
 
 let db: Db;

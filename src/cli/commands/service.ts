@@ -13,6 +13,9 @@ export const ENV_ADMIN_TOKEN = 'BAILIFF_ADMIN_TOKEN';
 const USAGE = `usage: bailiff service [options]
        bailiff service create-admin --help   (the panel's first admin)
        bailiff service copy-to-postgres --help   (move the SQLite file's data to PostgreSQL)
+       bailiff service network --help   (add and list networks)
+       bailiff service server --help   (add, list and remove game servers and their keys)
+       bailiff service key --help   (rotate a server's key, the old one valid for a grace period)
 
   --host HOST                       interface to listen on (default: 127.0.0.1)
   --port N                          TCP port, 0 for a free one (default: 8787)
@@ -112,6 +115,18 @@ export const command: CliCommand = async (context) => {
   if (argv[0] === 'copy-to-postgres') {
     const { copyToPostgresCommand } = await import('./service-copy-to-postgres.js');
     return copyToPostgresCommand({ ...context, argv: argv.slice(1) });
+  }
+  if (argv[0] === 'network') {
+    const { networkCommand } = await import('./service-network.js');
+    return networkCommand({ ...context, argv: argv.slice(1) });
+  }
+  if (argv[0] === 'server') {
+    const { serverCommand } = await import('./service-server.js');
+    return serverCommand({ ...context, argv: argv.slice(1) });
+  }
+  if (argv[0] === 'key') {
+    const { keyCommand } = await import('./service-key.js');
+    return keyCommand({ ...context, argv: argv.slice(1) });
   }
   const flags = parse(argv);
   if (flags.help) {

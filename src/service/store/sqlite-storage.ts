@@ -5,8 +5,9 @@ import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../db/schema.js';
 import { refreshStatistics } from '../db/statistics.js';
-import type { ServiceStorage } from './ports/storage.js';
+import type { SchemaStatus, ServiceStorage, StorageLoad } from './ports/storage.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
+import { compareSchema } from './schema-status.js';
 import { createSqliteStores, type Promised, type SqliteStores } from './sqlite-stores.js';
 import { StorageLock } from './storage-lock.js';
 
@@ -66,6 +67,7 @@ export class SqliteStorage implements ServiceStorage {
   private readonly begin;
   private readonly commit;
   private readonly rollback;
+  private readonly appliedSteps;
   private checkpointer: WalCheckpointer | undefined;
   private closing: Promise<void> | undefined;
 
@@ -79,6 +81,9 @@ export class SqliteStorage implements ServiceStorage {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
+    this.appliedSteps = db.prepare<[], { version: number }>(
+      "SELECT version FROM schema_migrations WHERE component = 'service'",
+    );
     const stores = createSqliteStores(db, logger, clock);
     this.stores = promisedStores(stores, (call) => this.lock.whenFree(call));
     this.transactionStores = promisedStores(stores, (call) => this.insideOnly(call));
@@ -97,6 +102,24 @@ export class SqliteStorage implements ServiceStorage {
         throw error;
       }
     });
+  }
+
+  schemaStatus(): Promise<SchemaStatus> {
+    return this.lock.whenFree(() =>
+      compareSchema(
+        this.appliedSteps.all().map((row) => row.version),
+        SERVICE_SCHEMA_MIGRATIONS,
+      ),
+    );
+  }
+
+  load(): StorageLoad {
+    const inUse = this.lock.isHeld ? 1 : 0;
+    return { inUse, idle: 1 - inUse, waiting: this.lock.waitingCount };
+  }
+
+  observeWaits(observe: (waitMs: number) => void): void {
+    this.lock.onWait = observe;
   }
 
   refreshStatistics(): Promise<void> {
