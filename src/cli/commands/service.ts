@@ -9,6 +9,8 @@ import { ENV_DATABASE_URL } from './service-copy-to-postgres.js';
 
 /** The admin token, for deployments that keep it off the command line. */
 export const ENV_ADMIN_TOKEN = 'BAILIFF_ADMIN_TOKEN';
+/** The metrics scrape token, likewise. */
+export const ENV_METRICS_TOKEN = 'BAILIFF_METRICS_TOKEN';
 
 const USAGE = `usage: bailiff service [options]
        bailiff service create-admin --help   (the panel's first admin)
@@ -41,7 +43,14 @@ const USAGE = `usage: bailiff service [options]
   --stream-retained-changes N       changes kept per network for resuming streams (default: 100000)
   --stream-max-frame-bytes N        largest frame a stream client may send (default: 65536)
   --stream-stall-timeout-ms N       a stream reader stalled this long is closed (default: 30000)
-  --panel-secure-cookies            panel cookies always Secure (the panel is reached through an HTTPS proxy)`;
+  --panel-secure-cookies            panel cookies always Secure (the panel is reached through an HTTPS proxy)
+  --metrics-token-file FILE         file holding the bearer token of GET /metrics (default: BAILIFF_METRICS_TOKEN,
+                                    else the file BAILIFF_METRICS_TOKEN_FILE names; none: no /metrics on this port)
+  --metrics-token TOKEN             the token itself (visible to other users in \`ps\`: prefer the file)
+  --metrics-port N                  serve GET /metrics on a listener of its own at this port instead (0: a free one)
+  --metrics-host HOST               interface of that listener (default: 127.0.0.1)
+  --drain-delay-ms N                on SIGTERM, keep answering this long with /readyz at 503 (default: 0)
+  --drain-timeout-ms N              on SIGTERM, cut what is still open after this long (default: 25000)`;
 
 /** Stream flags and the service option each sets, with its minimum. */
 const STREAM_FLAGS = [
@@ -97,6 +106,12 @@ function parse(argv: string[]) {
         'stream-max-frame-bytes': { type: 'string' },
         'stream-stall-timeout-ms': { type: 'string' },
         'panel-secure-cookies': { type: 'boolean' },
+        'metrics-token': { type: 'string' },
+        'metrics-token-file': { type: 'string' },
+        'metrics-port': { type: 'string' },
+        'metrics-host': { type: 'string' },
+        'drain-delay-ms': { type: 'string' },
+        'drain-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -142,6 +157,19 @@ export const command: CliCommand = async (context) => {
     env,
     cwd,
   });
+  const metricsToken = readSecret({
+    flagName: '--metrics-token',
+    flagValue: flags['metrics-token'],
+    fileFlagName: '--metrics-token-file',
+    fileFlagValue: flags['metrics-token-file'],
+    envName: ENV_METRICS_TOKEN,
+    env,
+    cwd,
+  });
+  const metricsPort = integerFlag('metrics-port', flags['metrics-port'], 0);
+  if (metricsPort !== undefined && metricsPort > 65535) {
+    throw new UsageError(`--metrics-port: must be at most 65535, received '${metricsPort}'`);
+  }
   const databaseUrl = flags['database-url'] ?? (flags.db === undefined ? env[ENV_DATABASE_URL] : undefined);
   if (databaseUrl !== undefined && flags.db !== undefined) {
     throw new UsageError('--database-url: give it or --db (a SQLite file), not both');
@@ -211,6 +239,15 @@ export const command: CliCommand = async (context) => {
         ]),
       ),
       ...(flags['panel-secure-cookies'] ? { panelSecureCookies: true } : {}),
+      ...(metricsToken === undefined ? {} : { metricsToken }),
+      ...(metricsPort === undefined ? {} : { metricsPort }),
+      ...(flags['metrics-host'] === undefined ? {} : { metricsHost: flags['metrics-host'] }),
+      ...(flags['drain-delay-ms'] === undefined
+        ? {}
+        : { drainDelayMs: integerFlag('drain-delay-ms', flags['drain-delay-ms'], 0)! }),
+      ...(flags['drain-timeout-ms'] === undefined
+        ? {}
+        : { drainTimeoutMs: integerFlag('drain-timeout-ms', flags['drain-timeout-ms'], 1)! }),
       logger: stderrLogger(stderr),
     });
   } catch (error) {
@@ -220,11 +257,20 @@ export const command: CliCommand = async (context) => {
   stdout.write(`listening on ${service.url}\n`);
   if (adminToken === undefined) stdout.write(`admin token: ${service.adminToken}\n`);
   stdout.write(`moderation panel: ${service.url}/panel/\n`);
+  if (service.metricsUrl) stdout.write(`metrics: ${service.metricsUrl}/metrics\n`);
+  // The first SIGTERM or SIGINT drains (readyz 503, streams closed with 1001, requests answered); a second one cuts it short.
   await new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      done();
+      const cut = () => void service.close();
+      process.once('SIGINT', cut);
+      process.once('SIGTERM', cut);
+      void service.drain().finally(() => {
+        process.off('SIGINT', cut);
+        process.off('SIGTERM', cut);
+        done();
+      });
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

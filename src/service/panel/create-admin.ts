@@ -35,7 +35,9 @@ export async function createAdmin(admin: FirstAdmin): Promise<{ accountId: numbe
   if (problem) throw new CreateAdminError(`password: ${problem}`);
   const clock = admin.clock ?? systemClock;
   if ((admin.dbPath === undefined) === (admin.databaseUrl === undefined)) {
-    throw new CreateAdminError('give the database: a SQLite file (--db) or a PostgreSQL URL (--database-url), one of them');
+    throw new CreateAdminError(
+      'give the database: a SQLite file (--db) or a PostgreSQL URL (--database-url), one of them',
+    );
   }
   const storage = await createServiceStorage({
     dbPath: admin.dbPath ?? ':memory:',

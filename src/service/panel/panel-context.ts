@@ -3,6 +3,7 @@ import type { Timers } from '../../ports/timers.js';
 import type { ServiceContext } from '../context.js';
 import type { AuthFailureThrottle } from '../http/auth-throttle.js';
 import type { ImportJobs } from '../migration/import-job.js';
+import type { ServerManagement } from '../servers/manage-servers.js';
 
 /** How the panel runs; every field has a default in register-panel.ts. */
 export interface PanelSettings {
@@ -26,6 +27,8 @@ export interface PanelSettings {
   appealsPerHour: number;
   /** Where uploads from the migration page go; without it the page is not offered. @default undefined */
   migration: PanelMigrationSettings | undefined;
+  /** The servers page's changes (the running service's, which also ends revoked keys' streams). @default one of its own */
+  servers: ServerManagement | undefined;
 }
 
 /** The service's import jobs and upload limits, shared with the API's upload route. */

@@ -36,6 +36,7 @@ export const DEFAULT_PANEL_SETTINGS: PanelSettings = {
   timers: systemTimers,
   appealsPerHour: 5,
   migration: undefined,
+  servers: undefined,
 };
 
 // Only the panel's own scripts, styles and requests; no page may frame it.

@@ -14,13 +14,13 @@ import { ConnectionCap } from './connection-cap.js';
 import { parseStreamRequest, type StreamRequest } from './handshake.js';
 import { SharedSnapshots, type SnapshotRendered } from './shared-snapshots.js';
 import { type LiveChange, punishmentFrame, StreamConnection } from './stream-connection.js';
+import { OpenStreamKeys } from './stream-keys.js';
 import {
   DEFAULT_STREAM_KEY_CHECK_INTERVAL_MS,
   STREAM_RENDER_STEP_ROWS,
   STREAM_WORK_SLICE_MS,
   type StreamSettings,
 } from './stream-settings.js';
-import { OpenStreamKeys } from './stream-keys.js';
 import { StreamWorkQueue } from './stream-work-queue.js';
 
 export type { StreamSettings } from './stream-settings.js';
@@ -173,7 +173,10 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     this.isDraining = true;
     for (const ws of this.sockets.clients) ws.close(CLOSE_GOING_AWAY, 'this instance is shutting down');
     const closed = [...this.sockets.clients].map(
-      (ws) => new Promise<void>((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve() : ws.once('close', () => resolve()))),
+      (ws) =>
+        new Promise<void>((resolve) =>
+          ws.readyState === WebSocket.CLOSED ? resolve() : ws.once('close', () => resolve()),
+        ),
     );
     let timer: NodeJS.Timeout | undefined;
     const cut = new Promise<void>((resolve) => {

@@ -21,6 +21,8 @@ export interface DispatcherSettings {
   requestTimeoutMs: number;
   /** Endpoints sent to at once; each endpoint has at most one request in flight (its order). */
   maxConcurrent: number;
+  /** Told of each failed attempt once recorded: retried later, or dead (the metrics). */
+  onFailure?: (outcome: 'retry' | 'dead') => void;
 }
 
 /**
@@ -157,6 +159,7 @@ export class WebhookDispatcher {
       statusCode: outcome.statusCode,
       excerpt: outcome.excerpt,
     });
+    if (step.action !== 'delivered') this.settings.onFailure?.(step.action);
     if (step.action === 'dead') {
       this.settings.logger.warn('webhook delivery is dead', {
         endpoint: redactWebhookUrl(head.url),
