@@ -17,6 +17,7 @@ const AREAS = [
   'player',
   'webhook',
   'network',
+  'server',
   'migration',
   'login',
 ] as const;
