@@ -428,9 +428,9 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
       CREATE INDEX service_tickets_status_created ON service_tickets (network_id, status, created_at, row_id);
     `,
   },
+  SERVER_KEYS_STEP,
   // Leases, change notifications and shared rate buckets: what several instances need (h6).
   ...SEVERAL_INSTANCES_SCHEMA,
-  SERVER_KEYS_STEP,
 ];
 
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS service_schema_migrations (
