@@ -32,12 +32,17 @@ export async function drainInstance(parts: DrainParts): Promise<void> {
     streams: stream.openConnections,
   });
   const timeout = new AbortController();
-  const drained = (async () => {
-    await stream.drain(parts.timeoutMs);
-    if (parts.delayMs > 0) await sleep(parts.delayMs, undefined, { signal: timeout.signal });
-    await inFlight.whenIdle();
-    return true;
-  })().catch(() => false);
+  // Streams and requests drain side by side: a client slow to answer the close frame holds up no request.
+  const drained = Promise.all([
+    stream.drain(parts.timeoutMs),
+    (async () => {
+      if (parts.delayMs > 0) await sleep(parts.delayMs, undefined, { signal: timeout.signal });
+      await inFlight.whenIdle();
+    })(),
+  ]).then(
+    () => true,
+    () => false,
+  );
   const isInTime = await Promise.race([
     drained,
     sleep(parts.timeoutMs, false, { signal: timeout.signal }).catch(() => false),

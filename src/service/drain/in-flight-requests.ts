@@ -1,7 +1,11 @@
 import type { Server, ServerResponse } from 'node:http';
 
-/** Paths of the probes and the scrape: a load balancer asking every second never holds a drain open. */
-const UNCOUNTED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/**
+ * Not waited for: the probes and the scrape (a load balancer asking every second would hold a drain
+ * open), and the panel's live feed, an answer that never ends (it is cut at close; the browser
+ * connects again, to another instance).
+ */
+const UNCOUNTED_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/panel/live']);
 
 /**
  * The HTTP requests this instance is answering now (stream connections are not requests once
