@@ -208,14 +208,24 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     });
   };
 
+  /** Answers a handshake with an HTTP error (counted: `handshake:refused`) instead of a stream. */
+  private refuse(...args: Parameters<typeof refuse>): void {
+    this.emit('handshake:refused', { status: args[1] });
+    refuse(...args);
+  }
+
+  private refuseWith(socket: Duplex, error: HttpError): void {
+    this.emit('handshake:refused', { status: error.statusCode });
+    refuseWith(socket, error);
+  }
+
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = URL.parse(request.url ?? '/', 'http://localhost');
-    if (!url) return refuse(socket, 400, 'path: not a valid URL');
+    if (!url) return this.refuse(socket, 400, 'path: not a valid URL');
     const path = url.pathname;
-    if (path !== this.path) return refuse(socket, 404, `no stream at ${path}`);
+    if (path !== this.path) return this.refuse(socket, 404, `no stream at ${path}`);
     if (this.isDraining) {
-      this.emit('handshake:refused', { status: 503 });
-      return refuse(
+      return this.refuse(
         socket,
         503,
         'this instance is shutting down: connect again, another instance takes the stream',
@@ -226,24 +236,23 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     const address = request.socket.remoteAddress ?? '';
     const header = request.headers['x-api-key'];
     const apiKey = Array.isArray(header) ? header[0] : header;
-    if (!apiKey) return refuse(socket, 401, 'missing X-API-Key header');
+    if (!apiKey) return this.refuse(socket, 401, 'missing X-API-Key header');
     const throttled = refusal(() => this.budget.authThrottle.refuseIfExhausted(address));
-    if (throttled) return refuseWith(socket, throttled);
+    if (throttled) return this.refuseWith(socket, throttled);
     const caller = await this.context.stores.networks.authenticate(apiKey);
     if (!caller) {
       this.budget.authThrottle.recordFailure(address);
-      return refuse(socket, 401, 'X-API-Key is not valid');
+      return this.refuse(socket, 401, 'X-API-Key is not valid');
     }
     const taken = await this.budget.rateLimits.takeRequest(apiKey);
     if (!taken.isAllowed) {
       const limited = rateLimited(this.budget.rateLimits.settings.perMinute, 'requests', taken.msUntilToken);
-      this.emit('handshake:refused', { status: 429 });
-      return refuseWith(socket, new HttpError(429, `${limited.message} (stream handshakes count)`, limited.extra));
+      return this.refuseWith(socket, new HttpError(429, `${limited.message} (stream handshakes count)`, limited.extra));
     }
     const asked = parseStreamRequest(url.searchParams);
-    if ('error' in asked) return refuse(socket, 400, asked.error);
+    if ('error' in asked) return this.refuse(socket, 400, asked.error);
     if (!this.cap.take(caller.serverId)) {
-      return refuse(
+      return this.refuse(
         socket,
         409,
         `stream connections: this server key already holds ${this.cap.perKey}, the most allowed (service option streamConnectionsPerKey); close one first`,
