@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase, testPool } from '../support/postgres.js';
 import { type ServiceCliProcess, startServiceCli } from './helpers/service-cli.js';
 
+const METRICS_TOKEN = 'metrics-token-for-the-tests-0123';
 let database: TestDatabase;
 let service: ServiceCliProcess;
 let admin: ReturnType<typeof testPool>;
@@ -11,7 +12,10 @@ beforeAll(async () => {
   const adminUrl = new URL(database.url);
   adminUrl.pathname = '/postgres';
   admin = testPool(adminUrl.toString());
-  service = await startServiceCli(['--port', '0'], { BAILIFF_DATABASE_URL: database.url });
+  service = await startServiceCli(['--port', '0'], {
+    BAILIFF_DATABASE_URL: database.url,
+    BAILIFF_METRICS_TOKEN: METRICS_TOKEN,
+  });
 });
 afterAll(async () => {
   await service?.kill();
@@ -36,6 +40,29 @@ async function readyzUntil(status: number) {
 }
 
 describe('/readyz of a service process on PostgreSQL', () => {
+  it('reports its pool in /metrics: connections by state, and how long statements waited for one', async () => {
+    for (let n = 0; n < 5; n += 1) await readyz();
+    const answer = await fetch(`${service.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const text = await answer.text();
+    const value = (series: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((line) => line.startsWith(`${series} `))
+          ?.slice(series.length + 1),
+      );
+    expect(
+      value('bailiff_db_connections{state="idle"}') + value('bailiff_db_connections{state="in_use"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(text).toContain('bailiff_db_connections{state="waiting"}');
+    expect(
+      value('bailiff_db_connections{state="idle"}') + value('bailiff_db_connections{state="in_use"}'),
+    ).toBeLessThanOrEqual(10);
+    // Each /readyz asked the pool for a connection; so did the start.
+    expect(value('bailiff_db_wait_seconds_count')).toBeGreaterThanOrEqual(5);
+    expect(value('bailiff_http_requests_total{route="/readyz",method="GET",status="200"}')).toBe(5);
+  });
+
   it('is 200 while the database answers and its schema is the one this Bailiff knows', async () => {
     expect(await readyz()).toEqual({
       status: 200,
