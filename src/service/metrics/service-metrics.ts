@@ -36,7 +36,7 @@ export class ServiceMetrics {
 
   readonly rateLimited = new Counter({
     name: 'bailiff_rate_limited_total',
-    help: '429 answers given (a key\'s rate limit, an address\'s wrong secrets), on HTTP routes and to stream handshakes.',
+    help: "429 answers given (a key's rate limit, an address's wrong secrets), on HTTP routes and to stream handshakes.",
     labelNames: ['channel'] as const,
     registers: [this.registry],
   });
