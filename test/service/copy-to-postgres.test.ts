@@ -52,6 +52,8 @@ async function populate(db: Db): Promise<void> {
   const beta = await stores.networks.ensureNetwork('beta');
   const lobby = await stores.networks.ensureServer(alpha, 'lobby', 'lobby-key-0123456789abcdef');
   await stores.networks.ensureServer(beta, 'hub', 'hub-key-0123456789abcdefgh');
+  // A rotated key in its grace period (service_retired_keys).
+  await stores.serverKeys.rotateKey(lobby, 'lobby-key-2-0123456789abcdef', 2_000, 4_000_000_000_000);
   await stores.players.recordLogin(alpha, {
     uuid: NOTCH,
     name: 'Notch',

@@ -7,6 +7,7 @@ import { pgStatements } from '../store/postgres/pool.js';
 export const TABLES_IN_COPY_ORDER = [
   'service_networks',
   'service_servers',
+  'service_retired_keys',
   'service_players',
   'service_player_ips',
   'service_punishments',

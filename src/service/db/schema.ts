@@ -5,6 +5,7 @@ import { PANEL_TABLES } from './panel-tables.js';
 import { PANEL_TWO_FACTOR } from './panel-two-factor.js';
 import { PUBLIC_ISSUER_LABEL } from './public-issuer-label.js';
 import { PUBLIC_LIST_AND_APPEALS } from './public-list-and-appeals.js';
+import { SERVER_KEYS } from './server-keys.js';
 import { TICKET_LIST_INDEXES } from './ticket-list-indexes.js';
 
 /** Tables of the reference service. Times are epoch milliseconds; UUIDs are stored lower-case. */
@@ -325,4 +326,5 @@ export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   PANEL_TWO_FACTOR,
   APPEAL_CODES,
   PUBLIC_ISSUER_LABEL,
+  SERVER_KEYS,
 ];
