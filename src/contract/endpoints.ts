@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appealCodeBody, appealCodeResponse } from './appeal-code-schemas.js';
 import {
   acknowledgeNotificationsBody,
   acknowledgePunishmentBody,
@@ -297,6 +298,14 @@ const DEFINITIONS = {
     path: 'notifications/pending',
     query: pendingNoticesQuery,
     response: pendingNoticesResponse,
+    extension: true,
+    queueable: false,
+  },
+  appealCode: {
+    method: 'POST',
+    path: 'appeals/code',
+    body: appealCodeBody,
+    response: appealCodeResponse,
     extension: true,
     queueable: false,
   },

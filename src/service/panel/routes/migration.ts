@@ -3,6 +3,7 @@ import { rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
+import { measureBodyByProgress } from '../../connections/body-deadlines.js';
 import { badRequest, HttpError } from '../../http/errors.js';
 import { storedId } from '../../limits.js';
 import { acceptMigrationUpload } from '../../migration/accept-upload.js';
@@ -117,6 +118,8 @@ export function registerMigrationRoutes(app: FastifyInstance, panel: PanelContex
 
   app.post('/migration', { preHandler: requireMigrateStaff(panel) }, async (request, reply) => {
     const staff = staffOf(request);
+    // A large file on a slow line may take long: from here the body is timed by its progress.
+    measureBodyByProgress(request);
     const uploadId = ids();
     const path = uploadPath(settings.uploadDirectory, uploadId);
     const fileSize = await receivePanelUpload(request, path, settings).catch((error: unknown) => {

@@ -14,6 +14,7 @@ import type { PanelContext } from '../panel-context.js';
 import { renderPlayerPage } from '../player-page.js';
 import { punishFormSchema, WARNING_CHOICE } from '../punish-form.js';
 import { lengthText } from '../punishment-view.js';
+import { visitorInput } from '../redact-addresses.js';
 import { renderStaffPage } from '../render.js';
 
 const uuidParams = z.object({ uuid });
@@ -65,11 +66,11 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
           title,
           tiered: !kind.isWarning && !!rule.durationsDays,
         },
-        form: {
+        form: visitorInput({
           severity: form.severity,
           reason: form.reason,
           duration: typeof body.duration === 'string' ? body.duration : '',
-        },
+        }),
         preview,
         suggested: kind.isWarning
           ? { action: 'warning (shown to the player, no points)', length: '-' }

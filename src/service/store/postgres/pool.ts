@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
 import { postgresUnavailable } from '../database-unavailable.js';
@@ -73,6 +74,32 @@ export function createPgPool(databaseUrl: string, options: PgPoolOptions = {}): 
   // Without a listener an idle client's error would end the process; the pool replaces the client.
   pool.on('error', (error) => options.logger?.warn('idle PostgreSQL connection failed', { problem: error.message }));
   return pool;
+}
+
+/**
+ * Tells `observe` how long each statement (and each transaction) waited for a connection of the
+ * pool, in ms: the pool's own `query` takes its connection through `connect`, which this wraps.
+ */
+export function observeConnectionWaits(pool: pg.Pool, observe: (waitMs: number) => void): void {
+  const connect = pool.connect.bind(pool) as (
+    callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ) => Promise<pg.PoolClient> | undefined;
+  const measured = (
+    callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ) => {
+    const askedAt = performance.now();
+    if (callback) {
+      return connect((error, client, done) => {
+        observe(performance.now() - askedAt);
+        callback(error, client, done);
+      });
+    }
+    return connect()!.then((client) => {
+      observe(performance.now() - askedAt);
+      return client;
+    });
+  };
+  pool.connect = measured as typeof pool.connect;
 }
 
 /**
