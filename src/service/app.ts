@@ -21,6 +21,7 @@ import type { PanelSettings } from './panel/panel-context.js';
 import { registerPanel } from './panel/register-panel.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerAppealAdminRoutes } from './routes/admin-appeals.js';
+import { registerMigrationAdminRoutes } from './routes/admin-migrations.js';
 import { registerNetworkSettingsRoutes } from './routes/admin-network-settings.js';
 import { registerServerAdminRoutes } from './routes/admin-servers.js';
 import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
@@ -79,7 +80,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
   });
   // First: every later hook and route sees the client's own address.
   settings.guard.install(app);
-  installErrorHandlers(app, context.logger);
+  installErrorHandlers(app, context.logger, context.outages);
   refuseTunnels(app.server);
   requireHostHeader(app);
   limitBodyNesting(app);
@@ -125,6 +126,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
       registerAdminRoutes(scope, context, settings.adminToken, settings.authThrottle);
       registerWebhookAdminRoutes(scope, context, settings.webhooks);
       registerNetworkSettingsRoutes(scope, context);
+      registerMigrationAdminRoutes(scope, context, settings.jobs);
       registerAppealAdminRoutes(scope, context);
       registerServerAdminRoutes(scope, context, settings.servers);
     },

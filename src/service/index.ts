@@ -25,7 +25,7 @@ import { AuthFailureThrottle } from './http/auth-throttle.js';
 import { KeyRateLimits } from './http/rate-limit.js';
 import { type MetricsListener, startMetricsListener } from './metrics/metrics-access.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
-import { ImportJobs } from './migration/import-job.js';
+import { DEFAULT_MIGRATION_LEASE_MS, ImportJobs } from './migration/import-job.js';
 import {
   checkOptions,
   DEFAULT_ADDRESS_HISTORY_DAYS,
@@ -111,6 +111,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   let pruner: AddressPruner | undefined;
   let webhooks: WebhookDispatcher | undefined;
   let expiries: ExpiryAnnouncer | undefined;
+  let jobs: ImportJobs | undefined;
   let metricsListener: MetricsListener | undefined;
   // Only when asked for: with metrics off, no request pays for counting.
   const metrics =
@@ -171,7 +172,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await storage.refreshStatistics();
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
-    const jobs = new ImportJobs(context);
+    // On real timers: their leases are held against other processes, whatever clock a test drives.
+    jobs = new ImportJobs(context, {
+      leaseMs: options.migrationLeaseMs ?? DEFAULT_MIGRATION_LEASE_MS,
+      timers: systemTimers,
+    });
     const rateLimits = new KeyRateLimits({
       perMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
       writesPerMinute: options.writeRateLimitPerMinute ?? DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE,
@@ -250,6 +255,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       maxLateMs: EXPIRY_MAX_LATE_MS,
     });
     expiries.start();
+    // Imports left running by an instance that stopped (or by this one before a restart) go on here.
+    jobs.start();
     const host = options.host ?? DEFAULT_HOST;
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
     const stream = new StreamServer(
@@ -308,7 +315,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         await expiries?.close();
         await stream.close();
         await app.close();
-        await jobs.close();
+        await jobs?.close();
         await dispatcher.close();
         await sharing?.close();
         await storage.close();
@@ -340,6 +347,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await metricsListener?.close();
     await pruner?.close();
     await expiries?.close();
+    await jobs?.close();
     await webhooks?.close();
     await sharing?.close();
     await storage.close();

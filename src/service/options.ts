@@ -80,6 +80,12 @@ export interface ServiceOptions {
    * reached only through a proxy that terminates HTTPS. @default false (Secure on HTTPS requests)
    */
   panelSecureCookies?: boolean;
+  /**
+   * How long an instance holds a migration import without renewing its lease (it renews every
+   * third of it); another instance, or the next start, takes over an import whose lease ran out.
+   * @default 30000
+   */
+  migrationLeaseMs?: number;
   /** Live dashboards (`/panel/live`) one staff account may hold open at once; the next is refused with 429. @default 5 */
   panelLivePerAccount?: number;
   /** Live dashboards one network may hold open at once (429 beyond); below `panelLiveMax`. @default 50 */
@@ -248,6 +254,7 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('webhookRetryMaxMs', 1);
   positiveInteger('webhookTimeoutMs', 1);
   positiveInteger('webhookExpiryCheckMs', 1);
+  positiveInteger('migrationLeaseMs', 100);
   positiveInteger('panelLivePerAccount', 1);
   positiveInteger('panelLivePerNetwork', 1);
   positiveInteger('panelLiveMax', 2);

@@ -112,7 +112,10 @@ async function populate(db: Db): Promise<void> {
     fileSize: 10,
     total: 5,
     nowMs: 1_000,
+    lease: { owner: 'instance.1', expiresAtMs: 5_000 },
   });
+  await stores.migrations.storeChunk('u1', 0, Buffer.from('{"players": []}'));
+  await stores.migrations.markStored('u1', 1, 'queued', 1_000);
   await stores.migrations.report({
     networkId: alpha,
     serverId: lobby,

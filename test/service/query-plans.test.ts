@@ -210,9 +210,63 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => [f.networkId],
     uses: ['service_migration_uploads_network', 'INTEGER PRIMARY KEY'],
   },
+  'migrations.upload': {
+    args: (f) => ['upload-1', f.networkId],
+    uses: ['sqlite_autoindex_service_migration_uploads_1', 'INTEGER PRIMARY KEY'],
+  },
+  'migrations.chunk': { args: () => ['upload-1', 0], uses: [PK] },
+  'migrations.dropChunks': { args: () => ['upload-1'], uses: [PK] },
+  'migrations.markStored': {
+    args: (f) => ({ id: 'upload-1', chunks: 1, message: 'queued', nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.renewLease': {
+    args: (f) => ({ id: 'upload-1', owner: 'me', expiresAtMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.advance': {
+    args: (f) => ({
+      id: 'upload-1',
+      owner: 'me',
+      expiresAtMs: f.nowMs,
+      processed: 1,
+      tally: '{}',
+      message: 'x',
+      nowMs: f.nowMs,
+    }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.finish': {
+    args: (f) => ({
+      id: 'upload-1',
+      owner: 'me',
+      status: 'completed',
+      processed: 1,
+      tally: '{}',
+      message: 'x',
+      nowMs: f.nowMs,
+    }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.release': {
+    args: () => ({ id: 'upload-1', owner: 'me' }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.claimExpired': {
+    args: (f) => ({ owner: 'me', expiresAtMs: f.nowMs, nowMs: f.nowMs }),
+    uses: ['service_migration_uploads_lease', 'sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.cancel': {
+    args: (f) => ({ networkId: f.networkId, id: 'upload-1', message: 'x', nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
   'migrations.reports': {
     args: (f) => [f.networkId],
     uses: ['service_migration_reports_network', 'INTEGER PRIMARY KEY'],
+  },
+  'idempotencyKeys.complete': {
+    args: (f) => ({ networkId: f.networkId, key: 'key-10', punishmentId: 'p' }),
+    uses: [PK],
   },
   'idempotencyKeys.find': { args: (f) => [f.networkId, 'key-10', f.nowMs - DAY_MS], uses: [PK] },
   'idempotencyKeys.prune': { args: (f) => [f.nowMs - 30 * DAY_MS], uses: ['service_idempotency_keys_age'] },

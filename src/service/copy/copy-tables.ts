@@ -19,6 +19,7 @@ export const TABLES_IN_COPY_ORDER = [
   'service_tickets',
   'service_ticket_replies',
   'service_migration_uploads',
+  'service_migration_chunks',
   'service_migration_reports',
   'service_webhooks',
   'service_webhook_deliveries',

@@ -5,6 +5,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../db/schema.js';
 import { refreshStatistics } from '../db/statistics.js';
+import { sqliteUnavailable } from './database-unavailable.js';
 import type { SchemaStatus, ServiceStorage, StorageLoad } from './ports/storage.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
 import { compareSchema } from './schema-status.js';
@@ -12,6 +13,11 @@ import { createSqliteStores, type Promised, type SqliteStores } from './sqlite-s
 import { StorageLock } from './storage-lock.js';
 
 type Gate = <T>(call: () => T) => Promise<T>;
+
+/** Busy past the busy timeout, out of disk, failing to read or write: a DatabaseUnavailableError (a 503). */
+function rethrowUnavailable(error: unknown): never {
+  throw sqliteUnavailable(error) ?? error;
+}
 
 /** How much of the file SQLite reads through a memory map (see docs/operators/service-at-scale.md). */
 const MMAP_BYTES = 256 * 1024 * 1024;
@@ -85,11 +91,15 @@ export class SqliteStorage implements ServiceStorage {
       "SELECT version FROM schema_migrations WHERE component = 'service'",
     );
     const stores = createSqliteStores(db, logger, clock);
-    this.stores = promisedStores(stores, (call) => this.lock.whenFree(call));
-    this.transactionStores = promisedStores(stores, (call) => this.insideOnly(call));
+    this.stores = promisedStores(stores, (call) => this.lock.whenFree(call).catch(rethrowUnavailable));
+    this.transactionStores = promisedStores(stores, (call) => this.insideOnly(call).catch(rethrowUnavailable));
   }
 
   async transaction<T>(work: (stores: ServiceStoresPorts) => Promise<T>): Promise<T> {
+    return this.transactionOnce(work).catch(rethrowUnavailable);
+  }
+
+  private transactionOnce<T>(work: (stores: ServiceStoresPorts) => Promise<T>): Promise<T> {
     return this.lock.holding(async () => {
       this.begin.run();
       try {

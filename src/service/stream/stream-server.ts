@@ -8,7 +8,8 @@ import type { ConnectionGuard } from '../connections/connection-guard.js';
 import type { ServiceContext } from '../context.js';
 import { guarded, guardedAsync } from '../guard.js';
 import type { AuthFailureThrottle } from '../http/auth-throttle.js';
-import { HttpError } from '../http/errors.js';
+import { databaseUnavailableOf } from '../http/database-outage.js';
+import { HttpError, serviceUnavailable } from '../http/errors.js';
 import { closingResponse } from '../http/framework-errors.js';
 import { type KeyRateLimits, rateLimited } from '../http/rate-limit.js';
 import { ConnectionCap } from './connection-cap.js';
@@ -208,11 +209,19 @@ export class StreamServer extends EventEmitter<StreamEvents> {
         this.context.logger,
         'stream upgrade',
         { path: this.path },
-        () => this.upgrade(request, socket, head),
+        () => this.upgrade(request, socket, head).catch((error: unknown) => this.refuseIfUnavailable(socket, error)),
         () => refuse(socket, 500, 'internal server error'),
       );
     });
   };
+
+  /** A handshake the database could not serve is answered 503 with `Retry-After`, as the HTTP routes are; anything else is thrown on. */
+  private refuseIfUnavailable(socket: Duplex, error: unknown): void {
+    const unavailable = databaseUnavailableOf(error);
+    if (!unavailable) throw error;
+    this.context.outages.refused(unavailable, 'stream handshake');
+    this.refuseWith(socket, serviceUnavailable(unavailable));
+  }
 
   /** Answers a handshake with an HTTP error (counted: `handshake:refused`) instead of a stream. */
   private refuse(...args: Parameters<typeof refuse>): void {

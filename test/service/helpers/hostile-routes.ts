@@ -109,6 +109,7 @@ export const HOSTILE_ROUTES: readonly HostileRoute[] = [
   { method: 'GET', path: '/admin/v1/networks/{id}/migrations', auth: 'admin', ids: ['alpha'] },
   { method: 'GET', path: '/admin/v1/networks/alpha/players/{id}', auth: 'admin', ids: [NOTCH] },
   { method: 'GET', path: '/admin/v1/networks/{id}/settings', auth: 'admin', ids: ['alpha'] },
+  { method: 'POST', path: '/admin/v1/networks/alpha/migrations/{id}/cancel', auth: 'admin', ids: ['no-such-upload'] },
   {
     method: 'POST',
     path: '/admin/v1/networks/alpha/punishments/{id}/appealable',

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
+import { postgresUnavailable } from '../database-unavailable.js';
 
 /** What a statement can run on: the pool (one statement, any connection) or one checked-out client. */
 export type Queryable = pg.Pool | pg.PoolClient;
@@ -24,6 +25,11 @@ export function pgStatements<Keys extends string>(
   return statements;
 }
 
+/** Throws a lost or unobtainable connection as a DatabaseUnavailableError (a 503), anything else as it is. */
+function rethrowUnavailable(error: unknown): never {
+  throw postgresUnavailable(error) ?? error;
+}
+
 const INT8_OID = 20;
 
 /**
@@ -44,9 +50,14 @@ const serviceTypes = {
   },
 } as pg.CustomTypesConfig;
 
+/** How long opening a connection (or waiting for a free one) may take before the request is answered 503. */
+export const PG_CONNECT_TIMEOUT_MS = 10_000;
+
 export interface PgPoolOptions {
   /** Connections the pool opens at most. @default 10 */
   maxConnections?: number;
+  /** How long opening a connection, or waiting for a free one, may take. @default PG_CONNECT_TIMEOUT_MS */
+  connectTimeoutMs?: number;
   /** Told about an idle connection that failed (the server restarted, the network dropped). */
   logger?: Logger;
 }
@@ -56,6 +67,8 @@ export function createPgPool(databaseUrl: string, options: PgPoolOptions = {}): 
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.maxConnections ?? 10,
+    // Without it, a database whose network drops packets holds every request for minutes.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS,
     types: serviceTypes,
   });
   // Without a listener an idle client's error would end the process; the pool replaces the client.
@@ -116,7 +129,7 @@ export class PgDb {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.target.query<Row>({ ...statement, values: [...values] });
+    return this.target.query<Row>({ ...statement, values: [...values] }).catch(rethrowUnavailable);
   }
 
   async rows<Row>(statement: PgStatement, values: readonly unknown[] = []): Promise<Row[]> {
@@ -138,6 +151,14 @@ export class PgDb {
    */
   async transaction<T>(work: (db: PgDb) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
+    try {
+      return await this.transactionOnce(work);
+    } catch (error) {
+      return rethrowUnavailable(error);
+    }
+  }
+
+  private async transactionOnce<T>(work: (db: PgDb) => Promise<T>): Promise<T> {
     const client = this.target instanceof pg.Pool ? await this.target.connect() : this.target;
     const owned = client !== this.target;
     let rollbackProblem: Error | undefined;

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
+import { postgresUnavailable } from '../database-unavailable.js';
 import type { SchemaStatus, StorageLoad } from '../ports/storage.js';
 import { compareSchema } from '../schema-status.js';
 import { createPgPool, observeConnectionWaits, PgDb } from './pool.js';
@@ -75,7 +76,9 @@ export class PostgresStorage {
 
   /** Brings the planner's statistics up to date (after bulk writes: seeds, imports). */
   async refreshStatistics(): Promise<void> {
-    await this.pool.query('ANALYZE');
+    await this.pool.query('ANALYZE').catch((error: unknown) => {
+      throw postgresUnavailable(error) ?? error;
+    });
   }
 
   async schemaStatus(): Promise<SchemaStatus> {

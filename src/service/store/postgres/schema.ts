@@ -2,6 +2,7 @@ import { DEFAULT_APPEAL_COOLDOWN_HOURS } from '../../db/appeal-codes.js';
 import { PUBLIC_KIND_SQL } from '../../db/public-list-and-appeals.js';
 import { TICKET_ASSIGNEE_SQL } from '../../db/ticket-list-indexes.js';
 import type { PgDb } from './pool.js';
+import { PG_MIGRATION_LEASES } from './schema-migration-leases.js';
 import { PG_PANEL_TWO_FACTOR } from './schema-panel-two-factor.js';
 import { SERVER_KEYS_STEP } from './schema-server-keys.js';
 import { SEVERAL_INSTANCES_SCHEMA } from './schema-several-instances.js';
@@ -430,6 +431,7 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
       CREATE INDEX service_tickets_status_created ON service_tickets (network_id, status, created_at, row_id);
     `,
   },
+  PG_MIGRATION_LEASES,
   SERVER_KEYS_STEP,
   PG_PANEL_TWO_FACTOR,
   {
