@@ -27,6 +27,17 @@ export interface ServersTable {
   network_id: number;
   name: string;
   key_hash: Buffer;
+  /** Null for a server whose key was set before keys were managed. */
+  key_set_at: number | null;
+  removed_at: number | null;
+}
+
+/** A key replaced by a rotation, accepted until `valid_until`. */
+export interface RetiredKeysTable {
+  key_hash: Buffer;
+  server_id: number;
+  retired_at: number;
+  valid_until: number;
 }
 
 export interface PlayersTable {
@@ -172,6 +183,18 @@ export interface MigrationUploadsTable {
   message: string;
   created_at: number;
   updated_at: number;
+  leased_by: string | null;
+  lease_expires_at: Generated<number>;
+  /** Null until the whole file is stored. */
+  stored_chunks: number | null;
+  /** JSON: what the committed batches counted. */
+  tally: string | null;
+}
+
+export interface MigrationChunksTable {
+  upload_id: string;
+  seq: number;
+  data: Buffer;
 }
 
 export interface MigrationReportsTable {
@@ -343,6 +366,7 @@ export interface RateBucketsTable {
 export interface ServiceTables {
   service_networks: NetworksTable;
   service_servers: ServersTable;
+  service_retired_keys: RetiredKeysTable;
   service_players: PlayersTable;
   service_punishments: PunishmentsTable;
   service_evidence: EvidenceTable;
@@ -356,6 +380,7 @@ export interface ServiceTables {
   service_tickets: TicketsTable;
   service_ticket_replies: TicketRepliesTable;
   service_migration_uploads: MigrationUploadsTable;
+  service_migration_chunks: MigrationChunksTable;
   service_migration_reports: MigrationReportsTable;
   service_webhooks: WebhooksTable;
   service_webhook_deliveries: WebhookDeliveriesTable;

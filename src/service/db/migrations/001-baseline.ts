@@ -40,8 +40,21 @@ async function networksAndPlayers(db: Db, d: DialectChoices): Promise<void> {
     .addColumn('network_id', 'integer', (c) => c.notNull().references('service_networks.id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('key_hash', bytes, (c) => c.notNull().unique())
+    // Null for a server whose key was set before keys were managed.
+    .addColumn('key_set_at', bigint)
+    // A removed server keeps its row (acknowledgements and uploads name it); none of its keys is accepted.
+    .addColumn('removed_at', bigint)
     .addUniqueConstraint('service_servers_network_name', ['network_id', 'name'])
     .execute();
+  // A key replaced by a rotation, accepted until the end of the grace period the operator chose.
+  await d.schema
+    .keyedOnly(db.schema.createTable('service_retired_keys'))
+    .addColumn('key_hash', bytes, (c) => c.notNull().primaryKey())
+    .addColumn('server_id', 'integer', (c) => c.notNull().references('service_servers.id'))
+    .addColumn('retired_at', bigint, (c) => c.notNull())
+    .addColumn('valid_until', bigint, (c) => c.notNull())
+    .execute();
+  await index(db, 'service_retired_keys_server', 'service_retired_keys', ['server_id', 'valid_until']);
   await d.schema
     .keyedOnly(db.schema.createTable('service_players'))
     .addColumn('network_id', 'integer', (c) => c.notNull().references('service_networks.id'))
@@ -305,7 +318,7 @@ async function tickets(db: Db, d: DialectChoices): Promise<void> {
 }
 
 async function migrationsAndWebhooks(db: Db, d: DialectChoices): Promise<void> {
-  const { bigint, boolean } = d.schema;
+  const { bigint, boolean, bytes } = d.schema;
   await d.schema
     .withInsertionOrder(db.schema.createTable('service_migration_uploads'))
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -320,8 +333,24 @@ async function migrationsAndWebhooks(db: Db, d: DialectChoices): Promise<void> {
     .addColumn('message', 'text', (c) => c.notNull())
     .addColumn('created_at', bigint, (c) => c.notNull())
     .addColumn('updated_at', bigint, (c) => c.notNull())
+    // The one instance importing the file, until its lease runs out.
+    .addColumn('leased_by', 'text')
+    .addColumn('lease_expires_at', bigint, (c) => c.notNull().defaultTo(0))
+    // Null until the whole file is stored: an import whose file never was cannot be taken over.
+    .addColumn('stored_chunks', 'integer')
+    // What the batches committed so far counted (JSON), so a resumed import adds to it.
+    .addColumn('tally', 'text')
     .execute();
   await index(db, 'service_migration_uploads_network', 'service_migration_uploads', ['network_id', 'created_at']);
+  await index(db, 'service_migration_uploads_lease', 'service_migration_uploads', ['status', 'lease_expires_at']);
+  // An uploaded file, kept while it is imported so another instance can read it.
+  await d.schema
+    .keyedOnly(db.schema.createTable('service_migration_chunks'))
+    .addColumn('upload_id', 'text', (c) => c.notNull())
+    .addColumn('seq', 'integer', (c) => c.notNull())
+    .addColumn('data', bytes, (c) => c.notNull())
+    .addPrimaryKeyConstraint('service_migration_chunks_pk', ['upload_id', 'seq'])
+    .execute();
   await d.schema
     .withAutoId(db.schema.createTable('service_migration_reports'))
     .addColumn('network_id', 'integer', (c) => c.notNull().references('service_networks.id'))

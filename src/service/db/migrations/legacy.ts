@@ -19,6 +19,8 @@ const LEGACY = {
     // The service's numbered migrations (src/service/db/schema.ts), one a line: a step the baseline holds.
     final: [
       ...upTo(13),
+      14, // migration imports leased, their files kept in chunks
+      15, // servers and keys managed: when a key was set, removed servers, retired keys
       16, // panel two-factor, devices, recovery codes, roles requiring two-factor
       17, // appeal codes, unappealable punishments, re-appeal cooldown
       18, // the public issuer label
@@ -49,6 +51,8 @@ const LEGACY = {
       ...upTo(5),
       10, // the player search's index of names by prefix
       11, // the ticket list's keyset
+      12, // migration imports leased, their files kept in chunks (SQLite 14)
+      13, // servers and keys managed, retired keys (SQLite 15)
       101, // several instances: webhook leases, uploads in the order they started
       102, // several instances: change notifications
       103, // several instances: shared rate buckets
