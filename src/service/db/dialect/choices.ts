@@ -33,6 +33,8 @@ export interface DialectChoices {
    * SQLite's rowid, PostgreSQL's identity column `row_id`.
    */
   readonly insertionOrder: RawBuilder<number>;
+  /** {@link insertionOrder} of the table read as `alias` (in a join, where the bare name is ambiguous). */
+  insertionOrderOf(alias: string): RawBuilder<number>;
   /** The text under `key` of a JSON text column, as an expression an index can be built on. */
   jsonText(column: string, key: string): RawBuilder<string | null>;
   /** A name column folded for case-insensitive matching (SQLite's NOCASE), as its indexes hold it. */
@@ -59,8 +61,11 @@ export interface DialectChoices {
   lockedRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** Rows a select reads, locked until the transaction ends, skipping those another transaction holds (PostgreSQL); SQLite has one writer. */
   skipLockedRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
-  /** Holds a lock on `key` until the transaction ends (PostgreSQL); SQLite's writers are one at a time already. */
-  lockUntilCommit(db: AnyDb, space: number, key: string): Promise<void>;
+  /**
+   * Holds a lock on `key` (a number as it is, a text by its hash) in `space` until the transaction
+   * ends (PostgreSQL); SQLite's writers are one at a time already.
+   */
+  lockUntilCommit(db: AnyDb, space: number, key: string | number): Promise<void>;
   /** Whether the table exists (on the connection of `db`, which may be a transaction's). */
   hasTable(db: AnyDb, table: string): Promise<boolean>;
   /** Brings the planner's statistics up to date after bulk writes (seeds, imports); cheap when nothing changed. */

@@ -14,6 +14,7 @@ export const CHANGES_CHANNEL = 'bailiff_changes';
 export const postgresChoices: DialectChoices = {
   name: 'postgres',
   insertionOrder: sql<number>`row_id`,
+  insertionOrderOf: (alias) => sql<number>`${sql.ref(`${alias}.row_id`)}`,
   jsonText: (column, key) => sql<string | null>`((${sql.raw(column)}::jsonb) ->> ${sql.lit(key)})`,
   foldedName: (column) => sql<string>`lower(${sql.raw(column)})`,
   foldedValue: (value) => sql<string>`lower(${value})`,
@@ -26,7 +27,8 @@ export const postgresChoices: DialectChoices = {
   lockedRows: (query) => query.forUpdate(),
   skipLockedRows: (query) => query.forUpdate().skipLocked(),
   async lockUntilCommit(db, space, key) {
-    await sql`SELECT pg_advisory_xact_lock(${space}, hashtext(${key}))`.execute(db);
+    const lockKey = typeof key === 'number' ? sql`${key}::integer` : sql`hashtext(${key})`;
+    await sql`SELECT pg_advisory_xact_lock(${space}::integer, ${lockKey})`.execute(db);
   },
   async hasTable(db, table) {
     const found =

@@ -22,6 +22,7 @@ const appendChange = `INSERT INTO service_stream_changes (network_id, sequence, 
 export const sqliteChoices: DialectChoices = {
   name: 'sqlite',
   insertionOrder: sql<number>`rowid`,
+  insertionOrderOf: (alias) => sql<number>`${sql.ref(`${alias}.rowid`)}`,
   jsonText: (column, key) => sql<string | null>`json_extract(${sql.raw(column)}, ${sql.lit(`$.${key}`)})`,
   foldedName: (column) => sql<string>`${sql.raw(column)} COLLATE NOCASE`,
   foldedValue: (value) => sql<string>`${value}`,
