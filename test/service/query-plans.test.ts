@@ -81,39 +81,70 @@ function ticketListPages(
  */
 const EXPECTED_PLANS: Record<string, Expected> = {
   'networks.serverByKeyHash': {
+    values: () => ({ keyHash: hashApiKey(FIXTURE_API_KEY) }),
     args: () => [hashApiKey(FIXTURE_API_KEY)],
     uses: ['sqlite_autoindex_service_servers_1'],
   },
-  'networks.networkByName': { args: () => ['large'], uses: ['sqlite_autoindex_service_networks_1'] },
-  'networks.serverByName': { args: (f) => [f.networkId, 'game-1'], uses: ['sqlite_autoindex_service_servers_2'] },
+  'networks.networkByName': {
+    values: () => ({ name: 'large' }),
+    args: () => ['large'],
+    uses: ['sqlite_autoindex_service_networks_1'],
+  },
+  'networks.serverByName': {
+    values: (f) => ({ networkId: f.networkId, name: 'game-1' }),
+    args: (f) => [f.networkId, 'game-1'],
+    uses: ['sqlite_autoindex_service_servers_2'],
+  },
   'networks.updateServerKey': {
     args: (f) => ({ id: f.serverId, keyHash: Buffer.alloc(32), nowMs: f.nowMs }),
     uses: [PK],
   },
   'networks.retiredKey': {
+    values: (f) => ({ keyHash: hashApiKey(FIXTURE_API_KEY), nowMs: f.nowMs }),
     args: (f) => [hashApiKey(FIXTURE_API_KEY), f.nowMs],
     uses: ['SEARCH r USING PRIMARY KEY (key_hash=?)', 'SEARCH s USING INTEGER PRIMARY KEY'],
   },
-  'serverKeys.serverByName': { args: (f) => [f.networkId, 'game-1'], uses: ['sqlite_autoindex_service_servers_2'] },
+  'serverKeys.serverByName': {
+    values: (f) => ({ networkId: f.networkId, name: 'game-1' }),
+    args: (f) => [f.networkId, 'game-1'],
+    uses: ['sqlite_autoindex_service_servers_2'],
+  },
   'serverKeys.reviveServer': {
     args: (f) => ({ networkId: f.networkId, name: 'game-1', keyHash: Buffer.alloc(32), nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_servers_2'],
   },
-  'serverKeys.currentKey': { args: (f) => [f.serverId], uses: [PK] },
+  'serverKeys.currentKey': { values: (f) => ({ id: f.serverId }), args: (f) => [f.serverId], uses: [PK] },
   'serverKeys.setKey': { args: (f) => ({ id: f.serverId, keyHash: Buffer.alloc(32), nowMs: f.nowMs }), uses: [PK] },
-  'serverKeys.forgetOverRetiredKeys': { args: (f) => [f.serverId, f.nowMs], uses: ['service_retired_keys_server'] },
-  'serverKeys.forgetRetiredKeys': { args: (f) => [f.serverId], uses: ['service_retired_keys_server'] },
+  'serverKeys.forgetOverRetiredKeys': {
+    values: (f) => ({ serverId: f.serverId, nowMs: f.nowMs }),
+    args: (f) => [f.serverId, f.nowMs],
+    uses: ['service_retired_keys_server'],
+  },
+  'serverKeys.forgetRetiredKeys': {
+    values: (f) => ({ serverId: f.serverId }),
+    args: (f) => [f.serverId],
+    uses: ['service_retired_keys_server'],
+  },
   'serverKeys.removeServer': {
     args: (f) => ({ id: f.serverId, nowMs: f.nowMs, keyHash: Buffer.alloc(32) }),
     uses: [PK],
   },
-  'serverKeys.serversOf': { args: (f) => [f.networkId], uses: ['sqlite_autoindex_service_servers_2'] },
+  'serverKeys.serversOf': {
+    values: (f) => ({ networkId: f.networkId }),
+    args: (f) => [f.networkId],
+    uses: ['sqlite_autoindex_service_servers_2'],
+  },
   'serverKeys.retiredKeysOf': {
+    values: (f) => ({ networkId: f.networkId, nowMs: f.nowMs }),
     args: (f) => [f.nowMs, f.networkId],
     uses: ['service_retired_keys_server (server_id=? AND valid_until>?)'],
   },
-  'networks.serverById': { args: (f) => [f.serverId], uses: [PK] },
-  'networks.serversOf': { args: (f) => [f.networkId], uses: ['sqlite_autoindex_service_servers_2'] },
+  'networks.serverById': { values: (f) => ({ id: f.serverId }), args: (f) => [f.serverId], uses: [PK] },
+  'networks.serversOf': {
+    values: (f) => ({ networkId: f.networkId }),
+    args: (f) => [f.networkId],
+    uses: ['sqlite_autoindex_service_servers_2'],
+  },
   'players.nameOf': {
     values: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0] }),
     args: (f) => [f.networkId, f.punishedPlayers[0]],
@@ -275,15 +306,17 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     uses: ['sqlite_autoindex_service_migration_uploads_1'],
   },
   'migrations.uploads': {
+    values: (f) => ({ networkId: f.networkId }),
     args: (f) => [f.networkId],
     uses: ['service_migration_uploads_network', 'INTEGER PRIMARY KEY'],
   },
   'migrations.upload': {
+    values: (f) => ({ id: 'upload-1', networkId: f.networkId }),
     args: (f) => ['upload-1', f.networkId],
     uses: ['sqlite_autoindex_service_migration_uploads_1', 'INTEGER PRIMARY KEY'],
   },
-  'migrations.chunk': { args: () => ['upload-1', 0], uses: [PK] },
-  'migrations.dropChunks': { args: () => ['upload-1'], uses: [PK] },
+  'migrations.chunk': { values: () => ({ uploadId: 'upload-1', seq: 0 }), args: () => ['upload-1', 0], uses: [PK] },
+  'migrations.dropChunks': { values: () => ({ uploadId: 'upload-1' }), args: () => ['upload-1'], uses: [PK] },
   'migrations.markStored': {
     args: (f) => ({ id: 'upload-1', chunks: 1, message: 'queued', nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_migration_uploads_1'],
@@ -329,6 +362,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     uses: ['sqlite_autoindex_service_migration_uploads_1'],
   },
   'migrations.reports': {
+    values: (f) => ({ networkId: f.networkId }),
     args: (f) => [f.networkId],
     uses: ['service_migration_reports_network', 'INTEGER PRIMARY KEY'],
   },
@@ -336,17 +370,41 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, key: 'key-10', punishmentId: 'p' }),
     uses: [PK],
   },
-  'idempotencyKeys.find': { args: (f) => [f.networkId, 'key-10', f.nowMs - DAY_MS], uses: [PK] },
-  'idempotencyKeys.prune': { args: (f) => [f.nowMs - 30 * DAY_MS], uses: ['service_idempotency_keys_age'] },
-  'streamChanges.head': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY', PK] },
+  'idempotencyKeys.find': {
+    values: (f) => ({ networkId: f.networkId, key: 'key-10', sinceMs: f.nowMs - DAY_MS }),
+    args: (f) => [f.networkId, 'key-10', f.nowMs - DAY_MS],
+    uses: [PK],
+  },
+  'idempotencyKeys.prune': {
+    values: (f) => ({ beforeMs: f.nowMs - 30 * DAY_MS }),
+    args: (f) => [f.nowMs - 30 * DAY_MS],
+    uses: ['service_idempotency_keys_age'],
+  },
+  'streamChanges.head': {
+    values: (f) => ({ networkId: f.networkId }),
+    args: (f) => [f.networkId],
+    uses: ['INTEGER PRIMARY KEY', PK],
+  },
   'streamChanges.changesAfter': {
     args: (f) => ({ networkId: f.networkId, after: 10, limit: 1000 }),
     uses: [PK, 'sqlite_autoindex_service_punishments_1'],
   },
-  'streamChanges.sequenceOf': { args: (f) => [f.networkId, 'p10'], uses: [PK] },
+  'streamChanges.sequenceOf': {
+    values: (f) => ({ networkId: f.networkId, punishmentId: 'p10' }),
+    args: (f) => [f.networkId, 'p10'],
+    uses: [PK],
+  },
   'streamChanges.heads': { args: () => [], uses: [PK] },
-  'streamChanges.prune': { args: (f) => [f.networkId, 10], uses: [PK] },
-  'streamChanges.markPruned': { args: (f) => [10, f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'streamChanges.prune': {
+    values: (f) => ({ networkId: f.networkId, through: 10 }),
+    args: (f) => [f.networkId, 10],
+    uses: [PK],
+  },
+  'streamChanges.markPruned': {
+    values: (f) => ({ networkId: f.networkId, through: 10 }),
+    args: (f) => [10, f.networkId],
+    uses: ['INTEGER PRIMARY KEY'],
+  },
   'webhooks.updateWebhook': {
     args: () => ({
       id: 1,
@@ -360,10 +418,26 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     }),
     uses: ['INTEGER PRIMARY KEY'],
   },
-  'webhooks.deleteWebhook': { args: (f) => [f.networkId, 1], uses: ['INTEGER PRIMARY KEY'] },
-  'webhooks.byId': { args: (f) => [f.networkId, 1], uses: ['INTEGER PRIMARY KEY'] },
-  'webhooks.byName': { args: (f) => [f.networkId, 'hook'], uses: ['sqlite_autoindex_service_webhooks_1'] },
-  'webhooks.byNetwork': { args: (f) => [f.networkId], uses: ['sqlite_autoindex_service_webhooks_1'] },
+  'webhooks.deleteWebhook': {
+    values: (f) => ({ networkId: f.networkId, id: 1 }),
+    args: (f) => [f.networkId, 1],
+    uses: ['INTEGER PRIMARY KEY'],
+  },
+  'webhooks.byId': {
+    values: (f) => ({ networkId: f.networkId, id: 1 }),
+    args: (f) => [f.networkId, 1],
+    uses: ['INTEGER PRIMARY KEY'],
+  },
+  'webhooks.byName': {
+    values: (f) => ({ networkId: f.networkId, name: 'hook' }),
+    args: (f) => [f.networkId, 'hook'],
+    uses: ['sqlite_autoindex_service_webhooks_1'],
+  },
+  'webhooks.byNetwork': {
+    values: (f) => ({ networkId: f.networkId }),
+    args: (f) => [f.networkId],
+    uses: ['sqlite_autoindex_service_webhooks_1'],
+  },
   'webhookDeliveries.heads': {
     values: () => ({ limit: 16 }),
     args: () => [16],
@@ -536,7 +610,11 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, beforeId: 1_000_000, actor: 'mod', area: 'ticket', limit: 50 }),
     uses: ['service_audit_log_network'],
   },
-  'networks.networkById': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'networks.networkById': {
+    values: (f) => ({ id: f.networkId }),
+    args: (f) => [f.networkId],
+    uses: ['INTEGER PRIMARY KEY'],
+  },
   'networks.allNetworks': { args: () => [], uses: ['sqlite_autoindex_service_networks_1'] },
   'panelAccounts.byUsername': {
     values: () => ({ username: 'alice' }),

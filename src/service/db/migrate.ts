@@ -22,6 +22,25 @@ function serviceMigrations(choices: DialectChoices): Record<string, Migration> {
   };
 }
 
+/**
+ * The applied steps against the ones this Bailiff knows: `behind` when some never ran, `ahead`
+ * when a newer Bailiff applied steps this one does not know. A round trip: it throws when the
+ * database cannot be reached.
+ */
+export async function schemaStatusOf(
+  // biome-ignore lint/suspicious/noExplicitAny: the migrator's table is not one of the service's
+  db: Kysely<any>,
+  choices: DialectChoices,
+): Promise<'current' | 'behind' | 'ahead'> {
+  const applied = new Set<string>(
+    (await db.selectFrom(MIGRATION_TABLE).select('name').execute()).map((row: { name: string }) => row.name),
+  );
+  const known = new Set(Object.keys(serviceMigrations(choices)));
+  if ([...applied].some((name) => !known.has(name))) return 'ahead';
+  if ([...known].some((name) => !applied.has(name))) return 'behind';
+  return 'current';
+}
+
 /** Thrown when the schema cannot be brought up to date; names the step and why. */
 export class SchemaMigrationError extends Error {}
 

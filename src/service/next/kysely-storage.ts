@@ -1,8 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
 import type { DialectChoices } from '../db/dialect/choices.js';
+import { ConnectionWatch } from '../db/dialect/connection-watch.js';
+import { schemaStatusOf } from '../db/migrate.js';
 import type { SqlContext } from '../db/prepared.js';
 import type { ServiceTables } from '../db/tables.js';
+import type { SchemaStatus, ServiceStorage, StorageLoad } from '../store/ports/storage.js';
 import { createStores, type StoreOptions, type Stores } from './stores.js';
 import { instanceLeases } from './webhook-deliveries.js';
 
@@ -41,11 +44,24 @@ export class TransactionScope {
   }
 }
 
+/** A transaction's statements, refused with a clear message once its work has ended. */
+function ticketed(trx: Kysely<ServiceTables>, choices: DialectChoices, ticket: TransactionTicket): SqlContext {
+  return {
+    choices,
+    get db() {
+      if (!ticket.open) {
+        throw new Error('the stores of a transaction were used after it ended: use them only inside its work');
+      }
+      return trx;
+    },
+  };
+}
+
 /**
  * The service's storage on SQLite or PostgreSQL: one set of stores written once with Kysely, on
  * the database or, inside `transaction`, on one transaction's connection.
  */
-export class KyselyStorage {
+export class KyselyStorage implements ServiceStorage {
   readonly dialect: 'sqlite' | 'postgres';
   readonly stores: Stores;
   private readonly options: StoreOptions;
@@ -58,6 +74,8 @@ export class KyselyStorage {
     options: StoreOptions = {},
     /** Runs before the database closes (SQLite's checkpointer stops). */
     private readonly beforeClose: () => Promise<void> = async () => {},
+    /** The driver's connections: how busy, how long waited. */
+    private readonly watch = new ConnectionWatch(),
   ) {
     this.dialect = choices.name;
     // One lease identity for the instance, in and out of transactions.
@@ -81,7 +99,7 @@ export class KyselyStorage {
       return await this.db
         .transaction()
         .execute((trx) =>
-          this.scope.run(ticket, () => work(createStores({ db: trx, choices: this.choices }, this.options))),
+          this.scope.run(ticket, () => work(createStores(ticketed(trx, this.choices, ticket), this.options))),
         );
     } finally {
       ticket.open = false;
@@ -99,6 +117,18 @@ export class KyselyStorage {
 
   refreshStatistics(): Promise<void> {
     return this.choices.refreshStatistics(this.db);
+  }
+
+  schemaStatus(): Promise<SchemaStatus> {
+    return schemaStatusOf(this.db, this.choices);
+  }
+
+  load(): StorageLoad {
+    return this.watch.load();
+  }
+
+  observeWaits(observe: (waitMs: number) => void): void {
+    this.watch.observeWaits(observe);
   }
 
   close(): Promise<void> {

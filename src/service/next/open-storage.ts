@@ -2,6 +2,7 @@ import { Kysely } from 'kysely';
 import { openDb } from '../../db/open-db.js';
 import { startWalCheckpointer } from '../../db/wal-checkpointer.js';
 import type { Logger } from '../../ports/logger.js';
+import { ConnectionWatch } from '../db/dialect/connection-watch.js';
 import { postgresChoices } from '../db/dialect/postgres-choices.js';
 import { createPgPool, postgresKyselyDialect } from '../db/dialect/postgres-driver.js';
 import { sqliteChoices } from '../db/dialect/sqlite-choices.js';
@@ -34,7 +35,8 @@ export async function openSqliteStorage(path: string, options: OpenStorageOption
   // Pages read through memory instead of a read() each: about a fifth off a login check's queries on a large file.
   file.pragma(`mmap_size = ${MMAP_BYTES}`);
   const scope = new TransactionScope();
-  const db = new Kysely<ServiceTables>({ dialect: sqliteKyselyDialect(file, () => scope.refuseInside()) });
+  const watch = new ConnectionWatch();
+  const db = new Kysely<ServiceTables>({ dialect: sqliteKyselyDialect(file, () => scope.refuseInside(), watch) });
   try {
     await migrateServiceSchema(db, sqliteChoices);
   } catch (error) {
@@ -47,7 +49,8 @@ export async function openSqliteStorage(path: string, options: OpenStorageOption
       ? startWalCheckpointer(file, options.logger ? { logger: options.logger } : {})
       : undefined;
   const leases = options.leases ?? { ...instanceLeases(), instanceId: SQLITE_LEASE_HOLDER };
-  return new KyselyStorage(db, sqliteChoices, scope, { ...options, leases }, async () => checkpointer?.stop());
+  const stopCheckpoints = async () => checkpointer?.stop();
+  return new KyselyStorage(db, sqliteChoices, scope, { ...options, leases }, stopCheckpoints, watch);
 }
 
 /** Connects, brings the schema up to date and returns the storage. */
@@ -57,12 +60,13 @@ export async function openPostgresStorage(
 ): Promise<KyselyStorage> {
   const pool = createPgPool(databaseUrl, options);
   const scope = new TransactionScope();
-  const db = new Kysely<ServiceTables>({ dialect: postgresKyselyDialect(pool, () => scope.refuseInside()) });
+  const watch = new ConnectionWatch();
+  const db = new Kysely<ServiceTables>({ dialect: postgresKyselyDialect(pool, () => scope.refuseInside(), watch) });
   try {
     await migrateServiceSchema(db, postgresChoices);
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return new KyselyStorage(db, postgresChoices, scope, options);
+  return new KyselyStorage(db, postgresChoices, scope, options, async () => {}, watch);
 }

@@ -7,6 +7,9 @@ import { DASHBOARD_STATEMENTS } from './dashboard-counts.js';
 import { ENFORCEMENT_STATEMENTS } from './enforcement.js';
 import { EVASION_STATEMENTS } from './evasion-punishments.js';
 import { EXPIRY_STATEMENTS } from './expiries.js';
+import { IDEMPOTENCY_KEY_STATEMENTS } from './idempotency-keys.js';
+import { MIGRATION_STATEMENTS } from './migrations.js';
+import { NETWORK_STATEMENTS } from './networks.js';
 import { NOTIFICATION_STATEMENTS } from './notifications.js';
 import { PANEL_ACCOUNT_STATEMENTS } from './panel-accounts.js';
 import { PANEL_DEVICE_STATEMENTS } from './panel-devices.js';
@@ -19,16 +22,25 @@ import { PLAYER_LOOKUP_STATEMENTS } from './player-lookup.js';
 import { PLAYER_STATEMENTS } from './players.js';
 import { PUBLIC_LIST_STATEMENTS } from './public-list.js';
 import { PUNISHMENT_STATEMENTS } from './punishments.js';
+import { SERVER_KEY_STATEMENTS } from './server-keys.js';
+import { STREAM_CHANGE_STATEMENTS } from './stream-changes.js';
 import { TICKET_LIST_STATEMENTS } from './ticket-list.js';
 import { TICKET_STATEMENTS } from './tickets.js';
 import { DELIVERY_STATEMENTS } from './webhook-deliveries.js';
 import { WEBHOOK_LOG_STATEMENTS } from './webhook-log.js';
+import { WEBHOOK_STATEMENTS } from './webhooks.js';
 
 /**
  * Every statement of the stores, by store and name (each named `store.name`). The query-plan tests
  * check the plan of each on both databases against a database the size of a network.
  */
 export const STORE_STATEMENTS = {
+  networks: NETWORK_STATEMENTS,
+  serverKeys: SERVER_KEY_STATEMENTS,
+  idempotencyKeys: IDEMPOTENCY_KEY_STATEMENTS,
+  streamChanges: STREAM_CHANGE_STATEMENTS,
+  migrations: MIGRATION_STATEMENTS,
+  webhooks: WEBHOOK_STATEMENTS,
   players: PLAYER_STATEMENTS,
   playerIps: PLAYER_IP_STATEMENTS,
   punishments: PUNISHMENT_STATEMENTS,

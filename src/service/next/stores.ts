@@ -1,4 +1,6 @@
+import type { Clock } from '../../ports/clock.js';
 import type { SqlContext } from '../db/prepared.js';
+import type { ServiceStoresPorts } from '../store/ports/stores.js';
 import type { UnrenderableTicketReport } from '../store/ports/tickets.js';
 import { AddressRetentionStore } from './address-retention.js';
 import { AppealCodeStore } from './appeal-codes.js';
@@ -9,6 +11,9 @@ import { DashboardCounts } from './dashboard-counts.js';
 import { EnforcementStore } from './enforcement.js';
 import { EvasionPunishmentStore } from './evasion-punishments.js';
 import { ExpiryStore } from './expiries.js';
+import { IdempotencyKeyStore } from './idempotency-keys.js';
+import { MigrationStore } from './migrations.js';
+import { NetworkStore } from './networks.js';
 import { NotificationStore } from './notifications.js';
 import { PanelAccountStore } from './panel-accounts.js';
 import { PanelDeviceStore } from './panel-devices.js';
@@ -21,10 +26,13 @@ import { PlayerLookup } from './player-lookup.js';
 import { PlayerStore } from './players.js';
 import { PublicListStore } from './public-list.js';
 import { PunishmentStore } from './punishments.js';
+import { ServerKeyStore } from './server-keys.js';
+import { StreamChangeStore } from './stream-changes.js';
 import { TicketListStore } from './ticket-list.js';
 import { TicketStore } from './tickets.js';
 import { type DeliveryLeases, DeliveryStore, instanceLeases } from './webhook-deliveries.js';
 import { WebhookLog } from './webhook-log.js';
+import { WebhookStore } from './webhooks.js';
 
 /** What the stores need besides the database. */
 export interface StoreOptions {
@@ -32,11 +40,19 @@ export interface StoreOptions {
   leases?: DeliveryLeases;
   /** Told about a stored ticket or reply whose date cannot be shown (it is left out). */
   reportUnrenderableTicket?: UnrenderableTicketReport;
+  /** What a key's grace period is measured by (the login check's key lookup). @default the system clock */
+  clock?: Clock;
 }
 
 /** Every store, on one database or one transaction. */
 export function createStores(sql: SqlContext, options: StoreOptions = {}) {
   return {
+    networks: new NetworkStore(sql, options.clock),
+    serverKeys: new ServerKeyStore(sql),
+    idempotencyKeys: new IdempotencyKeyStore(sql),
+    streamChanges: new StreamChangeStore(sql),
+    migrations: new MigrationStore(sql),
+    webhooks: new WebhookStore(sql),
     players: new PlayerStore(sql),
     playerIps: new PlayerIpStore(sql),
     punishments: new PunishmentStore(sql),
@@ -66,3 +82,7 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
 }
 
 export type Stores = ReturnType<typeof createStores>;
+
+// Fails to compile when a store's methods drift from its port, or a port has no store.
+const _conforms = (stores: Stores): ServiceStoresPorts => stores;
+void _conforms;

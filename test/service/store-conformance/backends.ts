@@ -1,19 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { openDb } from '../../../src/db/open-db.js';
 import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
 import {
   openPostgresStorage as openNextPostgresStorage,
   openSqliteStorage as openNextSqliteStorage,
 } from '../../../src/service/next/open-storage.js';
-import type { Stores as NextStores } from '../../../src/service/next/stores.js';
 import type { ServiceStoresPorts } from '../../../src/service/store/ports/stores.js';
-import { createPgPool } from '../../../src/service/store/postgres/pool.js';
-import { openPostgresStorage, PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
+import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
 import type { PgStores } from '../../../src/service/store/postgres/stores.js';
-import { openSqliteStorage, SqliteStorage } from '../../../src/service/store/sqlite-storage.js';
+import { openSqliteStorage } from '../../../src/service/store/sqlite-storage.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 /** The stores both implementations provide, as the asynchronous ports declare them. */
@@ -28,20 +26,9 @@ export interface ConformanceStorage {
 
 /**
  * The old stores on each database, and the one implementation written once with Kysely
- * (src/service/next/) on each: `next-*` uses its stores, and the old ones of the same database
- * for the stores not ported yet (outside its transactions: a test of those stays on the old backends).
+ * (src/service/next/) on each (`next-*`).
  */
 export type Backend = 'sqlite' | 'postgres' | 'next-sqlite' | 'next-postgres';
-
-/** The stores written once, completed by the old stores of the same database. */
-function nextStorage(next: KyselyStorage, old: { stores: ConformanceStores }): ConformanceStorage {
-  const withOld = (stores: NextStores): ConformanceStores => ({ ...old.stores, ...stores });
-  return {
-    dialect: next.dialect,
-    stores: withOld(next.stores),
-    transaction: (work) => next.transaction((stores) => work(withOld(stores))),
-  };
-}
 
 /** A SQLite file per test with the service's schema, through the service's own SqliteStorage. */
 async function sqliteStorage(backend: 'sqlite' | 'next-sqlite'): Promise<{
@@ -62,12 +49,10 @@ async function sqliteStorage(backend: 'sqlite' | 'next-sqlite'): Promise<{
     };
   }
   const next = await openNextSqliteStorage(path);
-  const old = new SqliteStorage(openDb(path));
   return {
-    storage: nextStorage(next, old),
+    storage: next,
     async close() {
       await next.close();
-      await old.close();
       remove();
     },
   };
@@ -96,8 +81,7 @@ function usePostgres(backend: 'postgres' | 'next-postgres'): () => ConformanceSt
       storage = old as unknown as ConformanceStorage;
     } else {
       next = await openNextPostgresStorage(database.url);
-      old = new PostgresStorage(createPgPool(database.url));
-      storage = nextStorage(next, old);
+      storage = next;
     }
   });
   afterAll(async () => {
@@ -106,7 +90,8 @@ function usePostgres(backend: 'postgres' | 'next-postgres'): () => ConformanceSt
     await database?.drop();
   });
   beforeEach(async () => {
-    await old!.pool.query(EMPTY_TABLES);
+    if (old) await old.pool.query(EMPTY_TABLES);
+    else await sql.raw(EMPTY_TABLES).execute(next!.db);
   });
   return () => storage!;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { twoNetworks } from './fixtures.js';
 
-describe.each(DIALECTS)('idempotency key store on %s', (dialect) => {
+describe.each(BACKENDS)('idempotency key store on %s', (dialect) => {
   const storage = useConformanceStorage(dialect);
 
   it('answers a key reused within the retention with the first creation, per network', async () => {
@@ -33,7 +33,7 @@ describe.each(DIALECTS)('idempotency key store on %s', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('claiming an idempotency key on %s', (dialect) => {
+describe.each(BACKENDS)('claiming an idempotency key on %s', (dialect) => {
   const storage = useConformanceStorage(dialect);
 
   it('claims a free key, answers a held one with its creation, and takes over one older than the retention', async () => {

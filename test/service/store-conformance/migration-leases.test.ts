@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTally } from '../../../src/service/store/migration-rows.js';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { twoNetworks } from './fixtures.js';
 
 const progress = (processed: number, message: string, nowMs: number) => ({
@@ -10,7 +10,7 @@ const progress = (processed: number, message: string, nowMs: number) => ({
   nowMs,
 });
 
-describe.each(DIALECTS)('migration imports leased to one instance on %s', (dialect) => {
+describe.each(BACKENDS)('migration imports leased to one instance on %s', (dialect) => {
   const storage = useConformanceStorage(dialect);
 
   async function uploadHeldBy(owner: string, expiresAtMs: number) {

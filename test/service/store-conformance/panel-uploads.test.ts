@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { twoNetworks } from './fixtures.js';
 
-describe.each(DIALECTS)('migration uploads from the panel on %s', (dialect) => {
+describe.each(BACKENDS)('migration uploads from the panel on %s', (dialect) => {
   const storage = useConformanceStorage(dialect);
 
   it('lists an upload without a server under the staff member who sent it, beside a server’s', async () => {

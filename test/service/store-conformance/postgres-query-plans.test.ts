@@ -13,6 +13,7 @@ import { PLAYER_LOOKUP_STATEMENTS } from '../../../src/service/next/player-looku
 import { PLAYER_STATEMENTS } from '../../../src/service/next/players.js';
 import { PUBLIC_LIST_STATEMENTS } from '../../../src/service/next/public-list.js';
 import { PUNISHMENT_STATEMENTS } from '../../../src/service/next/punishments.js';
+import { STREAM_CHANGE_STATEMENTS } from '../../../src/service/next/stream-changes.js';
 import { DELIVERY_STATEMENTS } from '../../../src/service/next/webhook-deliveries.js';
 import { ipBanKeysHolding } from '../../../src/service/store/ip-ban-keys.js';
 import { PG_DASHBOARD_SQL } from '../../../src/service/store/postgres/dashboard-counts.js';
@@ -178,11 +179,29 @@ const HOT_STATEMENTS: ReadonlyArray<readonly [string, PgStatement, unknown[], st
     'stream changes after',
     PG_STREAM_CHANGE_SQL.changesAfter,
     [1, PUNISHMENTS - 500, 100],
-    ['service_stream_changes_pkey', 'service_punishments_pkey'],
+    ['service_stream_changes_pkey|service_stream_changes_pk', 'service_punishments_pkey|service_punishments_pk'],
+    oneStore(STREAM_CHANGE_STATEMENTS.changesAfter, { networkId: 1, after: PUNISHMENTS - 500, limit: 100 }),
   ],
   // One head row per network: that small table may be scanned, the change log may not.
-  ['stream head', PG_STREAM_CHANGE_SQL.head, [1], ['service_stream_changes_pkey']],
-  ['snapshot page', PG_STREAM_CHANGE_SQL.activePage, [1, 30_000_000, 0, 100], ['service_punishments_status_created']],
+  [
+    'stream head',
+    PG_STREAM_CHANGE_SQL.head,
+    [1],
+    ['service_stream_changes_pkey|service_stream_changes_pk'],
+    oneStore(STREAM_CHANGE_STATEMENTS.head, { networkId: 1 }),
+  ],
+  [
+    'snapshot page',
+    PG_STREAM_CHANGE_SQL.activePage,
+    [1, 30_000_000, 0, 100],
+    ['service_punishments_status_created'],
+    oneStore(STREAM_CHANGE_STATEMENTS.activePage, {
+      networkId: 1,
+      afterCreatedAt: 30_000_000,
+      afterRowid: 0,
+      limit: 100,
+    }),
+  ],
   [
     'unread notices with text',
     PG_NOTIFICATION_SQL.unreadTextSince,

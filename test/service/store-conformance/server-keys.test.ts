@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { twoNetworks } from './fixtures.js';
 
 const HOUR_MS = 3_600_000;
@@ -12,7 +12,7 @@ const KEY_3 = 'third-key-of-the-server-0123456789';
  * system clock here, so times are placed hours away from now: what is valid and what is over never
  * depends on how long the test takes.
  */
-describe.each(DIALECTS)('server keys on %s', (dialect) => {
+describe.each(BACKENDS)('server keys on %s', (dialect) => {
   const storage = useConformanceStorage(dialect);
 
   it('adds a server once per name and network, found by name and by its key', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { newPunishment, twoNetworks } from './fixtures.js';
 
-describe.each(DIALECTS)('stream change log on %s', (dialect) => {
+describe.each(BACKENDS)('stream change log on %s', (dialect) => {
   const storage = useConformanceStorage(dialect);
 
   it('numbers every insert and content change per network from 1, and not a start', async () => {

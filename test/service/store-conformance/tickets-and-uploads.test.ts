@@ -70,69 +70,65 @@ describe.each(BACKENDS)('ticket and migration stores on %s', (backend) => {
     expect(await tickets.find(beta, 't2')).toBeUndefined();
   });
 
-  // The migration store is not written once yet: its old PostgreSQL store reads `seq`, which the one schema calls `row_id`.
-  it.skipIf(backend === 'next-postgres')(
-    'records uploads newest first with their progress, and servers’ reports',
-    async () => {
-      const { migrations, networks } = storage().stores;
-      const { alpha, beta } = await twoNetworks(storage().stores);
-      const lobby = await networks.ensureServer(alpha, 'lobby', 'lobby-key-0123456789abcdef');
-      await migrations.startUpload({
-        id: 'u1',
-        networkId: alpha,
-        serverId: lobby,
-        fileSize: 10,
-        total: 5,
-        nowMs: 1_000,
-      });
-      await migrations.startUpload({
-        id: 'u2',
-        networkId: alpha,
-        serverId: lobby,
-        fileSize: 20,
-        total: 7,
-        nowMs: 1_000,
-      });
-      await migrations.progress('u1', 'completed', 5, 'done', 2_000);
-      await migrations.report({
-        networkId: alpha,
-        serverId: lobby,
-        status: 'running',
-        message: 'half',
-        processed: 3,
-        reportedAt: 1_500,
-      });
-      await migrations.report({ networkId: alpha, serverId: lobby, status: 'done', message: 'all', reportedAt: 2_500 });
+  it('records uploads newest first with their progress, and servers’ reports', async () => {
+    const { migrations, networks } = storage().stores;
+    const { alpha, beta } = await twoNetworks(storage().stores);
+    const lobby = await networks.ensureServer(alpha, 'lobby', 'lobby-key-0123456789abcdef');
+    await migrations.startUpload({
+      id: 'u1',
+      networkId: alpha,
+      serverId: lobby,
+      fileSize: 10,
+      total: 5,
+      nowMs: 1_000,
+    });
+    await migrations.startUpload({
+      id: 'u2',
+      networkId: alpha,
+      serverId: lobby,
+      fileSize: 20,
+      total: 7,
+      nowMs: 1_000,
+    });
+    await migrations.progress('u1', 'completed', 5, 'done', 2_000);
+    await migrations.report({
+      networkId: alpha,
+      serverId: lobby,
+      status: 'running',
+      message: 'half',
+      processed: 3,
+      reportedAt: 1_500,
+    });
+    await migrations.report({ networkId: alpha, serverId: lobby, status: 'done', message: 'all', reportedAt: 2_500 });
 
-      expect(await migrations.uploads(alpha)).toEqual([
-        {
-          id: 'u2',
-          server: 'lobby',
-          fileSize: 20,
-          status: 'processing',
-          processed: 0,
-          total: 7,
-          message: 'queued',
-          createdAt: iso(1_000),
-          updatedAt: iso(1_000),
-        },
-        {
-          id: 'u1',
-          server: 'lobby',
-          fileSize: 10,
-          status: 'completed',
-          processed: 5,
-          total: 5,
-          message: 'done',
-          createdAt: iso(1_000),
-          updatedAt: iso(2_000),
-        },
-      ]);
-      expect(await migrations.reports(alpha)).toEqual([
-        { server: 'lobby', status: 'done', message: 'all', processed: null, total: null, reportedAt: iso(2_500) },
-        { server: 'lobby', status: 'running', message: 'half', processed: 3, total: null, reportedAt: iso(1_500) },
-      ]);
-      expect(await migrations.uploads(beta)).toEqual([]);
-    },
-  );
+    expect(await migrations.uploads(alpha)).toEqual([
+      {
+        id: 'u2',
+        server: 'lobby',
+        fileSize: 20,
+        status: 'processing',
+        processed: 0,
+        total: 7,
+        message: 'queued',
+        createdAt: iso(1_000),
+        updatedAt: iso(1_000),
+      },
+      {
+        id: 'u1',
+        server: 'lobby',
+        fileSize: 10,
+        status: 'completed',
+        processed: 5,
+        total: 5,
+        message: 'done',
+        createdAt: iso(1_000),
+        updatedAt: iso(2_000),
+      },
+    ]);
+    expect(await migrations.reports(alpha)).toEqual([
+      { server: 'lobby', status: 'done', message: 'all', processed: null, total: null, reportedAt: iso(2_500) },
+      { server: 'lobby', status: 'running', message: 'half', processed: 3, total: null, reportedAt: iso(1_500) },
+    ]);
+    expect(await migrations.uploads(beta)).toEqual([]);
+  });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 
-describe.each(DIALECTS)('transactions on %s', (dialect) => {
+describe.each(BACKENDS)('transactions on %s', (dialect) => {
   const storage = useConformanceStorage(dialect);
 
   it('commits every write of the work together, and the work reads its own writes', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../../src/service/webhooks/webhook-config.js';
-import { DIALECTS, useConformanceStorage } from './backends.js';
+import { BACKENDS, useConformanceStorage } from './backends.js';
 import { twoNetworks } from './fixtures.js';
 
 const config = (name: string): WebhookConfig => ({
@@ -22,7 +22,7 @@ const delivery = (webhookId: number, deliveryId: string) => ({
 });
 
 /** The metrics' webhook queue depth: pending deliveries of every endpoint of every network, dead ones left out. */
-describe.each(DIALECTS)('webhook queue depth on %s', (dialect) => {
+describe.each(BACKENDS)('webhook queue depth on %s', (dialect) => {
   const storage = useConformanceStorage(dialect);
 
   it('counts the pending deliveries of every network as a number', async () => {

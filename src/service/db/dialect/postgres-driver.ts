@@ -1,6 +1,8 @@
 import { type Dialect, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
+import { postgresUnavailable } from '../../store/database-unavailable.js';
+import { ConnectionWatch } from './connection-watch.js';
 
 /** Distinct statement texts given a name (prepared once per connection); the stores have a few hundred. */
 const MAX_NAMED = 2000;
@@ -43,7 +45,12 @@ export function createPgPool(databaseUrl: string, options: PgPoolOptions = {}): 
  * The pool as Kysely sees it, with every statement text given a name, so each connection plans it
  * once and reuses the plan (what SQLite's prepared statements do).
  */
-function namingPool(pool: pg.Pool, checkAcquire: () => void): PostgresPool {
+/** A lost or unobtainable connection as a DatabaseUnavailableError (a 503), anything else as it is. */
+function rethrowUnavailable(error: unknown): never {
+  throw postgresUnavailable(error) ?? error;
+}
+
+function namingPool(pool: pg.Pool, checkAcquire: () => void, watch: ConnectionWatch): PostgresPool {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -58,7 +65,7 @@ function namingPool(pool: pg.Pool, checkAcquire: () => void): PostgresPool {
     release: (destroy?: boolean) => client.release(destroy),
     query: ((text: string, values: unknown[]) => {
       const name = nameOf(text);
-      return client.query(name === undefined ? { text, values } : { name, text, values });
+      return client.query(name === undefined ? { text, values } : { name, text, values }).catch(rethrowUnavailable);
     }) as unknown as PostgresPoolClient['query'],
   });
   return {
@@ -66,7 +73,9 @@ function namingPool(pool: pg.Pool, checkAcquire: () => void): PostgresPool {
     end: () => pool.end(),
     async connect() {
       checkAcquire();
-      const client = await pool.connect();
+      const askedAt = performance.now();
+      const client = await pool.connect().catch(rethrowUnavailable);
+      watch.waited(askedAt);
       let kyselyClient = wrapped.get(client);
       if (kyselyClient === undefined) {
         kyselyClient = wrap(client);
@@ -78,6 +87,15 @@ function namingPool(pool: pg.Pool, checkAcquire: () => void): PostgresPool {
 }
 
 /** Kysely over a pg pool. */
-export function postgresKyselyDialect(pool: pg.Pool, checkAcquire: () => void = () => {}): Dialect {
-  return new PostgresDialect({ pool: namingPool(pool, checkAcquire) });
+export function postgresKyselyDialect(
+  pool: pg.Pool,
+  checkAcquire: () => void = () => {},
+  watch = new ConnectionWatch(),
+): Dialect {
+  watch.load = () => ({
+    inUse: pool.totalCount - pool.idleCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+  });
+  return new PostgresDialect({ pool: namingPool(pool, checkAcquire, watch) });
 }

@@ -11,11 +11,16 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import type { Db } from '../../../db/open-db.js';
+import { sqliteUnavailable } from '../../store/database-unavailable.js';
+import { ConnectionWatch } from './connection-watch.js';
 
 /** Distinct statement texts kept prepared; the stores have a few hundred, so this only bounds a runaway. */
 const MAX_PREPARED = 2000;
 
 type SqliteValue = string | number | bigint | Buffer | null;
+
+/** Busy past the busy timeout, out of disk, failing to read or write: a DatabaseUnavailableError (a 503). */
+const unavailableOr = (error: unknown): unknown => sqliteUnavailable(error) ?? error;
 
 // better-sqlite3 binds no booleans (a boolean column is 0 or 1) and no lists (a list is JSON text, read with json_each).
 function bindable(value: unknown): SqliteValue {
@@ -34,7 +39,7 @@ class SqliteConnection implements DatabaseConnection {
     try {
       return Promise.resolve(this.run<R>(compiled));
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(unavailableOr(error));
     }
   }
 
@@ -54,7 +59,11 @@ class SqliteConnection implements DatabaseConnection {
 
   /** Runs a statement without parameters (BEGIN, COMMIT), prepared once like any other. */
   runText(sql: string): void {
-    this.statement(sql).run();
+    try {
+      this.statement(sql).run();
+    } catch (error) {
+      throw unavailableOr(error);
+    }
   }
 
   private statement(sql: string): Statement {
@@ -81,8 +90,10 @@ class SqliteDriver implements Driver {
     db: Db,
     /** Throws to refuse a statement that would wait for itself (the root stores used inside a transaction). */
     private readonly checkAcquire: () => void,
+    private readonly watch: ConnectionWatch,
   ) {
     this.connection = new SqliteConnection(db);
+    watch.load = () => ({ inUse: this.held ? 1 : 0, idle: this.held ? 0 : 1, waiting: this.waiting.length });
   }
 
   async init(): Promise<void> {}
@@ -93,11 +104,18 @@ class SqliteDriver implements Driver {
     } catch (error) {
       return Promise.reject(error);
     }
+    const askedAt = performance.now();
     if (!this.held) {
       this.held = true;
+      this.watch.waited(askedAt);
       return Promise.resolve(this.connection);
     }
-    return new Promise((lend) => this.waiting.push(() => lend(this.connection)));
+    return new Promise((lend) =>
+      this.waiting.push(() => {
+        this.watch.waited(askedAt);
+        lend(this.connection);
+      }),
+    );
   }
 
   async releaseConnection(): Promise<void> {
@@ -144,9 +162,13 @@ class ServiceSqliteAdapter extends SqliteAdapter {
 }
 
 /** Kysely over one better-sqlite3 database. */
-export function sqliteKyselyDialect(db: Db, checkAcquire: () => void = () => {}): Dialect {
+export function sqliteKyselyDialect(
+  db: Db,
+  checkAcquire: () => void = () => {},
+  watch = new ConnectionWatch(),
+): Dialect {
   return {
-    createDriver: () => new SqliteDriver(db, checkAcquire),
+    createDriver: () => new SqliteDriver(db, checkAcquire, watch),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createAdapter: () => new ServiceSqliteAdapter(),
     createIntrospector: (kysely: Kysely<unknown>) => new SqliteIntrospector(kysely),
