@@ -56,7 +56,6 @@ import { refuseSeedDestinations } from './seed/seed-destinations.js';
 import { ServerManagement } from './servers/manage-servers.js';
 import { InstanceSharing } from './several-instances.js';
 import { createServiceStorage } from './store/create-storage.js';
-import { PostgresStorage } from './store/postgres/postgres-storage.js';
 import { StreamServer } from './stream/stream-server.js';
 import {
   DEFAULT_STREAM_CONNECTIONS_PER_KEY,
@@ -99,13 +98,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     clock,
   });
   const sharing =
-    storage instanceof PostgresStorage && options.databaseUrl !== undefined
-      ? new InstanceSharing(storage, {
-          databaseUrl: options.databaseUrl,
-          clock,
-          timers: options.timers ?? systemTimers,
-          logger,
-        })
+    storage.pool !== undefined && options.databaseUrl !== undefined
+      ? new InstanceSharing(
+          { pool: storage.pool, whenTransactionEnds: (wake) => storage.whenTransactionEnds(wake) },
+          {
+            databaseUrl: options.databaseUrl,
+            clock,
+            timers: options.timers ?? systemTimers,
+            logger,
+          },
+        )
       : undefined;
   const uploadDirectory = await mkdtemp(join(tmpdir(), 'bailiff-service-'));
   let pruner: AddressPruner | undefined;

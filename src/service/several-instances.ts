@@ -7,7 +7,6 @@ import { SharedTokenBuckets } from './http/shared-token-buckets.js';
 import { PostgresChangeListener } from './store/postgres/change-listener.js';
 import { PgNotificationListener } from './store/postgres/notification-listener.js';
 import { PgDb } from './store/postgres/pool.js';
-import type { PostgresStorage } from './store/postgres/postgres-storage.js';
 import { PgRateBuckets } from './store/postgres/rate-buckets.js';
 import { PgStaffSignals, STAFF_CHANNEL } from './store/postgres/staff-signals.js';
 import { ChangeFollower } from './stream/change-follower.js';
@@ -39,7 +38,7 @@ export class InstanceSharing {
   private bus: FollowedChangeBus | undefined;
 
   constructor(
-    private readonly storage: PostgresStorage,
+    private readonly storage: { readonly pool: pg.Pool; whenTransactionEnds(callback: () => void): void },
     private readonly settings: SharingSettings,
   ) {
     this.rateBuckets = new SharedTokenBuckets(new PgRateBuckets(new PgDb(storage.pool)), settings.clock, BUCKETS);

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { createServiceStorage } from '../../src/service/store/create-storage.js';
 import type { ServiceStorage } from '../../src/service/store/ports/storage.js';
-import type { PostgresStorage } from '../../src/service/store/postgres/postgres-storage.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 
 const KEY_LINE = /^[A-Za-z0-9_-]{43}$/m;
@@ -81,13 +80,14 @@ async function postgresBackend(): Promise<Backend> {
     env: { BAILIFF_DATABASE_URL: database.url },
     open,
     holds: async (text) => {
-      const storage = (await open()) as PostgresStorage;
+      const storage = await open();
+      const pool = storage.pool!;
       try {
-        const tables = await storage.pool.query<{ tablename: string }>(
+        const tables = await pool.query<{ tablename: string }>(
           "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
         );
         for (const { tablename } of tables.rows) {
-          const found = await storage.pool.query(`SELECT 1 FROM ${tablename} AS t WHERE t::text LIKE $1 LIMIT 1`, [
+          const found = await pool.query(`SELECT 1 FROM ${tablename} AS t WHERE t::text LIKE $1 LIMIT 1`, [
             `%${text}%`,
           ]);
           if (found.rowCount) return true;

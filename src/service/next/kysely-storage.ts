@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { DialectChoices } from '../db/dialect/choices.js';
 import { ConnectionWatch } from '../db/dialect/connection-watch.js';
 import { schemaStatusOf } from '../db/migrate.js';
@@ -76,6 +77,8 @@ export class KyselyStorage implements ServiceStorage {
     private readonly beforeClose: () => Promise<void> = async () => {},
     /** The driver's connections: how busy, how long waited. */
     private readonly watch = new ConnectionWatch(),
+    /** PostgreSQL: the pool, for what several instances share beyond the stores (LISTEN/NOTIFY, rate buckets). */
+    readonly pool?: pg.Pool,
   ) {
     this.dialect = choices.name;
     // One lease identity for the instance, in and out of transactions.

@@ -4,7 +4,7 @@ import { startWalCheckpointer } from '../../db/wal-checkpointer.js';
 import type { Logger } from '../../ports/logger.js';
 import { ConnectionWatch } from '../db/dialect/connection-watch.js';
 import { postgresChoices } from '../db/dialect/postgres-choices.js';
-import { createPgPool, postgresKyselyDialect } from '../db/dialect/postgres-driver.js';
+import { createPgPool, describeDatabaseUrl, postgresKyselyDialect } from '../db/dialect/postgres-driver.js';
 import { sqliteChoices } from '../db/dialect/sqlite-choices.js';
 import { sqliteKyselyDialect } from '../db/dialect/sqlite-driver.js';
 import { migrateServiceSchema } from '../db/migrate.js';
@@ -65,8 +65,11 @@ export async function openPostgresStorage(
   try {
     await migrateServiceSchema(db, postgresChoices);
   } catch (error) {
-    await db.destroy();
-    throw error;
+    await db.destroy().catch(() => {});
+    const problem = error instanceof Error ? error.message : String(error);
+    throw new Error(`cannot open the PostgreSQL database ${describeDatabaseUrl(databaseUrl)}: ${problem}`, {
+      cause: error,
+    });
   }
-  return new KyselyStorage(db, postgresChoices, scope, options, async () => {}, watch);
+  return new KyselyStorage(db, postgresChoices, scope, options, async () => {}, watch, pool);
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
-import type { ServiceStorage } from './ports/storage.js';
-import { openSqliteStorage } from './sqlite-storage.js';
+import type { KyselyStorage } from '../next/kysely-storage.js';
+import { openPostgresStorage, openSqliteStorage } from '../next/open-storage.js';
 
 export interface ServiceStorageOptions {
   /** The SQLite file (or `:memory:`). */
@@ -13,21 +13,13 @@ export interface ServiceStorageOptions {
   clock?: Clock;
 }
 
-/** Opens the service's storage and brings its schema up to date. */
-export async function createServiceStorage(options: ServiceStorageOptions): Promise<ServiceStorage> {
-  if (options.databaseUrl !== undefined) {
-    const { openPostgresStorage } = await import('./postgres/postgres-storage.js');
-    return openPostgresStorage(options.databaseUrl, {
-      ...(options.logger ? { logger: options.logger } : {}),
-      ...(options.clock ? { clock: options.clock } : {}),
-    });
-  }
-  const storage = openSqliteStorage({
-    path: options.dbPath,
+/** Opens the service's storage (the one store, on SQLite or PostgreSQL) and brings its schema up to date. */
+export function createServiceStorage(options: ServiceStorageOptions): Promise<KyselyStorage> {
+  const common = {
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
-  });
+  };
+  if (options.databaseUrl !== undefined) return openPostgresStorage(options.databaseUrl, common);
   // Every login check commits; a checkpoint inside one of those commits would be its p99.
-  storage.startCheckpoints(options.logger);
-  return storage;
+  return openSqliteStorage(options.dbPath, { ...common, checkpointInBackground: true });
 }

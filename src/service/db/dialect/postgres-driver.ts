@@ -78,6 +78,8 @@ function namingPool(pool: pg.Pool, checkAcquire: () => void, watch: ConnectionWa
       watch.waited(askedAt);
       let kyselyClient = wrapped.get(client);
       if (kyselyClient === undefined) {
+        // A connection lost while lent out fails its statement (a 503); unheard, its error event would end the process.
+        client.on('error', () => {});
         kyselyClient = wrap(client);
         wrapped.set(client, kyselyClient);
       }
@@ -98,4 +100,15 @@ export function postgresKyselyDialect(
     waiting: pool.waitingCount,
   });
   return new PostgresDialect({ pool: namingPool(pool, checkAcquire, watch) });
+}
+
+/** A `postgres://` URL with its password hidden, for messages. */
+export function describeDatabaseUrl(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return '(a malformed database URL)';
+  }
 }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
+import { describeDatabaseUrl } from '../../db/dialect/postgres-driver.js';
 import { postgresUnavailable } from '../database-unavailable.js';
 import type { SchemaStatus, StorageLoad } from '../ports/storage.js';
 import { compareSchema } from '../schema-status.js';
@@ -103,16 +104,7 @@ export class PostgresStorage {
   }
 }
 
-/** A `postgres://` URL with its password hidden, for messages. */
-export function describeDatabaseUrl(databaseUrl: string): string {
-  try {
-    const url = new URL(databaseUrl);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return '(a malformed database URL)';
-  }
-}
+export { describeDatabaseUrl };
 
 export interface OpenPostgresOptions extends PgStoreOptions {
   /** @default 10 */
