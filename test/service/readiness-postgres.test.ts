@@ -97,12 +97,15 @@ describe('/readyz of a service process on PostgreSQL', () => {
   it('is 503 when a newer Bailiff added schema steps this one does not know', async () => {
     const pool = testPool(database.url);
     try {
-      await pool.query("INSERT INTO service_schema_migrations (version, name) VALUES (99999, 'from the future')");
+      // The migrator's record of a step this Bailiff does not know.
+      await pool.query(
+        "INSERT INTO service_kysely_migrations (name, timestamp) VALUES ('999-from-the-future', '2026-01-01T00:00:00Z')",
+      );
       const ahead = await readyz();
       expect(ahead.status).toBe(503);
       expect(ahead.body).toMatchObject({ database: 'reachable', schema: 'ahead' });
       expect(ahead.body.message).toContain('a newer version upgraded it');
-      await pool.query('DELETE FROM service_schema_migrations WHERE version = 99999');
+      await pool.query("DELETE FROM service_kysely_migrations WHERE name = '999-from-the-future'");
       expect((await readyz()).status).toBe(200);
     } finally {
       await pool.end();

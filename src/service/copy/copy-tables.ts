@@ -55,6 +55,7 @@ export const PG_COPY_SQL = {
       FROM information_schema.columns
       WHERE table_schema = current_schema() AND table_name LIKE 'service\\_%'
         AND table_name NOT IN ('service_schema_migrations', 'service_rate_buckets')
+        AND table_name NOT LIKE 'service\\_kysely\\_%'
       ORDER BY table_name, ordinal_position`,
   }),
   anyRow: (table: string) => ({

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { type Db, openDb } from '../../db/open-db.js';
+import { sqliteChoices } from '../db/dialect/sqlite-choices.js';
+import { compareSteps, MIGRATION_TABLE } from '../db/migrate.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../db/schema.js';
+import { openPostgresStorage } from '../next/open-storage.js';
 import { PgDb } from '../store/postgres/pool.js';
-import { openPostgresStorage } from '../store/postgres/postgres-storage.js';
 import { PG_COPY_SQL, type PgColumn, TABLES_IN_COPY_ORDER } from './copy-tables.js';
 
 /** A copy that cannot be made: the message says why and what to do. */
@@ -32,13 +34,35 @@ export interface CopyReport {
 /** Bind parameters one statement may carry (PostgreSQL allows 65,535). */
 const MAX_PARAMETERS = 60_000;
 
-function newestServiceVersion(db: Db): number {
-  const row = db
-    .prepare<[], { version: number | null }>(
-      "SELECT max(version) AS version FROM schema_migrations WHERE component = 'service'",
-    )
-    .get();
-  return row?.version ?? 0;
+function hasTable(db: Db, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
+/** Why the file cannot be copied as it is (its schema is not this Bailiff's), or undefined. */
+function schemaRefusal(db: Db, path: string): string | undefined {
+  const startOnce = 'start `bailiff service --db` on it once with this version (it upgrades the file), then copy';
+  if (hasTable(db, MIGRATION_TABLE)) {
+    const applied = db.prepare<[], { name: string }>(`SELECT name FROM ${MIGRATION_TABLE}`).all();
+    const status = compareSteps(
+      applied.map((row) => row.name),
+      sqliteChoices,
+    );
+    if (status === 'current') return undefined;
+    return status === 'behind'
+      ? `${path} misses schema steps of this Bailiff: ${startOnce}`
+      : `${path} was upgraded by a newer Bailiff: copy it with that version`;
+  }
+  // A file of the hand-written schema (before the one store): copied at its last step.
+  const expected = Math.max(...SERVICE_SCHEMA_MIGRATIONS.map((migration) => migration.version));
+  const version = hasTable(db, 'schema_migrations')
+    ? (db
+        .prepare<[], { version: number | null }>(
+          "SELECT max(version) AS version FROM schema_migrations WHERE component = 'service'",
+        )
+        .get()?.version ?? 0)
+    : 0;
+  if (version === expected) return undefined;
+  return `${path} is at service schema version ${version}, this Bailiff copies version ${expected}: ${startOnce}`;
 }
 
 /**
@@ -52,17 +76,11 @@ export async function copyToPostgres(options: CopyOptions): Promise<CopyReport> 
   if (!existsSync(options.sqlitePath)) throw new CopyRefusedError(`--from: no such file ${options.sqlitePath}`);
   const sqlite = openDb(options.sqlitePath, { readonly: true });
   try {
-    const expected = Math.max(...SERVICE_SCHEMA_MIGRATIONS.map((migration) => migration.version));
-    const version = newestServiceVersion(sqlite);
-    if (version !== expected) {
-      throw new CopyRefusedError(
-        `${options.sqlitePath} is at service schema version ${version}, this Bailiff copies version ${expected}: ` +
-          'start `bailiff service --db` on it once with this version (it upgrades the file), then copy',
-      );
-    }
+    const refusal = schemaRefusal(sqlite, options.sqlitePath);
+    if (refusal !== undefined) throw new CopyRefusedError(refusal);
     const storage = await openPostgresStorage(options.databaseUrl, { maxConnections: 1 });
     try {
-      return await new PgDb(storage.pool).transaction((tx) => copyInTransaction(sqlite, tx, options));
+      return await new PgDb(storage.pool!).transaction((tx) => copyInTransaction(sqlite, tx, options));
     } finally {
       await storage.close();
     }
@@ -75,7 +93,7 @@ async function copyInTransaction(sqlite: Db, tx: PgDb, options: CopyOptions): Pr
   const sqliteTables = new Set(
     sqlite
       .prepare<[], { name: string }>(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'service\\_%' ESCAPE '\\'",
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'service\\_%' ESCAPE '\\' AND name NOT LIKE 'service\\_kysely\\_%' ESCAPE '\\' AND name <> 'service_rate_buckets'",
       )
       .all()
       .map((row) => row.name),

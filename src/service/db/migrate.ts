@@ -23,22 +23,28 @@ function serviceMigrations(choices: DialectChoices): Record<string, Migration> {
 }
 
 /**
- * The applied steps against the ones this Bailiff knows: `behind` when some never ran, `ahead`
- * when a newer Bailiff applied steps this one does not know. A round trip: it throws when the
- * database cannot be reached.
+ * The applied steps (by name) against the ones this Bailiff knows: `behind` when some never ran,
+ * `ahead` when a newer Bailiff applied steps this one does not know.
  */
+export function compareSteps(applied: Iterable<string>, choices: DialectChoices): 'current' | 'behind' | 'ahead' {
+  const appliedSet = new Set(applied);
+  const known = new Set(Object.keys(serviceMigrations(choices)));
+  if ([...appliedSet].some((name) => !known.has(name))) return 'ahead';
+  if ([...known].some((name) => !appliedSet.has(name))) return 'behind';
+  return 'current';
+}
+
+/** {@link compareSteps} of the database: a round trip, which throws when the database cannot be reached. */
 export async function schemaStatusOf(
   // biome-ignore lint/suspicious/noExplicitAny: the migrator's table is not one of the service's
   db: Kysely<any>,
   choices: DialectChoices,
 ): Promise<'current' | 'behind' | 'ahead'> {
-  const applied = new Set<string>(
-    (await db.selectFrom(MIGRATION_TABLE).select('name').execute()).map((row: { name: string }) => row.name),
+  const rows: Array<{ name: string }> = await db.selectFrom(MIGRATION_TABLE).select('name').execute();
+  return compareSteps(
+    rows.map((row) => row.name),
+    choices,
   );
-  const known = new Set(Object.keys(serviceMigrations(choices)));
-  if ([...applied].some((name) => !known.has(name))) return 'ahead';
-  if ([...known].some((name) => !applied.has(name))) return 'behind';
-  return 'current';
 }
 
 /** Thrown when the schema cannot be brought up to date; names the step and why. */
