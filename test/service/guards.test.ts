@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '../../src/contract/schemas.js';
-import { type Db, openDb } from '../../src/db/open-db.js';
 import type { Logger } from '../../src/ports/logger.js';
+import { type OtherSqliteConnection, openOtherSqliteConnection } from '../support/sqlite-other-connection.js';
 import { KEY_A1, startTestService, type TestService } from './helpers/fixture.js';
 import { rawRequest } from './helpers/raw-http.js';
 import { firstFrames } from './helpers/stream-client.js';
@@ -20,15 +20,15 @@ const logger: Logger = {
 
 let directory: string;
 let t: TestService;
-let saboteur: Db;
+let saboteur: OtherSqliteConnection;
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'bailiff-guards-'));
   const dbPath = join(directory, 'service.db');
   t = await startTestService({ dbPath, logger });
-  saboteur = openDb(dbPath);
+  saboteur = openOtherSqliteConnection(dbPath);
 });
 afterAll(async () => {
-  saboteur?.close();
+  await saboteur?.close();
   await t?.close();
   await rm(directory, { recursive: true, force: true });
 });
@@ -39,12 +39,12 @@ const handshake =
 
 describe('top-level guards', () => {
   it('an upgrade whose key lookup fails answers 500 in the error shape, is logged, and the stream recovers', async () => {
-    saboteur.exec('ALTER TABLE service_servers RENAME TO service_servers_gone');
+    await saboteur.exec('ALTER TABLE service_servers RENAME TO service_servers_gone');
     let response: Awaited<ReturnType<typeof rawRequest>>;
     try {
       response = await rawRequest(t.service.port, handshake);
     } finally {
-      saboteur.exec('ALTER TABLE service_servers_gone RENAME TO service_servers');
+      await saboteur.exec('ALTER TABLE service_servers_gone RENAME TO service_servers');
     }
     expect(response.status).toBe(500);
     expect(errorBody.parse(JSON.parse(response.body))).toMatchObject({ status: 500, message: 'internal server error' });

@@ -2,8 +2,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDb } from '../../src/db/open-db.js';
 import type { Logger } from '../../src/ports/logger.js';
+import { type OtherSqliteConnection, openOtherSqliteConnection } from '../support/sqlite-other-connection.js';
 import {
   errorOf,
   KEY_A1,
@@ -34,7 +34,7 @@ const recordingLogger: Logger = {
 let directory: string;
 let dbPath: string;
 let t: TestService;
-let saboteur: Db;
+let saboteur: OtherSqliteConnection;
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'bailiff-internal-errors-'));
@@ -48,11 +48,11 @@ beforeAll(async () => {
     if (previousTmpdir === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previousTmpdir;
   }
-  saboteur = openDb(dbPath);
+  saboteur = openOtherSqliteConnection(dbPath);
 });
 
 afterAll(async () => {
-  saboteur?.close();
+  await saboteur?.close();
   await t?.close();
   await rm(directory, { recursive: true, force: true });
 });
@@ -68,11 +68,11 @@ function seedWithTicket() {
 
 /** Renames `table` away while `action` runs, then puts it back. */
 async function withTableMissing<T>(table: string, action: () => Promise<T>): Promise<T> {
-  saboteur.exec(`ALTER TABLE ${table} RENAME TO ${table}_gone`);
+  await saboteur.exec(`ALTER TABLE ${table} RENAME TO ${table}_gone`);
   try {
     return await action();
   } finally {
-    saboteur.exec(`ALTER TABLE ${table}_gone RENAME TO ${table}`);
+    await saboteur.exec(`ALTER TABLE ${table}_gone RENAME TO ${table}`);
   }
 }
 

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KyselyStorage } from '../../src/service/next/kysely-storage.js';
+import { openPostgresStorage } from '../../src/service/next/open-storage.js';
 import { csrfTokenOf } from '../../src/service/panel/csrf.js';
 import { hashSessionId, SESSION_COOKIE } from '../../src/service/panel/staff-session.js';
 import type { ServiceStoresPorts } from '../../src/service/store/ports/stores.js';
-import { openPostgresStorage, type PostgresStorage } from '../../src/service/store/postgres/postgres-storage.js';
 import { FakeTime } from '../support/fake-time.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { NOTCH, startTestService, type TestService } from './helpers/fixture.js';
@@ -146,7 +147,7 @@ describe('live feeds of one instance (SQLite) end with their sessions', () => {
 
 describe('live feeds of several instances (PostgreSQL) end when another instance ends the session', () => {
   let database: TestDatabase;
-  let storage: PostgresStorage;
+  let storage: KyselyStorage;
   let a: TestService;
   let b: TestService;
   let alpha: number;
@@ -215,7 +216,7 @@ describe('live feeds of several instances (PostgreSQL) end when another instance
     expect(feed.status).toBe(200);
     const armed = timeOfB.pendingCount;
     // Both instances' staff listeners lose their connection; the notification of the logout is lost.
-    await storage.pool.query(
+    await storage.pool!.query(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN bailiff_staff'",
     );
     await waitUntil(() => timeOfB.pendingCount > armed, "instance B's listener to notice the loss");

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KyselyStorage } from '../../src/service/next/kysely-storage.js';
+import { openPostgresStorage } from '../../src/service/next/open-storage.js';
 import { hashPassword } from '../../src/service/panel/passwords.js';
-import { openPostgresStorage, type PostgresStorage } from '../../src/service/store/postgres/postgres-storage.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { JEB, NOTCH, startTestService, type TestService, ticketFixture } from './helpers/fixture.js';
 import { PanelClient } from './helpers/panel-client.js';
@@ -9,7 +10,7 @@ const PASSWORD = 'correct horse battery';
 
 let database: TestDatabase;
 let t: TestService;
-let storage: PostgresStorage;
+let storage: KyselyStorage;
 let moderator: PanelClient;
 
 beforeAll(async () => {

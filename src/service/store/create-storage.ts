@@ -15,8 +15,15 @@ export interface ServiceStorageOptions {
 
 /** Opens the service's storage (the one store, on SQLite or PostgreSQL) and brings its schema up to date. */
 export function createServiceStorage(options: ServiceStorageOptions): Promise<KyselyStorage> {
+  const { logger } = options;
   const common = {
-    ...(options.logger ? { logger: options.logger } : {}),
+    ...(logger
+      ? {
+          logger,
+          reportUnrenderableTicket: (ticketId: string, error: Error) =>
+            logger.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
+        }
+      : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   };
   if (options.databaseUrl !== undefined) return openPostgresStorage(options.databaseUrl, common);
