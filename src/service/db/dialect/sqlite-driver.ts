@@ -93,7 +93,11 @@ class SqliteDriver implements Driver {
     private readonly watch: ConnectionWatch,
   ) {
     this.connection = new SqliteConnection(db);
-    watch.load = () => ({ inUse: this.held ? 1 : 0, idle: this.held ? 0 : 1, waiting: this.waiting.length });
+    // A lone statement holds the connection for no longer than it runs: only a transaction counts as using it.
+    watch.load = () => {
+      const inUse = this.connection.db.inTransaction ? 1 : 0;
+      return { inUse, idle: 1 - inUse, waiting: this.waiting.length };
+    };
   }
 
   async init(): Promise<void> {}
