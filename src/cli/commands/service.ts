@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Logger } from '../../ports/logger.js';
 import { escapeControlCharacters } from '../../runtime/log-escape.js';
 import { parseTrustedProxies } from '../../service/connections/client-origin.js';
+import { SERVICE_COMMAND_WARM_UP_CHECKS } from '../../service/options.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
 import { readSecret } from '../secret-input.js';
@@ -65,7 +66,10 @@ const USAGE = `usage: bailiff service [options]
                                     (default: BAILIFF_TRUST_PROXY, else none: every peer is the client)
   --trust-proxy-header NAME         the header they write: x-forwarded-for or forwarded (default: x-forwarded-for)
   --webhooks-allow-private          webhooks may go to loopback, private and other internal addresses
-                                    (default: BAILIFF_WEBHOOKS_ALLOW_PRIVATE=1, else the internet only)`;
+                                    (default: BAILIFF_WEBHOOKS_ALLOW_PRIVATE=1, else the internet only)
+  --warm-up-checks N                login checks answered for a rehearsal before listening (1 s at most), so a
+                                    restart's storm meets a warm service; 0 starts cold; a SQLite file only
+                                    (default: ${SERVICE_COMMAND_WARM_UP_CHECKS})`;
 
 /** Stream flags and the service option each sets, with its minimum. */
 const STREAM_FLAGS = [
@@ -156,6 +160,7 @@ function parse(argv: string[]) {
         'trust-proxy': { type: 'string' },
         'trust-proxy-header': { type: 'string' },
         'webhooks-allow-private': { type: 'boolean' },
+        'warm-up-checks': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -285,6 +290,7 @@ export const command: CliCommand = async (context) => {
       ...(trustProxy === undefined ? {} : { trustProxy }),
       ...(trustProxyHeader === undefined ? {} : { trustProxyHeader }),
       ...(allowPrivateWebhooks ? { webhooksAllowPrivate: true } : {}),
+      warmUpChecks: integerFlag('warm-up-checks', flags['warm-up-checks'], 0) ?? SERVICE_COMMAND_WARM_UP_CHECKS,
       logger: stderrLogger(stderr),
     });
   } catch (error) {
