@@ -1,123 +1,147 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { type FixtureFacts, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
+import { NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import { type BenchResult, summarize } from './result.js';
-import { loginBody } from './support/login-bodies.js';
-import { postLogin } from './support/login-post.js';
+import { describeGc, type LoopStats } from './support/loop-stats.js';
 import { networkFixtureCopy } from './support/network-fixture-file.js';
-import { cpuOf, startServiceProcess, stopServiceProcess } from './support/service-process.js';
+import { startPacedLoginProcess } from './support/paced-login-process.js';
+import type { PacedStorm, PacedStormResult } from './support/paced-logins.js';
+import { cpuOf, loopOf, resetLoopOf, startServiceProcess, stopServiceProcess } from './support/service-process.js';
 
-const TARGET_PER_SECOND = 2000;
-const STORM_MS = 10_000;
-const TOTAL = (TARGET_PER_SECOND * STORM_MS) / 1000;
-/** Requests open at once at most; past it the storm falls behind its target rather than queueing without bound. */
+/** The storm of a restart: every game server reconnects and every player rejoins, from the moment the service is up. */
+const RESTART = { perSecond: 500, seconds: 2 };
+/** The same rate once the service has run a while. */
+const WARM = { perSecond: 500, seconds: 20 };
+/** The most a service answers: paced at 2,000 a second. */
+const FLOOD = { perSecond: 2000, seconds: 10 };
+/** Game servers of the paced storms, each with its own kept-alive connection. */
+const SERVERS = 200;
+/** Requests open at once at most; past it a storm falls behind its target rather than queueing without bound. */
 const MAX_IN_FLIGHT = 256;
-/** Checks answered before the storm: enough for V8 to have optimized the request path, as in a service that has run a while. */
-const WARM_UP = 5000;
-/** Connections are opened this far apart before the storm: a burst of connects overflows the listen queue and
- * leaves some waiting for SYN retransmits (seconds), which would be measured as the service's latency. */
-const CONNECTION_RAMP_MS = 5;
+/**
+ * Checks answered before each warm storm, over the connections it then uses: enough for V8 to have
+ * optimized the request path, as in a service that has run a while.
+ */
+const WARM_UP = { perSecond: 1000, seconds: 5 };
 
-interface Storm {
-  latencies: number[];
-  /** Answered with another status than 200, or not answered at all. */
-  failures: Map<string, number>;
-  /** Not sent: the storm fell too far behind its target. */
-  unsent: number;
-  elapsedMs: number;
+const machine = () => `load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
+
+function stormNotes(result: PacedStormResult & { senderLoopDelayMaxMs: number }, what: string): string {
+  const max = result.latencies.length > 0 ? Math.max(...result.latencies) : Number.NaN;
+  return `${what}; max ${max.toFixed(1)} ms; ${result.unsent} not sent (too far behind); failed: ${JSON.stringify(result.failures)}; sender in its own process (its loop late by at most ${result.senderLoopDelayMaxMs.toFixed(1)} ms); ${machine()}`;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Opens the agent's `MAX_IN_FLIGHT` connections one after another, as game servers hold theirs
- * before a storm, and warms the service up with `WARM_UP` checks over them.
- */
-async function openConnections(agent: Agent, url: string, facts: FixtureFacts): Promise<void> {
-  let next = 0;
-  const worker = async (index: number) => {
-    await sleep(index * CONNECTION_RAMP_MS);
-    do {
-      const { status } = await postLogin(agent, url, loginBody(next++, NETWORK_AT_SCALE, facts));
-      if (status !== 200) throw new Error(`warm-up login check answered ${status}`);
-    } while (next < WARM_UP);
+function loopRow(name: string, loop: LoopStats): BenchResult {
+  return {
+    name,
+    unit: 'ms',
+    p50: loop.p50,
+    p99: loop.p99,
+    value: loop.max,
+    target: 'p99 <= 5 ms',
+    notes: `value = longest; monitorEventLoopDelay in the service process, 1 ms resolution (an idle loop reads about 1 ms); ${describeGc(loop)}`,
   };
-  await Promise.all(Array.from({ length: MAX_IN_FLIGHT }, (_, index) => worker(index)));
 }
 
 /**
- * Sends `TOTAL` login checks paced at `TARGET_PER_SECOND`, at most `MAX_IN_FLIGHT` at once over the
- * agent's kept-alive connections (one per game server), timed from send to last byte.
+ * Login storms against the service in its own process over HTTP on 127.0.0.1, at network size
+ * (1,000,000 punishments stored, 100,000 active, 20,000 players): a restart's storm from the
+ * moment a fresh service is up, the same rate once it is warm, and the most it answers.
  */
-async function storm(agent: Agent, url: string, facts: FixtureFacts): Promise<Storm> {
-  const latencies: number[] = [];
-  const failures = new Map<string, number>();
-  const fail = (reason: string) => failures.set(reason, (failures.get(reason) ?? 0) + 1);
-  let launched = 0;
-  let inFlight = 0;
-  const began = performance.now();
-  const send = async (n: number) => {
-    const sent = performance.now();
-    try {
-      const { status } = await postLogin(agent, url, loginBody(WARM_UP + n, NETWORK_AT_SCALE, facts));
-      if (status === 200) latencies.push(performance.now() - sent);
-      else fail(`HTTP ${status}`);
-    } catch (error) {
-      fail(error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error));
-    } finally {
-      inFlight -= 1;
-    }
-  };
-  // Bounded: each pass launches at least one request or waits a millisecond, and gives up at three times the storm.
-  while (launched < TOTAL && performance.now() - began < STORM_MS * 3) {
-    const due = Math.min(TOTAL, Math.floor(((performance.now() - began) * TARGET_PER_SECOND) / 1000));
-    while (launched < due && inFlight < MAX_IN_FLIGHT) {
-      inFlight += 1;
-      void send(launched);
-      launched += 1;
-    }
-    await sleep(1);
-  }
-  for (let waited = 0; inFlight > 0 && waited < 30_000; waited += 10) await sleep(10);
-  return { latencies, failures, unsent: TOTAL - launched, elapsedMs: performance.now() - began };
-}
-
-/** A login storm at 2,000 checks a second against the service in its own process, over HTTP on 127.0.0.1. */
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-storm-'));
   try {
     const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
-    const { child, url } = await startServiceProcess(fixture.path);
-    const agent = new Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT, maxFreeSockets: MAX_IN_FLIGHT });
+    const sender = await startPacedLoginProcess(fixture.facts);
     try {
-      const loginUrl = `${url}/v1/minecraft/player/login`;
-      await openConnections(agent, loginUrl, fixture.facts);
-      const cpuBefore = await cpuOf(child);
-      const result = await storm(agent, loginUrl, fixture.facts);
-      const cpuPerCheckUs = ((await cpuOf(child)) - cpuBefore) / Math.max(1, result.latencies.length);
-      const achieved = (result.latencies.length * 1000) / result.elapsedMs;
-      return [
-        {
-          name: 'login storm (target 2,000/s, SQLite, 1M stored)',
-          unit: 'ms',
-          ...summarize(result.latencies),
-          value: achieved,
-          target: 'value = achieved checks/s',
-          notes: `${TOTAL} checks paced at ${TARGET_PER_SECOND}/s, at most ${MAX_IN_FLIGHT} open; ${result.unsent} not sent (too far behind); failed: ${JSON.stringify(Object.fromEntries(result.failures))}; service in its own process; load generator in the bench process on the same cores; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
-        },
-        {
-          name: 'service CPU per login check (during the storm)',
-          unit: 'us',
-          value: cpuPerCheckUs,
-          notes: `user + system time of the service process over the storm, per answered check: one core answers about ${Math.round(1_000_000 / cpuPerCheckUs)} checks/s`,
-        },
-      ];
+      const { child, url } = await startServiceProcess(fixture.path);
+      try {
+        const loginUrl = `${url}/v1/minecraft/player/login`;
+        let firstBody = 0;
+        const paced = (rate: { perSecond: number; seconds: number }, servers: number, keepConnections: boolean) => {
+          const storm: PacedStorm = {
+            url: loginUrl,
+            facts: fixture.facts,
+            total: rate.perSecond * rate.seconds,
+            perSecond: rate.perSecond,
+            firstBody,
+            servers,
+            maxInFlight: MAX_IN_FLIGHT,
+            keepConnections,
+          };
+          firstBody += storm.total;
+          return storm;
+        };
+        const warmUp = async (servers: number) => {
+          const { failures } = await sender.storm(paced(WARM_UP, servers, false));
+          if (Object.keys(failures).length > 0)
+            throw new Error(`warm-up login checks failed: ${JSON.stringify(failures)}`);
+        };
+        // The service child's loop statistics start the moment it is up: the restart storm's window.
+        const restart = await sender.storm(paced(RESTART, SERVERS, false));
+        const restartLoop = await loopOf(child);
+
+        await warmUp(SERVERS);
+        resetLoopOf(child);
+        const warm = await sender.storm(paced(WARM, SERVERS, true));
+        const warmLoop = await loopOf(child);
+
+        await warmUp(MAX_IN_FLIGHT);
+        const cpuBefore = await cpuOf(child);
+        const flood = await sender.storm(paced(FLOOD, MAX_IN_FLIGHT, true));
+        const cpuPerCheckUs = ((await cpuOf(child)) - cpuBefore) / Math.max(1, flood.latencies.length);
+        const achieved = (flood.latencies.length * 1000) / flood.elapsedMs;
+        const floodTotal = FLOOD.perSecond * FLOOD.seconds;
+        return [
+          {
+            name: "restart's login storm: 500/s for 2 s from the moment a fresh service is up (SQLite, 100,000 active)",
+            unit: 'ms',
+            ...summarize(restart.latencies),
+            value: restart.latencies.length > 0 ? Math.max(...restart.latencies) : Number.NaN,
+            target: 'p99 <= 10 ms',
+            notes: stormNotes(
+              restart,
+              `value = max; ${restart.latencies.length} answered of ${RESTART.perSecond * RESTART.seconds}, sent by ${SERVERS} game servers each opening its connection with its first check`,
+            ),
+          },
+          loopRow("restart's login storm: service event-loop delay (from the moment it is up)", restartLoop),
+          {
+            name: 'login storm: 500/s for 20 s, warm service (SQLite, 100,000 active)',
+            unit: 'ms',
+            ...summarize(warm.latencies),
+            value: warm.latencies.length > 0 ? Math.max(...warm.latencies) : Number.NaN,
+            target: 'p99 <= 5 ms',
+            notes: stormNotes(
+              warm,
+              `value = max; ${warm.latencies.length} answered of ${WARM.perSecond * WARM.seconds}, from ${SERVERS} game servers over the connections of ${WARM_UP.perSecond * WARM_UP.seconds} checks of warm-up`,
+            ),
+          },
+          loopRow('login storm 500/s, warm: service event-loop delay', warmLoop),
+          {
+            name: 'login storm (target 2,000/s, SQLite, 1M stored)',
+            unit: 'ms',
+            ...summarize(flood.latencies),
+            value: achieved,
+            target: 'value = achieved checks/s',
+
+            notes: stormNotes(
+              flood,
+              `${floodTotal} checks paced at ${FLOOD.perSecond}/s by ${MAX_IN_FLIGHT} game servers after ${WARM_UP.perSecond * WARM_UP.seconds} of warm-up, at most ${MAX_IN_FLIGHT} open`,
+            ),
+          },
+          {
+            name: 'service CPU per login check (during the storm)',
+            unit: 'us',
+            value: cpuPerCheckUs,
+            notes: `user + system time of the service process over the 2,000/s storm, per answered check: one core answers about ${Math.round(1_000_000 / cpuPerCheckUs)} checks/s`,
+          },
+        ];
+      } finally {
+        await stopServiceProcess(child);
+      }
     } finally {
-      agent.destroy();
-      await stopServiceProcess(child);
+      sender.stop();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { LoopStats } from './loop-stats.js';
 
 const START_TIMEOUT_MS = 120_000;
 
@@ -29,20 +30,38 @@ export function startServiceProcess(dbPath: string): Promise<{ child: ChildProce
   });
 }
 
-/** The service's CPU time so far, in microseconds (user + system). */
-export function cpuOf(child: ChildProcess): Promise<number> {
+/** Asks the service child `question` and resolves with the field `field` of its answer. */
+function ask<T>(child: ChildProcess, question: string, field: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('service did not tell its CPU time within 10 s')), 10_000);
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      reject(new Error(`service did not answer ${question} within 10 s`));
+    }, 10_000);
     const onMessage = (message: unknown) => {
-      const cpu = (message as { cpu?: NodeJS.CpuUsage }).cpu;
-      if (!cpu) return;
+      const answer = (message as Record<string, unknown>)[field];
+      if (answer === undefined) return;
       clearTimeout(timer);
       child.off('message', onMessage);
-      resolve(cpu.user + cpu.system);
+      resolve(answer as T);
     };
     child.on('message', onMessage);
-    child.send('cpu');
+    child.send(question);
   });
+}
+
+/** The service's CPU time so far, in microseconds (user + system). */
+export async function cpuOf(child: ChildProcess): Promise<number> {
+  const cpu = await ask<NodeJS.CpuUsage>(child, 'cpu', 'cpu');
+  return cpu.user + cpu.system;
+}
+
+/** The service's event-loop delay and GC pauses since it was up, or since {@link resetLoopOf}. */
+export function loopOf(child: ChildProcess): Promise<LoopStats> {
+  return ask<LoopStats>(child, 'loop:read', 'loop');
+}
+
+export function resetLoopOf(child: ChildProcess): void {
+  child.send('loop:reset');
 }
 
 export async function stopServiceProcess(child: ChildProcess): Promise<void> {
