@@ -5,15 +5,17 @@ import { emptyLoopStats, type LoopStats } from './loop-stats.js';
 /**
  * Child process of the login benches: the reference service on its own event loop, so the load
  * generator does not share it, warmed up at start as `bailiff service` is (BAILIFF_BENCH_WARM_UP_CHECKS
- * sets another number of checks; 0 starts it cold). argv[2] is the database file; tells the parent its URL over IPC
+ * sets another number of checks; 0 starts it cold). argv[2] is the database file, or a `postgres://`
+ * URL; tells the parent its URL over IPC
  * the moment it is up, answers `cpu` with its CPU time so far (process.cpuUsage), `loop:read` with
  * its event-loop delay and GC pauses since it was up or since `loop:reset`, and closes when the
  * parent says `close` or goes away.
  */
+const database = process.argv[2]!;
 const service = await startService({
   port: 0,
   host: '127.0.0.1',
-  dbPath: process.argv[2]!,
+  ...(database.startsWith('postgres') ? { databaseUrl: database } : { dbPath: database }),
   rateLimitPerMinute: 1e9,
   // The load generator plays every game server from one address, which the per-address cap would refuse.
   connectionsPerAddress: 1e6,

@@ -7,9 +7,10 @@ const START_TIMEOUT_MS = 120_000;
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export function startServiceProcess(dbPath: string): Promise<{ child: ChildProcess; url: string }> {
+/** The service child (service-child.ts) on a SQLite file or a `postgres://` URL; resolves once it is up. */
+export function startServiceProcess(database: string): Promise<{ child: ChildProcess; url: string }> {
   const profileDir = process.env.BAILIFF_BENCH_CPU_PROFILE;
-  const child = fork(join(here, 'service-child.js'), [dbPath], {
+  const child = fork(join(here, 'service-child.js'), [database], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // BAILIFF_BENCH_CPU_PROFILE=<dir>: the service writes a V8 CPU profile there when it stops.
     execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
