@@ -24,6 +24,8 @@ const WARM_UP = { perSecond: 1000, seconds: 5 };
 
 const machine = () => `load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
 const maxOf = (latencies: number[]) => (latencies.length > 0 ? Math.max(...latencies) : Number.NaN);
+/** The service's CPU time (user + system, us) over a storm, per check it answered: less disturbed by a busy machine than the latencies. */
+const cpuPerCheck = (cpuUs: number, storm: PacedStormResult) => cpuUs / Math.max(1, storm.latencies.length);
 
 function stormNotes(result: PacedStormResult & { senderLoopDelayMaxMs: number }, what: string): string {
   return `${what}; ${result.unsent} not sent (too far behind); failed: ${JSON.stringify(result.failures)}; sender in its own process (its loop late by at most ${result.senderLoopDelayMaxMs.toFixed(1)} ms); ${machine()}`;
@@ -59,7 +61,7 @@ export interface StormedService {
 export async function loginStorms({ database, facts, label, withTargets }: StormedService): Promise<BenchResult[]> {
   const sender = await startPacedLoginProcess(facts);
   try {
-    const { child, url } = await startServiceProcess(database);
+    const { child, url, cpuAtUp } = await startServiceProcess(database);
     try {
       const loginUrl = `${url}/v1/minecraft/player/login`;
       let firstBody = 0;
@@ -87,16 +89,19 @@ export async function loginStorms({ database, facts, label, withTargets }: Storm
       // The service child's loop statistics start the moment it is up: the restart storm's window.
       const restart = await sender.storm(paced(RESTART, SERVERS, false));
       const restartLoop = await loopOf(child);
+      const restartCpu = cpuPerCheck((await cpuOf(child)) - cpuAtUp, restart);
 
       const warmLost = await warmUp(SERVERS);
       resetLoopOf(child);
+      const warmCpuBefore = await cpuOf(child);
       const warm = await sender.storm(paced(WARM, SERVERS, true));
       const warmLoop = await loopOf(child);
+      const warmCpu = cpuPerCheck((await cpuOf(child)) - warmCpuBefore, warm);
 
       const floodLost = await warmUp(MAX_IN_FLIGHT);
       const cpuBefore = await cpuOf(child);
       const flood = await sender.storm(paced(FLOOD, MAX_IN_FLIGHT, true));
-      const cpuPerCheckUs = ((await cpuOf(child)) - cpuBefore) / Math.max(1, flood.latencies.length);
+      const cpuPerCheckUs = cpuPerCheck((await cpuOf(child)) - cpuBefore, flood);
       const achieved = (flood.latencies.length * 1000) / flood.elapsedMs;
       const warmUpChecks = WARM_UP.perSecond * WARM_UP.seconds;
       const target = (text: string) => (withTargets ? { target: text } : {});
@@ -109,7 +114,7 @@ export async function loginStorms({ database, facts, label, withTargets }: Storm
           ...target('p99 <= 10 ms'),
           notes: stormNotes(
             restart,
-            `value = max; ${restart.latencies.length} answered of ${RESTART.perSecond * RESTART.seconds}, sent by ${SERVERS} game servers each opening its connection with its first check`,
+            `value = max; ${restart.latencies.length} answered of ${RESTART.perSecond * RESTART.seconds}, sent by ${SERVERS} game servers each opening its connection with its first check; service CPU ${restartCpu.toFixed(0)} us a check`,
           ),
         },
         loopRow(
@@ -125,7 +130,7 @@ export async function loginStorms({ database, facts, label, withTargets }: Storm
           ...target('p99 <= 5 ms'),
           notes: stormNotes(
             warm,
-            `value = max; ${warm.latencies.length} answered of ${WARM.perSecond * WARM.seconds}, from ${SERVERS} game servers over the connections of ${warmUpChecks} checks of warm-up${warmLost}`,
+            `value = max; ${warm.latencies.length} answered of ${WARM.perSecond * WARM.seconds}, from ${SERVERS} game servers over the connections of ${warmUpChecks} checks of warm-up${warmLost}; service CPU ${warmCpu.toFixed(0)} us a check`,
           ),
         },
         loopRow(

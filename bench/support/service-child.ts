@@ -6,7 +6,7 @@ import { emptyLoopStats, type LoopStats } from './loop-stats.js';
  * Child process of the login benches: the reference service on its own event loop, so the load
  * generator does not share it, warmed up at start as `bailiff service` is (BAILIFF_BENCH_WARM_UP_CHECKS
  * sets another number of checks; 0 starts it cold). argv[2] is the database file, or a `postgres://`
- * URL; tells the parent its URL over IPC
+ * URL; tells the parent its URL and CPU time so far over IPC
  * the moment it is up, answers `cpu` with its CPU time so far (process.cpuUsage), `loop:read` with
  * its event-loop delay and GC pauses since it was up or since `loop:reset`, and closes when the
  * parent says `close` or goes away.
@@ -57,4 +57,5 @@ process.on('message', (message) => {
   }
 });
 process.on('disconnect', () => void close());
-process.send?.({ url: service.url });
+// With its CPU time at that moment, so the restart storm's share can be told from the start's.
+process.send?.({ url: service.url, cpu: process.cpuUsage() });

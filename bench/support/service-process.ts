@@ -7,8 +7,15 @@ const START_TIMEOUT_MS = 120_000;
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  /** CPU time (user + system, us) the service had used when it was up. */
+  cpuAtUp: number;
+}
+
 /** The service child (service-child.ts) on a SQLite file or a `postgres://` URL; resolves once it is up. */
-export function startServiceProcess(database: string): Promise<{ child: ChildProcess; url: string }> {
+export function startServiceProcess(database: string): Promise<ServiceProcess> {
   const profileDir = process.env.BAILIFF_BENCH_CPU_PROFILE;
   const child = fork(join(here, 'service-child.js'), [database], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -22,7 +29,8 @@ export function startServiceProcess(database: string): Promise<{ child: ChildPro
     );
     child.once('message', (message) => {
       clearTimeout(timer);
-      resolve({ child, url: (message as { url: string }).url });
+      const { url, cpu } = message as { url: string; cpu: NodeJS.CpuUsage };
+      resolve({ child, url, cpuAtUp: cpu.user + cpu.system });
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
