@@ -4,7 +4,7 @@ import { type BenchResult, summarize } from '../result.js';
 import { describeGc, type LoopStats } from './loop-stats.js';
 import { startPacedLoginProcess } from './paced-login-process.js';
 import type { PacedStorm, PacedStormResult } from './paced-logins.js';
-import { cpuOf, loopOf, resetLoopOf, startServiceProcess, stopServiceProcess } from './service-process.js';
+import { cpuOf, cpuUsageOf, loopOf, resetLoopOf, startServiceProcess, stopServiceProcess } from './service-process.js';
 
 /** The storm of a restart: every game server reconnects and every player rejoins, from the moment the service is up. */
 const RESTART = { perSecond: 500, seconds: 2 };
@@ -26,6 +26,12 @@ const machine = () => `load average ${loadavg()[0]!.toFixed(1)} on ${cpus().leng
 const maxOf = (latencies: number[]) => (latencies.length > 0 ? Math.max(...latencies) : Number.NaN);
 /** The service's CPU time (user + system, us) over a storm, per check it answered: less disturbed by a busy machine than the latencies. */
 const cpuPerCheck = (cpuUs: number, storm: PacedStormResult) => cpuUs / Math.max(1, storm.latencies.length);
+/** The service's CPU time a check over a storm, and the kernel's share of it (page faults of the memory map, sockets). */
+function describeCpu(before: NodeJS.CpuUsage, after: NodeJS.CpuUsage, storm: PacedStormResult): string {
+  const user = cpuPerCheck(after.user - before.user, storm);
+  const system = cpuPerCheck(after.system - before.system, storm);
+  return `service CPU ${(user + system).toFixed(0)} us a check (${system.toFixed(0)} of it system)`;
+}
 
 function stormNotes(result: PacedStormResult & { senderLoopDelayMaxMs: number }, what: string): string {
   return `${what}; ${result.unsent} not sent (too far behind); failed: ${JSON.stringify(result.failures)}; sender in its own process (its loop late by at most ${result.senderLoopDelayMaxMs.toFixed(1)} ms); ${machine()}`;
@@ -89,14 +95,14 @@ export async function loginStorms({ database, facts, label, withTargets }: Storm
       // The service child's loop statistics start the moment it is up: the restart storm's window.
       const restart = await sender.storm(paced(RESTART, SERVERS, false));
       const restartLoop = await loopOf(child);
-      const restartCpu = cpuPerCheck((await cpuOf(child)) - cpuAtUp, restart);
+      const restartCpu = describeCpu(cpuAtUp, await cpuUsageOf(child), restart);
 
       const warmLost = await warmUp(SERVERS);
       resetLoopOf(child);
-      const warmCpuBefore = await cpuOf(child);
+      const warmCpuBefore = await cpuUsageOf(child);
       const warm = await sender.storm(paced(WARM, SERVERS, true));
       const warmLoop = await loopOf(child);
-      const warmCpu = cpuPerCheck((await cpuOf(child)) - warmCpuBefore, warm);
+      const warmCpu = describeCpu(warmCpuBefore, await cpuUsageOf(child), warm);
 
       const floodLost = await warmUp(MAX_IN_FLIGHT);
       const cpuBefore = await cpuOf(child);
@@ -114,7 +120,7 @@ export async function loginStorms({ database, facts, label, withTargets }: Storm
           ...target('p99 <= 10 ms'),
           notes: stormNotes(
             restart,
-            `value = max; ${restart.latencies.length} answered of ${RESTART.perSecond * RESTART.seconds}, sent by ${SERVERS} game servers each opening its connection with its first check; service CPU ${restartCpu.toFixed(0)} us a check`,
+            `value = max; ${restart.latencies.length} answered of ${RESTART.perSecond * RESTART.seconds}, sent by ${SERVERS} game servers each opening its connection with its first check; ${restartCpu}`,
           ),
         },
         loopRow(
@@ -130,7 +136,7 @@ export async function loginStorms({ database, facts, label, withTargets }: Storm
           ...target('p99 <= 5 ms'),
           notes: stormNotes(
             warm,
-            `value = max; ${warm.latencies.length} answered of ${WARM.perSecond * WARM.seconds}, from ${SERVERS} game servers over the connections of ${warmUpChecks} checks of warm-up${warmLost}; service CPU ${warmCpu.toFixed(0)} us a check`,
+            `value = max; ${warm.latencies.length} answered of ${WARM.perSecond * WARM.seconds}, from ${SERVERS} game servers over the connections of ${warmUpChecks} checks of warm-up${warmLost}; ${warmCpu}`,
           ),
         },
         loopRow(

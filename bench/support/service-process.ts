@@ -10,8 +10,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 export interface ServiceProcess {
   child: ChildProcess;
   url: string;
-  /** CPU time (user + system, us) the service had used when it was up. */
-  cpuAtUp: number;
+  /** CPU time the service had used when it was up. */
+  cpuAtUp: NodeJS.CpuUsage;
 }
 
 /** The service child (service-child.ts) on a SQLite file or a `postgres://` URL; resolves once it is up. */
@@ -30,7 +30,7 @@ export function startServiceProcess(database: string): Promise<ServiceProcess> {
     child.once('message', (message) => {
       clearTimeout(timer);
       const { url, cpu } = message as { url: string; cpu: NodeJS.CpuUsage };
-      resolve({ child, url, cpuAtUp: cpu.user + cpu.system });
+      resolve({ child, url, cpuAtUp: cpu });
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
@@ -60,8 +60,13 @@ function ask<T>(child: ChildProcess, question: string, field: string): Promise<T
 
 /** The service's CPU time so far, in microseconds (user + system). */
 export async function cpuOf(child: ChildProcess): Promise<number> {
-  const cpu = await ask<NodeJS.CpuUsage>(child, 'cpu', 'cpu');
+  const cpu = await cpuUsageOf(child);
   return cpu.user + cpu.system;
+}
+
+/** The service's CPU time so far, user and system apart (us). */
+export function cpuUsageOf(child: ChildProcess): Promise<NodeJS.CpuUsage> {
+  return ask<NodeJS.CpuUsage>(child, 'cpu', 'cpu');
 }
 
 /** The service's event-loop delay and GC pauses since it was up, or since {@link resetLoopOf}. */
