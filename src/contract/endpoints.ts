@@ -144,6 +144,7 @@ const DEFINITIONS = {
     response: successMessageResponse,
     extension: false,
     queueable: true,
+    idempotent: true,
   },
   acknowledgePunishment: {
     method: 'POST',
@@ -218,6 +219,7 @@ const DEFINITIONS = {
     response: successMessageResponse,
     extension: true,
     queueable: true,
+    idempotent: true,
   },
   linkedAccounts: {
     method: 'GET',

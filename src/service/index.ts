@@ -17,16 +17,24 @@ import {
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
 } from './connections/connection-settings.js';
 import { createContext } from './context.js';
+import { drainInstance } from './drain/drain.js';
+import { InFlightRequests } from './drain/in-flight-requests.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
+import { Readiness } from './health/readiness.js';
 import { AuthFailureThrottle } from './http/auth-throttle.js';
 import { KeyRateLimits } from './http/rate-limit.js';
-import { ImportJobs } from './migration/import-job.js';
+import { type MetricsListener, startMetricsListener } from './metrics/metrics-access.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
+import { DEFAULT_MIGRATION_LEASE_MS, ImportJobs } from './migration/import-job.js';
 import {
   checkOptions,
   DEFAULT_ADDRESS_HISTORY_DAYS,
   DEFAULT_AUTH_FAILURES_PER_MINUTE,
+  DEFAULT_DRAIN_DELAY_MS,
+  DEFAULT_DRAIN_TIMEOUT_MS,
   DEFAULT_HOST,
   DEFAULT_MAX_UPLOAD_MB,
+  DEFAULT_METRICS_HOST,
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_PLATFORM,
   DEFAULT_PORT,
@@ -45,6 +53,7 @@ import { DEFAULT_RULES } from './rules/catalogue.js';
 import { applySeed } from './seed/apply-seed.js';
 import { loadSeed, parseSeed } from './seed/load-seed.js';
 import { refuseSeedDestinations } from './seed/seed-destinations.js';
+import { ServerManagement } from './servers/manage-servers.js';
 import { InstanceSharing } from './several-instances.js';
 import { createServiceStorage } from './store/create-storage.js';
 import { PostgresStorage } from './store/postgres/postgres-storage.js';
@@ -84,12 +93,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const seed =
     typeof options.seed === 'string' ? loadSeed(options.seed) : options.seed ? parseSeed(options.seed) : undefined;
   const logger = options.logger ?? silentLogger;
+  const clock = options.clock ?? systemClock;
   const storage = await createServiceStorage({
     dbPath: options.dbPath ?? ':memory:',
     ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
     logger,
+    clock,
   });
-  const clock = options.clock ?? systemClock;
   const sharing =
     storage instanceof PostgresStorage && options.databaseUrl !== undefined
       ? new InstanceSharing(storage, {
@@ -103,6 +113,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   let pruner: AddressPruner | undefined;
   let webhooks: WebhookDispatcher | undefined;
   let expiries: ExpiryAnnouncer | undefined;
+  let jobs: ImportJobs | undefined;
+  let metricsListener: MetricsListener | undefined;
+  // Only when asked for: with metrics off, no request pays for counting.
+  const metrics =
+    options.metricsToken !== undefined || options.metricsPort !== undefined ? new ServiceMetrics() : undefined;
+  if (metrics) storage.observeWaits((waitMs) => metrics.databaseWaitSeconds.observe(waitMs / 1000));
   try {
     const context = createContext(
       {
@@ -145,6 +161,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       },
       requestTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
       maxConcurrent: WEBHOOK_MAX_CONCURRENT,
+      ...(metrics ? { onFailure: (outcome: 'retry' | 'dead') => metrics.webhookFailures.inc({ outcome }) } : {}),
     });
     const dispatcher = webhooks;
     const wake = () => dispatcher.wake();
@@ -157,7 +174,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await storage.refreshStatistics();
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
-    const jobs = new ImportJobs(context);
+    // On real timers: their leases are held against other processes, whatever clock a test drives.
+    jobs = new ImportJobs(context, {
+      leaseMs: options.migrationLeaseMs ?? DEFAULT_MIGRATION_LEASE_MS,
+      timers: systemTimers,
+    });
     const rateLimits = new KeyRateLimits({
       perMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
       writesPerMinute: options.writeRateLimitPerMinute ?? DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE,
@@ -183,8 +204,23 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
           }
         : {}),
     });
+    // The stream server exists once the app listens; a key revoked before then has no stream to end.
+    let recheckStreamKeys = () => {};
+    const servers = new ServerManagement({
+      storage,
+      clock,
+      ...(options.newServerKey ? { newKey: options.newServerKey } : {}),
+      onKeysRevoked: () => recheckStreamKeys(),
+    });
+    const readiness = new Readiness(storage, options.timers ?? systemTimers, logger);
     const app = await buildApp(context, {
       guard,
+      servers,
+      readiness,
+      ...(metrics ? { metrics } : {}),
+      ...(metrics && options.metricsPort === undefined && options.metricsToken !== undefined
+        ? { metricsToken: options.metricsToken }
+        : {}),
       platform,
       adminToken,
       rateLimits,
@@ -226,6 +262,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       maxLateMs: EXPIRY_MAX_LATE_MS,
     });
     expiries.start();
+    // Imports left running by an instance that stopped (or by this one before a restart) go on here.
+    jobs.start();
     const host = options.host ?? DEFAULT_HOST;
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
     const stream = new StreamServer(
@@ -242,36 +280,81 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         highWaterBytes: STREAM_HIGH_WATER_BYTES,
         maxBufferedBytes: STREAM_MAX_BUFFERED_BYTES,
         snapshotReuseMs: STREAM_SNAPSHOT_REUSE_MS,
+        ...(options.streamKeyCheckIntervalMs === undefined
+          ? {}
+          : { keyCheckIntervalMs: options.streamKeyCheckIntervalMs }),
       },
       { rateLimits, authThrottle, guard },
     );
+    recheckStreamKeys = () => void stream.recheckKeys();
+    const inFlight = new InFlightRequests(app.server);
+    if (metrics) {
+      metrics.bind({
+        streamConnections: () => stream.openConnections,
+        webhookQueueDepth: () => context.stores.webhooks.pendingDeliveries(),
+        databaseLoad: () => storage.load(),
+      });
+      stream.on('connection:opened', ({ resumed }) =>
+        metrics.streamsOpened.inc({ start: resumed ? 'resumed' : 'snapshot' }),
+      );
+      stream.on('handshake:refused', ({ status }) => {
+        metrics.streamsRefused.inc({ status: String(status) });
+        if (status === 429) metrics.rateLimited.inc({ channel: 'stream' });
+      });
+      if (options.metricsPort !== undefined) {
+        metricsListener = await startMetricsListener(metrics, {
+          host: options.metricsHost ?? DEFAULT_METRICS_HOST,
+          port: options.metricsPort,
+          ...(options.metricsToken === undefined ? {} : { token: options.metricsToken }),
+        });
+      }
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
     const urlHost = host.includes(':') ? `[${host}]` : host;
     let closing: Promise<void> | undefined;
+    let draining: Promise<void> | undefined;
+    const listener = metricsListener;
+    const close = () => {
+      closing ??= (async () => {
+        await listener?.close();
+        await pruner?.close();
+        await expiries?.close();
+        await stream.close();
+        await app.close();
+        await jobs?.close();
+        await dispatcher.close();
+        await sharing?.close();
+        await storage.close();
+        await rm(uploadDirectory, { recursive: true, force: true });
+      })();
+      return closing;
+    };
     return {
       url: `http://${urlHost}:${port}`,
       port,
       adminToken,
       context,
-      close: () => {
-        closing ??= (async () => {
-          await pruner?.close();
-          await expiries?.close();
-          await stream.close();
-          await app.close();
-          await jobs.close();
-          await dispatcher.close();
-          await sharing?.close();
-          await storage.close();
-          await rm(uploadDirectory, { recursive: true, force: true });
-        })();
-        return closing;
+      ...(listener ? { metricsUrl: listener.url } : {}),
+      close,
+      drain: () => {
+        draining ??= drainInstance({
+          readiness,
+          inFlight,
+          stream,
+          logger,
+          delayMs: options.drainDelayMs ?? DEFAULT_DRAIN_DELAY_MS,
+          timeoutMs: options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
+          close,
+        });
+        return draining;
       },
     };
   } catch (error) {
+    await metricsListener?.close();
     await pruner?.close();
     await expiries?.close();
+    await jobs?.close();
     await webhooks?.close();
     await sharing?.close();
     await storage.close();

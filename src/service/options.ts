@@ -80,6 +80,12 @@ export interface ServiceOptions {
    * reached only through a proxy that terminates HTTPS. @default false (Secure on HTTPS requests)
    */
   panelSecureCookies?: boolean;
+  /**
+   * How long an instance holds a migration import without renewing its lease (it renews every
+   * third of it); another instance, or the next start, takes over an import whose lease ran out.
+   * @default 30000
+   */
+  migrationLeaseMs?: number;
   /** Live dashboards (`/panel/live`) one staff account may hold open at once; the next is refused with 429. @default 5 */
   panelLivePerAccount?: number;
   /** Live dashboards one network may hold open at once (429 beyond); below `panelLiveMax`. @default 50 */
@@ -156,6 +162,31 @@ export interface ServiceOptions {
    * @default 0, a cold start
    */
   warmUpChecks?: number;
+  /**
+   * Bearer token of `GET /metrics` (Prometheus text format) on the service's port. Without it and
+   * without `metricsPort` there are no metrics. At least 22 characters, as the admin token.
+   * @default none (off)
+   */
+  metricsToken?: string;
+  /**
+   * Serves `GET /metrics` on a listener of its own at this port (0 picks a free one) instead of the
+   * service's port, for a scraper on a network the load balancer does not expose; `metricsToken`, if
+   * given, is asked there too. @default none (off)
+   */
+  metricsPort?: number;
+  /** Interface of the metrics listener (`metricsPort`). @default '127.0.0.1' */
+  metricsHost?: string;
+  /**
+   * Once a drain starts (SIGTERM), the instance keeps answering requests, with `/readyz` at 503, for
+   * at least this long: set it to the time the load balancer takes to see a failed `/readyz`. @default 0
+   */
+  drainDelayMs?: number;
+  /** The longest a drain takes: requests and streams still open then are cut. @default 25000 */
+  drainTimeoutMs?: number;
+  /** How often the keys of open streams are looked up again, so a revoked key's streams close. @default 15000 */
+  streamKeyCheckIntervalMs?: number;
+  /** Maker of new server keys (CLI, admin API, panel). @default 32 random bytes as base64url */
+  newServerKey?: () => string;
 }
 
 /** A started service. */
@@ -166,8 +197,16 @@ export interface RunningService {
   adminToken: string;
   /** The running service's stores, feed and ports: for the CLI and tests that act as the panel would. */
   context: ServiceContext;
+  /** `http://HOST:PORT` of the metrics listener, when `metricsPort` was given. */
+  metricsUrl?: string;
   /** Stops accepting, ends streams and imports, closes the database. */
   close(): Promise<void>;
+  /**
+   * Shuts down gently (what SIGTERM does): `/readyz` answers 503, new streams are refused and open
+   * ones closed with 1001 so their servers connect to another instance at once, requests in flight
+   * are answered (each with `Connection: close`), then everything closes as {@link close} does.
+   */
+  drain(): Promise<void>;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -185,6 +224,9 @@ export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 2000;
 export const DEFAULT_WEBHOOK_RETRY_MAX_MS = 600_000;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 export const DEFAULT_WEBHOOK_EXPIRY_CHECK_MS = 30_000;
+export const DEFAULT_METRICS_HOST = '127.0.0.1';
+export const DEFAULT_DRAIN_DELAY_MS = 0;
+export const DEFAULT_DRAIN_TIMEOUT_MS = 25_000;
 
 export const shortRandomId: IdGenerator = () => randomBytes(8).toString('base64url').slice(0, 10);
 export const randomAdminToken = () => randomBytes(24).toString('base64url');
@@ -221,6 +263,7 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('webhookRetryMaxMs', 1);
   positiveInteger('webhookTimeoutMs', 1);
   positiveInteger('webhookExpiryCheckMs', 1);
+  positiveInteger('migrationLeaseMs', 100);
   positiveInteger('panelLivePerAccount', 1);
   positiveInteger('panelLivePerNetwork', 1);
   positiveInteger('panelLiveMax', 2);
@@ -247,6 +290,18 @@ export function checkOptions(options: ServiceOptions): void {
     throw new RangeError(
       `service option trustProxyHeader: must be ${PROXY_HEADERS.join(' or ')}, received ${String(options.trustProxyHeader)}`,
     );
+  }
+  positiveInteger('metricsPort', 0);
+  positiveInteger('drainDelayMs', 0);
+  positiveInteger('drainTimeoutMs', 1);
+  positiveInteger('streamKeyCheckIntervalMs', 1);
+  if (options.metricsPort !== undefined && options.metricsPort > 65535) {
+    throw new RangeError(`service option metricsPort: must be at most 65535, received ${options.metricsPort}`);
+  }
+  if (options.metricsToken !== undefined) {
+    const problem =
+      typeof options.metricsToken === 'string' ? weakSecretProblem(options.metricsToken) : 'must be a string';
+    if (problem) throw new RangeError(`service option metricsToken: ${problem}`);
   }
   if (options.webhookFetch !== undefined && typeof options.webhookFetch !== 'function') {
     throw new RangeError(`service option webhookFetch: must be a function, received ${typeof options.webhookFetch}`);

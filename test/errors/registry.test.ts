@@ -21,6 +21,7 @@ const ENVIRONMENT_VARIABLES = new Set([
   'BAILIFF_DATABASE_URL',
   'BAILIFF_TRUST_PROXY',
   'BAILIFF_WEBHOOKS_ALLOW_PRIVATE',
+  'BAILIFF_METRICS_TOKEN',
 ]);
 
 const registered = listErrorCodes().map((entry) => entry.code);

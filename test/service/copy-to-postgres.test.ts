@@ -52,6 +52,8 @@ async function populate(db: Db): Promise<void> {
   const beta = await stores.networks.ensureNetwork('beta');
   const lobby = await stores.networks.ensureServer(alpha, 'lobby', 'lobby-key-0123456789abcdef');
   await stores.networks.ensureServer(beta, 'hub', 'hub-key-0123456789abcdefgh');
+  // A rotated key in its grace period (service_retired_keys).
+  await stores.serverKeys.rotateKey(lobby, 'lobby-key-2-0123456789abcdef', 2_000, 4_000_000_000_000);
   await stores.players.recordLogin(alpha, {
     uuid: NOTCH,
     name: 'Notch',
@@ -110,7 +112,10 @@ async function populate(db: Db): Promise<void> {
     fileSize: 10,
     total: 5,
     nowMs: 1_000,
+    lease: { owner: 'instance.1', expiresAtMs: 5_000 },
   });
+  await stores.migrations.storeChunk('u1', 0, Buffer.from('{"players": []}'));
+  await stores.migrations.markStored('u1', 1, 'queued', 1_000);
   await stores.migrations.report({
     networkId: alpha,
     serverId: lobby,

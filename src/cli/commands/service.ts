@@ -24,10 +24,15 @@ function webhooksAllowPrivate(flag: boolean | undefined, env: NodeJS.ProcessEnv)
 export const ENV_ADMIN_TOKEN = 'BAILIFF_ADMIN_TOKEN';
 /** The trusted proxies, comma-separated, when `--trust-proxy` is not given. */
 export const ENV_TRUST_PROXY = 'BAILIFF_TRUST_PROXY';
+/** The metrics scrape token, likewise. */
+export const ENV_METRICS_TOKEN = 'BAILIFF_METRICS_TOKEN';
 
 const USAGE = `usage: bailiff service [options]
        bailiff service create-admin --help   (the panel's first admin)
        bailiff service copy-to-postgres --help   (move the SQLite file's data to PostgreSQL)
+       bailiff service network --help   (add and list networks)
+       bailiff service server --help   (add, list and remove game servers and their keys)
+       bailiff service key --help   (rotate a server's key, the old one valid for a grace period)
 
   --host HOST                       interface to listen on (default: 127.0.0.1)
   --port N                          TCP port, 0 for a free one (default: 8787)
@@ -69,7 +74,14 @@ const USAGE = `usage: bailiff service [options]
                                     (default: BAILIFF_WEBHOOKS_ALLOW_PRIVATE=1, else the internet only)
   --warm-up-checks N                login checks answered for a rehearsal before listening (1 s at most), so a
                                     restart's storm meets a warm service; 0 starts cold; a SQLite file only
-                                    (default: ${SERVICE_COMMAND_WARM_UP_CHECKS})`;
+                                    (default: ${SERVICE_COMMAND_WARM_UP_CHECKS})
+  --metrics-token-file FILE         file holding the bearer token of GET /metrics (default: BAILIFF_METRICS_TOKEN,
+                                    else the file BAILIFF_METRICS_TOKEN_FILE names; none: no /metrics on this port)
+  --metrics-token TOKEN             the token itself (visible to other users in \`ps\`: prefer the file)
+  --metrics-port N                  serve GET /metrics on a listener of its own at this port instead (0: a free one)
+  --metrics-host HOST               interface of that listener (default: 127.0.0.1)
+  --drain-delay-ms N                on SIGTERM, keep answering this long with /readyz at 503 (default: 0)
+  --drain-timeout-ms N              on SIGTERM, cut what is still open after this long (default: 25000)`;
 
 /** Stream flags and the service option each sets, with its minimum. */
 const STREAM_FLAGS = [
@@ -161,6 +173,12 @@ function parse(argv: string[]) {
         'trust-proxy-header': { type: 'string' },
         'webhooks-allow-private': { type: 'boolean' },
         'warm-up-checks': { type: 'string' },
+        'metrics-token': { type: 'string' },
+        'metrics-token-file': { type: 'string' },
+        'metrics-port': { type: 'string' },
+        'metrics-host': { type: 'string' },
+        'drain-delay-ms': { type: 'string' },
+        'drain-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -180,6 +198,18 @@ export const command: CliCommand = async (context) => {
     const { copyToPostgresCommand } = await import('./service-copy-to-postgres.js');
     return copyToPostgresCommand({ ...context, argv: argv.slice(1) });
   }
+  if (argv[0] === 'network') {
+    const { networkCommand } = await import('./service-network.js');
+    return networkCommand({ ...context, argv: argv.slice(1) });
+  }
+  if (argv[0] === 'server') {
+    const { serverCommand } = await import('./service-server.js');
+    return serverCommand({ ...context, argv: argv.slice(1) });
+  }
+  if (argv[0] === 'key') {
+    const { keyCommand } = await import('./service-key.js');
+    return keyCommand({ ...context, argv: argv.slice(1) });
+  }
   const flags = parse(argv);
   if (flags.help) {
     stdout.write(`${USAGE}\n`);
@@ -194,6 +224,19 @@ export const command: CliCommand = async (context) => {
     env,
     cwd,
   });
+  const metricsToken = readSecret({
+    flagName: '--metrics-token',
+    flagValue: flags['metrics-token'],
+    fileFlagName: '--metrics-token-file',
+    fileFlagValue: flags['metrics-token-file'],
+    envName: ENV_METRICS_TOKEN,
+    env,
+    cwd,
+  });
+  const metricsPort = integerFlag('metrics-port', flags['metrics-port'], 0);
+  if (metricsPort !== undefined && metricsPort > 65535) {
+    throw new UsageError(`--metrics-port: must be at most 65535, received '${metricsPort}'`);
+  }
   const databaseUrl = flags['database-url'] ?? (flags.db === undefined ? env[ENV_DATABASE_URL] : undefined);
   if (databaseUrl !== undefined && flags.db !== undefined) {
     throw new UsageError('--database-url: give it or --db (a SQLite file), not both');
@@ -291,6 +334,15 @@ export const command: CliCommand = async (context) => {
       ...(trustProxyHeader === undefined ? {} : { trustProxyHeader }),
       ...(allowPrivateWebhooks ? { webhooksAllowPrivate: true } : {}),
       warmUpChecks: integerFlag('warm-up-checks', flags['warm-up-checks'], 0) ?? SERVICE_COMMAND_WARM_UP_CHECKS,
+      ...(metricsToken === undefined ? {} : { metricsToken }),
+      ...(metricsPort === undefined ? {} : { metricsPort }),
+      ...(flags['metrics-host'] === undefined ? {} : { metricsHost: flags['metrics-host'] }),
+      ...(flags['drain-delay-ms'] === undefined
+        ? {}
+        : { drainDelayMs: integerFlag('drain-delay-ms', flags['drain-delay-ms'], 0)! }),
+      ...(flags['drain-timeout-ms'] === undefined
+        ? {}
+        : { drainTimeoutMs: integerFlag('drain-timeout-ms', flags['drain-timeout-ms'], 1)! }),
       logger: stderrLogger(stderr),
     });
   } catch (error) {
@@ -301,11 +353,20 @@ export const command: CliCommand = async (context) => {
   stdout.write(`listening on ${service.url}\n`);
   if (adminToken === undefined) stdout.write(`admin token: ${service.adminToken}\n`);
   stdout.write(`moderation panel: ${service.url}/panel/\n`);
+  if (service.metricsUrl) stdout.write(`metrics: ${service.metricsUrl}/metrics\n`);
+  // The first SIGTERM or SIGINT drains (readyz 503, streams closed with 1001, requests answered); a second one cuts it short.
   await new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      done();
+      const cut = () => void service.close();
+      process.once('SIGINT', cut);
+      process.once('SIGTERM', cut);
+      void service.drain().finally(() => {
+        process.off('SIGINT', cut);
+        process.off('SIGTERM', cut);
+        done();
+      });
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from '../http/errors.js';
+import { databaseUnavailableOf } from '../http/database-outage.js';
+import { HttpError, serviceUnavailable } from '../http/errors.js';
 import type { PanelContext } from './panel-context.js';
 import { redactAddresses } from './redact-addresses.js';
 
@@ -19,6 +20,16 @@ export function installPanelErrorPages(scope: FastifyInstance, panel: PanelConte
     return reply.code(404).type('text/html; charset=utf-8').send(html);
   });
   scope.setErrorHandler(async (error, request, reply) => {
+    const unavailable = databaseUnavailableOf(error);
+    if (unavailable) {
+      panel.service.outages.refused(unavailable, `${request.method} ${request.routeOptions.url ?? '/panel/'}`);
+      const refusal = serviceUnavailable(unavailable);
+      return reply
+        .code(503)
+        .header('retry-after', String(unavailable.retryAfterSeconds))
+        .type('text/html; charset=utf-8')
+        .send(await render(503, refusal.message, request));
+    }
     const known = error instanceof HttpError;
     const frameworkStatus = (error as { statusCode?: number }).statusCode;
     const statusCode = known

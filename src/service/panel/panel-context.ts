@@ -2,6 +2,7 @@ import type { Eta } from 'eta';
 import type { Timers } from '../../ports/timers.js';
 import type { ServiceContext } from '../context.js';
 import type { ImportJobs } from '../migration/import-job.js';
+import type { ServerManagement } from '../servers/manage-servers.js';
 import type { StaffSignals } from '../staff-signals.js';
 import type { LiveConnections } from './live-connections.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -37,6 +38,8 @@ export interface PanelSettings {
   migration: PanelMigrationSettings | undefined;
   /** How logouts and role changes reach every instance's live feeds. @default this instance only */
   staffSignals: StaffSignals | undefined;
+  /** The servers page's changes (the running service's, which also ends revoked keys' streams). @default one of its own */
+  servers: ServerManagement | undefined;
 }
 
 /** The service's import jobs and upload limits, shared with the API's upload route. */

@@ -43,6 +43,7 @@ export const DEFAULT_PANEL_SETTINGS: PanelSettings = {
   appealsPerHour: 5,
   migration: undefined,
   staffSignals: undefined,
+  servers: undefined,
 };
 
 // Only the panel's own scripts, styles and requests; no page may frame it.

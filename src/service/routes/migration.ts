@@ -38,7 +38,7 @@ export function migrationHandlers(
         const accepted = await acceptMigrationUpload(
           { path, size: fileSize },
           { id: uploadId, networkId: caller.networkId, serverId: caller.serverId },
-          { migrations: stores.migrations, jobs: settings.jobs, now: () => clock.now() },
+          settings.jobs,
         );
         if (!accepted.ok) throw badRequest(accepted.message);
         return {

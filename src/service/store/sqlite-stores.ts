@@ -1,4 +1,5 @@
 import type { Db } from '../../db/open-db.js';
+import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import { DeliveryStore } from '../webhooks/delivery-store.js';
 import { WebhookLog } from '../webhooks/webhook-log.js';
@@ -28,6 +29,7 @@ import { PlayerStore } from './players.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
 import { PublicListStore } from './public-list.js';
 import { PunishmentStore } from './punishments.js';
+import { ServerKeyStore } from './server-keys.js';
 import { StreamChangeStore } from './stream-changes.js';
 import { TicketListStore } from './ticket-list.js';
 import { TicketStore } from './tickets.js';
@@ -64,6 +66,7 @@ export interface SqliteStores {
   addressRetention: AddressRetentionStore;
   panelDevices: PanelDeviceStore;
   panelRecoveryCodes: PanelRecoveryCodeStore;
+  serverKeys: ServerKeyStore;
 }
 
 /** A store seen through its port: every public method answers a promise of what it returns (or resolves to). */
@@ -78,13 +81,14 @@ type PromisedStores = { [Name in keyof SqliteStores]: Promised<SqliteStores[Name
 const _conforms = (stores: PromisedStores): ServiceStoresPorts => stores;
 void _conforms;
 
-export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
+/** @param clock what a key's grace period is measured by (the login check's key lookup) @default the system clock */
+export function createSqliteStores(db: Db, logger?: Logger, clock?: Clock): SqliteStores {
   const webhookLog = new WebhookLog(db);
   const tickets = new TicketStore(db, (ticketId, error) =>
     logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
   );
   return {
-    networks: new NetworkStore(db),
+    networks: new NetworkStore(db, clock),
     players: new PlayerStore(db),
     playerIps: new PlayerIpStore(db),
     punishments: new PunishmentStore(db),
@@ -114,5 +118,6 @@ export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
     addressRetention: new AddressRetentionStore(db),
     panelDevices: new PanelDeviceStore(db),
     panelRecoveryCodes: new PanelRecoveryCodeStore(db),
+    serverKeys: new ServerKeyStore(db),
   };
 }

@@ -24,6 +24,7 @@ import { PLAYER_LOOKUP_SQL } from './player-lookup.js';
 import { PLAYER_SQL } from './players.js';
 import { PUBLIC_LIST_SQL } from './public-list.js';
 import { PUNISHMENT_SQL } from './punishments.js';
+import { SERVER_KEY_SQL } from './server-keys.js';
 import { STREAM_CHANGE_SQL } from './stream-changes.js';
 import { TICKET_LIST_SQL } from './ticket-list.js';
 import { TICKET_SQL } from './tickets.js';
@@ -62,4 +63,5 @@ export const SERVICE_STATEMENTS = {
   playerLookup: PLAYER_LOOKUP_SQL,
   panelDevices: PANEL_DEVICE_SQL,
   panelRecoveryCodes: PANEL_RECOVERY_CODE_SQL,
+  serverKeys: SERVER_KEY_SQL,
 } as const;

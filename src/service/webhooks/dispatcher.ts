@@ -24,6 +24,8 @@ export interface DispatcherSettings {
   maxConcurrent: number;
   /** Where webhooks may go. @default internet only, the system's resolver */
   destinations?: DestinationPolicy;
+  /** Told of each failed attempt once recorded: retried later, or dead (the metrics). */
+  onFailure?: (outcome: 'retry' | 'dead') => void;
 }
 
 /**
@@ -166,6 +168,7 @@ export class WebhookDispatcher {
       statusCode: outcome.statusCode,
       excerpt: outcome.excerpt,
     });
+    if (step.action !== 'delivered') this.settings.onFailure?.(step.action);
     if (step.action === 'dead') {
       this.settings.logger.warn('webhook delivery is dead', {
         endpoint: redactWebhookUrl(head.url),

@@ -16,12 +16,12 @@ const CSRF_INPUT = /name="_csrf" value="([^"]+)"/;
  * requests leave from that loopback address (127.x.y.z), as another client's would.
  */
 export class PanelClient {
-  private readonly cookies = new Map<string, string>();
   csrfToken: string | undefined;
 
   constructor(
     private readonly baseUrl: string,
     private readonly fromAddress?: string,
+    private readonly cookies = new Map<string, string>(),
   ) {}
 
   private cookieHeader(): string {
@@ -37,6 +37,13 @@ export class PanelClient {
       if (expired) this.cookies.delete(name!.trim());
       else this.cookies.set(name!.trim(), value);
     }
+  }
+
+  /** A client of another instance of the same service in this client's session (cookies and CSRF token shared). */
+  sameSessionAt(baseUrl: string): PanelClient {
+    const other = new PanelClient(baseUrl, this.fromAddress, this.cookies);
+    other.csrfToken = this.csrfToken;
+    return other;
   }
 
   cookie(name: string): string | undefined {

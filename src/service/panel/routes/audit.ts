@@ -16,6 +16,7 @@ const AREAS = [
   'player',
   'webhook',
   'network',
+  'server',
   'migration',
   'login',
 ] as const;

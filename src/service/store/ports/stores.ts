@@ -22,6 +22,7 @@ import type { PlayerLookupPort } from './player-lookup.js';
 import type { PlayerStorePort } from './players.js';
 import type { PublicListStorePort } from './public-list.js';
 import type { PunishmentStorePort } from './punishments.js';
+import type { ServerKeyStorePort } from './server-keys.js';
 import type { StreamChangeStorePort } from './stream-changes.js';
 import type { TicketListStorePort } from './ticket-list.js';
 import type { TicketStorePort } from './tickets.js';
@@ -72,4 +73,6 @@ export interface ServiceStoresPorts {
   panelDevices: PanelDeviceStorePort;
   /** Staff accounts' two-factor recovery codes. */
   panelRecoveryCodes: PanelRecoveryCodeStorePort;
+  /** Servers and keys as operators add, rotate and remove them. */
+  serverKeys: ServerKeyStorePort;
 }

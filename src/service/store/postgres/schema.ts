@@ -2,7 +2,9 @@ import { DEFAULT_APPEAL_COOLDOWN_HOURS } from '../../db/appeal-codes.js';
 import { PUBLIC_KIND_SQL } from '../../db/public-list-and-appeals.js';
 import { TICKET_ASSIGNEE_SQL } from '../../db/ticket-list-indexes.js';
 import type { PgDb } from './pool.js';
+import { PG_MIGRATION_LEASES } from './schema-migration-leases.js';
 import { PG_PANEL_TWO_FACTOR } from './schema-panel-two-factor.js';
+import { SERVER_KEYS_STEP } from './schema-server-keys.js';
 import { SEVERAL_INSTANCES_SCHEMA } from './schema-several-instances.js';
 
 /** First key of the transaction lock a writer of a network's change log holds (the second is the network id). */
@@ -429,8 +431,8 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
       CREATE INDEX service_tickets_status_created ON service_tickets (network_id, status, created_at, row_id);
     `,
   },
-  // Leases, change notifications and shared rate buckets: what several instances need (h6).
-  ...SEVERAL_INSTANCES_SCHEMA,
+  PG_MIGRATION_LEASES,
+  SERVER_KEYS_STEP,
   PG_PANEL_TWO_FACTOR,
   {
     version: 15,
@@ -467,6 +469,8 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
     name: 'public pages: the issuer label a network chooses instead of staff usernames (SQLite migration 18)',
     up: 'ALTER TABLE service_networks ADD COLUMN public_issuer_label TEXT;',
   },
+  // Leases, change notifications and shared rate buckets: what several instances need (h6).
+  ...SEVERAL_INSTANCES_SCHEMA,
 ];
 
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS service_schema_migrations (
