@@ -247,6 +247,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     // memory starts empty at every start, so no storm of a network meets it.
     if (options.warmUpChecks && storage instanceof SqliteStorage && !storage.db.memory) {
       await warmUpLoginChecks(app, context, storage, { checks: options.warmUpChecks, platform });
+      // The rehearsal's requests are not the operator's: the metrics start with the first real one.
+      const rehearsedMetrics = [
+        metrics?.requests,
+        metrics?.loginCheckSeconds,
+        metrics?.rateLimited,
+        metrics?.databaseWaitSeconds,
+      ];
+      for (const rehearsed of rehearsedMetrics) {
+        rehearsed?.reset();
+      }
     }
     pruner = new AddressPruner(context.stores.addressRetention, clock, options.timers ?? systemTimers, context.logger, {
       retentionMs: (options.addressHistoryDays ?? DEFAULT_ADDRESS_HISTORY_DAYS) * DAY_MS,

@@ -81,6 +81,56 @@ describe('the start-up warm-up', () => {
     expect(loginCheckResponse.parse(await answer.json()).activePunishments).toHaveLength(1);
   });
 
+  it('counts none of its checks in the metrics: the operator sees only real requests', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bailiff-warm-up-'));
+    const metricsToken = 'metrics-token-of-the-warm-up-test';
+    const logged: Array<Record<string, unknown> | undefined> = [];
+    const logger: Logger = {
+      debug: () => {},
+      info: (message, fields) => {
+        if (message === 'warmed up') logged.push(fields);
+      },
+      warn: () => {},
+      error: () => {},
+    };
+    t = await startTestService({ dbPath: join(dir, 'service.db'), warmUpChecks: 20, metricsToken, logger });
+    expect(logged[0]!.checks).toBeGreaterThanOrEqual(4);
+    const login = await t.call('POST', '/player/login', { minecraftUuid: JEB, username: 'jeb_' });
+    expect(login.status).toBe(200);
+
+    const scraped = await fetch(`${t.service.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    expect(scraped.status).toBe(200);
+    const text = await scraped.text();
+    const counted = (pattern: RegExp) =>
+      text
+        .split('\n')
+        .filter((line) => pattern.test(line))
+        .map((line) => Number(line.split(' ').at(-1)));
+    expect(counted(/^bailiff_login_check_duration_seconds_count/)).toEqual([1]);
+    expect(counted(/^bailiff_http_requests_total\{.*player\/login/)).toEqual([1]);
+  });
+
+  it('ends early, and the service starts, when a rehearsal check is refused (a rate limit below its pace)', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bailiff-warm-up-'));
+    const warnings: Array<[string, Record<string, unknown> | undefined]> = [];
+    const logger: Logger = {
+      debug: () => {},
+      info: () => {},
+      warn: (message, fields) => warnings.push([message, fields]),
+      error: () => {},
+    };
+    // Three checks a minute for each key: the rehearsal's ten keys are refused from their fourth check.
+    t = await startTestService({ dbPath: join(dir, 'service.db'), warmUpChecks: 200, rateLimitPerMinute: 3, logger });
+    expect(warnings).toEqual([
+      [
+        'warm-up ended early: a rehearsal login check failed',
+        { checks: expect.any(Number), reason: 'HTTP 429', ms: expect.any(Number) },
+      ],
+    ]);
+    const login = await t.call('POST', '/player/login', { minecraftUuid: JEB, username: 'jeb_' });
+    expect(login.status).toBe(200);
+  });
+
   it('leaves a database in memory cold: it starts empty, so no network storms it', async () => {
     const logged: string[] = [];
     const logger: Logger = {
