@@ -57,6 +57,7 @@ import { ServerManagement } from './servers/manage-servers.js';
 import { InstanceSharing } from './several-instances.js';
 import { createServiceStorage } from './store/create-storage.js';
 import { PostgresStorage } from './store/postgres/postgres-storage.js';
+import { SqliteStorage } from './store/sqlite-storage.js';
 import { StreamServer } from './stream/stream-server.js';
 import {
   DEFAULT_STREAM_CONNECTIONS_PER_KEY,
@@ -68,6 +69,7 @@ import {
   STREAM_PAGE_SIZE,
   STREAM_SNAPSHOT_REUSE_MS,
 } from './stream/stream-settings.js';
+import { warmUpLoginChecks } from './warm-up/login-warm-up.js';
 import { type DestinationPolicy, systemResolver } from './webhooks/destination.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { EXPIRY_BATCH_SIZE, EXPIRY_MAX_LATE_MS, ExpiryAnnouncer } from './webhooks/expiry-announcer.js';
@@ -241,6 +243,21 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         ...(options.appealsPerHour === undefined ? {} : { appealsPerHour: options.appealsPerHour }),
       },
     });
+    // Before the background work starts: the rehearsal needs the storage to itself. A database in
+    // memory starts empty at every start, so no storm of a network meets it.
+    if (options.warmUpChecks && storage instanceof SqliteStorage && !storage.db.memory) {
+      await warmUpLoginChecks(app, context, storage, { checks: options.warmUpChecks, platform });
+      // The rehearsal's requests are not the operator's: the metrics start with the first real one.
+      const rehearsedMetrics = [
+        metrics?.requests,
+        metrics?.loginCheckSeconds,
+        metrics?.rateLimited,
+        metrics?.databaseWaitSeconds,
+      ];
+      for (const rehearsed of rehearsedMetrics) {
+        rehearsed?.reset();
+      }
+    }
     pruner = new AddressPruner(context.stores.addressRetention, clock, options.timers ?? systemTimers, context.logger, {
       retentionMs: (options.addressHistoryDays ?? DEFAULT_ADDRESS_HISTORY_DAYS) * DAY_MS,
       intervalMs: ADDRESS_PRUNE_INTERVAL_MS,
