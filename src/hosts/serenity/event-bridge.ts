@@ -67,11 +67,14 @@ export function bridgeSerenityEvents(
     return true;
   });
 
-  // Synchronous only: SerenityJS ignores a promise returned here.
+  // Synchronous only: SerenityJS ignores a promise returned here. SerenityJS logs only the
+  // lines it broadcasts; a blocked one is said as such, never as chat.
   serenity.before(WorldEvent.PlayerChat, ({ player, message }) => {
     const sender = players.get(player);
     if (!sender) return false;
-    return !runtime.events.chat(sender, message).cancelled;
+    if (!runtime.events.chat(sender, message).cancelled) return true;
+    logger.info(`[muted] ${player.username}: ${message}`);
+    return false;
   });
 
   // SerenityJS has no command event: decide on the request packet, before its command handler.
