@@ -50,17 +50,24 @@ export type TabListSending = (newcomer: FsPlayer, send: () => void) => void;
  * - A player whose connection closed while flying-squid was still reading their spawn point is
  *   put in `serv.uuidToPlayer` after leaving and stays there: kept for ever, and refused as
  *   "already connected" at every later join. Such late entries are not written.
+ * - minecraft-protocol sets its chat-preview option at the first connection, with a function that
+ *   keeps that connection (and its player) for the server's life: the option is set first.
+ *
+ * What stays is the player who connected last: flying-squid's login assigns a few `serv` methods
+ * anew at each connection (`_sendPlayerEventLeave`, ...), each holding its player.
  */
 export function releaseDepartedPlayers(serv: FsServer): TabListSending {
-  serv.uuidToPlayer = new Proxy(serv.uuidToPlayer, {
-    set: (byUuid, uuid, player: FsPlayer | undefined) => {
-      if (!player?.disconnected) Reflect.set(byUuid, uuid, player);
-      return true;
-    },
-  });
+  const protocolOptions = (serv._server as { options?: { generatePreview?: (message: string) => string } }).options;
+  if (protocolOptions) protocolOptions.generatePreview ??= (message) => message;
   const refreshes = new WeakMap<FsPlayer, NodeJS.Timeout>();
   const left = new WeakSet<FsPlayer>();
+  let guarded = false;
   serv.on('newPlayer', (player: FsPlayer) => {
+    // A drop-in is set up before flying-squid creates the map: guard it at the first join.
+    if (!guarded) {
+      guarded = true;
+      guardUuidMap(serv);
+    }
     player.once('disconnected', () => {
       left.add(player);
       clearInterval(refreshes.get(player));
@@ -74,6 +81,16 @@ export function releaseDepartedPlayers(serv: FsServer): TabListSending {
       if (left.has(newcomer)) clearInterval(handle);
       else refreshes.set(newcomer, handle);
     });
+}
+
+/** `serv.uuidToPlayer` refuses to record a player who already left. */
+function guardUuidMap(serv: FsServer): void {
+  serv.uuidToPlayer = new Proxy(serv.uuidToPlayer, {
+    set: (byUuid, uuid, entry: FsPlayer | undefined) => {
+      if (!entry?.disconnected) Reflect.set(byUuid, uuid, entry);
+      return true;
+    },
+  });
 }
 
 /** Removes a departed player from every entity's `nearbyEntities`, and empties its own. */

@@ -23,6 +23,8 @@ export function showJoiningPlayersToEachOther(
   sending: TabListSending = (_newcomer, send) => send(),
 ): void {
   const playerType = serv.registry.entitiesByName.player?.id;
+  // Made here, not in the listener: a function made there would hold that player for ever.
+  const sendTabList = (newcomer: FsPlayer) => sending(newcomer, () => sendPlayerList(serv, newcomer));
   serv.on('newPlayer', (player: FsPlayer) => {
     delete serv.entities[player.id];
     const updateAndSpawn = player.updateAndSpawn.bind(player);
@@ -32,7 +34,7 @@ export function showJoiningPlayersToEachOther(
     };
     if (playerType !== undefined) player.entityType = playerType;
     // Each player's plugin setup assigns flying-squid's version again: replace it after that.
-    serv._sendPlayerList = (newcomer: FsPlayer) => sending(newcomer, () => sendPlayerList(serv, newcomer));
+    serv._sendPlayerList = sendTabList;
   });
 }
 
