@@ -10,6 +10,7 @@ import { bundledSdk, createGuestRuntime, type GuestRuntime, parseGuestSettings }
 import { serenityConsole } from './console-input.js';
 import { bridgeSerenityEvents } from './event-bridge.js';
 import { installNodeShims } from './node-shims.js';
+import { answerRepeatedHandshakes } from './raknet-handshake.js';
 import { acceptNewOfflineLogins } from './offline-login.js';
 import { BedrockPlayerDirectory } from './player-adapter.js';
 
@@ -37,6 +38,7 @@ class BailiffGuest extends Plugin {
 
   override onInitialize(): void {
     installNodeShims();
+    answerRepeatedHandshakes();
     const serenity = this.serenity;
     const settings = parseGuestSettings(`plugins/configs/${GUEST_IDENTIFIER}.json`, this.config);
     // The Pipeline's folder is `<server>/plugins`: the server folder is its parent.

@@ -8,6 +8,7 @@ import { serenityConsole } from './console-input.js';
 import { createSerenity } from './create-serenity.js';
 import { bridgeSerenityEvents } from './event-bridge.js';
 import { installNodeShims } from './node-shims.js';
+import { answerRepeatedHandshakes } from './raknet-handshake.js';
 import { acceptNewOfflineLogins } from './offline-login.js';
 import { BedrockPlayerDirectory } from './player-adapter.js';
 import { startWithoutBusyLoop } from './quiet-loop.js';
@@ -24,6 +25,7 @@ const CLOSE_LIMIT_MS = 3000;
  */
 export const createSerenityHost: HostFactory<ServerSettings> = async ({ runtime, settings, logger, requestStop }) => {
   installNodeShims();
+  answerRepeatedHandshakes();
   routeSerenityLogs(logger);
   if (settings.worldFolder !== null) {
     logger.warn('the bedrock host keeps its world in memory: worldFolder is ignored');
