@@ -20,10 +20,13 @@ const SOAK_MS = 120_000;
 describe('two minutes of joins, chat, bans, mutes and reports on both hosts', { timeout: 480_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-soak-'));
   let service: SoakService | undefined;
+  let passed = false;
 
   afterAll(async () => {
     await service?.close();
-    rmSync(dir, { recursive: true, force: true });
+    // Each server's console.log stays for a failed run.
+    if (passed) rmSync(dir, { recursive: true, force: true });
+    else process.stderr.write(`soak: the servers' consoles are kept in ${dir}\n`);
   });
 
   it('keeps every promise: checks in time, every ban, mute, pardon, chat line and report, an empty outbox', async () => {
@@ -38,13 +41,16 @@ describe('two minutes of joins, chat, bans, mutes and reports on both hosts', { 
     await service.close();
     const reportTickets = service.reportTickets(tallies.flatMap((tally) => tally.reports));
 
-    for (const tally of tallies) {
-      // The soak did what it is for: cycles with joins, bans, mutes and reports on each host.
-      expect(tally.cycles, tally.label).toBeGreaterThanOrEqual(4);
-      expect(tally.bans.issued, tally.label).toBeGreaterThanOrEqual(4);
-      expect(tally.reports.length, tally.label).toBeGreaterThanOrEqual(2);
-      expect(brokenPromises(tally, { loginChecks, reportTickets })).toEqual([]);
-    }
+    expect(tallies.flatMap((tally) => brokenPromises(tally, { loginChecks, reportTickets }))).toEqual([]);
     expect(joinsWithoutCheck(tallies, loginChecks)).toEqual([]);
+    for (const tally of tallies) {
+      // The soak did what it is for on each host, however slow the machine: the same names and
+      // new names, bans, mutes, a report, and a pardoned player back (the third cycle's).
+      expect(tally.cycles, tally.label).toBeGreaterThanOrEqual(3);
+      expect(tally.bans.kicked, tally.label).toBeGreaterThanOrEqual(3);
+      expect(tally.reports.length, tally.label).toBeGreaterThanOrEqual(1);
+      expect(tally.pardons.admittedAgain, tally.label).toBeGreaterThanOrEqual(1);
+    }
+    passed = true;
   });
 });

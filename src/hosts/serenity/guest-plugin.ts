@@ -10,9 +10,9 @@ import { bundledSdk, createGuestRuntime, type GuestRuntime, parseGuestSettings }
 import { serenityConsole } from './console-input.js';
 import { bridgeSerenityEvents } from './event-bridge.js';
 import { installNodeShims } from './node-shims.js';
-import { answerRepeatedHandshakes } from './raknet-handshake.js';
 import { acceptNewOfflineLogins } from './offline-login.js';
 import { BedrockPlayerDirectory } from './player-adapter.js';
+import { answerRepeatedHandshakes } from './raknet-handshake.js';
 
 /** The identifier SerenityJS knows this plugin by (`plugins/configs/bailiff.json`, `/plugins list`). */
 export const GUEST_IDENTIFIER = 'bailiff';

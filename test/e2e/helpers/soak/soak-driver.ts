@@ -10,6 +10,7 @@ const CHAT_LINES = 3;
 const TARGET_POOL = 4;
 const BANNED_POOL = 10;
 /** Bounds on real events under load; none of them is an assertion of speed. */
+const FIRST_JOIN_TIMEOUT_MS = 30_000;
 const JOIN_TIMEOUT_MS = 60_000;
 const EVENT_TIMEOUT_MS = 20_000;
 const TYPE_BAN = 2;
@@ -63,7 +64,6 @@ export class SoakDriver {
   /** Lines sent and not yet seen by the watcher, by token. */
   readonly #waiting = new Map<string, ChatLine>();
   readonly #seenTokens = new Set<string>();
-  readonly #banIds = new Map<string, string>();
 
   constructor(
     private readonly host: HostUnderTest,
@@ -103,6 +103,7 @@ export class SoakDriver {
   /** The watcher leaves; what it saw of muted players is recorded. */
   async stop(): Promise<void> {
     this.tally.mutedTokensSeen = this.tally.mutedTokens.filter((token) => this.saw(token));
+    this.tally.watcher = { lines: this.#watcher?.seen.length ?? 0, kickedWith: this.#watcher?.kickedWith };
     await this.#watcher?.quit();
   }
 
@@ -139,18 +140,18 @@ export class SoakDriver {
   }
 
   async #join(name: string): Promise<PlayerJoin> {
-    const first = await this.#attempt(name);
+    const first = await this.#attempt(name, FIRST_JOIN_TIMEOUT_MS);
     if (first.joined || !NEVER_ANSWERED.test(first.reason)) return first;
-    // The client gave up before the server answered (on a starved machine a Bedrock client's
-    // handshake can): a player tries again. Counted, and a second such failure is a failure.
-    this.tally.joinRetries += 1;
+    // The client gave up, or got stuck, before the server answered its login (on a starved
+    // machine a Bedrock client's can): a player tries again. Counted; failing twice is a failure.
+    this.tally.joinRetries.push(`${name}: ${first.reason}`);
     return this.#attempt(name);
   }
 
-  async #attempt(name: string): Promise<PlayerJoin> {
+  async #attempt(name: string, timeoutMs = JOIN_TIMEOUT_MS): Promise<PlayerJoin> {
     this.tally.joinAttempts += 1;
     try {
-      const result = await this.host.join(this.game.port, name, JOIN_TIMEOUT_MS);
+      const result = await this.host.join(this.game.port, name, timeoutMs);
       if (result.joined) this.#admitted(name);
       return result;
     } catch (error) {
@@ -160,7 +161,16 @@ export class SoakDriver {
 
   /** One cycle; never throws: what went wrong is in the tally. */
   async runCycle(cycle: number): Promise<void> {
-    this.tally.cycles += 1;
+    const startedAt = Date.now();
+    try {
+      await this.#cycle(cycle);
+    } finally {
+      this.tally.cycles += 1;
+      this.tally.cycleMs.push(Date.now() - startedAt);
+    }
+  }
+
+  async #cycle(cycle: number): Promise<void> {
     const returning = cycle >= 2 ? this.#target(cycle - 2) : undefined;
     const regulars = this.#regulars(cycle, JOINS_PER_CYCLE - 2 - (returning ? 1 : 0));
     const target = this.#target(cycle);
@@ -224,8 +234,9 @@ export class SoakDriver {
     this.tally.tickets.asked += 1;
     const from = bot.seen.length;
     bot.command('tickets');
-    const answer = await lineOf(bot, (line) =>
-      bot.seen.indexOf(line) >= from && /Tickets of|has no tickets|service is busy|Slow down/.test(line),
+    const answer = await lineOf(
+      bot,
+      (line) => bot.seen.indexOf(line) >= from && /Tickets of|has no tickets|service is busy|Slow down/.test(line),
     );
     if (answer === undefined) this.tally.tickets.unanswered += 1;
     else if (answer.includes('service is busy')) this.tally.tickets.busy += 1;

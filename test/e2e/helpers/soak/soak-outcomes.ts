@@ -51,6 +51,7 @@ export function brokenPromises(tally: SoakTally, service: ServiceRecord): string
     pardons.admittedAgain === returns && pardons.failures.length === 0,
     `${pardons.admittedAgain} of ${returns} pardoned players admitted again: ${list(pardons.failures)}`,
   );
+  expect(tally.watcher.kickedWith === undefined, `the watching player was kicked: ${tally.watcher.kickedWith}`);
   const lost = tally.chat.filter((line) => line.seenAtMs === undefined).map((line) => line.token);
   expect(lost.length === 0, `${lost.length} of ${tally.chat.length} chat lines never delivered: ${list(lost)}`);
   const lostWhispers = tally.whispers.filter((line) => line.seenAtMs === undefined).map((line) => line.token);

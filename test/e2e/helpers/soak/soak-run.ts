@@ -138,7 +138,9 @@ async function soakOne(options: SoakRunOptions, plan: SoakServerPlan): Promise<S
     writeFileSync(join(serverDir, 'console.log'), output);
     tally.loginCheckTimeouts = count(output, 'login check did not answer in time');
     tally.loginCheckFailures = count(output, 'login check failed');
-    tally.mutedLinesOnConsole = output.split('\n').filter((line) => line.includes('hush sk') && !line.includes('[muted]'));
+    tally.mutedLinesOnConsole = output
+      .split('\n')
+      .filter((line) => line.includes('hush sk') && !line.includes('[muted]'));
     log(`done: ${tally.cycles} cycles, ${tally.joinAttempts} joins`);
     return tally;
   } finally {

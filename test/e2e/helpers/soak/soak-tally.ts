@@ -27,12 +27,14 @@ export interface SoakTally {
   host: string;
   names: NamesMode;
   cycles: number;
+  /** How long each cycle took, from its joins to its last player leaving. */
+  cycleMs: number[];
   /** Connections that reached the server's login (admitted and refused). */
   joinAttempts: number;
   /** Admitted joins by player UUID (lower case): each must have had its login check. */
   admittedByUuid: Map<string, number>;
-  /** Joins tried again because the client gave up before the server answered. */
-  joinRetries: number;
+  /** Joins tried again because the client gave up before the server answered: why it gave up. */
+  joinRetries: string[];
   /** Joins that failed where they should not have: refused, or never spawned (twice). */
   joinFailures: string[];
   bannedAtJoin: { attempted: number; refused: number; failures: string[] };
@@ -42,6 +44,8 @@ export interface SoakTally {
   pardons: { issued: number; admittedAgain: number; failures: string[] };
   /** Chat lines of unmuted players (each must reach the watching player). */
   chat: ChatLine[];
+  /** Lines the watching player saw, and why it left early if it did (kicked). */
+  watcher: { lines: number; kickedWith?: string };
   /** Tokens of muted players' lines: none may reach anyone. */
   mutedTokens: string[];
   /** Those of them the watching player saw (set at the end). */
@@ -68,8 +72,9 @@ export function emptyTally(label: string, host: string, names: NamesMode): SoakT
     host,
     names,
     cycles: 0,
+    cycleMs: [],
     joinAttempts: 0,
-    joinRetries: 0,
+    joinRetries: [],
     admittedByUuid: new Map(),
     joinFailures: [],
     bannedAtJoin: { attempted: 0, refused: 0, failures: [] },
@@ -77,6 +82,7 @@ export function emptyTally(label: string, host: string, names: NamesMode): SoakT
     mutes: { issued: 0, held: 0, failures: [] },
     pardons: { issued: 0, admittedAgain: 0, failures: [] },
     chat: [],
+    watcher: { lines: 0 },
     mutedTokens: [],
     mutedTokensSeen: [],
     whispers: [],
