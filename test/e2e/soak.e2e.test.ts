@@ -10,6 +10,14 @@ import type { SoakTally } from './helpers/soak/soak-tally.js';
 
 /** CI's soak: two minutes (the bench runs ten and keeps the figures: `npm run bench -- soak`). */
 const SOAK_MS = 120_000;
+/**
+ * The login check's limit here; the bench keeps the default (300 ms) and counts checks past it.
+ * On two cores shared with other work (load 10), the service's process can wait longer than 300 ms
+ * for a core while the game server is idle, which no deadline in the game server can tell from a
+ * late answer: one check in 150 joins was. What this test holds is that no check is late for the
+ * game server's own reasons (its loop held by a burst of joins, see loop-aware-deadline.ts).
+ */
+const LOGIN_CHECK_TIMEOUT_MS = 1000;
 
 /**
  * Two minutes of the issue's load on both hosts at once, against a service with 2,000 players
@@ -36,6 +44,7 @@ describe('two minutes of joins, chat, bans, mutes and reports on both hosts', { 
       service,
       servers: soakServers('mixed'),
       durationMs: SOAK_MS,
+      loginCheckTimeoutMs: LOGIN_CHECK_TIMEOUT_MS,
     });
     const loginChecks = await service.loginChecks();
     await service.close();

@@ -28,7 +28,7 @@ const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 
 /**
  * Starts `bailiff start` for `host` in `serverDir` against the soak's service, with the loopback
- * test settings and Bailiff's defaults (the login check's 300 ms, the stream), and waits until the
+ * test settings and Bailiff's defaults (the login check's 300 ms unless told, the stream), and waits until the
  * plugin has every active ban of the service in its cache.
  */
 export async function startSoakGame(
@@ -37,8 +37,12 @@ export async function startSoakGame(
   serverDir: string,
   serviceUrl: string,
   activeBans: number,
+  /** The login check's limit; Bailiff's default (300 ms) without it. */
+  loginCheckTimeoutMs?: number,
 ): Promise<SoakGame> {
-  writeTestServerFolder(serverDir, undefined, host.serverSettings);
+  const config =
+    loginCheckTimeoutMs === undefined ? undefined : { enforcement: { loginCheck: { timeoutMs: loginCheckTimeoutMs } } };
+  writeTestServerFolder(serverDir, config, host.serverSettings);
   const game = await startGameServerProcess(serverDir, {
     BAILIFF_API_URL: serviceUrl,
     BAILIFF_API_KEY: SOAK_KEYS[edition],

@@ -35,6 +35,8 @@ export interface SoakRunOptions {
   cycleMs?: number;
   /** How often the servers' memory is sampled (after full GCs). @default 15000 */
   sampleEveryMs?: number;
+  /** The login check's limit on the game servers. @default Bailiff's (300 ms) */
+  loginCheckTimeoutMs?: number;
   /** Progress lines (a bench prints them). */
   log?: (line: string) => void;
 }
@@ -91,7 +93,14 @@ async function soakOne(options: SoakRunOptions, plan: SoakServerPlan): Promise<S
   const label = `${plan.hostName}, ${plan.names} names`;
   const log = (line: string) => options.log?.(`[${label}] ${line}`);
   const serverDir = join(options.dir, `${plan.hostName}-${plan.names}`);
-  const soak = await startSoakGame(plan.host, plan.edition, serverDir, options.service.url, 2 * BANNED_PER_EDITION);
+  const soak = await startSoakGame(
+    plan.host,
+    plan.edition,
+    serverDir,
+    options.service.url,
+    2 * BANNED_PER_EDITION,
+    options.loginCheckTimeoutMs,
+  );
   const memory = [await soak.sample(0, 0)];
   let progress: DriverProgress = { joins: 0, cycles: 0 };
   const players = drivePlayers(
