@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDb } from '../src/db/open-db.js';
 import { createAdmin } from '../src/service/panel/create-admin.js';
+import { hashPassword } from '../src/service/panel/passwords.js';
+import { createSqliteStores } from '../src/service/store/sqlite-stores.js';
 import { FIXTURE_NETWORK, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import { PanelClient } from '../test/service/helpers/panel-client.js';
 import { browserAvailable, closeBrowsers, launchBrowser } from '../test/support/browser.js';
@@ -71,6 +73,20 @@ function markEndedAsAnnounced(path: string): void {
   }
 }
 
+/** A `viewer` account (no `see-ip`: every page's data goes through the address redactor). */
+async function addViewer(path: string, username: string): Promise<void> {
+  const db = openDb(path);
+  try {
+    const stores = createSqliteStores(db);
+    const networkId = stores.networks.findNetwork(FIXTURE_NETWORK);
+    if (networkId === undefined) throw new Error(`no network ${FIXTURE_NETWORK} in the fixture`);
+    const passwordHash = await hashPassword(PASSWORD);
+    stores.panelAccounts.create({ networkId, username, passwordHash, role: 'viewer', nowMs: Date.now() });
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * The panel with 1,000,000 stored punishments (the login-check fixture): the dashboard (charts of
  * 30 days, recent punishments, open tickets) and player pages answered by a service in its own
@@ -81,6 +97,7 @@ export async function run(): Promise<BenchResult[]> {
   try {
     const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
     await createAdmin({ dbPath: fixture.path, network: FIXTURE_NETWORK, username: 'bench', password: PASSWORD });
+    await addViewer(fixture.path, 'viewer');
     markEndedAsAnnounced(fixture.path);
     const { child, url } = await startServiceProcess(fixture.path);
     try {
@@ -93,6 +110,10 @@ export async function run(): Promise<BenchResult[]> {
       const cpuBetween = await cpuOf(child);
       const player = await timePages(client, (n) => `/panel/players/${players[n % players.length]}`);
       const cpuAfter = await cpuOf(child);
+      const viewer = new PanelClient(url);
+      if ((await viewer.login('viewer', PASSWORD)).status !== 303) throw new Error('the viewer could not log in');
+      const viewerPlayer = await timePages(viewer, (n) => `/panel/players/${players[n % players.length]}`);
+      const cpuViewer = await cpuOf(child);
       const perPage = (cpuUs: number) => cpuUs / (WARM_UP + SAMPLES) / 1000;
       const load = `load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
       const notes = `${NETWORK_AT_SCALE.stored.toLocaleString('en')} punishments stored; sequential GETs, whole page; ${load}`;
@@ -109,6 +130,19 @@ export async function run(): Promise<BenchResult[]> {
           name: 'player page: service CPU per page',
           unit: 'ms',
           value: perPage(cpuAfter - cpuBetween),
+          notes: 'user + system CPU of the service process, whatever else runs on the machine',
+        },
+        {
+          name: 'player page of a role without see-ip (server)',
+          unit: 'ms',
+          ...viewerPlayer,
+          target: 'p99 <= 50 ms',
+          notes: `every string of the page's data through the address redactor; ${notes}`,
+        },
+        {
+          name: 'player page of a role without see-ip: service CPU per page',
+          unit: 'ms',
+          value: perPage(cpuViewer - cpuAfter),
           notes: 'user + system CPU of the service process, whatever else runs on the machine',
         },
       ];

@@ -7,6 +7,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { AppealCodes } from '../plugin/appeals/appeal-codes.js';
+import { AppealScreens } from '../plugin/appeals/appeal-screens.js';
 import { PunishmentCache } from '../plugin/cache/punishment-cache.js';
 import { bailiffConfigSchema } from '../plugin/config/schema.js';
 import { onChat } from '../plugin/enforcement/chat-guard.js';
@@ -15,12 +17,14 @@ import { onJoined } from '../plugin/enforcement/join-notices.js';
 import { onPreLogin } from '../plugin/enforcement/pre-login.js';
 import { createPolicy } from '../plugin/kinds/policy.js';
 import { createMessages } from '../plugin/messages/messages.js';
+import { ExtensionSupport } from '../src/api/extension-support.js';
 import type { ModerationApi } from '../src/api/moderation-api.js';
 import { openDb } from '../src/db/open-db.js';
 import { startWalCheckpointer } from '../src/db/wal-checkpointer.js';
 import { createOutbox } from '../src/outbox/index.js';
 import { systemClock } from '../src/ports/clock.js';
 import { silentLogger } from '../src/ports/logger.js';
+import { systemTimers } from '../src/ports/timers.js';
 import type { ChatEvent, Player, PreLoginEvent } from '../src/runtime/plugin-api.js';
 import type { BenchResult } from './result.js';
 import { summarize } from './result.js';
@@ -68,6 +72,31 @@ function fakePlayer(uuid: string): Player {
   };
 }
 
+/** The context with appeal codes on ban screens, over a service that issues a code at once. */
+function withHeldAppealCodes(context: EnforcementContext) {
+  const client = {
+    appealCode: async ({ punishmentId }: { punishmentId: string }) => ({
+      success: true as const,
+      punishmentId,
+      outcome: 'issued' as const,
+      code: '7KQ2M-XW9DC',
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    }),
+  } as unknown as ModerationApi;
+  const extensions = new ExtensionSupport({ reprobeAfterMs: 600_000 });
+  const codes = new AppealCodes({ client, extensions, clock: systemClock });
+  const appeals = new AppealScreens({
+    codes,
+    messages: context.messages,
+    waitMs: () => 500,
+    clock: systemClock,
+    timers: systemTimers,
+    logger: silentLogger,
+  });
+  const banOf = (uuid: string) => context.cache.activeBan(uuid, Date.now())!.punishment.id;
+  return { codes, banOf, context: { ...context, appeals } satisfies EnforcementContext };
+}
+
 /** Join and chat decisions with 100,000 cached punishments, memory of the cache, and a login storm. */
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-decisions-'));
@@ -81,7 +110,11 @@ export async function run(): Promise<BenchResult[]> {
     cache.load();
 
     const outbox = createOutbox({ db, client: {} as ModerationApi });
-    const messages = createMessages({ 'ban.screen': 'banned {reason} {remaining} {id}', 'mute.chat-blocked': 'muted' });
+    const messages = createMessages({
+      'ban.screen': 'banned {reason} {remaining} {id}\n{appeal}',
+      'ban.appeal.code': 'Appeal code: {code} (use it once, before {expires})',
+      'mute.chat-blocked': 'muted',
+    });
     const context: EnforcementContext = {
       db,
       cache,
@@ -149,6 +182,12 @@ export async function run(): Promise<BenchResult[]> {
     const emptyCall = perCallMicros(cleanLogins, () => {});
     const joinClean = perCallMicros(cleanLogins, (event: PreLoginEvent) => onPreLogin(context, event));
     const joinBanned = perCallMicros(bannedLogins, (event: PreLoginEvent) => onPreLogin(context, event));
+    // The plugin as it runs: each banned player's appeal code held (asked once before), shown on the screen.
+    const withAppeals = withHeldAppealCodes(context);
+    for (const event of bannedLogins) await withAppeals.codes.ask(withAppeals.banOf(event.uuid), event);
+    const joinBannedWithCode = perCallMicros(bannedLogins, (event: PreLoginEvent) =>
+      onPreLogin(withAppeals.context, event),
+    );
     const chatClean = perCallMicros(cleanChats, (event: ChatEvent) => onChat(context, event));
     const chatMuted = perCallMicros(mutedChats, (event: ChatEvent) => {
       event.cancelled = false;
@@ -167,6 +206,12 @@ export async function run(): Promise<BenchResult[]> {
         unit: 'us',
         ...summarize(joinBanned),
         notes: 'includes rendering the ban message',
+      },
+      {
+        name: 'join decision (banned, with the appeal code line held)',
+        unit: 'us',
+        ...summarize(joinBannedWithCode),
+        notes: 'the ban message with its {appeal} line from the code held in memory, and the denial noted for the wait',
       },
       { name: 'chat decision (not muted)', unit: 'us', ...summarize(chatClean), target: 'p99 <= 1 us', notes },
       { name: 'chat decision (muted: cancel + message)', unit: 'us', ...summarize(chatMuted) },

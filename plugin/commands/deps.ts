@@ -5,6 +5,7 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Player } from '../../src/runtime/plugin-api.js';
+import type { PlayerAppeals } from '../appeals/player-appeals.js';
 import type { ReloadOutcome } from '../config/reload-settings.js';
 import type { CreatedReport } from '../core/report-events.js';
 import type { LiftRequest, PunishmentRecords } from '../enforcement/command-effects.js';
@@ -66,6 +67,8 @@ export interface CommandDeps {
   playerCalls: Pick<PlayerCalls, 'run'>;
   /** Recent chat, cooldowns and delivery notices of player reports and ticket replies. */
   reports: PlayerReports;
+  /** One-time appeal codes for `/appeal`, and each player's cooldown. */
+  appeals: PlayerAppeals;
   /** Creations being sent now (sync leaves announcing them to the command). */
   inFlight: InFlightCreations;
   /** What this server knows of punishments, from its cache (for /check, /history, /banlist, /unban). */

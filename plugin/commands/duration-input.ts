@@ -1,4 +1,4 @@
-import { PERMANENT } from '../../src/contract/schemas.js';
+import { MAX_DURATION_MS, PERMANENT } from '../../src/contract/schemas.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -37,7 +37,9 @@ export function parseDurationInput(input: string): DurationInput {
     parts += 1;
   }
   if (total <= 0) return { ok: false, problem: 'must be longer than 0' };
-  if (!Number.isSafeInteger(total)) return { ok: false, problem: 'too long (use perm for permanent)' };
+  if (!Number.isSafeInteger(total) || total > MAX_DURATION_MS) {
+    return { ok: false, problem: 'too long: at most 1000y (use perm for permanent)' };
+  }
   return { ok: true, ms: total };
 }
 

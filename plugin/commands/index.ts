@@ -1,5 +1,6 @@
 import type { CommandHandler, PluginContext } from '../../src/runtime/plugin-api.js';
 import { altsCommand } from './alts.js';
+import { appealCommand } from './appeal.js';
 import { bailiffCommand } from './bailiff.js';
 import { banlistCommand } from './banlist.js';
 import { checkCommand } from './check.js';
@@ -53,6 +54,7 @@ export function buildCommands(
     'unban-ip': ipUnbanCommand(deps, completions),
     alts: altsCommand(deps, completions),
     reports: reportsCommand(deps),
+    appeal: appealCommand(deps),
   };
 }
 

@@ -30,6 +30,7 @@ const TITLES: Record<ExtensionName, string> = {
   closeTicket: 'report closing',
   staffReplyToTicket: 'staff replies',
   pendingNotices: 'notices for online players',
+  appealCode: 'appeal codes',
 };
 
 /** The status line of what the service offers beyond the published contract; undefined when not reported. */

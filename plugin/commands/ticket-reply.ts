@@ -18,8 +18,14 @@ export async function replyToTicket(deps: CommandDeps, sender: CommandSender, id
   const render = deps.messages.render.bind(deps.messages);
   const player = asPlayer(sender);
   if (!player) return sender.sendMessage(render('commands.ticket.reply-players-only'));
-  const message = contractText(words.join(' '), MAX_TICKET_TEXT_LENGTH);
+  const message = contractText(words.join(' '), Number.POSITIVE_INFINITY);
   if (message === undefined) return sender.sendMessage(render('commands.ticket.reply-empty'));
+  // Refused whole, never cut: the player is told what was not sent and why.
+  if (message.length > MAX_TICKET_TEXT_LENGTH) {
+    return sender.sendMessage(
+      render('commands.ticket.reply-too-long', { length: message.length, max: MAX_TICKET_TEXT_LENGTH }),
+    );
+  }
   if (deps.client.extensions.isMissing('createTicket', deps.clock.now())) {
     return sender.sendMessage(render('commands.ticket.replies-not-offered'));
   }

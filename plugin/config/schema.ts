@@ -173,6 +173,18 @@ const reportsSection = z.strictObject({
     .default(10),
 });
 
+const appealsSection = z.strictObject({
+  /** How long a banned player's refusal waits for their appeal code when none is held yet; 0: never. @default 500 */
+  codeWaitMs: z
+    .number()
+    .int('must be an integer number of milliseconds')
+    .min(0, 'must be at least 0')
+    .max(3000, 'must be at most 3000')
+    .default(500),
+  /** After /appeal asked the service, how long before the same player may ask again. @default 60000 */
+  cooldownMs: z.number().int('must be an integer number of milliseconds').min(0, 'must be at least 0').default(60_000),
+});
+
 const outboxSection = z.strictObject({
   /** @default 4 */
   concurrency: z.number().int().min(1).optional(),
@@ -193,6 +205,7 @@ export const bailiffConfigSchema = z.strictObject({
   players: playersSection.prefault({}),
   /** Shown in ban and mute messages; empty leaves the appeal line out. @default '' */
   appealUrl: z.string().default(''),
+  appeals: appealsSection.prefault({}),
   outbox: outboxSection.prefault({}),
   evasion: evasionSection.prefault({}),
   reports: reportsSection.prefault({}),

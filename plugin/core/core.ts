@@ -8,7 +8,10 @@ import { createOutbox } from '../../src/outbox/index.js';
 import type { Outbox } from '../../src/outbox/types.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
+import { systemTimers, type Timers } from '../../src/ports/timers.js';
 import type { CommandSender, Permissions, Players } from '../../src/runtime/plugin-api.js';
+import { AppealCodes } from '../appeals/appeal-codes.js';
+import { AppealScreens } from '../appeals/appeal-screens.js';
 import { PunishmentCache } from '../cache/punishment-cache.js';
 import type { BailiffConfig } from '../config/schema.js';
 import { sqliteExtensionStore } from '../connection/extension-store.js';
@@ -43,6 +46,8 @@ export interface CoreOptions {
   console: CommandSender;
   clock: Clock;
   logger: Logger;
+  /** Timers of waits on the join path (a ban screen's appeal code). @default systemTimers */
+  timers?: Timers;
 }
 
 /**
@@ -68,6 +73,10 @@ export interface Core {
   readonly settings: CoreSettings;
   /** Reports created on this server (`reportCreated`), for the staff alert. */
   readonly reports: ReportEventBus;
+  /** One-time appeal codes from the service, held for ban screens and `/appeal`. */
+  readonly appealCodes: AppealCodes;
+  /** Appeal codes on ban screens (the pre-login wait for a code not held yet). */
+  readonly appealScreens: AppealScreens;
   readonly keySource: string;
   /** Enforced punishments the cache indexed at start. */
   readonly enforcedAtStart: number;
@@ -107,6 +116,15 @@ export function createCore(options: CoreOptions): Core {
   const enforcedAtStart = cache.load();
   settings.onReplaced(() => cache.load(settings.policy().enforcedAs));
   const outbox = createOutbox({ db, client, clock, logger, settings: initial.outbox });
+  const appealCodes = new AppealCodes({ client, extensions, clock });
+  const appealScreens = new AppealScreens({
+    codes: appealCodes,
+    messages: settings.messages,
+    waitMs: () => settings.config().appeals.codeWaitMs,
+    clock,
+    timers: options.timers ?? systemTimers,
+    logger,
+  });
   const enforcement: EnforcementContext = {
     db,
     cache,
@@ -117,6 +135,7 @@ export function createCore(options: CoreOptions): Core {
     appealUrl: () => settings.config().appealUrl,
     clock,
     logger,
+    appeals: appealScreens,
   };
   const audience: StaffAudience = { online: () => options.players.online(), console: options.console };
   const inFlight = new InFlightCreations();
@@ -136,6 +155,8 @@ export function createCore(options: CoreOptions): Core {
     audience,
     settings,
     reports: createReportEvents(),
+    appealCodes,
+    appealScreens,
     keySource: options.keySource,
     enforcedAtStart,
     start() {

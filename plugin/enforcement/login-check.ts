@@ -7,7 +7,7 @@ import { parseIpAddress, rangeContains } from '../../src/ip/ip-range.js';
 import type { Timers } from '../../src/ports/timers.js';
 import type { Player, PreLoginEvent } from '../../src/runtime/plugin-api.js';
 import type { ApplyOutcome } from '../sync/apply-punishment.js';
-import { banScreenKey } from './ban-screen.js';
+import { heldAppealLine, renderBanScreen } from './ban-screen.js';
 import type { CheckOutcome, ChecksInFlight } from './checks-in-flight.js';
 import type { EnforcementContext } from './enforcement-context.js';
 import { recordEnforced } from './first-enforcement.js';
@@ -15,7 +15,6 @@ import type { LoginCheckSettings, LoginCheckSupport } from './login-check-suppor
 import { startLoopAwareDeadline } from './loop-aware-deadline.js';
 import type { PendingNotices } from './pending-notices.js';
 import { onPreLogin } from './pre-login.js';
-import { renderFor } from './punishment-text.js';
 
 export interface LoginCheckDeps {
   context: EnforcementContext;
@@ -160,7 +159,8 @@ export function onJoinedAfterCheck(deps: Pick<LoginCheckDeps, 'context' | 'notic
   const entry = context.cache.activeBan(player.uuid.toLowerCase(), now);
   if (entry) {
     const ban = recordEnforced(context, entry.punishment);
-    player.kick(renderFor(context.messages(), banScreenKey(ban), ban, now, context.appealUrl()));
+    const appeal = heldAppealLine(context, ban, { uuid: player.uuid, name: player.name });
+    player.kick(renderBanScreen(context, ban, now, appeal));
     return;
   }
   deps.notices.deliver(player);

@@ -1,9 +1,8 @@
 import { errorMessage } from '../../src/errors/error-message.js';
 import type { PreLoginEvent } from '../../src/runtime/plugin-api.js';
-import { banScreenKey } from './ban-screen.js';
+import { heldAppealLine, renderBanScreen } from './ban-screen.js';
 import type { EnforcementContext } from './enforcement-context.js';
 import { recordEnforced } from './first-enforcement.js';
-import { renderFor } from './punishment-text.js';
 
 function addressBan(context: EnforcementContext, event: PreLoginEvent, now: number) {
   if (event.ip === undefined || context.bypassesIpBans?.({ uuid: event.uuid, name: event.name })) return undefined;
@@ -14,7 +13,8 @@ function addressBan(context: EnforcementContext, event: PreLoginEvent, now: numb
  * Refuses a banned player, and every player from a banned address or range but those holding
  * `bailiff.ipban.bypass`. The decision is two
  * in-memory lookups; only the first enforcement of a ban writes (its start and acknowledgements),
- * and nothing here touches the network.
+ * and nothing here touches the network: the screen's appeal line is what this server holds, and the
+ * denial is noted so a code asked for afterwards (plugin/appeals/appeal-screens.ts) can complete it.
  */
 export function onPreLogin(context: EnforcementContext, event: PreLoginEvent): void {
   const now = context.clock.now();
@@ -30,5 +30,10 @@ export function onPreLogin(context: EnforcementContext, event: PreLoginEvent): v
       error: errorMessage(error),
     });
   }
-  event.deny(renderFor(context.messages(), banScreenKey(ban), ban, now, context.appealUrl()));
+  const shown = ban;
+  const holder = { uuid: event.uuid, name: event.name, ...(event.ip === undefined ? {} : { ip: event.ip }) };
+  const render = (appeal: string) => renderBanScreen(context, shown, now, appeal);
+  const screen = render(heldAppealLine(context, ban, holder));
+  event.deny(screen);
+  context.appeals?.denied(event, { punishmentId: ban.id, holder, screen, render });
 }

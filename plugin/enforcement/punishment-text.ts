@@ -25,6 +25,8 @@ export function punishmentPlaceholders(
       : messages.render('time.remaining', { duration: formatDuration(left) }),
     expires: permanent ? messages.render('time.permanent') : new Date(now + left).toISOString(),
     appealUrl,
+    // Ban screens fill it with the appeal code line; elsewhere its line is left out.
+    appeal: '',
   };
 }
 
@@ -40,6 +42,6 @@ export function renderFor(
   return messages.render(
     key,
     { ...punishmentPlaceholders(punishment, now, messages, appealUrl), ...extra },
-    { optional: ['appealUrl'] },
+    { optional: ['appealUrl', 'appeal'] },
   );
 }

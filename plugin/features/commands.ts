@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { randomId } from '../../src/ports/ids.js';
 import { systemTimers } from '../../src/ports/timers.js';
 import type { PluginContext } from '../../src/runtime/plugin-api.js';
+import { AppealCooldowns } from '../appeals/appeal-cooldowns.js';
 import { type CommandDeps, registerCommands } from '../commands/index.js';
 import { cachedPunishmentTypes } from '../connection/punishment-types.js';
 import type { Core } from '../core/core.js';
@@ -40,7 +41,7 @@ export function commandDeps(
   return {
     client,
     outbox,
-    messages: { render: (key, placeholders) => settings.messages().render(key, placeholders) },
+    messages: { render: (key, placeholders, options) => settings.messages().render(key, placeholders, options) },
     players,
     identify: createIdentify({
       server: host.server,
@@ -62,6 +63,11 @@ export function commandDeps(
     reportCreated: (report) => core.reports.emit('reportCreated', report),
     playerCalls: new PlayerCalls(() => settings.config().players, clock),
     reports: features.reports.reports,
+    appeals: {
+      codes: core.appealCodes,
+      cooldowns: new AppealCooldowns(() => settings.config().appeals.cooldownMs, clock),
+      appealUrl: () => settings.config().appealUrl,
+    },
     inFlight: core.inFlight,
     records: effects.records,
     evasion: features.evasion.lookups,

@@ -40,6 +40,8 @@ export function installEnforcement(core: Core, hooks: FeatureHooks): Enforcement
   // The cache decides first (lowest runs first); the login check asks only about players it does not ban.
   events.on('player:prelogin', (event) => onPreLogin(enforcement, event), { priority: 'lowest' });
   events.on('player:prelogin', (event) => checkAtLogin(loginCheck, event), { ignoreCancelled: true });
+  // After every decision: a refusal by a ban screen waits (bounded) for the player's appeal code.
+  events.on('player:prelogin', (event) => core.appealScreens.completeDenial(event), { priority: 'high' });
   events.on('player:join', ({ player }) => {
     try {
       onJoined(enforcement, player, !extensions.isMissing('registerPlayer', clock.now()));

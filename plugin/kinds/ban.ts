@@ -1,6 +1,6 @@
 import type { Player } from '../../src/runtime/plugin-api.js';
 import { expiresAt } from '../cache/cached-punishment.js';
-import { banScreenKey } from '../enforcement/ban-screen.js';
+import { heldAppealLine, renderBanScreen } from '../enforcement/ban-screen.js';
 import type { Kind } from './kind.js';
 
 /**
@@ -21,7 +21,12 @@ export const banKind: Kind = {
       if (!bypasses?.(player)) reached.set(player.uuid.toLowerCase(), player);
     }
     if (reached.size === 0) return;
-    step.enforce((player) => player.kick(step.text(banScreenKey(step.next))), [...reached.values()]);
+    const { context, next, now } = step;
+    const kick = (player: Player) => {
+      const holder = { uuid: player.uuid, name: player.name };
+      player.kick(renderBanScreen(context, next, now, heldAppealLine(context, next, holder)));
+    };
+    step.enforce(kick, [...reached.values()]);
   },
   // A banned player never gets as far as joining.
   atJoin: () => undefined,

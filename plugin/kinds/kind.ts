@@ -3,6 +3,7 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { Player, Players } from '../../src/runtime/plugin-api.js';
 import type { OutboxWriter } from '../acks/acknowledgements.js';
+import type { AppealScreenLines } from '../appeals/appeal-screens.js';
 import type { EnforcedKind } from '../cache/active-index.js';
 import type { CachedPunishment } from '../cache/cached-punishment.js';
 import type { PunishmentCache } from '../cache/punishment-cache.js';
@@ -71,4 +72,6 @@ export interface KindContext {
   addresses?: Pick<OnlineAddresses, 'onlineIn'>;
   /** Whether a player is spared by IP bans (`bailiff.ipban.bypass`); absent: nobody is. */
   bypassesIpBans?: (player: { uuid: string; name: string }) => boolean;
+  /** Appeal codes on ban screens; absent: the screens say nothing of appeal codes. */
+  appeals?: AppealScreenLines;
 }

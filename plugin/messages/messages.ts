@@ -4,7 +4,7 @@ import type { MessageTable } from './schema.js';
 export type Placeholders = Readonly<Record<string, string | number>>;
 
 export interface MessageRenderer {
-  render(key: string, placeholders?: Record<string, string | number>): string;
+  render(key: string, placeholders?: Record<string, string | number>, options?: RenderOptions): string;
 }
 
 export interface Messages {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appealCodeBody, appealCodeResponse } from './appeal-code-schemas.js';
 import {
   acknowledgeNotificationsBody,
   acknowledgePunishmentBody,
@@ -143,6 +144,7 @@ const DEFINITIONS = {
     response: successMessageResponse,
     extension: false,
     queueable: true,
+    idempotent: true,
   },
   acknowledgePunishment: {
     method: 'POST',
@@ -217,6 +219,7 @@ const DEFINITIONS = {
     response: successMessageResponse,
     extension: true,
     queueable: true,
+    idempotent: true,
   },
   linkedAccounts: {
     method: 'GET',
@@ -295,6 +298,14 @@ const DEFINITIONS = {
     path: 'notifications/pending',
     query: pendingNoticesQuery,
     response: pendingNoticesResponse,
+    extension: true,
+    queueable: false,
+  },
+  appealCode: {
+    method: 'POST',
+    path: 'appeals/code',
+    body: appealCodeBody,
+    response: appealCodeResponse,
     extension: true,
     queueable: false,
   },

@@ -25,10 +25,16 @@ export const typeOrdinal = z
 
 /** Milliseconds; -1 means permanent. */
 export const PERMANENT = -1;
+/**
+ * The longest duration, 1,000 years of 365 days: its end stays a four-digit-year date for every
+ * store and reader (a Date holds ±8.64e15 ms, and a longer one would end past it); longer is `-1`.
+ */
+export const MAX_DURATION_MS = 1000 * 365 * 86_400_000;
 export const durationMs = z
   .number()
   .int('must be an integer number of milliseconds')
-  .min(PERMANENT, 'must be -1 (permanent) or a number of milliseconds >= 0');
+  .min(PERMANENT, 'must be -1 (permanent) or a number of milliseconds >= 0')
+  .max(MAX_DURATION_MS, `must be at most ${MAX_DURATION_MS} ms (1000 years); use -1 for permanent`);
 
 export const severity = z.enum(['lenient', 'regular', 'aggravated']);
 export type Severity = z.infer<typeof severity>;

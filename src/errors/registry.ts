@@ -47,6 +47,12 @@ export const ERROR_REGISTRY = {
   service: {
     BAILIFF_SERVICE_SEED:
       'A seed of the reference service is invalid (names the file, the JSON path and what was expected).',
+    BAILIFF_SERVICE_DATABASE_UNAVAILABLE:
+      'The service cannot use its database right now (PostgreSQL unreachable, SQLite busy or its disk failing); answered 503.',
+    BAILIFF_SERVICE_WEBHOOK_DESTINATION:
+      'A webhook destination is or resolves to an internal address, which the service does not reach unless allowed.',
+    BAILIFF_SERVICE_SERVERS:
+      'A change to networks, servers or keys was refused: an unknown network or server, a taken or bad name, a bad grace period.',
   },
 } as const;
 

@@ -2,6 +2,7 @@ import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
 import type { EvasionSettings } from './evasion/evasion-settings.js';
+import { UnavailabilityLog } from './http/database-outage.js';
 import type { ModerationRules } from './rules/catalogue.js';
 import { ServerActivity } from './server-activity.js';
 import type { ServiceStorage } from './store/ports/storage.js';
@@ -30,6 +31,8 @@ export interface ServiceContext {
   webhooks: WebhookQueue;
   /** Renders rows for lists and the stream, leaving out (and logging once) a row that cannot be shown. */
   render: PunishmentRenderer;
+  /** Logs the 503s of a database outage, once every few seconds for every door (API, panel, stream). */
+  outages: UnavailabilityLog;
   clock: Clock;
   ids: IdGenerator;
   rules: ModerationRules;
@@ -47,7 +50,7 @@ export type ChangeBusFactory = (parts: {
 
 /** @param changes the bus of several instances (PostgreSQL); @default this instance's feed only */
 export function createContext(
-  parts: Omit<ServiceContext, 'stores' | 'feed' | 'render' | 'webhooks' | 'activity' | 'changes'>,
+  parts: Omit<ServiceContext, 'stores' | 'feed' | 'render' | 'webhooks' | 'activity' | 'changes' | 'outages'>,
   changes?: ChangeBusFactory,
 ): ServiceContext {
   const stores = parts.storage.stores;
@@ -61,5 +64,6 @@ export function createContext(
     changes: changes?.({ stores, render, feed }) ?? new InProcessChangeBus(stores, render, feed),
     webhooks: new WebhookQueue(),
     render,
+    outages: new UnavailabilityLog(parts.logger, parts.clock),
   };
 }

@@ -8,17 +8,33 @@ import { systemRandom } from '../ports/random.js';
 import { systemTimers } from '../ports/timers.js';
 import { ADDRESS_PRUNE_BATCH_SIZE, ADDRESS_PRUNE_INTERVAL_MS, AddressPruner } from './address-pruner.js';
 import { buildApp } from './app.js';
+import { parseTrustedProxies } from './connections/client-origin.js';
+import { ConnectionGuard } from './connections/connection-guard.js';
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+} from './connections/connection-settings.js';
 import { createContext } from './context.js';
+import { drainInstance } from './drain/drain.js';
+import { InFlightRequests } from './drain/in-flight-requests.js';
 import { DAY_MS, DEFAULT_LINK_EXPIRY_DAYS, DEFAULT_SHARED_IP_THRESHOLD } from './evasion/evasion-settings.js';
+import { Readiness } from './health/readiness.js';
 import { AuthFailureThrottle } from './http/auth-throttle.js';
 import { KeyRateLimits } from './http/rate-limit.js';
-import { ImportJobs } from './migration/import-job.js';
+import { type MetricsListener, startMetricsListener } from './metrics/metrics-access.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
+import { DEFAULT_MIGRATION_LEASE_MS, ImportJobs } from './migration/import-job.js';
 import {
   checkOptions,
   DEFAULT_ADDRESS_HISTORY_DAYS,
   DEFAULT_AUTH_FAILURES_PER_MINUTE,
+  DEFAULT_DRAIN_DELAY_MS,
+  DEFAULT_DRAIN_TIMEOUT_MS,
   DEFAULT_HOST,
   DEFAULT_MAX_UPLOAD_MB,
+  DEFAULT_METRICS_HOST,
   DEFAULT_PING_INTERVAL_MS,
   DEFAULT_PLATFORM,
   DEFAULT_PORT,
@@ -36,6 +52,8 @@ import {
 import { DEFAULT_RULES } from './rules/catalogue.js';
 import { applySeed } from './seed/apply-seed.js';
 import { loadSeed, parseSeed } from './seed/load-seed.js';
+import { refuseSeedDestinations } from './seed/seed-destinations.js';
+import { ServerManagement } from './servers/manage-servers.js';
 import { InstanceSharing } from './several-instances.js';
 import { createServiceStorage } from './store/create-storage.js';
 import { PostgresStorage } from './store/postgres/postgres-storage.js';
@@ -50,8 +68,10 @@ import {
   STREAM_PAGE_SIZE,
   STREAM_SNAPSHOT_REUSE_MS,
 } from './stream/stream-settings.js';
+import { type DestinationPolicy, systemResolver } from './webhooks/destination.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { EXPIRY_BATCH_SIZE, EXPIRY_MAX_LATE_MS, ExpiryAnnouncer } from './webhooks/expiry-announcer.js';
+import { guardedFetch } from './webhooks/guarded-fetch.js';
 
 export * from './options.js';
 export type { ModerationRules } from './rules/catalogue.js';
@@ -71,12 +91,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const seed =
     typeof options.seed === 'string' ? loadSeed(options.seed) : options.seed ? parseSeed(options.seed) : undefined;
   const logger = options.logger ?? silentLogger;
+  const clock = options.clock ?? systemClock;
   const storage = await createServiceStorage({
     dbPath: options.dbPath ?? ':memory:',
     ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
     logger,
+    clock,
   });
-  const clock = options.clock ?? systemClock;
   const sharing =
     storage instanceof PostgresStorage && options.databaseUrl !== undefined
       ? new InstanceSharing(storage, {
@@ -90,6 +111,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   let pruner: AddressPruner | undefined;
   let webhooks: WebhookDispatcher | undefined;
   let expiries: ExpiryAnnouncer | undefined;
+  let jobs: ImportJobs | undefined;
+  let metricsListener: MetricsListener | undefined;
+  // Only when asked for: with metrics off, no request pays for counting.
+  const metrics =
+    options.metricsToken !== undefined || options.metricsPort !== undefined ? new ServiceMetrics() : undefined;
+  if (metrics) storage.observeWaits((waitMs) => metrics.databaseWaitSeconds.observe(waitMs / 1000));
   try {
     const context = createContext(
       {
@@ -111,8 +138,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     );
     await sharing?.start();
     const webhookTimers = options.webhookTimers ?? systemTimers;
+    const destinations: DestinationPolicy = {
+      allowPrivate: options.webhooksAllowPrivate ?? false,
+      resolve: options.webhookResolver ?? systemResolver,
+    };
     webhooks = new WebhookDispatcher(context.stores.webhookDeliveries, {
-      fetch: options.webhookFetch ?? ((url, init) => globalThis.fetch(url, init)),
+      fetch: options.webhookFetch ?? guardedFetch(destinations),
+      destinations,
       clock,
       timers: webhookTimers,
       random: options.random ?? systemRandom,
@@ -127,16 +159,24 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       },
       requestTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
       maxConcurrent: WEBHOOK_MAX_CONCURRENT,
+      ...(metrics ? { onFailure: (outcome: 'retry' | 'dead') => metrics.webhookFailures.inc({ outcome }) } : {}),
     });
     const dispatcher = webhooks;
     const wake = () => dispatcher.wake();
     context.webhooks.onQueued = sharing ? sharing.wakeAfterCommit(wake) : wake;
-    if (seed) await applySeed(context, seed);
+    if (seed) {
+      await refuseSeedDestinations(seed, dispatcher);
+      await applySeed(context, seed);
+    }
     // After the seed, so a large seed is planned with its own statistics.
     await storage.refreshStatistics();
     const adminToken = options.adminToken ?? randomAdminToken();
     const platform = options.platform ?? DEFAULT_PLATFORM;
-    const jobs = new ImportJobs(context);
+    // On real timers: their leases are held against other processes, whatever clock a test drives.
+    jobs = new ImportJobs(context, {
+      leaseMs: options.migrationLeaseMs ?? DEFAULT_MIGRATION_LEASE_MS,
+      timers: systemTimers,
+    });
     const rateLimits = new KeyRateLimits({
       perMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
       writesPerMinute: options.writeRateLimitPerMinute ?? DEFAULT_WRITE_RATE_LIMIT_PER_MINUTE,
@@ -148,7 +188,37 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       clock,
       options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE,
     );
+    const guard = new ConnectionGuard({
+      headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+      bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+      keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+      connectionsPerAddress: options.connectionsPerAddress ?? DEFAULT_CONNECTIONS_PER_ADDRESS,
+      ...(options.trustProxy?.length
+        ? {
+            trust: {
+              proxies: parseTrustedProxies(options.trustProxy),
+              header: options.trustProxyHeader ?? 'x-forwarded-for',
+            },
+          }
+        : {}),
+    });
+    // The stream server exists once the app listens; a key revoked before then has no stream to end.
+    let recheckStreamKeys = () => {};
+    const servers = new ServerManagement({
+      storage,
+      clock,
+      ...(options.newServerKey ? { newKey: options.newServerKey } : {}),
+      onKeysRevoked: () => recheckStreamKeys(),
+    });
+    const readiness = new Readiness(storage, options.timers ?? systemTimers, logger);
     const app = await buildApp(context, {
+      guard,
+      servers,
+      readiness,
+      ...(metrics ? { metrics } : {}),
+      ...(metrics && options.metricsPort === undefined && options.metricsToken !== undefined
+        ? { metricsToken: options.metricsToken }
+        : {}),
       platform,
       adminToken,
       rateLimits,
@@ -160,6 +230,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       panel: {
         alwaysSecureCookies: options.panelSecureCookies ?? false,
         timers: options.timers ?? systemTimers,
+        staffSignals: sharing?.staffSignals,
+        ...(options.panelLivePerAccount === undefined
+          ? {}
+          : { liveConnectionsPerAccount: options.panelLivePerAccount }),
+        ...(options.panelLivePerNetwork === undefined
+          ? {}
+          : { liveConnectionsPerNetwork: options.panelLivePerNetwork }),
+        ...(options.panelLiveMax === undefined ? {} : { maxLiveConnections: options.panelLiveMax }),
         ...(options.appealsPerHour === undefined ? {} : { appealsPerHour: options.appealsPerHour }),
       },
     });
@@ -177,6 +255,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       maxLateMs: EXPIRY_MAX_LATE_MS,
     });
     expiries.start();
+    // Imports left running by an instance that stopped (or by this one before a restart) go on here.
+    jobs.start();
     const host = options.host ?? DEFAULT_HOST;
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
     const stream = new StreamServer(
@@ -193,36 +273,81 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         highWaterBytes: STREAM_HIGH_WATER_BYTES,
         maxBufferedBytes: STREAM_MAX_BUFFERED_BYTES,
         snapshotReuseMs: STREAM_SNAPSHOT_REUSE_MS,
+        ...(options.streamKeyCheckIntervalMs === undefined
+          ? {}
+          : { keyCheckIntervalMs: options.streamKeyCheckIntervalMs }),
       },
-      { rateLimits, authThrottle },
+      { rateLimits, authThrottle, guard },
     );
+    recheckStreamKeys = () => void stream.recheckKeys();
+    const inFlight = new InFlightRequests(app.server);
+    if (metrics) {
+      metrics.bind({
+        streamConnections: () => stream.openConnections,
+        webhookQueueDepth: () => context.stores.webhooks.pendingDeliveries(),
+        databaseLoad: () => storage.load(),
+      });
+      stream.on('connection:opened', ({ resumed }) =>
+        metrics.streamsOpened.inc({ start: resumed ? 'resumed' : 'snapshot' }),
+      );
+      stream.on('handshake:refused', ({ status }) => {
+        metrics.streamsRefused.inc({ status: String(status) });
+        if (status === 429) metrics.rateLimited.inc({ channel: 'stream' });
+      });
+      if (options.metricsPort !== undefined) {
+        metricsListener = await startMetricsListener(metrics, {
+          host: options.metricsHost ?? DEFAULT_METRICS_HOST,
+          port: options.metricsPort,
+          ...(options.metricsToken === undefined ? {} : { token: options.metricsToken }),
+        });
+      }
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
     const urlHost = host.includes(':') ? `[${host}]` : host;
     let closing: Promise<void> | undefined;
+    let draining: Promise<void> | undefined;
+    const listener = metricsListener;
+    const close = () => {
+      closing ??= (async () => {
+        await listener?.close();
+        await pruner?.close();
+        await expiries?.close();
+        await stream.close();
+        await app.close();
+        await jobs?.close();
+        await dispatcher.close();
+        await sharing?.close();
+        await storage.close();
+        await rm(uploadDirectory, { recursive: true, force: true });
+      })();
+      return closing;
+    };
     return {
       url: `http://${urlHost}:${port}`,
       port,
       adminToken,
       context,
-      close: () => {
-        closing ??= (async () => {
-          await pruner?.close();
-          await expiries?.close();
-          await stream.close();
-          await app.close();
-          await jobs.close();
-          await dispatcher.close();
-          await sharing?.close();
-          await storage.close();
-          await rm(uploadDirectory, { recursive: true, force: true });
-        })();
-        return closing;
+      ...(listener ? { metricsUrl: listener.url } : {}),
+      close,
+      drain: () => {
+        draining ??= drainInstance({
+          readiness,
+          inFlight,
+          stream,
+          logger,
+          delayMs: options.drainDelayMs ?? DEFAULT_DRAIN_DELAY_MS,
+          timeoutMs: options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
+          close,
+        });
+        return draining;
       },
     };
   } catch (error) {
+    await metricsListener?.close();
     await pruner?.close();
     await expiries?.close();
+    await jobs?.close();
     await webhooks?.close();
     await sharing?.close();
     await storage.close();

@@ -89,23 +89,38 @@ export interface Pardon {
  * already pardoned.
  */
 export async function pardonPunishment(context: ServiceContext, pardon: Pardon): Promise<boolean> {
+  const changedIds = await context.storage.transaction((stores) => pardonWithin(context, stores, pardon));
+  await publishChanges(context, pardon.networkId, changedIds);
+  return changedIds.length > 0;
+}
+
+/**
+ * {@link pardonPunishment} inside the caller's transaction, without telling the stream: returns
+ * the ids it changed (none when it was already pardoned), for {@link publishChanges} after the commit.
+ */
+export async function pardonWithin(context: ServiceContext, stores: ServiceStores, pardon: Pardon): Promise<string[]> {
   const nowMs = context.clock.now();
-  const record = async (stores: ServiceStores, punishmentId: string, reason: string) => {
+  const record = async (punishmentId: string, reason: string) => {
     if (!(await stores.punishments.setStatus(pardon.networkId, punishmentId, PARDONED_STATUS, nowMs))) return false;
     const { networkId, issuerName, serverId } = pardon;
     await stores.pardons.record({ networkId, punishmentId, issuerName, reason, serverId, pardonedAt: nowMs });
     return true;
   };
-  const changedIds = await context.storage.transaction(async (stores) => {
-    if (!(await record(stores, pardon.id, pardon.reason))) return [];
-    const linked = await stores.evasion.activeLinkedBans(pardon.networkId, pardon.id);
-    for (const linkedId of linked) await record(stores, linkedId, `pardoned with ${pardon.id}`);
-    const changed = [pardon.id, ...linked];
-    await recordStatusEvents(context, stores, pardon.networkId, changed, PARDONED_STATUS, nowMs, pardon.issuerName);
-    return changed;
-  });
-  for (const changedId of changedIds) await publishPunishment(context, pardon.networkId, changedId);
-  return changedIds.length > 0;
+  if (!(await record(pardon.id, pardon.reason))) return [];
+  const linked = await stores.evasion.activeLinkedBans(pardon.networkId, pardon.id);
+  for (const linkedId of linked) await record(linkedId, `pardoned with ${pardon.id}`);
+  const changed = [pardon.id, ...linked];
+  await recordStatusEvents(context, stores, pardon.networkId, changed, PARDONED_STATUS, nowMs, pardon.issuerName);
+  return changed;
+}
+
+/** Tells the stream of every instance about each changed punishment; after the commit that changed them. */
+export async function publishChanges(
+  context: ServiceContext,
+  networkId: number,
+  ids: readonly string[],
+): Promise<void> {
+  for (const id of ids) await publishPunishment(context, networkId, id);
 }
 
 /** Queues the webhook event of each punishment's new status, in the caller's transaction. */
@@ -128,7 +143,20 @@ async function recordStatusEvents(
   await context.webhooks.record(networkId, events, stores);
 }
 
-/** Tells the stream of every instance about the punishment's current state; after the commit that changed it. */
-export function publishPunishment(context: ServiceContext, networkId: number, id: string): Promise<void> {
-  return context.changes.changed(networkId, id);
+/**
+ * Tells the stream of every instance about the punishment's current state; after the commit that
+ * changed it. A failure (the database gone right after the commit) is logged, not thrown: the
+ * change is committed, and connections read it from the change log with the next change, or (on
+ * PostgreSQL) when the instances' change listeners catch up.
+ */
+export async function publishPunishment(context: ServiceContext, networkId: number, id: string): Promise<void> {
+  try {
+    await context.changes.changed(networkId, id);
+  } catch (error) {
+    context.logger.warn('could not tell the stream of a committed change', {
+      networkId,
+      id,
+      problem: error instanceof Error ? error.message : String(error),
+    });
+  }
 }

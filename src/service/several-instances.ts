@@ -5,9 +5,11 @@ import type { Timers } from '../ports/timers.js';
 import type { ChangeBusFactory } from './context.js';
 import { SharedTokenBuckets } from './http/shared-token-buckets.js';
 import { PostgresChangeListener } from './store/postgres/change-listener.js';
+import { PgNotificationListener } from './store/postgres/notification-listener.js';
 import { PgDb } from './store/postgres/pool.js';
 import type { PostgresStorage } from './store/postgres/postgres-storage.js';
 import { PgRateBuckets } from './store/postgres/rate-buckets.js';
+import { PgStaffSignals, STAFF_CHANNEL } from './store/postgres/staff-signals.js';
 import { ChangeFollower } from './stream/change-follower.js';
 import { FollowedChangeBus } from './stream/followed-change-bus.js';
 
@@ -32,6 +34,8 @@ const BUCKETS = { chunkFraction: 0.05, holdMs: 1000, maxKeys: 10_000, reservatio
  */
 export class InstanceSharing {
   readonly rateBuckets: SharedTokenBuckets;
+  /** Logouts, disabled accounts and role changes told to every instance, so each closes its live feeds. */
+  readonly staffSignals: PgStaffSignals;
   private bus: FollowedChangeBus | undefined;
 
   constructor(
@@ -39,6 +43,14 @@ export class InstanceSharing {
     private readonly settings: SharingSettings,
   ) {
     this.rateBuckets = new SharedTokenBuckets(new PgRateBuckets(new PgDb(storage.pool)), settings.clock, BUCKETS);
+    const staffListener = new PgNotificationListener(
+      STAFF_CHANNEL,
+      () => new pg.Client({ connectionString: settings.databaseUrl }),
+      settings.timers,
+      settings.logger,
+      LISTENER_BACKOFF,
+    );
+    this.staffSignals = new PgStaffSignals(new PgDb(storage.pool), staffListener, settings.logger);
   }
 
   /** For createContext: the bus over the context's own feed. */
@@ -63,9 +75,11 @@ export class InstanceSharing {
   /** Listens for other instances' changes; resolves once listening. */
   async start(): Promise<void> {
     await this.bus?.start();
+    await this.staffSignals.start();
   }
 
   async close(): Promise<void> {
+    await this.staffSignals.close();
     await this.bus?.close();
   }
 }

@@ -93,6 +93,18 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
     return page;
   }
 
+  /** A one-time appeal code, asked for as the game server does when it refuses the player. */
+  async function appealCode(punishmentId: string, playerName: string): Promise<string> {
+    const response = await fetch(`${service.url}/v1/minecraft/appeals/code`, {
+      method: 'POST',
+      headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ punishmentId, playerUuid: offlineUuid(playerName), playerName }),
+    });
+    const answer = (await response.json()) as { outcome: string; code: string };
+    expect(answer.outcome).toBe('issued');
+    return answer.code;
+  }
+
   async function newPage(): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
     const page = await context.newPage();
@@ -130,7 +142,7 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
     // One network on this service: the bare appeal address leads to it.
     await player.goto(`${service.url}/panel/appeal`);
     expect(player.url()).toBe(`${service.url}/panel/appeal/${NETWORK}`);
-    await player.fill('#punishmentId', 'ban-cheater');
+    await player.fill('#code', await appealCode('ban-cheater', 'Cheater'));
     await player.fill('#playerName', 'Cheater');
     await player.fill('#message', APPEAL_TEXT);
     await player.screenshot({ path: screenshotPath('appeal-form.png'), fullPage: true });
@@ -181,6 +193,61 @@ describeInBrowser('the public panel in Chromium: ban list, appeal, staff decisio
     expect(serverRow).not.toContain('none yet');
     stream.close();
     await staff.screenshot({ path: screenshotPath('servers.png'), fullPage: true });
+    expect(dialogs).toEqual([]);
+  });
+
+  /** Fills and sends the appeal form on `page`. */
+  async function sendAppeal(page: Page, typed: string, name: string): Promise<void> {
+    await page.goto(`${service.url}/panel/appeal/${NETWORK}`);
+    await page.fill('#code', typed);
+    await page.fill('#playerName', name);
+    await page.fill('#message', 'I did not grief the spawn; the logs will show it was someone else.');
+    await page.click('form button[type=submit]');
+  }
+
+  it('a code works once, with its player name; a denied appeal says when to appeal again', {
+    timeout: 60_000,
+  }, async () => {
+    const player = await newPage();
+    const code = await appealCode('ban-griefer', 'Griefer');
+    // Another player's name with Griefer's code is refused without using the code up.
+    await sendAppeal(player, code, 'Spammer');
+    expect(await player.textContent('#code-error')).toBe(
+      'this appeal code is not valid for this player name: check both, or get a new code',
+    );
+    await sendAppeal(player, code.toLowerCase(), 'griefer');
+    await player.waitForURL('**/panel/appeal/status/**');
+    const privateLink = player.url();
+
+    const staff = await loggedIn('moderator');
+    await staff.goto(`${service.url}/panel/tickets?type=appeal`);
+    await staff.click('table a:has-text("ban-griefer")');
+    await staff.fill('#answer', 'The logs show you at spawn with TNT.');
+    await staff.click('#appeal-decision button[value=deny]');
+    await staff.waitForSelector('#appeal-outcome');
+
+    await player.goto(privateLink);
+    expect(await player.textContent('#appeal-status')).toBe('Denied: the punishment stays');
+    expect(await player.textContent('#appeal-answer')).toBe('The logs show you at spawn with TNT.');
+    expect(await player.textContent('#next-appeal')).toMatch(
+      /^You may appeal again after \d{4}-\d\d-\d\d \d\d:\d\d UTC, with a new appeal code from the game\.$/,
+    );
+    await player.screenshot({ path: screenshotPath('appeal-denied.png'), fullPage: true });
+    await sendAppeal(player, code, 'Griefer');
+    expect(await player.textContent('#code-error')).toContain('already used');
+    expect(dialogs).toEqual([]);
+  });
+
+  it('staff mark a mute unappealable on the player page, and the form says so', { timeout: 60_000 }, async () => {
+    const player = await newPage();
+    const muteCode = await appealCode('mute-spammer', 'Spammer');
+    const staff = await loggedIn('moderator');
+    await staff.goto(`${service.url}/panel/players/${offlineUuid('Spammer')}`);
+    await staff.click('#punishment-mute-spammer .appealable-form button');
+    await staff.waitForSelector('#punishment-mute-spammer [data-field="unappealable"]');
+    expect(await staff.textContent('#punishment-mute-spammer .appealable-form button')).toBe('Allow appeals');
+    await sendAppeal(player, muteCode, 'Spammer');
+    expect(await player.textContent('#code-error')).toBe('this punishment cannot be appealed: the staff marked it so');
     expect(dialogs).toEqual([]);
   });
 

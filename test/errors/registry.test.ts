@@ -19,6 +19,9 @@ const ENVIRONMENT_VARIABLES = new Set([
   'BAILIFF_ADMIN_TOKEN_FILE',
   'BAILIFF_LOG_LEVEL',
   'BAILIFF_DATABASE_URL',
+  'BAILIFF_TRUST_PROXY',
+  'BAILIFF_WEBHOOKS_ALLOW_PRIVATE',
+  'BAILIFF_METRICS_TOKEN',
 ]);
 
 const registered = listErrorCodes().map((entry) => entry.code);

@@ -68,4 +68,14 @@ describe('config.yml schema', () => {
       'reports.chatLines: must be at most 100',
     ]);
   });
+
+  it('defaults the appeals section and names a bad value of it', () => {
+    expect(bailiffConfigSchema.parse({}).appeals).toEqual({ codeWaitMs: 500, cooldownMs: 60_000 });
+    const result = bailiffConfigSchema.safeParse({ appeals: { codeWaitMs: 5000, cooldownMs: 1.5 } });
+    const issues = result.error!.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    expect(issues).toEqual([
+      'appeals.codeWaitMs: must be at most 3000',
+      'appeals.cooldownMs: must be an integer number of milliseconds',
+    ]);
+  });
 });

@@ -85,6 +85,20 @@ describe("the change follower (changes of other instances into this one's feed)"
     expect(published.map(([, id]) => id)).toEqual(['a0', 'a1', 'a2']);
   });
 
+  it('catches up a network it never followed after a reconnection: from its newest change', async () => {
+    const { network, follower, published, listen, write } = fixture();
+    listen();
+    write('a0');
+    // Written while the notifications were away: this instance has no position in the network yet.
+    write('a1');
+    await follower.noticeAll();
+    // A connection behind the published change sees the gap and reads a0 from the log itself.
+    expect(published).toEqual([[network, 'a1', 2]]);
+    write('a2');
+    await follower.noticeAll();
+    expect(published.map(([, id]) => id)).toEqual(['a1', 'a2']);
+  });
+
   it('serialises catch-ups of one network: notices arriving during one are read after it, each change once', async () => {
     const { network, follower, published, listen, write } = fixture();
     listen();

@@ -14,8 +14,11 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function run(args: string[]) {
-  const child = spawn(process.execPath, [MAIN, 'service', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [MAIN, 'service', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -62,10 +65,26 @@ describe('bailiff service (built CLI)', () => {
     [['--max-upload-mb', '0'], "--max-upload-mb: must be a number > 0, received '0'"],
     [['--address-history-days', '0'], "--address-history-days: must be an integer >= 1, received '0'"],
     [['--admin-token', 'short-token'], 'adminToken: must be at least 22 characters'],
+    [['--connections-per-address', '0'], "--connections-per-address: must be an integer >= 1, received '0'"],
+    [['--body-timeout-ms', '1.5'], "--body-timeout-ms: must be an integer >= 1, received '1.5'"],
+    [
+      ['--trust-proxy', '10.0.0.0/8,proxy.example'],
+      "--trust-proxy: 'proxy.example' must be an IPv4 or IPv6 address, or a CIDR range like 203.0.113.0/24",
+    ],
+    [
+      ['--trust-proxy-header', 'x-real-ip'],
+      "--trust-proxy-header: must be x-forwarded-for or forwarded, received 'x-real-ip'",
+    ],
   ])('exits 2 for bad flags %j', async (args, message) => {
     const service = run(args);
     expect(await service.exited).toBe(2);
     expect(service.output().stderr).toContain(message);
+  });
+
+  it('reads the trusted proxies from BAILIFF_TRUST_PROXY, naming it when an entry is bad', async () => {
+    const service = run(['--port', '0'], { BAILIFF_TRUST_PROXY: '127.0.0.1, not-an-address' });
+    expect(await service.exited).toBe(2);
+    expect(service.output().stderr).toContain("BAILIFF_TRUST_PROXY: 'not-an-address' must be an IPv4 or IPv6 address");
   });
 
   it('exits 2 for a bad seed file, naming the file and the field', async () => {

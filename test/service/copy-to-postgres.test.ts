@@ -52,6 +52,8 @@ async function populate(db: Db): Promise<void> {
   const beta = await stores.networks.ensureNetwork('beta');
   const lobby = await stores.networks.ensureServer(alpha, 'lobby', 'lobby-key-0123456789abcdef');
   await stores.networks.ensureServer(beta, 'hub', 'hub-key-0123456789abcdefgh');
+  // A rotated key in its grace period (service_retired_keys).
+  await stores.serverKeys.rotateKey(lobby, 'lobby-key-2-0123456789abcdef', 2_000, 4_000_000_000_000);
   await stores.players.recordLogin(alpha, {
     uuid: NOTCH,
     name: 'Notch',
@@ -110,7 +112,10 @@ async function populate(db: Db): Promise<void> {
     fileSize: 10,
     total: 5,
     nowMs: 1_000,
+    lease: { owner: 'instance.1', expiresAtMs: 5_000 },
   });
+  await stores.migrations.storeChunk('u1', 0, Buffer.from('{"players": []}'));
+  await stores.migrations.markStored('u1', 1, 'queued', 1_000);
   await stores.migrations.report({
     networkId: alpha,
     serverId: lobby,
@@ -161,7 +166,14 @@ async function populate(db: Db): Promise<void> {
     networkId: alpha,
     createdAt: 3_000,
     expiresAt: 9_000,
+    stage: 'code',
   });
+  await stores.panelAccounts.setPendingTotp(account!, 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', 3_000);
+  await stores.panelAccounts.confirmTotp(account!, 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', 59_000_000, 3_000);
+  await stores.panelRecoveryCodes.replace(account!, [Buffer.alloc(32, 1), Buffer.alloc(32, 2)], 3_000);
+  await stores.panelRecoveryCodes.use(account!, Buffer.alloc(32, 2), 4_000);
+  await stores.panelDevices.remember(Buffer.alloc(32, 8), { accountId: account!, createdAt: 3_000, expiresAt: 99_000 });
+  await stores.panelRoles.setTwoFactorRequired(alpha, 'helper', true, 3_000);
   await stores.auditLog.record({
     networkId: alpha,
     actor: 'mod',
@@ -192,6 +204,16 @@ async function populate(db: Db): Promise<void> {
       createdAtMs: 3_100,
     },
   });
+  await stores.appealCodes.issue({
+    networkId: alpha,
+    codeHash: Buffer.alloc(32, 7),
+    punishmentId: 'p2',
+    playerUuid: NOTCH,
+    playerName: 'Notch',
+    createdAtMs: 3_200,
+    expiresAtMs: 3_200 + 86_400_000,
+  });
+  await stores.appeals.setUnappealable(alpha, 'p1', { markedBy: 'mod', markedAtMs: 3_300 });
 }
 
 const sqliteTables = (db: Db) =>

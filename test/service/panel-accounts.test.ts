@@ -143,6 +143,7 @@ const ROUTES: { method: 'GET' | 'POST'; path: string; permission: string; form?:
   },
   { method: 'POST', path: '/panel/punishments/none/pardon', permission: 'pardon' },
   { method: 'POST', path: '/panel/punishments/none/evidence', permission: 'punish' },
+  { method: 'POST', path: '/panel/punishments/none/appealable', permission: 'manage-tickets' },
   { method: 'GET', path: '/panel/accounts', permission: 'manage-users' },
   { method: 'POST', path: '/panel/accounts', permission: 'manage-users', form: { username: 'x' } },
   { method: 'POST', path: '/panel/accounts/999/role', permission: 'manage-users' },
@@ -152,9 +153,14 @@ const ROUTES: { method: 'GET' | 'POST'; path: string; permission: string; form?:
   { method: 'GET', path: '/panel/roles', permission: 'manage-users' },
   { method: 'POST', path: '/panel/roles', permission: 'manage-users' },
   { method: 'POST', path: '/panel/roles/none/delete', permission: 'manage-users' },
+  { method: 'GET', path: '/panel/servers', permission: 'view' },
+  { method: 'POST', path: '/panel/servers', permission: 'manage-servers', form: { name: '' } },
+  { method: 'POST', path: '/panel/servers/none/rotate', permission: 'manage-servers', form: { grace: '0' } },
+  { method: 'POST', path: '/panel/servers/none/remove', permission: 'manage-servers' },
+  { method: 'POST', path: '/panel/migration/none/cancel', permission: 'migrate' },
 ];
 const ROLE_PERMISSIONS: Record<string, string[]> = {
-  admin: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets', 'manage-users'],
+  admin: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets', 'manage-users', 'manage-servers', 'migrate'],
   moderator: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets'],
   helper: ['view', 'punish', 'manage-tickets'],
   viewer: ['view'],

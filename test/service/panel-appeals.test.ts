@@ -26,6 +26,14 @@ async function ban(target = NOTCH, key?: string): Promise<string> {
   return ((await response.json()) as { punishmentId: string }).punishmentId;
 }
 
+/** A one-time appeal code for the player, as a game server asks for it. */
+async function codeFor(punishmentId: string, playerUuid = NOTCH, playerName = 'Notch', key?: string): Promise<string> {
+  const response = await t.call('POST', '/appeals/code', { punishmentId, playerUuid, playerName }, key);
+  const answer = (await response.json()) as { outcome: string; code: string };
+  expect(answer.outcome).toBe('issued');
+  return answer.code;
+}
+
 /** Posts the appeal form as a browser does, from a given client address header-free (loopback). */
 function postAppeal(network: string, fields: Record<string, string>) {
   return fetch(`${t.service.url}/panel/appeal/${network}`, {
@@ -46,11 +54,14 @@ async function ticketIdOf(statusPath: string): Promise<string> {
 
 describe('appeals', () => {
   it('shows the form; an unknown network is a 404 page', async () => {
-    const form = await get('/panel/appeal/alpha?id=abc%22%3E%3Cb%3E');
+    const form = await get('/panel/appeal/alpha');
     expect(form.status).toBe(200);
     const html = await form.text();
-    expect(html).toContain('name="punishmentId"');
-    expect(html).toContain('value="abc&quot;&gt;&lt;b&gt;"');
+    expect(html).toContain('name="code"');
+    expect(html).not.toContain('name="punishmentId"');
+    // What was typed comes back escaped.
+    const typed = await postAppeal('alpha', { code: 'abc"><b>', playerName: 'Notch', message: 'short' });
+    expect(await typed.text()).toContain('value="abc&quot;&gt;&lt;b&gt;"');
     expect((await get('/panel/appeal/nowhere')).status).toBe(404);
     // Two networks: /panel/appeal alone cannot know which.
     const bare = await get('/panel/appeal');
@@ -60,7 +71,7 @@ describe('appeals', () => {
 
   it('an appeal becomes an appeal ticket; the private link shows it, then the accepted answer, and the ban is pardoned', async () => {
     const id = await ban();
-    const sent = await postAppeal('alpha', { punishmentId: id, playerName: 'notch', message: APPEAL_TEXT });
+    const sent = await postAppeal('alpha', { code: await codeFor(id), playerName: 'notch', message: APPEAL_TEXT });
     expect(sent.status).toBe(303);
     const statusPath = sent.headers.get('location')!;
     expect(statusPath).toMatch(/^\/panel\/appeal\/status\/[A-Za-z0-9_-]{43}$/);
@@ -113,7 +124,11 @@ describe('appeals', () => {
 
   it('a denied appeal keeps the ban active and the player reads why', async () => {
     const id = await ban(JEB);
-    const sent = await postAppeal('alpha', { punishmentId: id, playerName: 'jeb_', message: APPEAL_TEXT });
+    const sent = await postAppeal('alpha', {
+      code: await codeFor(id, JEB, 'jeb_'),
+      playerName: 'jeb_',
+      message: APPEAL_TEXT,
+    });
     const statusPath = sent.headers.get('location')!;
     const ticketId = await ticketIdOf(statusPath);
     const outcome = await decideAppeal(t.service.context, {
@@ -130,37 +145,34 @@ describe('appeals', () => {
     expect(html).toContain('The logs show otherwise.');
   });
 
-  it('refuses with the reason next to the field: wrong name, unknown id, short text, a second open appeal', async () => {
+  it('refuses with the reason next to the field: wrong name, unknown code, short text, a second open appeal', async () => {
     const id = await ban();
-    const wrongName = await postAppeal('alpha', { punishmentId: id, playerName: 'jeb_', message: APPEAL_TEXT });
+    const code = await codeFor(id);
+    const wrongName = await postAppeal('alpha', { code, playerName: 'jeb_', message: APPEAL_TEXT });
     expect(wrongName.status).toBe(400);
     const wrongNameHtml = await wrongName.text();
-    expect(wrongNameHtml).toMatch(/id="punishmentId-error">no punishment with this id for this player name</);
-    const unknown = await postAppeal('alpha', { punishmentId: 'nope', playerName: 'Notch', message: APPEAL_TEXT });
-    expect(await unknown.text()).toContain('no punishment with this id for this player name');
-    const short = await postAppeal('alpha', { punishmentId: id, playerName: 'Notch', message: 'let me in' });
+    expect(wrongNameHtml).toMatch(/id="code-error">this appeal code is not valid for this player name/);
+    const unknown = await postAppeal('alpha', { code: 'AAAAA-AAAAA', playerName: 'Notch', message: APPEAL_TEXT });
+    expect(await unknown.text()).toContain('this appeal code is not valid for this player name');
+    const short = await postAppeal('alpha', { code, playerName: 'Notch', message: 'let me in' });
     expect(short.status).toBe(400);
     const shortHtml = await short.text();
     expect(shortHtml).toMatch(/id="message-error">must be at least 20 characters</);
     expect(shortHtml).toContain('>let me in</textarea>');
 
-    expect((await postAppeal('alpha', { punishmentId: id, playerName: 'Notch', message: APPEAL_TEXT })).status).toBe(
-      303,
-    );
-    const second = await postAppeal('alpha', { punishmentId: id, playerName: 'Notch', message: APPEAL_TEXT });
+    const other = await codeFor(id);
+    expect((await postAppeal('alpha', { code, playerName: 'Notch', message: APPEAL_TEXT })).status).toBe(303);
+    const second = await postAppeal('alpha', { code: other, playerName: 'Notch', message: APPEAL_TEXT });
     expect(second.status).toBe(400);
     expect(await second.text()).toContain('this punishment already has an open appeal');
   });
 
   it("never reaches another network's punishment", async () => {
     const betaBan = await ban(DINNERBONE, KEY_B);
-    const response = await postAppeal('alpha', {
-      punishmentId: betaBan,
-      playerName: 'Dinnerbone',
-      message: APPEAL_TEXT,
-    });
+    const betaCode = await codeFor(betaBan, DINNERBONE, 'Dinnerbone', KEY_B);
+    const response = await postAppeal('alpha', { code: betaCode, playerName: 'Dinnerbone', message: APPEAL_TEXT });
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain('no punishment with this id for this player name');
+    expect(await response.text()).toContain('this appeal code is not valid for this player name');
     const decided = await decideAppeal(t.service.context, {
       networkId: 2,
       ticketId: 'id-1',
@@ -185,7 +197,7 @@ describe('appeal throttle', () => {
         fetch(`${own.service.url}/panel/appeal/alpha`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ punishmentId: 'guess', playerName: 'Notch', message: APPEAL_TEXT }).toString(),
+          body: new URLSearchParams({ code: 'GUESS-00000', playerName: 'Notch', message: APPEAL_TEXT }).toString(),
         });
       expect((await attempt()).status).toBe(400);
       expect((await attempt()).status).toBe(400);

@@ -22,6 +22,13 @@ describe('lengths typed in the panel', () => {
     expect(() => parseDurationText(text)).toThrow(RangeError);
     expect(() => parseDurationText(text)).toThrow(/like 30m, 12h, 7d/);
   });
+
+  it('refuses a length past 1000 years, the longest a punishment may last (issue 32, item 10)', () => {
+    expect(parseDurationText('52142w')).toBe(52_142 * 604_800_000);
+    expect(() => parseDurationText('999999w 999999w')).toThrow(
+      "'999999w 999999w' is longer than 1000 years, the longest length: use permanent",
+    );
+  });
 });
 
 describe('lengths shown in the panel', () => {

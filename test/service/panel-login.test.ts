@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeAgents } from './helpers/http-from.js';
 import { PASSWORD, type PanelTestService, startPanelService } from './helpers/panel-service.js';
 
 let t: PanelTestService;
@@ -8,7 +9,10 @@ beforeAll(async () => {
   await t.addAccount('victim', 'alpha', 'viewer');
   await t.addAccount('gone', 'alpha', 'viewer');
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  closeAgents();
+  await t.close();
+});
 
 describe('panel login and sessions', () => {
   it('sends a visitor without a session to the login page', async () => {
@@ -80,9 +84,10 @@ describe('panel login and sessions', () => {
     expect(answer.status).toBe(403);
   });
 
-  it('throttles wrong passwords per account, even from new clients, and tells when to retry', async () => {
-    for (let n = 0; n < 5; n += 1) expect((await t.client().login('victim', 'guess')).status).toBe(401);
-    const refused = await t.client().login('victim', PASSWORD);
+  it('throttles wrong passwords per account for devices that never logged in to it, from any address, and tells when to retry', async () => {
+    for (let n = 0; n < 5; n += 1)
+      expect((await t.client(`127.0.9.${n + 1}`).login('victim', 'guess')).status).toBe(401);
+    const refused = await t.client('127.0.9.99').login('victim', PASSWORD);
     expect(refused.status).toBe(429);
     expect(refused.html).toContain('too many failed logins');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);

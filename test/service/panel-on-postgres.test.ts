@@ -76,11 +76,13 @@ describe('the panel on PostgreSQL', () => {
 
   it('lists tickets and opens an appeal whose ticket the staff list shows', async () => {
     const punishmentId = await ban(NOTCH, 'appealed on postgres');
+    const issued = await t.call('POST', '/appeals/code', { punishmentId, playerUuid: NOTCH, playerName: 'Notch' });
+    const { code } = (await issued.json()) as { code: string };
     const sent = await fetch(`${t.service.url}/panel/appeal/alpha`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
-        punishmentId,
+        code,
         playerName: 'Notch',
         message: 'Please lift it, I have learned my lesson and will not do it again.',
       }).toString(),

@@ -13,8 +13,9 @@ let t: TestService;
 beforeAll(async () => {
   t = await startTestService();
   // The seed leaves the switch off; the owner turns alpha's list on through the admin API.
-  expect(await (await t.admin('PATCH', '/networks/alpha/settings', { publicList: true })).json()).toEqual({
+  expect(await (await t.admin('PATCH', '/networks/alpha/settings', { publicList: true })).json()).toMatchObject({
     publicList: true,
+    publicIssuerLabel: 'Staff',
   });
   await t.admin('POST', '/networks/alpha/players', { uuid: JEB, name: MARKUP_NAME });
 });
@@ -39,11 +40,14 @@ describe('public ban list', () => {
       expect(html).toContain('no public list');
       expect(html).not.toContain('beta secret reason');
     }
-    expect(await (await t.admin('GET', '/networks/beta/settings')).json()).toEqual({ publicList: false });
+    expect(await (await t.admin('GET', '/networks/beta/settings')).json()).toMatchObject({
+      publicList: false,
+      publicIssuerLabel: 'Staff',
+    });
   });
 
   it('lists bans, mutes, warnings and kicks newest first, names and reasons shown as text', async () => {
-    await create({ targetUuid: NOTCH, typeOrdinal: 2, reason: XSS[1], issuerName: XSS[2] });
+    await create({ targetUuid: NOTCH, typeOrdinal: 2, reason: `${XSS[1]} ${XSS[2]}`, issuerName: XSS[2] });
     await create({ targetUuid: NOTCH, typeOrdinal: 6, reason: `chat spam ${XSS[0]}`, duration: 3_600_000 });
     await create({ targetUuid: JEB, typeOrdinal: 0, reason: 'kicked for afk', duration: 0 });
     await create({ targetUuid: JEB, typeOrdinal: 7, reason: 'be nice', status: 'warning', duration: 0 });
@@ -56,6 +60,9 @@ describe('public ban list', () => {
     expect(html).toContain('&quot;&gt;&lt;b&gt;');
     expect(html).toContain(MARKUP_NAME_SHOWN);
     expect(html).not.toContain(MARKUP_NAME);
+    // Issuers are the network's label, never the name staff gave.
+    expect(html).toContain('<td>Staff</td>');
+    expect(html).not.toContain('>mod<');
     const order = ['be nice', 'kicked for afk', 'chat spam', 'onerror'].map((text) => html.indexOf(text));
     expect(order.every((at) => at > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
@@ -85,7 +92,7 @@ describe('public ban list', () => {
     const html = await (await page('/panel/public/alpha/')).text();
     expect(html).toContain('IP ban');
     expect(html).toContain('evading from [address hidden] and [address hidden]');
-    expect(html).toContain('alt of [address hidden]:25565');
+    expect(html).toContain('alt of [address hidden]<');
     expect(html).not.toContain(ADDRESS);
     expect(html).not.toContain('2001:db8::7');
     expect(html).not.toContain('ipAddress');

@@ -33,10 +33,12 @@ async function appealTicket(): Promise<{ ticketId: string; punishmentId: string;
     issuerName: 'mod',
   });
   const { punishmentId } = (await created.json()) as { punishmentId: string };
+  const issued = await t.call('POST', '/appeals/code', { punishmentId, playerUuid: NOTCH, playerName: 'Notch' });
+  const { code } = (await issued.json()) as { code: string };
   const sent = await fetch(`${t.service.url}/panel/appeal/alpha`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ punishmentId, playerName: 'Notch', message: APPEAL_TEXT }).toString(),
+    body: new URLSearchParams({ code, playerName: 'Notch', message: APPEAL_TEXT }).toString(),
     redirect: 'manual',
   });
   const statusPath = sent.headers.get('location')!;

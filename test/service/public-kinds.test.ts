@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { TYPE_CATALOGUE } from '../../src/contract/type-catalogue.js';
 import { openDb } from '../../src/db/open-db.js';
 import { PUBLIC_KIND_SQL } from '../../src/service/db/public-list-and-appeals.js';
-import { HIDDEN_ADDRESS, redactAddresses } from '../../src/service/panel/redact-addresses.js';
 import { publicKindOf } from '../../src/service/store/public-list.js';
 
 describe('the public list kind', () => {
@@ -27,23 +26,4 @@ describe('the public list kind', () => {
       db.close();
     }
   });
-});
-
-describe('redactAddresses', () => {
-  it.each([
-    ['alt of 203.0.113.7.', `alt of ${HIDDEN_ADDRESS}.`],
-    ['range 10.0.0.0/8, ok', `range ${HIDDEN_ADDRESS}, ok`],
-    ['v6 2001:db8::1 and 2001:db8::/32', `v6 ${HIDDEN_ADDRESS} and ${HIDDEN_ADDRESS}`],
-    ['loopback ::1', `loopback ${HIDDEN_ADDRESS}`],
-    ['joined from 198.51.100.4:25565', `joined from ${HIDDEN_ADDRESS}:25565`],
-  ])('hides the address in %j', (text, shown) => {
-    expect(redactAddresses(text)).toBe(shown);
-  });
-
-  it.each(['banned at 12:30', 'cafe beef', 'Dinnerbone', '1.2.3', 'see rule 4.2', 'deadbeef'])(
-    'leaves %j alone',
-    (text) => {
-      expect(redactAddresses(text)).toBe(text);
-    },
-  );
 });

@@ -71,7 +71,32 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   },
   'networks.networkByName': { args: () => ['large'], uses: ['sqlite_autoindex_service_networks_1'] },
   'networks.serverByName': { args: (f) => [f.networkId, 'game-1'], uses: ['sqlite_autoindex_service_servers_2'] },
-  'networks.updateServerKey': { args: (f) => ({ id: f.serverId, keyHash: Buffer.alloc(32) }), uses: [PK] },
+  'networks.updateServerKey': {
+    args: (f) => ({ id: f.serverId, keyHash: Buffer.alloc(32), nowMs: f.nowMs }),
+    uses: [PK],
+  },
+  'networks.retiredKey': {
+    args: (f) => [hashApiKey(FIXTURE_API_KEY), f.nowMs],
+    uses: ['SEARCH r USING PRIMARY KEY (key_hash=?)', 'SEARCH s USING INTEGER PRIMARY KEY'],
+  },
+  'serverKeys.serverByName': { args: (f) => [f.networkId, 'game-1'], uses: ['sqlite_autoindex_service_servers_2'] },
+  'serverKeys.reviveServer': {
+    args: (f) => ({ networkId: f.networkId, name: 'game-1', keyHash: Buffer.alloc(32), nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_servers_2'],
+  },
+  'serverKeys.currentKey': { args: (f) => [f.serverId], uses: [PK] },
+  'serverKeys.setKey': { args: (f) => ({ id: f.serverId, keyHash: Buffer.alloc(32), nowMs: f.nowMs }), uses: [PK] },
+  'serverKeys.forgetOverRetiredKeys': { args: (f) => [f.serverId, f.nowMs], uses: ['service_retired_keys_server'] },
+  'serverKeys.forgetRetiredKeys': { args: (f) => [f.serverId], uses: ['service_retired_keys_server'] },
+  'serverKeys.removeServer': {
+    args: (f) => ({ id: f.serverId, nowMs: f.nowMs, keyHash: Buffer.alloc(32) }),
+    uses: [PK],
+  },
+  'serverKeys.serversOf': { args: (f) => [f.networkId], uses: ['sqlite_autoindex_service_servers_2'] },
+  'serverKeys.retiredKeysOf': {
+    args: (f) => [f.nowMs, f.networkId],
+    uses: ['service_retired_keys_server (server_id=? AND valid_until>?)'],
+  },
   'networks.serverById': { args: (f) => [f.serverId], uses: [PK] },
   'networks.serversOf': { args: (f) => [f.networkId], uses: ['sqlite_autoindex_service_servers_2'] },
   'players.nameOf': { args: (f) => [f.networkId, f.punishedPlayers[0]], uses: [PK] },
@@ -185,9 +210,63 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => [f.networkId],
     uses: ['service_migration_uploads_network', 'INTEGER PRIMARY KEY'],
   },
+  'migrations.upload': {
+    args: (f) => ['upload-1', f.networkId],
+    uses: ['sqlite_autoindex_service_migration_uploads_1', 'INTEGER PRIMARY KEY'],
+  },
+  'migrations.chunk': { args: () => ['upload-1', 0], uses: [PK] },
+  'migrations.dropChunks': { args: () => ['upload-1'], uses: [PK] },
+  'migrations.markStored': {
+    args: (f) => ({ id: 'upload-1', chunks: 1, message: 'queued', nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.renewLease': {
+    args: (f) => ({ id: 'upload-1', owner: 'me', expiresAtMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.advance': {
+    args: (f) => ({
+      id: 'upload-1',
+      owner: 'me',
+      expiresAtMs: f.nowMs,
+      processed: 1,
+      tally: '{}',
+      message: 'x',
+      nowMs: f.nowMs,
+    }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.finish': {
+    args: (f) => ({
+      id: 'upload-1',
+      owner: 'me',
+      status: 'completed',
+      processed: 1,
+      tally: '{}',
+      message: 'x',
+      nowMs: f.nowMs,
+    }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.release': {
+    args: () => ({ id: 'upload-1', owner: 'me' }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.claimExpired': {
+    args: (f) => ({ owner: 'me', expiresAtMs: f.nowMs, nowMs: f.nowMs }),
+    uses: ['service_migration_uploads_lease', 'sqlite_autoindex_service_migration_uploads_1'],
+  },
+  'migrations.cancel': {
+    args: (f) => ({ networkId: f.networkId, id: 'upload-1', message: 'x', nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_migration_uploads_1'],
+  },
   'migrations.reports': {
     args: (f) => [f.networkId],
     uses: ['service_migration_reports_network', 'INTEGER PRIMARY KEY'],
+  },
+  'idempotencyKeys.complete': {
+    args: (f) => ({ networkId: f.networkId, key: 'key-10', punishmentId: 'p' }),
+    uses: [PK],
   },
   'idempotencyKeys.find': { args: (f) => [f.networkId, 'key-10', f.nowMs - DAY_MS], uses: [PK] },
   'idempotencyKeys.prune': { args: (f) => [f.nowMs - 30 * DAY_MS], uses: ['service_idempotency_keys_age'] },
@@ -227,6 +306,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'webhookDeliveries.pruneDead': { args: () => ({ webhookId: 1 }), uses: ['service_webhook_deliveries_queue'] },
   'webhookDeliveries.blockWebhook': { args: () => ({ webhookId: 1, untilMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
   'webhookDeliveries.counts': { args: () => [1], uses: ['service_webhook_deliveries_queue'] },
+  'webhooks.pendingDeliveries': { args: () => [], uses: ['service_webhook_deliveries_queue'] },
   'webhookLog.prune': { args: () => ({ webhookId: 1 }), uses: ['service_webhook_log_by_webhook'] },
   'webhookLog.newest': { args: () => [1, 50], uses: ['service_webhook_log_by_webhook'] },
   'expiries.ended': { args: (f) => ({ nowMs: f.nowMs, limit: 500 }), uses: ['service_punishments_unannounced_end'] },
@@ -236,6 +316,11 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   },
   'publicList.isPublic': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
   'publicList.setPublic': { args: (f) => ({ networkId: f.networkId, isPublic: 1 }), uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.issuerLabel': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'publicList.setIssuerLabel': {
+    args: (f) => ({ networkId: f.networkId, label: 'Staff' }),
+    uses: ['INTEGER PRIMARY KEY'],
+  },
   'publicList.page': {
     args: (f) => ({ networkId: f.networkId, beforeCreatedAt: f.nowMs - DAY_MS, beforePosition: 0, limit: 50 }),
     uses: ['service_punishments_recent'],
@@ -267,6 +352,39 @@ const EXPECTED_PLANS: Record<string, Expected> = {
       nowMs: f.nowMs,
     }),
     uses: ['sqlite_autoindex_service_appeals_2'],
+  },
+  'appeals.lastDeniedAt': { args: (f) => [f.networkId, 'p10'], uses: ['service_appeals_punishment'] },
+  'appeals.unappealable': {
+    args: (f) => [f.networkId, 'p10'],
+    uses: ['sqlite_autoindex_service_unappealable_punishments_1'],
+  },
+  'appeals.unmarkUnappealable': {
+    args: (f) => [f.networkId, 'p10'],
+    uses: ['sqlite_autoindex_service_unappealable_punishments_1'],
+  },
+  'appeals.unappealableOfTarget': {
+    args: (f) => [f.networkId, f.punishedPlayers[0]],
+    // Either index leading with (network_id, target_uuid) serves.
+    uses: ['(network_id=? AND target_uuid=?)', 'sqlite_autoindex_service_unappealable_punishments_1'],
+  },
+  'appeals.cooldownHours': { args: (f) => [f.networkId], uses: ['INTEGER PRIMARY KEY'] },
+  'appeals.setCooldownHours': { args: (f) => ({ networkId: f.networkId, hours: 2 }), uses: ['INTEGER PRIMARY KEY'] },
+  'appealCodes.pruneOfHolder': {
+    args: (f) => ({
+      networkId: f.networkId,
+      punishmentId: 'p10',
+      playerUuid: f.punishedPlayers[0],
+      createdAtMs: f.nowMs,
+    }),
+    uses: ['service_appeal_codes_holder'],
+  },
+  'appealCodes.byHash': {
+    args: (f) => [f.networkId, Buffer.alloc(32)],
+    uses: ['sqlite_autoindex_service_appeal_codes_1'],
+  },
+  'appealCodes.use': {
+    args: (f) => ({ networkId: f.networkId, codeHash: Buffer.alloc(32), nowMs: f.nowMs }),
+    uses: ['sqlite_autoindex_service_appeal_codes_1'],
   },
   ...ticketListPages({
     page: [{}, 'service_tickets_created'],
@@ -307,6 +425,23 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'panelSessions.removeOfAccount': { args: () => [1], uses: ['service_panel_sessions_account'] },
   'panelSessions.switchNetwork': { args: (f) => ({ idHash: Buffer.alloc(32), networkId: f.networkId }), uses: [PK] },
   'panelSessions.pruneExpired': { args: (f) => [f.nowMs], uses: ['service_panel_sessions_expiry'] },
+  'panelAccounts.totpOf': { args: () => [1], uses: ['INTEGER PRIMARY KEY'] },
+  'panelAccounts.setPendingTotp': { args: () => ({ id: 1, secret: 'x', nowMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
+  'panelAccounts.confirmTotp': {
+    args: () => ({ id: 1, secret: 'x', step: 1, nowMs: 0 }),
+    uses: ['INTEGER PRIMARY KEY'],
+  },
+  'panelAccounts.useTotpStep': { args: () => ({ id: 1, secret: 'x', step: 1 }), uses: ['INTEGER PRIMARY KEY'] },
+  'panelAccounts.clearTotp': { args: () => ({ id: 1, nowMs: 0 }), uses: ['INTEGER PRIMARY KEY'] },
+  'panelRoles.dropTwoFactor': { args: (f) => [f.networkId, 'admin'], uses: [PK] },
+  'panelRoles.twoFactorRequired': { args: (f) => [f.networkId, 'admin'], uses: [PK] },
+  'panelRoles.twoFactorRoles': { args: (f) => [f.networkId], uses: [PK] },
+  'panelDevices.byHash': { args: (f) => [Buffer.alloc(32), f.nowMs], uses: [PK] },
+  'panelDevices.forgetOlder': { args: () => ({ accountId: 1, keep: 20 }), uses: ['service_panel_devices_account'] },
+  'panelDevices.pruneExpired': { args: (f) => [f.nowMs], uses: ['service_panel_devices_expiry'] },
+  'panelRecoveryCodes.removeOfAccount': { args: () => [1], uses: [PK] },
+  'panelRecoveryCodes.use': { args: () => ({ accountId: 1, codeHash: Buffer.alloc(32), nowMs: 0 }), uses: [PK] },
+  'panelRecoveryCodes.countUnused': { args: () => [1], uses: [PK] },
   'auditLog.newest': {
     args: (f) => ({ networkId: f.networkId, beforeId: 1_000_000, limit: 50 }),
     uses: ['service_audit_log_network'],
@@ -363,6 +498,8 @@ const LARGE_TABLES = [
   'service_tickets',
   'service_ticket_replies',
   'service_appeals',
+  'service_appeal_codes',
+  'service_unappealable_punishments',
 ];
 /** The stream snapshot reads every active punishment of the network by design. */
 const READS_A_WHOLE_NETWORK = new Set(['punishments.active']);
@@ -387,6 +524,9 @@ const SCANS_OF_SMALL_TABLES: Record<string, string> = {
   'streamChanges.heads': 'networks',
   'webhookDeliveries.heads': 'w',
   'networks.allNetworks': 'service_networks',
+  // A network's servers with their retired keys: both tables hold a row per game server (and rotation), never per player.
+  'serverKeys.retiredKeysOf': 's',
+  'webhooks.pendingDeliveries': 'w',
 };
 
 let db: Db;

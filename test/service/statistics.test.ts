@@ -94,16 +94,8 @@ describe('planner statistics', () => {
       });
       const networkId = await context.stores.networks.ensureNetwork('alpha');
       const serverId = await context.stores.networks.ensureServer(networkId, 'game-1', 'key');
-      await context.stores.migrations.startUpload({
-        id: 'u1',
-        networkId,
-        serverId,
-        fileSize: 1,
-        total: 1,
-        nowMs: NOW_MS,
-      });
       const jobs = new ImportJobs(context);
-      jobs.start({ uploadId: 'u1', networkId, filePath });
+      await jobs.accept({ id: 'u1', networkId, serverId, total: 1 }, { path: filePath, size: 1 });
       await jobs.idle();
       expect((await context.stores.migrations.uploads(networkId))[0]).toMatchObject({ status: 'completed' });
       expect(analyzedIndexes(db)).toEqual(expect.arrayContaining(['service_punishments_target_status']));

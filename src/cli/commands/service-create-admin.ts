@@ -1,24 +1,24 @@
-import { resolve } from 'node:path';
 import type { CliContext } from '../command.js';
 import { parseFlags, UsageError } from '../command.js';
 import { readNewPassword } from '../password-input.js';
+import { DATABASE_FLAGS, DATABASE_USAGE, databaseOf } from './service-database.js';
 
-export const CREATE_ADMIN_USAGE = `usage: bailiff service create-admin --db PATH (--network NAME | --all-networks) --user NAME
+export const CREATE_ADMIN_USAGE = `usage: bailiff service create-admin (--db PATH | --database-url URL) (--network NAME | --all-networks) --user NAME
 
-Creates the first admin of the moderation panel (/panel/) in the service's SQLite file; the
-service may be running. The password is prompted for (twice, hidden) or, when stdin is not a
-terminal, read from its first line; never give it on the command line.
+Creates the first admin of the moderation panel (/panel/) in the service's database, SQLite or
+PostgreSQL; the service may be running. The password is prompted for (twice, hidden) or, when
+stdin is not a terminal, read from its first line; never give it on the command line.
 
-  --db PATH          the service's SQLite file (bailiff service --db)
-  --network NAME     the network the admin manages
-  --all-networks     a superuser, who works in every network instead
-  --user NAME        the username (letters, digits, . _ -)`;
+${DATABASE_USAGE}
+  --network NAME       the network the admin manages
+  --all-networks       a superuser, who works in every network instead
+  --user NAME          the username (letters, digits, . _ -)`;
 
 function parse(argv: string[]) {
   return parseFlags(
     argv,
     {
-      db: { type: 'string' },
+      ...DATABASE_FLAGS,
       network: { type: 'string' },
       'all-networks': { type: 'boolean' },
       user: { type: 'string' },
@@ -35,7 +35,7 @@ export async function createAdminCommand(context: CliContext): Promise<number> {
     context.stdout.write(`${CREATE_ADMIN_USAGE}\n`);
     return 0;
   }
-  if (!flags.db) throw new UsageError(`--db is required\n${CREATE_ADMIN_USAGE}`);
+  const database = databaseOf(flags, context, CREATE_ADMIN_USAGE);
   if (!flags.user) throw new UsageError(`--user is required\n${CREATE_ADMIN_USAGE}`);
   if ((flags.network === undefined) === (flags['all-networks'] !== true)) {
     throw new UsageError(`give --network NAME or --all-networks (one of them)\n${CREATE_ADMIN_USAGE}`);
@@ -45,7 +45,7 @@ export async function createAdminCommand(context: CliContext): Promise<number> {
   const { createAdmin, CreateAdminError } = await import('../../service/panel/create-admin.js');
   try {
     await createAdmin({
-      dbPath: resolve(context.cwd, flags.db),
+      ...database,
       network: flags.network,
       username: flags.user,
       password: input.password,

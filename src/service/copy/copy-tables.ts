@@ -7,6 +7,7 @@ import { pgStatements } from '../store/postgres/pool.js';
 export const TABLES_IN_COPY_ORDER = [
   'service_networks',
   'service_servers',
+  'service_retired_keys',
   'service_players',
   'service_player_ips',
   'service_punishments',
@@ -18,6 +19,7 @@ export const TABLES_IN_COPY_ORDER = [
   'service_tickets',
   'service_ticket_replies',
   'service_migration_uploads',
+  'service_migration_chunks',
   'service_migration_reports',
   'service_webhooks',
   'service_webhook_deliveries',
@@ -27,6 +29,9 @@ export const TABLES_IN_COPY_ORDER = [
   'service_panel_roles',
   'service_panel_accounts',
   'service_panel_sessions',
+  'service_panel_recovery_codes',
+  'service_panel_devices',
+  'service_panel_two_factor_roles',
   'service_audit_log',
 ] as const;
 

@@ -1,7 +1,12 @@
 import type { SchemaMigration } from '../../db/schema-migrations.js';
+import { APPEAL_CODES } from './appeal-codes.js';
+import { MIGRATION_LEASES } from './migration-leases.js';
 import { NETWORK_SIZE_INDEXES } from './network-size-indexes.js';
 import { PANEL_TABLES } from './panel-tables.js';
+import { PANEL_TWO_FACTOR } from './panel-two-factor.js';
+import { PUBLIC_ISSUER_LABEL } from './public-issuer-label.js';
 import { PUBLIC_LIST_AND_APPEALS } from './public-list-and-appeals.js';
+import { SERVER_KEYS } from './server-keys.js';
 import { TICKET_LIST_INDEXES } from './ticket-list-indexes.js';
 
 /** Tables of the reference service. Times are epoch milliseconds; UUIDs are stored lower-case. */
@@ -319,4 +324,9 @@ export const SERVICE_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   },
   PUBLIC_LIST_AND_APPEALS,
   TICKET_LIST_INDEXES,
+  MIGRATION_LEASES,
+  SERVER_KEYS,
+  PANEL_TWO_FACTOR,
+  APPEAL_CODES,
+  PUBLIC_ISSUER_LABEL,
 ];

@@ -10,13 +10,24 @@ declare module 'fastify' {
   }
 }
 
-/** Reads X-API-Key; 401 when it is missing or matches no server. The key itself is never echoed. */
-export async function authenticate(request: FastifyRequest, networks: NetworkStorePort): Promise<Caller> {
+/**
+ * Reads X-API-Key; 401 when it is missing or matches no server. The key itself is never echoed.
+ * `onWrongKey` is called only when a key was compared and matched no server: a missing header
+ * guesses nothing, and a database that cannot be asked (a 503) compared nothing.
+ */
+export async function authenticate(
+  request: FastifyRequest,
+  networks: NetworkStorePort,
+  onWrongKey: () => void = () => {},
+): Promise<Caller> {
   const header = request.headers['x-api-key'];
   const apiKey = Array.isArray(header) ? header[0] : header;
   if (!apiKey) throw unauthorized('missing X-API-Key header');
   const caller = await networks.authenticate(apiKey);
-  if (!caller) throw unauthorized('X-API-Key is not valid');
+  if (!caller) {
+    onWrongKey();
+    throw unauthorized('X-API-Key is not valid');
+  }
   return caller;
 }
 
@@ -28,14 +39,7 @@ export function requireApiKey(app: FastifyInstance, networks: NetworkStorePort, 
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
     throttle.refuseIfExhausted(request.ip);
-    const hasKey = Boolean(request.headers['x-api-key']);
-    try {
-      request.caller = await authenticate(request, networks);
-    } catch (error) {
-      // A missing header guesses nothing; a wrong key does.
-      if (hasKey) throttle.recordFailure(request.ip);
-      throw error;
-    }
+    request.caller = await authenticate(request, networks, () => throttle.recordFailure(request.ip));
   });
 }
 

@@ -1,6 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from '../../ports/logger.js';
+import type { DatabaseUnavailableError } from '../store/database-unavailable.js';
+import { databaseUnavailableOf, UnavailabilityLog } from './database-outage.js';
 
 /** A response the service chose to give: status, a message for a person, optional extra body fields. */
 export class HttpError extends Error {
@@ -17,6 +19,16 @@ export class HttpError extends Error {
 export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);
 export const unauthorized = (message: string) => new HttpError(401, message);
+
+/** The 503 every route answers while the database cannot be used: it names the database, with `Retry-After`. */
+export function serviceUnavailable(unavailable: DatabaseUnavailableError): HttpError {
+  const { retryAfterSeconds } = unavailable;
+  return new HttpError(
+    503,
+    `service unavailable: the ${unavailable.database} database ${unavailable.unavailable}; retry in ${retryAfterSeconds} s`,
+    { retryAfterSeconds },
+  );
+}
 
 /** The error body of docs/contract/service-semantics.md: `{status, success: false, error, message}`. */
 export function errorBody(status: number, message: string, extra: Record<string, unknown> = {}) {
@@ -47,12 +59,21 @@ function describeFrameworkError(error: FrameworkError): { status: number; messag
 }
 
 /** Every non-2xx, including fastify's own 400/404/413/415, answers with the error body shape. */
-export function installErrorHandlers(app: FastifyInstance, logger: Logger): void {
+export function installErrorHandlers(
+  app: FastifyInstance,
+  logger: Logger,
+  outages: UnavailabilityLog = new UnavailabilityLog(logger),
+): void {
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, notFound(`no route ${request.method} ${request.url.split('?')[0]}`));
   });
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError) return sendError(reply, error);
+    const unavailable = databaseUnavailableOf(error);
+    if (unavailable) {
+      outages.refused(unavailable, `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`);
+      return sendError(reply, serviceUnavailable(unavailable));
+    }
     const { status, message } = describeFrameworkError(error as FrameworkError);
     if (status >= 500) {
       logger.error('request failed', { method: request.method, route: request.routeOptions.url, error: String(error) });

@@ -27,28 +27,47 @@ export function closingResponse(
 
 function describeClientError(code: string | undefined): { status: number; message: string } {
   if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, message: `headers: larger than ${maxHeaderSize} bytes` };
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, message: 'request: not received in time' };
+  // The service sets no node request timeout (bodies have their own deadlines): this is the headers'.
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { status: 408, message: 'headers: not received in time (service option headersTimeoutMs)' };
+  }
   return { status: 400, message: 'request: not valid HTTP' };
 }
 
 const answered = new WeakSet<Socket>();
 
 /**
- * Requests node's parser cannot read (malformed HTTP, headers over the limit, timeouts) get the
- * error shape and `Connection: close`; the socket is ended after the answer so a keep-alive client
- * sees a closed connection instead of a reset.
+ * Writes a closing error response on `socket` (once per socket) and ends it; unread request bytes
+ * are read and dropped so the close reaches the client as a close, not a reset, and the socket is
+ * destroyed after a short grace.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
+export function answerAndClose(
+  socket: Socket,
+  status: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): void {
+  if (socket.destroyed || answered.has(socket)) return;
   answered.add(socket);
   socket.on('error', () => socket.destroy());
-  const { status, message } = describeClientError(error.code);
-  if (socket.writable) socket.end(closingResponse(status, message));
+  if (socket.writable) socket.end(closingResponse(status, message, extra, headers));
   // Reading on keeps unread request bytes from turning the close into a reset.
   socket.resume();
   const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
   timer.unref();
   socket.once('close', () => clearTimeout(timer));
+}
+
+/**
+ * Requests node's parser cannot read (malformed HTTP, headers over the limit, headers not received
+ * in time) get the error shape and `Connection: close`; the socket is ended after the answer so a
+ * keep-alive client sees a closed connection instead of a reset.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET') return;
+  const { status, message } = describeClientError(error.code);
+  answerAndClose(socket, status, message);
 }
 
 /** Errors fastify meets before a route runs: a bad URL gets a 400 that does not echo the path. */

@@ -21,12 +21,64 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return key;
 }
 
+/** One creation under a key: whose network, which request (its hash) and when. */
+export interface OnceKey {
+  networkId: number;
+  key: string;
+  requestHash: string;
+  nowMs: number;
+}
+
+/** What a keyed creation answers: the id it created, or the earlier creation's id (a replay). */
+export interface OnceOutcome {
+  id: string;
+  isReplay: boolean;
+}
+
+/**
+ * Inside a transaction (its `stores`): claims `once.key` and runs `create`, or answers the creation
+ * that holds the key. The claim and the creation commit together, and a request claiming the same
+ * key meanwhile (on this instance or another) waits for this transaction, then replays its id.
+ * The same key with another request hash is a 422.
+ */
+export async function createOnceWithin(
+  stores: ServiceStores,
+  once: OnceKey,
+  create: (stores: ServiceStores) => Promise<string>,
+): Promise<OnceOutcome> {
+  const { networkId, key, requestHash, nowMs } = once;
+  const claim = await stores.idempotencyKeys.claim(
+    networkId,
+    key,
+    requestHash,
+    nowMs,
+    nowMs - IDEMPOTENCY_RETENTION_MS,
+  );
+  if (!claim.isClaimed) {
+    if (claim.earlier.requestHash !== requestHash) {
+      throw new HttpError(422, 'Idempotency-Key: already used with a different request body');
+    }
+    return { id: claim.earlier.punishmentId, isReplay: true };
+  }
+  const id = await create(stores);
+  await stores.idempotencyKeys.complete(networkId, key, id);
+  return { id, isReplay: false };
+}
+
+export interface CreateOnceOptions {
+  /**
+   * Hashed with the body, for routes whose path names what is changed (evidence and pardons of a
+   * punishment): the same body for another punishment is another request. @default none
+   */
+  scope?: string;
+}
+
 /**
  * Creations that honour the `Idempotency-Key` header (IETF httpapi idempotency-key draft): the
- * first request with a key creates and records the punishment's id; the same key within 24 h
+ * first request with a key creates and records the id it created; the same key within 24 h
  * answers that id again and creates nothing (`Idempotent-Replayed: true`); the same key with
  * another body is a 422. Without the header every request creates. `create` runs inside the
- * transaction that records the key, with its stores.
+ * transaction that claims the key, with its stores.
  */
 export function idempotentCreations(context: ServiceContext) {
   const { storage, stores, clock } = context;
@@ -37,28 +89,23 @@ export function idempotentCreations(context: ServiceContext) {
     reply: FastifyReply,
     networkId: number,
     create: (stores: ServiceStores) => Promise<string>,
+    options: CreateOnceOptions = {},
   ): Promise<string> {
     const key = idempotencyKeyOf(request);
     if (key === undefined) return storage.transaction(create);
-    const now = clock.now();
-    if (now - lastPruneAt >= PRUNE_EVERY_MS) {
-      lastPruneAt = now;
-      await stores.idempotencyKeys.prune(now - IDEMPOTENCY_RETENTION_MS);
+    const nowMs = clock.now();
+    if (nowMs - lastPruneAt >= PRUNE_EVERY_MS) {
+      lastPruneAt = nowMs;
+      await stores.idempotencyKeys.prune(nowMs - IDEMPOTENCY_RETENTION_MS);
     }
-    const requestHash = createHash('sha256').update(canonicalJson(request.body)).digest('hex');
-    return storage.transaction(async (stores) => {
-      const prior = await stores.idempotencyKeys.find(networkId, key, now - IDEMPOTENCY_RETENTION_MS);
-      if (prior) {
-        if (prior.requestHash !== requestHash) {
-          throw new HttpError(422, 'Idempotency-Key: already used with a different request body');
-        }
-        reply.header('Idempotent-Replayed', 'true');
-        return prior.punishmentId;
-      }
-      const punishmentId = await create(stores);
-      await stores.idempotencyKeys.record(networkId, key, { requestHash, punishmentId }, now);
-      return punishmentId;
-    });
+    const hashed =
+      options.scope === undefined ? canonicalJson(request.body) : `${options.scope}\n${canonicalJson(request.body)}`;
+    const requestHash = createHash('sha256').update(hashed).digest('hex');
+    const outcome = await storage.transaction((stores) =>
+      createOnceWithin(stores, { networkId, key, requestHash, nowMs }, create),
+    );
+    if (outcome.isReplay) reply.header('Idempotent-Replayed', 'true');
+    return outcome.id;
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuid } from '../../contract/schemas.js';
+import { durationMs, uuid } from '../../contract/schemas.js';
 import { storedId } from '../limits.js';
 import { epochMs } from '../store/dates.js';
 
@@ -17,7 +17,7 @@ const importedPunishment = z.looseObject({
   reason: z.string().optional(),
   issued: dateLike,
   issuerName: z.string().optional(),
-  duration: z.number().int().min(-1),
+  duration: durationMs,
   active: z.boolean(),
 });
 

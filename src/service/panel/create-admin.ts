@@ -4,7 +4,10 @@ import { hashPassword, passwordProblem } from './passwords.js';
 import { SUPERUSER_ROLE } from './permissions.js';
 
 export interface FirstAdmin {
-  dbPath: string;
+  /** The service's SQLite file; or give `databaseUrl`. */
+  dbPath?: string;
+  /** The service's PostgreSQL database (`postgres://...`), instead of `dbPath`. */
+  databaseUrl?: string;
   /** The network the admin works in; undefined makes a superuser of every network. */
   network: string | undefined;
   username: string;
@@ -20,8 +23,9 @@ export class CreateAdminError extends Error {
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /**
- * `bailiff service create-admin`: an admin account in the service's database file (the service may
- * be running), recorded in the audit log. Networks are never made here: a mistyped name is an error.
+ * `bailiff service create-admin`: an admin account in the service's database, SQLite or PostgreSQL
+ * (the service may be running), recorded in the audit log. Networks are never made here: a mistyped
+ * name is an error.
  */
 export async function createAdmin(admin: FirstAdmin): Promise<{ accountId: number; networkIds: number[] }> {
   if (!USERNAME_PATTERN.test(admin.username)) {
@@ -30,7 +34,15 @@ export async function createAdmin(admin: FirstAdmin): Promise<{ accountId: numbe
   const problem = passwordProblem(admin.password);
   if (problem) throw new CreateAdminError(`password: ${problem}`);
   const clock = admin.clock ?? systemClock;
-  const storage = await createServiceStorage({ dbPath: admin.dbPath });
+  if ((admin.dbPath === undefined) === (admin.databaseUrl === undefined)) {
+    throw new CreateAdminError(
+      'give the database: a SQLite file (--db) or a PostgreSQL URL (--database-url), one of them',
+    );
+  }
+  const storage = await createServiceStorage({
+    dbPath: admin.dbPath ?? ':memory:',
+    ...(admin.databaseUrl === undefined ? {} : { databaseUrl: admin.databaseUrl }),
+  });
   try {
     const { stores } = storage;
     const networks = await stores.networks.listNetworks();
@@ -40,7 +52,9 @@ export async function createAdmin(admin: FirstAdmin): Promise<{ accountId: numbe
     } else {
       const networkId = await stores.networks.findNetwork(admin.network);
       if (networkId === undefined) {
-        const known = networks.map((network) => network.name).join(', ') || 'none yet (start the service with --seed)';
+        const known =
+          networks.map((network) => network.name).join(', ') ||
+          'none yet (add one with `bailiff service network add --name NAME`)';
         throw new CreateAdminError(`--network: no network named '${admin.network}'; networks: ${known}`);
       }
       networkIds = [networkId];

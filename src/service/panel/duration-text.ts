@@ -1,3 +1,5 @@
+import { MAX_DURATION_MS } from '../../contract/schemas.js';
+
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /** What a staff member may type as a length. */
@@ -19,5 +21,8 @@ export function parseDurationText(text: string): number | undefined {
     total += Number(match[1]) * UNIT_MS[match[2]!]!;
   }
   if (parts.length > 5) throw new RangeError(`'${text.slice(0, 40)}' has too many parts: ${DURATION_HINT}`);
+  if (total > MAX_DURATION_MS) {
+    throw new RangeError(`'${text.slice(0, 40)}' is longer than 1000 years, the longest length: use permanent`);
+  }
   return total;
 }

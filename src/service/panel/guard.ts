@@ -13,6 +13,13 @@ declare module 'fastify' {
 }
 
 const LOGIN_PATH = '/panel/login';
+/** Where a staff member whose role requires two-factor sets it up. */
+export const ACCOUNT_PATH = '/panel/account';
+
+export interface GuardOptions {
+  /** Open to a staff member who must set two-factor up first (their account page, logout). @default false */
+  whileEnrolling?: boolean;
+}
 
 /** The staff member of a route guarded by {@link requireStaff}. */
 export function staffOf(request: FastifyRequest): Staff {
@@ -30,10 +37,15 @@ function sendToLogin(request: FastifyRequest, reply: FastifyReply): FastifyReply
 
 /**
  * The preHandler of every staff route: a live session, the route's permission in the session's
- * network, and on every write the session's CSRF token in the form. Checked on the server for
- * each request, whatever the page showed.
+ * network (null: any staff member), and on every write the session's CSRF token in the form. A
+ * staff member whose role requires two-factor and who has none is sent to set it up. Checked on
+ * the server for each request, whatever the page showed.
  */
-export function requireStaff(panel: PanelContext, permission: Permission): preHandlerAsyncHookHandler {
+export function requireStaff(
+  panel: PanelContext,
+  permission: Permission | null,
+  options: GuardOptions = {},
+): preHandlerAsyncHookHandler {
   return async (request, reply) => {
     const staff = await loadStaff(request, panel.service.stores, panel.service.clock.now());
     if (!staff) {
@@ -50,7 +62,17 @@ export function requireStaff(panel: PanelContext, permission: Permission): preHa
         );
       }
     }
-    if (!staff.permissions.has(permission)) {
+    if (staff.mustEnrolTwoFactor && !options.whileEnrolling) {
+      if (request.method === 'GET') {
+        await reply.redirect(ACCOUNT_PATH, 303);
+        return;
+      }
+      throw new HttpError(
+        403,
+        `your role (${staff.role}) requires two-factor authentication: set it up on your account page (${ACCOUNT_PATH}) first`,
+      );
+    }
+    if (permission !== null && !staff.permissions.has(permission)) {
       throw new HttpError(403, `your role (${staff.role}) does not have the "${permission}" permission`);
     }
     request.staff = staff;

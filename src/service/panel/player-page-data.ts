@@ -15,6 +15,8 @@ export interface HistoryEntry extends PunishmentView {
   acknowledgements: { server: string; executedAt: string; success: boolean; errorMessage: string | null }[];
   evidence: { url: string; isLink: boolean; issuerName: string; createdAt: string }[];
   pardon: { issuerName: string; reason: string; pardonedAt: string } | null;
+  /** Staff marked it unappealable: no appeal code is given for it. */
+  unappealable: boolean;
 }
 
 /** Everything the player page shows; addresses only when the staff member has `see-ip`. */
@@ -36,6 +38,7 @@ export async function playerPageData(context: ServiceContext, staff: Staff, uuid
   );
   const evidence = byPunishment(await stores.playerLookup.evidenceOf(networkId, player.uuid, DETAILS_LIMIT));
   const pardons = byPunishment(await stores.playerLookup.pardonsOf(networkId, player.uuid, DETAILS_LIMIT));
+  const unappealable = new Set(await stores.appeals.unappealableOfTarget(networkId, player.uuid));
   const history: HistoryEntry[] = rows.map((row) => {
     const pardon = pardons.get(row.id)?.[0];
     return {
@@ -55,6 +58,7 @@ export async function playerPageData(context: ServiceContext, staff: Staff, uuid
       pardon: pardon
         ? { issuerName: pardon.issuerName, reason: pardon.reason, pardonedAt: iso(pardon.pardonedAt) }
         : null,
+      unappealable: unappealable.has(row.id),
     };
   });
   const linked = (await linkedAccounts(stores, evasion, networkId, player.uuid, nowMs)).slice(0, LINKED_LIMIT);

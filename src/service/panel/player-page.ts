@@ -5,6 +5,7 @@ import { staffOf } from './guard.js';
 import type { PanelContext } from './panel-context.js';
 import { playerPageData } from './player-page-data.js';
 import { punishFormOptions } from './punish-form.js';
+import { visitorInput } from './redact-addresses.js';
 import { renderStaffPage } from './render.js';
 
 /** Renders the player page, with a form's errors and values when it was refused. */
@@ -27,7 +28,7 @@ export async function renderPlayerPage(
       title: data.player.name,
       ...data,
       form: punishFormOptions(panel.service.rules),
-      values: form.values ?? {},
+      values: visitorInput(form.values ?? {}),
       errors: form.errors ?? {},
     },
     statusCode,

@@ -4,16 +4,20 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { systemTimers } from '../../ports/timers.js';
 import type { ServiceContext } from '../context.js';
-import { AuthFailureThrottle } from '../http/auth-throttle.js';
+import { LocalStaffSignals } from '../staff-signals.js';
 import { installPanelErrorPages } from './error-pages.js';
 import { ASSETS_DIR } from './files.js';
+import { DEFAULT_LIVE_CAPS, LiveConnections } from './live-connections.js';
+import { LoginThrottle } from './login-throttle.js';
 import type { PanelContext, PanelSettings } from './panel-context.js';
+import { registerOwnAccountRoutes } from './routes/account.js';
 import { registerAccountRoutes } from './routes/accounts.js';
 import { registerAppealRoutes } from './routes/appeals.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerLiveRoutes } from './routes/live.js';
 import { registerLoginRoutes } from './routes/login.js';
+import { registerLoginCodeRoutes } from './routes/login-code.js';
 import { registerMigrationRoutes } from './routes/migration.js';
 import { registerPlayerRoutes } from './routes/players.js';
 import { registerPublicListRoutes } from './routes/public-list.js';
@@ -30,12 +34,16 @@ export const DEFAULT_PANEL_SETTINGS: PanelSettings = {
   sessionLifetimeMs: 12 * 60 * 60 * 1000,
   loginFailuresPerMinute: 10,
   accountLoginFailuresPerMinute: 5,
-  maxLiveConnections: 200,
+  maxLiveConnections: DEFAULT_LIVE_CAPS.total,
+  liveConnectionsPerNetwork: DEFAULT_LIVE_CAPS.perNetwork,
+  liveConnectionsPerAccount: DEFAULT_LIVE_CAPS.perAccount,
   liveHeartbeatMs: 25_000,
   alwaysSecureCookies: false,
   timers: systemTimers,
   appealsPerHour: 5,
   migration: undefined,
+  staffSignals: undefined,
+  servers: undefined,
 };
 
 // Only the panel's own scripts, styles and requests; no page may frame it.
@@ -66,9 +74,19 @@ export async function registerPanel(
     service: context,
     views: createViews(),
     settings: resolved,
-    addressThrottle: new AuthFailureThrottle(context.clock, resolved.loginFailuresPerMinute),
-    accountThrottle: new AuthFailureThrottle(context.clock, resolved.accountLoginFailuresPerMinute),
+    loginThrottle: new LoginThrottle(context.clock, {
+      perAddressPerMinute: resolved.loginFailuresPerMinute,
+      perAccountPerMinute: resolved.accountLoginFailuresPerMinute,
+    }),
+    live: new LiveConnections({
+      perAccount: resolved.liveConnectionsPerAccount,
+      perNetwork: resolved.liveConnectionsPerNetwork,
+      total: resolved.maxLiveConnections,
+    }),
+    staffSignals: resolved.staffSignals ?? new LocalStaffSignals(),
   };
+  const stopListening = panel.staffSignals.listen((change) => void panel.live.recheck(change));
+  app.addHook('onClose', async () => stopListening());
   await app.register(
     async (scope) => {
       await scope.register(cookie);
@@ -90,6 +108,8 @@ export async function registerPanel(
         maxAge: 60 * 60 * 1000,
       });
       registerLoginRoutes(scope, panel);
+      registerLoginCodeRoutes(scope, panel);
+      registerOwnAccountRoutes(scope, panel);
       registerDashboardRoutes(scope, panel);
       registerPublicListRoutes(scope, panel);
       registerAppealRoutes(scope, panel);

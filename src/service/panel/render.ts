@@ -3,6 +3,7 @@ import { CSRF_FIELD } from './csrf.js';
 import { staffOf } from './guard.js';
 import { STAFF_NAV } from './nav.js';
 import type { PanelContext } from './panel-context.js';
+import { redactAddressesIn } from './redact-addresses.js';
 
 /** What every staff page's layout shows: who is logged in, the navigation, the CSRF token. */
 export async function staffLayoutData(panel: PanelContext, request: FastifyRequest) {
@@ -18,13 +19,17 @@ export async function staffLayoutData(panel: PanelContext, request: FastifyReque
     },
     can: (permission: string) => staff.permissions.has(permission as never),
     networks,
-    nav: STAFF_NAV.filter((item) => staff.permissions.has(item.permission)),
+    // Until two-factor is set up where the role requires it, no other page opens: none is offered.
+    nav: staff.mustEnrolTwoFactor ? [] : STAFF_NAV.filter((item) => staff.permissions.has(item.permission)),
     currentPath: request.url.split('?')[0],
     csrf: { field: CSRF_FIELD, token: staff.csrfToken },
   };
 }
 
-/** Renders a staff page (its template uses layouts/staff) as HTML. */
+/**
+ * Renders a staff page (its template uses layouts/staff) as HTML. For a role without `see-ip`, every
+ * address in the page's data is hidden here, whatever page it is.
+ */
 export async function renderStaffPage(
   panel: PanelContext,
   request: FastifyRequest,
@@ -33,6 +38,7 @@ export async function renderStaffPage(
   data: Record<string, unknown>,
   statusCode = 200,
 ): Promise<FastifyReply> {
-  const html = await panel.views.renderAsync(view, { ...(await staffLayoutData(panel, request)), ...data });
+  const shown = staffOf(request).permissions.has('see-ip') ? data : redactAddressesIn(data);
+  const html = await panel.views.renderAsync(view, { ...(await staffLayoutData(panel, request)), ...shown });
   return reply.code(statusCode).type('text/html; charset=utf-8').send(html);
 }

@@ -6,6 +6,7 @@ import type { ServiceContext } from '../context.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { integerFromQuery, parseOrThrow } from '../http/validate.js';
 import { toIso } from '../store/dates.js';
+import { refusedDestinationMessage } from '../webhooks/destination.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { renderBody } from '../webhooks/render.js';
 import { webhookConfig, webhookUpdate } from '../webhooks/webhook-config.js';
@@ -69,9 +70,16 @@ export function registerWebhookAdminRoutes(
     new HttpError(409, `name: a webhook named '${name}' already exists in this network`);
   const shownWithCounts = async (webhook: Webhook) => shown(webhook, await deliveries.queueCounts(webhook.id));
 
+  /** A URL whose host is or resolves to an internal address is refused before anything is saved. */
+  async function checkDestination(url: string): Promise<void> {
+    const problem = await dispatcher.checkDestination(url);
+    if (problem) throw new HttpError(400, `url: ${refusedDestinationMessage(problem)}`);
+  }
+
   app.post('/networks/:network/webhooks', async (request) => {
     const networkId = await networkOf(request.params);
     const config = parseOrThrow(webhookConfig, request.body);
+    await checkDestination(config.url);
     const id = await storage.transaction(async (stores) => {
       if (await stores.webhooks.isNameTaken(networkId, config.name)) throw nameTaken(config.name);
       return stores.webhooks.create(networkId, config, clock.now());
@@ -90,6 +98,7 @@ export function registerWebhookAdminRoutes(
   app.patch('/networks/:network/webhooks/:id', async (request) => {
     const webhook = await webhookOf(request.params);
     const update = parseOrThrow(webhookUpdate, request.body);
+    if (update.url !== undefined) await checkDestination(update.url);
     await storage.transaction(async (stores) => {
       if (
         update.name !== undefined &&
@@ -152,6 +161,7 @@ export function registerWebhookAdminRoutes(
     const outcome = await dispatcher.send({ url: webhook.url, body, deliveryId, event: 'test' });
     if (outcome.kind === 'aborted') throw new HttpError(503, 'the service is closing');
     const attemptedAtMs = clock.now();
+    const durationMs = Math.max(0, attemptedAtMs - nowMs);
     if (outcome.kind === 'retryable' && outcome.statusCode === 429 && outcome.retryAfterMs !== undefined) {
       await deliveries.block(webhook.id, attemptedAtMs + outcome.retryAfterMs);
     }
@@ -165,11 +175,13 @@ export function registerWebhookAdminRoutes(
       excerpt: outcome.excerpt,
     };
     await log.add(entry);
+    // Status and timing only: the receiver's answer stays in the delivery log, so a test-send cannot read a page.
     return {
       success: outcome.kind === 'delivered',
       deliveryId,
       statusCode: outcome.statusCode,
-      excerpt: outcome.excerpt,
+      durationMs,
+      ...(outcome.problem === undefined ? {} : { problem: outcome.problem }),
     };
   });
 }

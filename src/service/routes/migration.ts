@@ -1,4 +1,5 @@
 import { migrationProgressBody } from '../../contract/schemas.js';
+import { measureBodyByProgress } from '../connections/body-deadlines.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
@@ -25,6 +26,8 @@ export function migrationHandlers(
       rateLimited: true,
       async handle(request, reply) {
         const caller = callerOf(request);
+        // A large file on a slow line may take long: from here the body is timed by its progress.
+        measureBodyByProgress(request);
         const uploadId = ids();
         const path = uploadPath(settings.uploadDirectory, uploadId);
         const fileSize = await receiveUpload(request, path, settings.maxUploadBytes).catch((error: unknown) => {
@@ -35,7 +38,7 @@ export function migrationHandlers(
         const accepted = await acceptMigrationUpload(
           { path, size: fileSize },
           { id: uploadId, networkId: caller.networkId, serverId: caller.serverId },
-          { migrations: stores.migrations, jobs: settings.jobs, now: () => clock.now() },
+          settings.jobs,
         );
         if (!accepted.ok) throw badRequest(accepted.message);
         return {

@@ -36,7 +36,7 @@ function addressOnlyName(body: CreateRequest): string | undefined {
   return isAddressOnly ? ADDRESS_ONLY_TARGET_NAME : undefined;
 }
 
-/** Create, dynamic create, evidence and acknowledgement: endpoints 4-7. Creations honour `Idempotency-Key`. */
+/** Create, dynamic create, evidence and acknowledgement: endpoints 4-7. Creations and evidence honour `Idempotency-Key`. */
 export function punishmentWriteHandlers(
   context: ServiceContext,
 ): Pick<EndpointHandlers, 'createPunishment' | 'createPunishmentDynamic' | 'addEvidence' | 'acknowledgePunishment'> {
@@ -115,28 +115,41 @@ export function punishmentWriteHandlers(
       },
     },
     addEvidence: {
-      async handle(request) {
+      async handle(request, reply) {
         const caller = callerOf(request);
         const { punishmentId } = parseOrThrow(idParams, request.params, 'path');
         const body = parseOrThrow(addEvidenceBody, request.body);
-        if (!(await stores.punishments.find(caller.networkId, punishmentId)))
-          throw notFound(`punishment ${punishmentId} not found`);
-        await stores.enforcement.addEvidence(
+        let isAdded = false;
+        await createOnce(
+          request,
+          reply,
           caller.networkId,
-          punishmentId,
-          body.issuerName,
-          body.evidenceUrl,
-          clock.now(),
+          async (stores) => {
+            if (!(await stores.punishments.find(caller.networkId, punishmentId)))
+              throw notFound(`punishment ${punishmentId} not found`);
+            await stores.enforcement.addEvidence(
+              caller.networkId,
+              punishmentId,
+              body.issuerName,
+              body.evidenceUrl,
+              clock.now(),
+            );
+            isAdded = true;
+            return punishmentId;
+          },
+          { scope: `evidence:${punishmentId}` },
         );
-        await auditApiAction(context, {
-          networkId: caller.networkId,
-          via: 'api',
-          actor: body.issuerName,
-          action: 'punishment.evidence',
-          subject: punishmentId,
-          server: caller.serverName,
-          detail: { evidenceUrl: body.evidenceUrl },
-        });
+        if (isAdded) {
+          await auditApiAction(context, {
+            networkId: caller.networkId,
+            via: 'api',
+            actor: body.issuerName,
+            action: 'punishment.evidence',
+            subject: punishmentId,
+            server: caller.serverName,
+            detail: { evidenceUrl: body.evidenceUrl },
+          });
+        }
         return { success: true, message: 'evidence added' };
       },
     },

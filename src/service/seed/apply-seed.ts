@@ -20,6 +20,9 @@ export async function applySeed(context: ServiceContext, seed: ParsedSeed): Prom
     for (const network of seed.networks) {
       const networkId = await stores.networks.ensureNetwork(network.name);
       if (network.publicList !== undefined) await stores.publicList.setPublic(networkId, network.publicList);
+      if (network.appealCooldownHours !== undefined) {
+        await stores.appeals.setCooldownHours(networkId, network.appealCooldownHours);
+      }
       for (const server of network.servers) await stores.networks.ensureServer(networkId, server.name, server.apiKey);
       for (const player of network.players) await stores.players.save(networkId, player.uuid, player.name);
       for (const ticket of network.tickets) await stores.tickets.save(networkId, ticket);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { durationMs, isoTimestamp, severity, uuid } from '../../contract/schemas.js';
+import { appealCooldownHours } from '../appeals/appeal-cooldown.js';
 import { storedId, storedTicket } from '../limits.js';
 import { weakSecretProblem } from '../secret-strength.js';
 import { webhookConfig } from '../webhooks/webhook-config.js';
@@ -35,6 +36,8 @@ export const seedNetwork = z.strictObject({
   webhooks: z.array(webhookConfig).default([]),
   /** The public ban list's switch; left out keeps what the network has (off for a new one). */
   publicList: z.boolean().optional(),
+  /** Hours after a denied appeal before the punishment may be appealed again; left out keeps the network's (168). */
+  appealCooldownHours: appealCooldownHours.optional(),
 });
 
 /** A seed file: networks with their servers (API keys in clear), players, tickets, punishments and webhooks. */

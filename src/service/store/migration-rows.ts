@@ -2,6 +2,51 @@ import { toIso } from './dates.js';
 
 export type UploadStatus = 'processing' | 'completed' | 'failed';
 
+/** What an import counted so far: kept with the upload, so an import resumed elsewhere adds to it. */
+export interface ImportTally {
+  players: number;
+  punishments: number;
+  duplicates: number;
+  invalid: number;
+}
+
+export const emptyTally = (): ImportTally => ({ players: 0, punishments: 0, duplicates: 0, invalid: 0 });
+
+/** One instance's hold on an import, until `expiresAtMs` unless renewed. */
+export interface ImportLease {
+  owner: string;
+  expiresAtMs: number;
+}
+
+/** An import an instance has just taken over: where it stands. */
+export interface LeasedImport {
+  id: string;
+  networkId: number;
+  processed: number;
+  total: number;
+  tally: ImportTally;
+  /** Chunks of the stored file; null when the file was never stored whole. */
+  storedChunks: number | null;
+}
+
+/** A taken-over import as both databases return it. */
+export interface LeasedImportRow {
+  id: string;
+  networkId: number;
+  processed: number;
+  total: number;
+  tally: string | null;
+  storedChunks: number | null;
+}
+
+export function toLeasedImport(row: LeasedImportRow): LeasedImport {
+  return { ...row, tally: row.tally === null ? emptyTally() : { ...emptyTally(), ...JSON.parse(row.tally) } };
+}
+
+/** The columns a taken-over import is returned with (`RETURNING`), the same on both databases. */
+export const LEASED_IMPORT_COLUMNS =
+  'id, network_id AS "networkId", processed, total, tally, stored_chunks AS "storedChunks"';
+
 export interface UploadRecord {
   id: string;
   server: string;

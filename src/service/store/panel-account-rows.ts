@@ -8,8 +8,20 @@ export interface PanelAccount {
   passwordHash: string;
   role: string;
   disabled: boolean;
+  /** A confirmed TOTP secret: logins ask for a code after the password. */
+  twoFactorEnabled: boolean;
   createdAt: number;
   updatedAt: number;
+}
+
+/** An account's TOTP secrets, read only where a code is checked or set up. */
+export interface TotpState {
+  /** The confirmed secret (base32), or null without two-factor. */
+  secret: string | null;
+  /** A secret being set up, until a code from it confirms it. */
+  pendingSecret: string | null;
+  /** The newest time step a code was accepted for; codes of that step or before are refused. */
+  lastStep: number | null;
 }
 
 /** A row of `service_panel_accounts` as both databases return it. */
@@ -20,9 +32,14 @@ export interface PanelAccountRow {
   password_hash: string;
   role: string;
   disabled: SqlBoolean;
+  totp_secret: string | null;
   created_at: number;
   updated_at: number;
 }
+
+/** The columns of {@link TotpState}, as both databases' statements select them. */
+export const TOTP_COLUMNS =
+  'totp_secret AS secret, totp_pending_secret AS "pendingSecret", totp_last_step AS "lastStep"';
 
 export function toPanelAccount(row: PanelAccountRow): PanelAccount {
   return {
@@ -32,6 +49,7 @@ export function toPanelAccount(row: PanelAccountRow): PanelAccount {
     passwordHash: row.password_hash,
     role: row.role,
     disabled: isSqlTrue(row.disabled),
+    twoFactorEnabled: row.totp_secret !== null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -1,18 +1,23 @@
 import type { Db } from '../../db/open-db.js';
 
-/** A live session: whose it is, which network it looks at, until when it holds. */
+/** `full` opens the panel; `code` has passed the password and waits for the second factor. */
+export type SessionStage = 'full' | 'code';
+
+/** A live session: whose it is, which network it looks at, until when it holds, how far its login got. */
 export interface PanelSession {
   accountId: number;
   networkId: number;
   createdAt: number;
   expiresAt: number;
+  stage: SessionStage;
 }
 
 /** The statements of {@link PanelSessionStore}; test/service/query-plans.test.ts checks each one's plan. */
 export const PANEL_SESSION_SQL = {
-  insert: `INSERT INTO service_panel_sessions (id_hash, account_id, network_id, created_at, expires_at)
-       VALUES (@idHash, @accountId, @networkId, @createdAt, @expiresAt)`,
-  byHash: `SELECT account_id AS accountId, network_id AS networkId, created_at AS createdAt, expires_at AS expiresAt
+  insert: `INSERT INTO service_panel_sessions (id_hash, account_id, network_id, created_at, expires_at, stage)
+       VALUES (@idHash, @accountId, @networkId, @createdAt, @expiresAt, @stage)`,
+  byHash: `SELECT account_id AS accountId, network_id AS networkId, created_at AS createdAt, expires_at AS expiresAt,
+         stage
        FROM service_panel_sessions WHERE id_hash = ? AND expires_at > ?`,
   remove: 'DELETE FROM service_panel_sessions WHERE id_hash = ?',
   removeOfAccount: 'DELETE FROM service_panel_sessions WHERE account_id = ?',

@@ -1,6 +1,9 @@
 import type { Db } from '../../db/open-db.js';
 import { PUBLIC_KIND_SQL } from '../db/public-list-and-appeals.js';
 
+/** What public pages call every issuer unless the network chose another name. */
+export const DEFAULT_PUBLIC_ISSUER_LABEL = 'Staff';
+
 /** What the public list calls each punishment (see PUBLIC_KIND_SQL). */
 export const PUBLIC_KINDS = ['ban', 'mute', 'warning', 'kick'] as const;
 export type PublicKind = (typeof PUBLIC_KINDS)[number];
@@ -54,6 +57,8 @@ const NEWEST_FIRST = 'ORDER BY created_at DESC, rowid DESC LIMIT @limit';
 export const PUBLIC_LIST_SQL = {
   isPublic: 'SELECT public_list AS isPublic FROM service_networks WHERE id = ?',
   setPublic: 'UPDATE service_networks SET public_list = @isPublic WHERE id = @networkId',
+  issuerLabel: 'SELECT public_issuer_label AS label FROM service_networks WHERE id = ?',
+  setIssuerLabel: 'UPDATE service_networks SET public_issuer_label = @label WHERE id = @networkId',
   page: `SELECT ${COLUMNS} FROM service_punishments
     WHERE network_id = @networkId AND ${OLDER_THAN_CURSOR} ${NEWEST_FIRST}`,
   pageOfKind: `SELECT ${COLUMNS} FROM service_punishments
@@ -71,6 +76,8 @@ const toPublic = (row: RawRow): PublicPunishment => ({ ...row, isIpBan: row.isIp
 export class PublicListStore {
   private readonly isPublicStatement;
   private readonly setPublicStatement;
+  private readonly issuerLabelStatement;
+  private readonly setIssuerLabelStatement;
   private readonly pageStatement;
   private readonly pageOfKindStatement;
   private readonly pageOfPlayerStatement;
@@ -78,6 +85,10 @@ export class PublicListStore {
   constructor(db: Db) {
     this.isPublicStatement = db.prepare<[number], { isPublic: number }>(PUBLIC_LIST_SQL.isPublic);
     this.setPublicStatement = db.prepare<{ networkId: number; isPublic: number }>(PUBLIC_LIST_SQL.setPublic);
+    this.issuerLabelStatement = db.prepare<[number], { label: string | null }>(PUBLIC_LIST_SQL.issuerLabel);
+    this.setIssuerLabelStatement = db.prepare<{ networkId: number; label: string | null }>(
+      PUBLIC_LIST_SQL.setIssuerLabel,
+    );
     this.pageStatement = db.prepare<PageParams, RawRow>(PUBLIC_LIST_SQL.page);
     this.pageOfKindStatement = db.prepare<PageParams & { kind: PublicKind }, RawRow>(PUBLIC_LIST_SQL.pageOfKind);
     this.pageOfPlayerStatement = db.prepare<PageParams & { targetUuid: string }, RawRow>(PUBLIC_LIST_SQL.pageOfPlayer);
@@ -90,6 +101,16 @@ export class PublicListStore {
 
   setPublic(networkId: number, isPublic: boolean): void {
     this.setPublicStatement.run({ networkId, isPublic: isPublic ? 1 : 0 });
+  }
+
+  /** The name public pages give every issuer: the network's choice, else {@link DEFAULT_PUBLIC_ISSUER_LABEL}. */
+  issuerLabel(networkId: number): string {
+    return this.issuerLabelStatement.get(networkId)?.label ?? DEFAULT_PUBLIC_ISSUER_LABEL;
+  }
+
+  /** Null goes back to the default. */
+  setIssuerLabel(networkId: number, label: string | null): void {
+    this.setIssuerLabelStatement.run({ networkId, label });
   }
 
   /** A page of the network's punishments, of one kind when given, newest first. */

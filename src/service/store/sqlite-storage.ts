@@ -1,15 +1,23 @@
 import { type Db, openDb } from '../../db/open-db.js';
 import { applySchemaMigrations } from '../../db/schema-migrations.js';
 import { startWalCheckpointer, type WalCheckpointer } from '../../db/wal-checkpointer.js';
+import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../db/schema.js';
 import { refreshStatistics } from '../db/statistics.js';
-import type { ServiceStorage } from './ports/storage.js';
+import { sqliteUnavailable } from './database-unavailable.js';
+import type { SchemaStatus, ServiceStorage, StorageLoad } from './ports/storage.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
+import { compareSchema } from './schema-status.js';
 import { createSqliteStores, type Promised, type SqliteStores } from './sqlite-stores.js';
 import { StorageLock } from './storage-lock.js';
 
 type Gate = <T>(call: () => T) => Promise<T>;
+
+/** Busy past the busy timeout, out of disk, failing to read or write: a DatabaseUnavailableError (a 503). */
+function rethrowUnavailable(error: unknown): never {
+  throw sqliteUnavailable(error) ?? error;
+}
 
 /** How much of the file SQLite reads through a memory map (see docs/operators/service-at-scale.md). */
 const MMAP_BYTES = 256 * 1024 * 1024;
@@ -47,6 +55,8 @@ export interface SqliteStorageOptions {
   /** A file path, or `:memory:`. */
   path: string;
   logger?: Logger;
+  /** What a key's grace period is measured by. @default the system clock */
+  clock?: Clock;
 }
 
 /**
@@ -63,6 +73,7 @@ export class SqliteStorage implements ServiceStorage {
   private readonly begin;
   private readonly commit;
   private readonly rollback;
+  private readonly appliedSteps;
   private checkpointer: WalCheckpointer | undefined;
   private closing: Promise<void> | undefined;
 
@@ -71,16 +82,24 @@ export class SqliteStorage implements ServiceStorage {
     /** SQLite only: query plans, statistics and fixtures of tests and benches. */
     readonly db: Db,
     logger?: Logger,
+    clock?: Clock,
   ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
-    const stores = createSqliteStores(db, logger);
-    this.stores = promisedStores(stores, (call) => this.lock.whenFree(call));
-    this.transactionStores = promisedStores(stores, (call) => this.insideOnly(call));
+    this.appliedSteps = db.prepare<[], { version: number }>(
+      "SELECT version FROM schema_migrations WHERE component = 'service'",
+    );
+    const stores = createSqliteStores(db, logger, clock);
+    this.stores = promisedStores(stores, (call) => this.lock.whenFree(call).catch(rethrowUnavailable));
+    this.transactionStores = promisedStores(stores, (call) => this.insideOnly(call).catch(rethrowUnavailable));
   }
 
   async transaction<T>(work: (stores: ServiceStoresPorts) => Promise<T>): Promise<T> {
+    return this.transactionOnce(work).catch(rethrowUnavailable);
+  }
+
+  private transactionOnce<T>(work: (stores: ServiceStoresPorts) => Promise<T>): Promise<T> {
     return this.lock.holding(async () => {
       this.begin.run();
       try {
@@ -93,6 +112,24 @@ export class SqliteStorage implements ServiceStorage {
         throw error;
       }
     });
+  }
+
+  schemaStatus(): Promise<SchemaStatus> {
+    return this.lock.whenFree(() =>
+      compareSchema(
+        this.appliedSteps.all().map((row) => row.version),
+        SERVICE_SCHEMA_MIGRATIONS,
+      ),
+    );
+  }
+
+  load(): StorageLoad {
+    const inUse = this.lock.isHeld ? 1 : 0;
+    return { inUse, idle: 1 - inUse, waiting: this.lock.waitingCount };
+  }
+
+  observeWaits(observe: (waitMs: number) => void): void {
+    this.lock.onWait = observe;
   }
 
   refreshStatistics(): Promise<void> {
@@ -139,5 +176,5 @@ export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage 
     db.close();
     throw error;
   }
-  return new SqliteStorage(db, options.logger);
+  return new SqliteStorage(db, options.logger, options.clock);
 }

@@ -1,9 +1,11 @@
 import type { Db } from '../../db/open-db.js';
+import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import { DeliveryStore } from '../webhooks/delivery-store.js';
 import { WebhookLog } from '../webhooks/webhook-log.js';
 import { WebhookStore } from '../webhooks/webhook-store.js';
 import { AddressRetentionStore } from './address-retention.js';
+import { AppealCodeStore } from './appeal-codes.js';
 import { AppealStore } from './appeals.js';
 import { AuditLog } from './audit-log.js';
 import { AuditQueryStore } from './audit-query.js';
@@ -16,6 +18,8 @@ import { MigrationStore } from './migrations.js';
 import { NetworkStore } from './networks.js';
 import { NotificationStore } from './notifications.js';
 import { PanelAccountStore } from './panel-accounts.js';
+import { PanelDeviceStore } from './panel-devices.js';
+import { PanelRecoveryCodeStore } from './panel-recovery-codes.js';
 import { PanelRoleStore } from './panel-roles.js';
 import { PanelSessionStore } from './panel-sessions.js';
 import { PardonStore } from './pardons.js';
@@ -25,6 +29,7 @@ import { PlayerStore } from './players.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
 import { PublicListStore } from './public-list.js';
 import { PunishmentStore } from './punishments.js';
+import { ServerKeyStore } from './server-keys.js';
 import { StreamChangeStore } from './stream-changes.js';
 import { TicketListStore } from './ticket-list.js';
 import { TicketStore } from './tickets.js';
@@ -52,12 +57,16 @@ export interface SqliteStores {
   auditLog: AuditLog;
   publicList: PublicListStore;
   appeals: AppealStore;
+  appealCodes: AppealCodeStore;
   ticketList: TicketListStore;
   auditQuery: AuditQueryStore;
   dashboard: DashboardCounts;
   playerLookup: PlayerLookup;
   expiries: ExpiryStore;
   addressRetention: AddressRetentionStore;
+  panelDevices: PanelDeviceStore;
+  panelRecoveryCodes: PanelRecoveryCodeStore;
+  serverKeys: ServerKeyStore;
 }
 
 /** A store seen through its port: every public method answers a promise of what it returns (or resolves to). */
@@ -72,13 +81,14 @@ type PromisedStores = { [Name in keyof SqliteStores]: Promised<SqliteStores[Name
 const _conforms = (stores: PromisedStores): ServiceStoresPorts => stores;
 void _conforms;
 
-export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
+/** @param clock what a key's grace period is measured by (the login check's key lookup) @default the system clock */
+export function createSqliteStores(db: Db, logger?: Logger, clock?: Clock): SqliteStores {
   const webhookLog = new WebhookLog(db);
   const tickets = new TicketStore(db, (ticketId, error) =>
     logger?.error('ticket row cannot be rendered; left out', { ticketId, problem: error.message }),
   );
   return {
-    networks: new NetworkStore(db),
+    networks: new NetworkStore(db, clock),
     players: new PlayerStore(db),
     playerIps: new PlayerIpStore(db),
     punishments: new PunishmentStore(db),
@@ -99,11 +109,15 @@ export function createSqliteStores(db: Db, logger?: Logger): SqliteStores {
     auditLog: new AuditLog(db),
     publicList: new PublicListStore(db),
     appeals: new AppealStore(db, tickets),
+    appealCodes: new AppealCodeStore(db),
     ticketList: new TicketListStore(db),
     auditQuery: new AuditQueryStore(db),
     dashboard: new DashboardCounts(db),
     playerLookup: new PlayerLookup(db),
     expiries: new ExpiryStore(db),
     addressRetention: new AddressRetentionStore(db),
+    panelDevices: new PanelDeviceStore(db),
+    panelRecoveryCodes: new PanelRecoveryCodeStore(db),
+    serverKeys: new ServerKeyStore(db),
   };
 }

@@ -1,6 +1,7 @@
 import { DELIVERY_SQL } from '../webhooks/delivery-store.js';
 import { WEBHOOK_LOG_SQL } from '../webhooks/webhook-log.js';
 import { WEBHOOK_SQL } from '../webhooks/webhook-store.js';
+import { APPEAL_CODE_SQL } from './appeal-codes.js';
 import { APPEAL_SQL } from './appeals.js';
 import { AUDIT_LOG_SQL } from './audit-log.js';
 import { AUDIT_QUERY_SQL } from './audit-query.js';
@@ -13,6 +14,8 @@ import { MIGRATION_SQL } from './migrations.js';
 import { NETWORK_SQL } from './networks.js';
 import { NOTIFICATION_SQL } from './notifications.js';
 import { PANEL_ACCOUNT_SQL } from './panel-accounts.js';
+import { PANEL_DEVICE_SQL } from './panel-devices.js';
+import { PANEL_RECOVERY_CODE_SQL } from './panel-recovery-codes.js';
 import { PANEL_ROLE_SQL } from './panel-roles.js';
 import { PANEL_SESSION_SQL } from './panel-sessions.js';
 import { PARDON_SQL } from './pardons.js';
@@ -21,6 +24,7 @@ import { PLAYER_LOOKUP_SQL } from './player-lookup.js';
 import { PLAYER_SQL } from './players.js';
 import { PUBLIC_LIST_SQL } from './public-list.js';
 import { PUNISHMENT_SQL } from './punishments.js';
+import { SERVER_KEY_SQL } from './server-keys.js';
 import { STREAM_CHANGE_SQL } from './stream-changes.js';
 import { TICKET_LIST_SQL } from './ticket-list.js';
 import { TICKET_SQL } from './tickets.js';
@@ -48,6 +52,7 @@ export const SERVICE_STATEMENTS = {
   expiries: EXPIRY_SQL,
   publicList: PUBLIC_LIST_SQL,
   appeals: APPEAL_SQL,
+  appealCodes: APPEAL_CODE_SQL,
   ticketList: TICKET_LIST_SQL,
   auditQuery: AUDIT_QUERY_SQL,
   panelAccounts: PANEL_ACCOUNT_SQL,
@@ -56,4 +61,7 @@ export const SERVICE_STATEMENTS = {
   auditLog: AUDIT_LOG_SQL,
   dashboard: DASHBOARD_SQL,
   playerLookup: PLAYER_LOOKUP_SQL,
+  panelDevices: PANEL_DEVICE_SQL,
+  panelRecoveryCodes: PANEL_RECOVERY_CODE_SQL,
+  serverKeys: SERVER_KEY_SQL,
 } as const;

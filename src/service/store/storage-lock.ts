@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
 
 /** One running transaction; `open` turns false once it committed or rolled back. */
 export interface TransactionTicket {
@@ -16,6 +17,18 @@ export class StorageLock {
   private holder: TransactionTicket | undefined;
   private readonly waiting: Waiter[] = [];
   private readonly current = new AsyncLocalStorage<TransactionTicket>();
+  /** Told how long each call or transaction waited for the lock (0 when it was free); set for the metrics. */
+  onWait: ((waitMs: number) => void) | undefined;
+
+  /** Whether a transaction holds the lock now. */
+  get isHeld(): boolean {
+    return this.holder !== undefined;
+  }
+
+  /** Calls and transactions waiting for the lock now. */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
 
   /**
    * Whether this code runs inside the open transaction (its async continuations included). A timer
@@ -29,7 +42,10 @@ export class StorageLock {
 
   /** Runs `call` once the lock is free (at once when it is). */
   whenFree<T>(call: () => T): Promise<T> {
-    if (this.holder === undefined) return settle(call);
+    if (this.holder === undefined) {
+      this.onWait?.(0);
+      return settle(call);
+    }
     if (this.insideTransaction()) {
       return Promise.reject(
         new Error(
@@ -37,8 +53,15 @@ export class StorageLock {
         ),
       );
     }
+    const queuedAt = this.onWait ? performance.now() : 0;
     return new Promise<T>((resolve) => {
-      this.waiting.push({ kind: 'call', run: () => resolve(settle(call)) });
+      this.waiting.push({
+        kind: 'call',
+        run: () => {
+          this.onWait?.(performance.now() - queuedAt);
+          resolve(settle(call));
+        },
+      });
     });
   }
 
@@ -50,8 +73,14 @@ export class StorageLock {
       );
     }
     const ticket: TransactionTicket = { open: true };
-    if (this.holder === undefined) this.holder = ticket;
-    else await new Promise<void>((start) => this.waiting.push({ kind: 'transaction', ticket, start }));
+    if (this.holder === undefined) {
+      this.holder = ticket;
+      this.onWait?.(0);
+    } else {
+      const queuedAt = this.onWait ? performance.now() : 0;
+      await new Promise<void>((start) => this.waiting.push({ kind: 'transaction', ticket, start }));
+      this.onWait?.(performance.now() - queuedAt);
+    }
     try {
       return await this.current.run(ticket, work);
     } finally {

@@ -11,6 +11,12 @@ export interface StreamHead {
   prunedThrough: number;
 }
 
+/** A network's newest logged change. */
+export interface NewestSequence {
+  networkId: number;
+  sequence: number;
+}
+
 /** A logged change and the punishment as it is now. */
 export type LoggedChange = PunishmentRow & { sequence: number };
 
@@ -85,6 +91,11 @@ export class StreamChangeStore {
   /** The sequence of the newest change of one punishment, or undefined when none is logged. */
   sequenceOf(networkId: number, punishmentId: string): number | undefined {
     return this.sequenceOfStatement.get(networkId, punishmentId)?.sequence ?? undefined;
+  }
+
+  /** Every network whose log holds a change, with its newest sequence. */
+  newestSequences(): NewestSequence[] {
+    return this.headsStatement.all().filter((head): head is NewestSequence => head.sequence !== null);
   }
 
   /** Active punishments after the last row of the previous page (none: from the first), oldest first: one page of a snapshot. */

@@ -1,11 +1,12 @@
 import type { Logger } from '../../ports/logger.js';
 import type { PunishmentRenderer } from '../store/punishment-renderer.js';
-import type { LoggedChange } from '../store/stream-changes.js';
+import type { LoggedChange, NewestSequence } from '../store/stream-changes.js';
 import type { PunishmentFeed } from './punishment-feed.js';
 
 /** What the follower reads: the change log, asynchronously (any store dialect). */
 export interface ChangeLogReader {
   changesAfter(networkId: number, after: number, limit: number): Promise<LoggedChange[]> | LoggedChange[];
+  newestSequences(): Promise<NewestSequence[]> | NewestSequence[];
 }
 
 export interface FollowerSettings {
@@ -53,9 +54,23 @@ export class ChangeFollower {
     return this.follow(networkId);
   }
 
-  /** Every followed network, from where it stopped (after a reconnection, when notifications may have been lost). */
+  /**
+   * Every network, after a reconnection, when notifications may have been lost: a followed network
+   * from where it stopped; one this instance never followed from its newest change, which a
+   * connection behind it sees as a gap and reads from the log (so the first change of a network
+   * made while the listener was away is not left until the next).
+   */
   async noticeAll(): Promise<void> {
     if (!this.isFollowing) return;
+    try {
+      for (const { networkId, sequence } of await this.log.newestSequences()) {
+        if (!this.cursors.has(networkId)) this.cursors.set(networkId, sequence - 1);
+      }
+    } catch (error) {
+      this.logger.error('stream change follower could not read where the change logs stand', {
+        problem: error instanceof Error ? error.message : String(error),
+      });
+    }
     await Promise.all([...this.cursors.keys()].map((networkId) => this.follow(networkId)));
   }
 

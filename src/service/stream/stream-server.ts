@@ -4,25 +4,38 @@ import { EventEmitter } from 'eventemitter3';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Punishment } from '../../contract/schemas.js';
 import { STREAM_PROTOCOL, STREAM_PROTOCOL_RESUMING } from '../../contract/schemas.js';
+import type { ConnectionGuard } from '../connections/connection-guard.js';
 import type { ServiceContext } from '../context.js';
 import { guarded, guardedAsync } from '../guard.js';
 import type { AuthFailureThrottle } from '../http/auth-throttle.js';
-import { HttpError } from '../http/errors.js';
+import { databaseUnavailableOf } from '../http/database-outage.js';
+import { HttpError, serviceUnavailable } from '../http/errors.js';
 import { closingResponse } from '../http/framework-errors.js';
 import { type KeyRateLimits, rateLimited } from '../http/rate-limit.js';
 import { ConnectionCap } from './connection-cap.js';
 import { parseStreamRequest, type StreamRequest } from './handshake.js';
 import { SharedSnapshots, type SnapshotRendered } from './shared-snapshots.js';
 import { type LiveChange, punishmentFrame, StreamConnection } from './stream-connection.js';
-import { STREAM_RENDER_STEP_ROWS, STREAM_WORK_SLICE_MS, type StreamSettings } from './stream-settings.js';
+import { OpenStreamKeys } from './stream-keys.js';
+import {
+  DEFAULT_STREAM_KEY_CHECK_INTERVAL_MS,
+  STREAM_RENDER_STEP_ROWS,
+  STREAM_WORK_SLICE_MS,
+  type StreamSettings,
+} from './stream-settings.js';
 import { StreamWorkQueue } from './stream-work-queue.js';
 
 export type { StreamSettings } from './stream-settings.js';
 
-/** What a handshake draws on, shared with the HTTP routes: the key's request bucket and the address's allowance of wrong keys. */
+/**
+ * What a handshake draws on, shared with the HTTP routes: the key's request bucket, the client's
+ * allowance of wrong keys, and the guard that says who the client is (behind a trusted proxy) and
+ * holds its address's connection place until the handshake is done.
+ */
 export interface HandshakeBudget {
   rateLimits: KeyRateLimits;
   authThrottle: AuthFailureThrottle;
+  guard: ConnectionGuard;
 }
 
 interface StreamEvents {
@@ -30,7 +43,14 @@ interface StreamEvents {
   'snapshot:rendered': (rendered: SnapshotRendered) => void;
   /** A connection was closed by the service: too slow, or behind the change log. */
   'connection:closed': (closed: { networkId: number; code: number; reason: string }) => void;
+  /** A connection said hello: `resumed` when it went on from its sequence (protocol 2), false when it took a snapshot. */
+  'connection:opened': (opened: { networkId: number; resumed: boolean }) => void;
+  /** A handshake was answered with an HTTP error instead of a stream. */
+  'handshake:refused': (refused: { status: number }) => void;
 }
+
+/** Close code of the streams of an instance that is shutting down: the client connects again at once, elsewhere. */
+export const CLOSE_GOING_AWAY = 1001;
 
 /** How often the change log is pruned to its retained length. */
 const PRUNE_INTERVAL_MS = 60_000;
@@ -77,11 +97,14 @@ export class StreamServer extends EventEmitter<StreamEvents> {
   private readonly alive = new WeakSet<WebSocket>();
   private readonly pingTimer: NodeJS.Timeout;
   private readonly pruneTimer: NodeJS.Timeout;
+  private readonly keyCheckTimer: NodeJS.Timeout;
+  private readonly keys = new OpenStreamKeys();
   private readonly path: string;
   private readonly cap: ConnectionCap;
   private readonly snapshots: SharedSnapshots;
   private readonly work: StreamWorkQueue;
   private isClosed = false;
+  private isDraining = false;
 
   constructor(
     private readonly server: Server,
@@ -120,6 +143,11 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     this.pingTimer.unref();
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_INTERVAL_MS);
     this.pruneTimer.unref();
+    this.keyCheckTimer = setInterval(
+      () => void this.recheckKeys(),
+      settings.keyCheckIntervalMs ?? DEFAULT_STREAM_KEY_CHECK_INTERVAL_MS,
+    );
+    this.keyCheckTimer.unref();
     void this.prune();
   }
 
@@ -128,6 +156,42 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     return guardedAsync(this.context.logger, 'stream log prune', {}, async () => {
       await this.context.stores.streamChanges.prune(this.settings.retainedChanges);
     });
+  }
+
+  /** Open streams whose key is no longer accepted (rotated past its grace period, server removed) are closed (1008). */
+  recheckKeys(): Promise<void> {
+    return guardedAsync(this.context.logger, 'stream key check', {}, async () => {
+      const closed = await this.keys.recheck(this.context.stores.networks);
+      if (closed > 0) this.context.logger.info('streams of revoked server keys closed', { closed });
+    });
+  }
+
+  /** Open stream connections on this instance. */
+  get openConnections(): number {
+    return this.sockets.clients.size;
+  }
+
+  /**
+   * An instance shutting down: new handshakes are refused (503), and every open stream is closed
+   * with 1001 (going away) so its server connects again, through the load balancer, to another
+   * instance, and resumes there. Resolves once every connection closed, or cuts the rest after `timeoutMs`.
+   */
+  async drain(timeoutMs: number): Promise<void> {
+    this.isDraining = true;
+    for (const ws of this.sockets.clients) ws.close(CLOSE_GOING_AWAY, 'this instance is shutting down');
+    const closed = [...this.sockets.clients].map(
+      (ws) =>
+        new Promise<void>((resolve) =>
+          ws.readyState === WebSocket.CLOSED ? resolve() : ws.once('close', () => resolve()),
+        ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const cut = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([Promise.all(closed), cut]);
+    clearTimeout(timer);
+    for (const ws of this.sockets.clients) ws.terminate();
   }
 
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -145,37 +209,65 @@ export class StreamServer extends EventEmitter<StreamEvents> {
         this.context.logger,
         'stream upgrade',
         { path: this.path },
-        () => this.upgrade(request, socket, head),
+        () => this.upgrade(request, socket, head).catch((error: unknown) => this.refuseIfUnavailable(socket, error)),
         () => refuse(socket, 500, 'internal server error'),
       );
     });
   };
 
+  /** A handshake the database could not serve is answered 503 with `Retry-After`, as the HTTP routes are; anything else is thrown on. */
+  private refuseIfUnavailable(socket: Duplex, error: unknown): void {
+    const unavailable = databaseUnavailableOf(error);
+    if (!unavailable) throw error;
+    this.context.outages.refused(unavailable, 'stream handshake');
+    this.refuseWith(socket, serviceUnavailable(unavailable));
+  }
+
+  /** Answers a handshake with an HTTP error (counted: `handshake:refused`) instead of a stream. */
+  private refuse(...args: Parameters<typeof refuse>): void {
+    this.emit('handshake:refused', { status: args[1] });
+    refuse(...args);
+  }
+
+  private refuseWith(socket: Duplex, error: HttpError): void {
+    this.emit('handshake:refused', { status: error.statusCode });
+    refuseWith(socket, error);
+  }
+
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = URL.parse(request.url ?? '/', 'http://localhost');
-    if (!url) return refuse(socket, 400, 'path: not a valid URL');
+    if (!url) return this.refuse(socket, 400, 'path: not a valid URL');
     const path = url.pathname;
-    if (path !== this.path) return refuse(socket, 404, `no stream at ${path}`);
-    const address = request.socket.remoteAddress ?? '';
+    if (path !== this.path) return this.refuse(socket, 404, `no stream at ${path}`);
+    if (this.isDraining) {
+      return this.refuse(
+        socket,
+        503,
+        'this instance is shutting down: connect again, another instance takes the stream',
+        { retryAfterSeconds: 1 },
+        { 'Retry-After': '1' },
+      );
+    }
+    const address = this.budget.guard.originOf(request).address;
     const header = request.headers['x-api-key'];
     const apiKey = Array.isArray(header) ? header[0] : header;
-    if (!apiKey) return refuse(socket, 401, 'missing X-API-Key header');
+    if (!apiKey) return this.refuse(socket, 401, 'missing X-API-Key header');
     const throttled = refusal(() => this.budget.authThrottle.refuseIfExhausted(address));
-    if (throttled) return refuseWith(socket, throttled);
+    if (throttled) return this.refuseWith(socket, throttled);
     const caller = await this.context.stores.networks.authenticate(apiKey);
     if (!caller) {
       this.budget.authThrottle.recordFailure(address);
-      return refuse(socket, 401, 'X-API-Key is not valid');
+      return this.refuse(socket, 401, 'X-API-Key is not valid');
     }
     const taken = await this.budget.rateLimits.takeRequest(apiKey);
     if (!taken.isAllowed) {
       const limited = rateLimited(this.budget.rateLimits.settings.perMinute, 'requests', taken.msUntilToken);
-      return refuseWith(socket, new HttpError(429, `${limited.message} (stream handshakes count)`, limited.extra));
+      return this.refuseWith(socket, new HttpError(429, `${limited.message} (stream handshakes count)`, limited.extra));
     }
     const asked = parseStreamRequest(url.searchParams);
-    if ('error' in asked) return refuse(socket, 400, asked.error);
+    if ('error' in asked) return this.refuse(socket, 400, asked.error);
     if (!this.cap.take(caller.serverId)) {
-      return refuse(
+      return this.refuse(
         socket,
         409,
         `stream connections: this server key already holds ${this.cap.perKey}, the most allowed (service option streamConnectionsPerKey); close one first`,
@@ -185,6 +277,9 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     // The place is held from here until the socket closes, whether or not the handshake completes.
     socket.once('close', () => this.cap.release(caller.serverId));
     this.sockets.handleUpgrade(request, socket, head, (ws) => {
+      // Open: from here the key's cap holds the connection, so servers behind one address are not counted twice.
+      this.budget.guard.releaseUpgraded(socket);
+      this.keys.add(ws, apiKey, caller.serverId);
       const { activity, clock } = this.context;
       ws.once(
         'close',
@@ -235,6 +330,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
 
     if (asked.protocol === STREAM_PROTOCOL) {
       ws.send(JSON.stringify({ type: 'hello', protocol: STREAM_PROTOCOL }));
+      this.emit('connection:opened', { networkId, resumed: false });
       await connection.startWithSnapshot();
       return;
     }
@@ -255,6 +351,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
         resumed,
       }),
     );
+    this.emit('connection:opened', { networkId, resumed });
     if (resumed) connection.startAfter(from.sequence);
     else await connection.startWithSnapshot();
   }
@@ -292,6 +389,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
     this.isClosed = true;
     clearInterval(this.pingTimer);
     clearInterval(this.pruneTimer);
+    clearInterval(this.keyCheckTimer);
     this.server.off('upgrade', this.onUpgrade);
     this.context.feed.off('punishment:changed', this.onChange);
     this.snapshots.close();

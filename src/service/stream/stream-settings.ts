@@ -18,6 +18,8 @@ export interface StreamSettings {
   stallTimeoutMs: number;
   /** How long a rendered snapshot is kept for connections arriving after the last one took it. */
   snapshotReuseMs: number;
+  /** How often the keys of open streams are looked up again, so a revoked key's streams end. @default 15000 */
+  keyCheckIntervalMs?: number;
 }
 
 export const DEFAULT_STREAM_MAX_FRAME_BYTES = 65_536;
@@ -28,6 +30,7 @@ export const STREAM_PAGE_SIZE = 1000;
 export const STREAM_HIGH_WATER_BYTES = 256 * 1024;
 export const STREAM_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 export const STREAM_SNAPSHOT_REUSE_MS = 10_000;
+export const DEFAULT_STREAM_KEY_CHECK_INTERVAL_MS = 15_000;
 /** Longest turn of catch-up work (snapshot pieces, log pages) before the event loop gets to requests. */
 export const STREAM_WORK_SLICE_MS = 2;
 /** Rows a snapshot render reads and renders before it yields to the event loop. */

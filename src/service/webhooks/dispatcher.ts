@@ -3,6 +3,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { Random } from '../../ports/random.js';
 import type { TimerHandle, Timers } from '../../ports/timers.js';
 import type { DeliveryStorePort, QueueHead } from '../store/ports/webhook-deliveries.js';
+import { DEFAULT_DESTINATION_POLICY, type DestinationPolicy, destinationProblem } from './destination.js';
 import { nextStep, type RetryPolicy } from './retry-schedule.js';
 import { type SendOutcome, sendOnce, type WebhookFetch } from './send.js';
 import { redactWebhookUrl } from './webhook-url.js';
@@ -21,6 +22,10 @@ export interface DispatcherSettings {
   requestTimeoutMs: number;
   /** Endpoints sent to at once; each endpoint has at most one request in flight (its order). */
   maxConcurrent: number;
+  /** Where webhooks may go. @default internet only, the system's resolver */
+  destinations?: DestinationPolicy;
+  /** Told of each failed attempt once recorded: retried later, or dead (the metrics). */
+  onFailure?: (outcome: 'retry' | 'dead') => void;
 }
 
 /**
@@ -57,15 +62,21 @@ export class WebhookDispatcher {
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
+  /** Why a URL may not receive webhooks (it is or resolves to an internal address), checked when it is saved. */
+  checkDestination(url: string): Promise<string | undefined> {
+    return destinationProblem(url, this.settings.destinations ?? DEFAULT_DESTINATION_POLICY);
+  }
+
   /** One attempt outside the queue (the admin test-send), logged like the others. */
   send(request: { url: string; body: string; deliveryId: string; event: string }): Promise<SendOutcome> {
-    const { fetch, timers, clock, requestTimeoutMs } = this.settings;
+    const { fetch, timers, clock, requestTimeoutMs, destinations } = this.settings;
     return sendOnce(request, {
       fetch,
       timers,
       nowMs: () => clock.now(),
       timeoutMs: requestTimeoutMs,
       closing: this.closing.signal,
+      destinations: destinations ?? DEFAULT_DESTINATION_POLICY,
     });
   }
 
@@ -157,6 +168,7 @@ export class WebhookDispatcher {
       statusCode: outcome.statusCode,
       excerpt: outcome.excerpt,
     });
+    if (step.action !== 'delivered') this.settings.onFailure?.(step.action);
     if (step.action === 'dead') {
       this.settings.logger.warn('webhook delivery is dead', {
         endpoint: redactWebhookUrl(head.url),
@@ -164,6 +176,7 @@ export class WebhookDispatcher {
         event: head.event,
         attempts: step.attempts,
         statusCode: outcome.statusCode,
+        ...(outcome.problem === undefined ? {} : { problem: outcome.problem }),
       });
     } else if (step.action === 'retry') {
       this.settings.logger.info('webhook delivery will be retried', {

@@ -6,8 +6,11 @@ export type AttemptResult =
   | { kind: 'delivered'; statusCode: number }
   /** A network error, a timeout, a 5xx or a 429: worth trying again; `retryAfterMs` is the receiver's own wait. */
   | { kind: 'retryable'; statusCode: number | null; retryAfterMs?: number }
-  /** Any other answer (a 4xx such as a deleted Discord webhook's 404, a redirect): trying again would not help. */
-  | { kind: 'refused'; statusCode: number };
+  /**
+   * Any other answer (a 4xx such as a deleted Discord webhook's 404, a redirect), or a destination the
+   * service refuses to reach (no status): trying again would not help.
+   */
+  | { kind: 'refused'; statusCode: number | null };
 
 export interface RetryPolicy {
   backoff: BackoffLimits;

@@ -1,5 +1,6 @@
 import type { Timers } from '../../ports/timers.js';
 import { parseRetryAfterMs } from '../../retry/retry-after.js';
+import { type DestinationPolicy, DestinationRefused, literalDestinationProblem } from './destination.js';
 import type { AttemptResult } from './retry-schedule.js';
 import { withoutWebhookUrl } from './webhook-url.js';
 
@@ -25,10 +26,28 @@ export interface SendContext {
   timeoutMs: number;
   /** Aborted when the service closes: the attempt is then left unanswered, to be sent again after a restart. */
   closing: AbortSignal;
+  /** Where webhooks may go; a refused destination is a permanent failure. */
+  destinations: DestinationPolicy;
 }
 
-/** An attempt's result, a log excerpt, or `aborted` when the service closed during it. */
-export type SendOutcome = (AttemptResult & { excerpt: string }) | { kind: 'aborted' };
+/**
+ * An attempt's result, or `aborted` when the service closed during it. `excerpt` is what the delivery
+ * log keeps (the start of the receiver's answer, or the problem); `problem` is set when there was no
+ * answer: the destination was refused, the connection failed or timed out.
+ */
+export type SendOutcome = (AttemptResult & { excerpt: string; problem?: string }) | { kind: 'aborted' };
+
+function refused(problem: string, url: string): SendOutcome {
+  const text = excerptOf(`destination refused: ${problem}`, url);
+  return { kind: 'refused', statusCode: null, excerpt: text, problem: text };
+}
+
+/** The refusal of the destination behind a failed request, if that is why it failed. */
+function refusalOf(error: unknown): DestinationRefused | undefined {
+  if (error instanceof DestinationRefused) return error;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause instanceof DestinationRefused ? cause : undefined;
+}
 
 async function readExcerpt(response: Response): Promise<string> {
   if (!response.body) return '';
@@ -84,6 +103,8 @@ function excerptOf(text: string, url: string): string {
 /** One POST of a delivery; never throws. */
 export async function sendOnce(request: SendRequest, context: SendContext): Promise<SendOutcome> {
   if (context.closing.aborted) return { kind: 'aborted' };
+  const literal = literalDestinationProblem(request.url, context.destinations);
+  if (literal !== undefined) return refused(literal, request.url);
   const attempt = new AbortController();
   const onClose = () => attempt.abort();
   context.closing.addEventListener('abort', onClose);
@@ -112,12 +133,16 @@ export async function sendOnce(request: SendRequest, context: SendContext): Prom
     return { kind: 'refused', statusCode, excerpt };
   } catch (error) {
     if (context.closing.aborted) return { kind: 'aborted' };
+    const refusal = refusalOf(error);
+    if (refusal) return refused(refusal.message, request.url);
     const timedOut = attempt.signal.aborted;
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    const failed = error as { code?: unknown; cause?: { code?: unknown } } | null;
+    const code = typeof failed?.code === 'string' ? failed.code : failed?.cause?.code;
     const problem = timedOut
       ? `no answer within ${context.timeoutMs} ms`
-      : `network error${cause ? ` (${cause})` : ''}`;
-    return { kind: 'retryable', statusCode: null, excerpt: excerptOf(problem, request.url) };
+      : `network error${typeof code === 'string' ? ` (${code})` : ''}`;
+    const text = excerptOf(problem, request.url);
+    return { kind: 'retryable', statusCode: null, excerpt: text, problem: text };
   } finally {
     context.timers.clearTimeout(timer);
     context.closing.removeEventListener('abort', onClose);

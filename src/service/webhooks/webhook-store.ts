@@ -14,6 +14,9 @@ export const WEBHOOK_SQL = {
   byName: 'SELECT id FROM service_webhooks WHERE network_id = ? AND name = ?',
   byNetwork: `SELECT ${WEBHOOK_COLUMNS} FROM service_webhooks w JOIN service_networks n ON n.id = w.network_id
        WHERE w.network_id = ? ORDER BY w.id`,
+  // Endpoint by endpoint, each through the queue index (the metrics' queue depth).
+  pendingDeliveries: `SELECT coalesce(sum((SELECT count(*) FROM service_webhook_deliveries d
+         WHERE d.webhook_id = w.id AND d.status = 'pending')), 0) AS pending FROM service_webhooks w`,
 } as const;
 
 /** The endpoints of each network. */
@@ -24,6 +27,7 @@ export class WebhookStore {
   private readonly byId;
   private readonly byName;
   private readonly byNetwork;
+  private readonly pendingDeliveriesStatement;
 
   constructor(db: Db) {
     this.insertWebhook = db.prepare(WEBHOOK_SQL.insertWebhook);
@@ -32,6 +36,12 @@ export class WebhookStore {
     this.byId = db.prepare<[number, number], WebhookRow>(WEBHOOK_SQL.byId);
     this.byName = db.prepare<[number, string], { id: number }>(WEBHOOK_SQL.byName);
     this.byNetwork = db.prepare<[number], WebhookRow>(WEBHOOK_SQL.byNetwork);
+    this.pendingDeliveriesStatement = db.prepare<[], { pending: number }>(WEBHOOK_SQL.pendingDeliveries);
+  }
+
+  /** Deliveries pending, for every endpoint of every network. */
+  pendingDeliveries(): number {
+    return this.pendingDeliveriesStatement.get()?.pending ?? 0;
   }
 
   create(networkId: number, config: WebhookConfig, nowMs: number): number {

@@ -387,6 +387,16 @@ function endpointSamples(
       badPath: 'message',
       errorStatuses: [400, 401, 404, 429, 500],
     },
+    appealCode: {
+      payload: { punishmentId: 'p-1', playerUuid: PLAYER_UUID, playerName: 'Notch', ipAddress: '203.0.113.7' },
+      path: 'appeals/code',
+      okBody: { success: true, punishmentId: 'p-1', outcome: 'issued', code: '7KQ2M-XW9DC', expiresAt: NOW_ISO },
+      requiredField: ['expiresAt'],
+      badPayload: { punishmentId: 'p-1', playerUuid: 'not-a-uuid', playerName: 'Notch' },
+      badPath: 'playerUuid',
+      // Not in the contract: a service without the extension answers 404.
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
   };
 }
 

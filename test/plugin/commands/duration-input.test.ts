@@ -21,6 +21,7 @@ describe('parseDurationInput', () => {
     ['perm', -1],
     ['Permanent', -1],
     ['forever', -1],
+    ['1000y', 1000 * 365 * DAY],
   ])('%s is %d ms', (input, ms) => {
     expect(parseDurationInput(input)).toEqual({ ok: true, ms });
   });
@@ -33,6 +34,7 @@ describe('parseDurationInput', () => {
     ['0m', 'must be longer than 0'],
     ['', 'empty'],
     ['99999999999999999y', 'too long'],
+    ['1001y', 'too long: at most 1000y (use perm for permanent)'],
   ])('refuses %j (%s)', (input, problem) => {
     const parsed = parseDurationInput(input);
     expect(parsed.ok).toBe(false);

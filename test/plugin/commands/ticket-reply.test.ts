@@ -38,6 +38,26 @@ describe('/ticket <id> reply <text>', () => {
     ]);
   });
 
+  it('refuses a reply longer than the service takes, naming the limit, and sends nothing (issue 32, item 10)', async () => {
+    deps = withService(async () => REPLIED);
+    const sender = await ticket(['tk-1', 'reply', 'x'.repeat(10_000)]);
+    expect(plain(sender.messages)).toEqual([
+      'Not sent: your reply has 10000 characters, and a reply may hold at most 4000. Shorten it and send it again.',
+    ]);
+    expect(deps.client.calls).toEqual([]);
+    expect(deps.outboxRows()).toEqual([]);
+  });
+
+  it('sends a reply of exactly the limit whole', async () => {
+    deps = withService(async () => REPLIED);
+    const words = [...Array.from({ length: 799 }, () => 'abcd'), 'abcde'];
+    const sender = await ticket(['tk-1', 'reply', ...words]);
+    expect(plain(sender.messages)).toEqual(['Your reply was added to ticket #tk-1.']);
+    const sent = (deps.client.calls[0]!.args[0] as { body: { message: string } }).body.message;
+    expect(sent).toBe(words.join(' '));
+    expect(sent).toHaveLength(4000);
+  });
+
   it("holds a player's replies to their call cooldown", async () => {
     deps = withService(async () => REPLIED);
     await ticket(['tk-1', 'reply', 'first']);

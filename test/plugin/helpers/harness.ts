@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { bailiffConfigSchema } from '../../../plugin/config/schema.js';
-import { createCore } from '../../../plugin/core/core.js';
+import { type CoreOptions, createCore } from '../../../plugin/core/core.js';
 import { loadBundledMessages } from '../../../plugin/messages/load.js';
 import type { ModerationApi } from '../../../src/api/moderation-api.js';
 import { FakeTime } from '../../support/fake-time.js';
@@ -17,9 +17,15 @@ export interface OutboxRow {
 
 /**
  * The plugin's core (createCore) over a real `:memory:` database and the real outbox (never started,
- * so rows stay pending for the test to read), with the bundled messages and fake players.
+ * so rows stay pending for the test to read), with the bundled messages and fake players. `client`
+ * builds the API client from the core's shared gate and record of extensions (default: none; a
+ * call fails). The core's timers are the harness's FakeTime.
  */
-export function enforcementHarness(online: FakePlayer[] = [], configInput: unknown = {}) {
+export function enforcementHarness(
+  online: FakePlayer[] = [],
+  configInput: unknown = {},
+  client: NonNullable<CoreOptions['createClient']> = () => ({}) as ModerationApi,
+) {
   const clock = new FakeTime();
   const { logger, lines } = recordingLogger();
   const players = fakePlayers(...online);
@@ -29,11 +35,12 @@ export function enforcementHarness(online: FakePlayer[] = [], configInput: unkno
     databaseFile: ':memory:',
     connection: { baseUrl: 'http://127.0.0.1:9', apiKey: 'harness-key', platform: 'minecraft' },
     keySource: 'the test harness',
-    createClient: () => ({}) as ModerationApi,
+    createClient: client,
     players,
     permissions: { has: () => false },
     console: { kind: 'console', name: 'CONSOLE', sendMessage: () => {}, hasPermission: () => true },
     clock,
+    timers: clock,
     logger,
   });
   const { db, cache, outbox, enforcement: context } = core;

@@ -17,6 +17,8 @@ export interface HostileRoute {
 
 export const ALPHA_PUNISHMENT = 'alpha-ban';
 export const ALPHA_TICKET = 'T-1';
+/** A server of alpha whose key only the key rotation route touches. */
+export const HOSTILE_SPARE_SERVER = 'spare';
 const ISO = '2026-01-10T11:00:00.000Z';
 
 const ticket = ticketFixture({ id: 'T-2', tags: ['a'], createdAt: ISO, updatedAt: ISO });
@@ -68,6 +70,7 @@ const OPERATION_SAMPLES: { readonly [Name in OperationName]: OperationSample } =
   closeTicket: { ids: [ALPHA_TICKET], body: { staffName: 'Mod', reason: 'handled' } },
   staffReplyToTicket: { ids: [ALPHA_TICKET], body: { staffName: 'Mod', message: 'looking into it' } },
   pendingNotices: { query: { since: ISO, limit: '10' } },
+  appealCode: { body: { punishmentId: ALPHA_PUNISHMENT, playerUuid: JEB, playerName: 'jeb_', ipAddress: '127.0.0.1' } },
 };
 
 const API_ROUTES: HostileRoute[] = OPERATION_NAMES.map((name) => ({
@@ -106,4 +109,23 @@ export const HOSTILE_ROUTES: readonly HostileRoute[] = [
   { method: 'GET', path: '/admin/v1/networks/{id}/migrations', auth: 'admin', ids: ['alpha'] },
   { method: 'GET', path: '/admin/v1/networks/alpha/players/{id}', auth: 'admin', ids: [NOTCH] },
   { method: 'GET', path: '/admin/v1/networks/{id}/settings', auth: 'admin', ids: ['alpha'] },
+  { method: 'POST', path: '/admin/v1/networks/alpha/migrations/{id}/cancel', auth: 'admin', ids: ['no-such-upload'] },
+  {
+    method: 'POST',
+    path: '/admin/v1/networks/alpha/punishments/{id}/appealable',
+    auth: 'admin',
+    ids: [ALPHA_PUNISHMENT],
+    body: { appealable: false },
+  },
+  { method: 'POST', path: '/admin/v1/networks', auth: 'admin', body: { name: 'hostile-network' } },
+  { method: 'GET', path: '/admin/v1/networks/{id}/servers', auth: 'admin', ids: ['alpha'] },
+  { method: 'POST', path: '/admin/v1/networks/{id}/servers', auth: 'admin', ids: ['alpha'], body: { name: 'hostile' } },
+  {
+    method: 'POST',
+    path: '/admin/v1/networks/alpha/servers/{id}/key',
+    auth: 'admin',
+    // A server no other route's requests use: its key may change.
+    ids: [HOSTILE_SPARE_SERVER],
+    body: { graceSeconds: 60 },
+  },
 ];

@@ -7,7 +7,7 @@ import { errorBody } from '../../../src/contract/schemas.js';
 import { type Db, openDb } from '../../../src/db/open-db.js';
 import { JEB, KEY_A1, startTestService, type TestService, testSeed, ticketFixture } from './fixture.js';
 import type { HostileRequest } from './hostile-requests.js';
-import { ALPHA_PUNISHMENT, ALPHA_TICKET } from './hostile-routes.js';
+import { ALPHA_PUNISHMENT, ALPHA_TICKET, HOSTILE_SPARE_SERVER } from './hostile-routes.js';
 import { parseResponse, rawExchange } from './raw-http.js';
 import { firstFrames } from './stream-client.js';
 
@@ -25,6 +25,7 @@ function hostileSeed() {
   const at = '2026-01-01T00:00:00.000Z';
   alpha.punishments = [{ id: ALPHA_PUNISHMENT, targetUuid: JEB, typeOrdinal: 2, reason: 'seeded' }];
   alpha.tickets = [ticketFixture({ id: ALPHA_TICKET, createdAt: at, updatedAt: at })];
+  alpha.servers.push({ name: HOSTILE_SPARE_SERVER, apiKey: 'spare-server-key-0123456789' });
   return seed;
 }
 

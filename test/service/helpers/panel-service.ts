@@ -1,9 +1,12 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Db, openDb } from '../../../src/db/open-db.js';
 import type { ServiceOptions } from '../../../src/service/index.js';
+import { csrfTokenOf } from '../../../src/service/panel/csrf.js';
 import { hashPassword } from '../../../src/service/panel/passwords.js';
+import { SESSION_COOKIE } from '../../../src/service/panel/staff-session.js';
 import {
   createSqliteStores as createStores,
   type SqliteStores as ServiceStores,
@@ -20,9 +23,12 @@ export interface PanelTestService extends TestService {
   networkId(name: string): number;
   /** An account with PASSWORD; `network` undefined makes a superuser. */
   addAccount(username: string, network: string | undefined, role: string): Promise<number>;
-  /** A client logged in as `username`. */
-  loggedIn(username: string): Promise<PanelClient>;
-  client(): PanelClient;
+  /** A client logged in as `username` (from `fromAddress`, a 127.x.y.z, when given). */
+  loggedIn(username: string, fromAddress?: string): Promise<PanelClient>;
+  /** A client of the panel, sending from `fromAddress` (a 127.x.y.z) when given. */
+  client(fromAddress?: string): PanelClient;
+  /** A client holding a new session of `username` made in the database, without the login form. */
+  sessionOf(username: string): Promise<PanelClient>;
 }
 
 /** The test service (networks alpha and beta) on a SQLite file, with helpers for panel accounts. */
@@ -49,13 +55,28 @@ export async function startPanelService(options: ServiceOptions = {}): Promise<P
       if (id === undefined) throw new Error(`account ${username} exists`);
       return id;
     },
-    async loggedIn(username) {
-      const client = new PanelClient(test.service.url);
+    async loggedIn(username, fromAddress) {
+      const client = new PanelClient(test.service.url, fromAddress);
       const answer = await client.login(username, PASSWORD);
       if (answer.status !== 303) throw new Error(`login of ${username} answered ${answer.status}: ${answer.html}`);
       return client;
     },
-    client: () => new PanelClient(test.service.url),
+    client: (fromAddress) => new PanelClient(test.service.url, fromAddress),
+    async sessionOf(username) {
+      const account = stores.panelAccounts.findByUsername(username)!;
+      const sessionId = randomBytes(32).toString('base64url');
+      stores.panelSessions.create(createHash('sha256').update(sessionId).digest(), {
+        accountId: account.id,
+        networkId: account.networkId ?? networkId('alpha'),
+        createdAt: test.clock.now(),
+        expiresAt: test.clock.now() + 12 * 60 * 60 * 1000,
+        stage: 'full',
+      });
+      const client = new PanelClient(test.service.url);
+      client.setCookie(SESSION_COOKIE, sessionId);
+      client.csrfToken = csrfTokenOf(sessionId);
+      return client;
+    },
     async close() {
       await test.close();
       db.close();

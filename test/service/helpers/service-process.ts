@@ -33,10 +33,22 @@ export async function startServiceProcess(options: {
   seed: ServiceSeed;
   adminToken: string;
   tmpDirectory: string;
+  /** More `bailiff service` flags. */
+  args?: string[];
 }): Promise<ServiceProcess> {
   const seedPath = join(options.tmpDirectory, 'seed.json');
   writeFileSync(seedPath, JSON.stringify(options.seed));
-  const args = [MAIN, 'service', '--port', '0', '--seed', seedPath, '--admin-token', options.adminToken];
+  const args = [
+    MAIN,
+    'service',
+    '--port',
+    '0',
+    '--seed',
+    seedPath,
+    '--admin-token',
+    options.adminToken,
+    ...(options.args ?? []),
+  ];
   const child: ChildProcess = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, TMPDIR: options.tmpDirectory },

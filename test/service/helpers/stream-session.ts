@@ -12,10 +12,19 @@ export interface StreamSession {
   closed: Promise<{ code: number; reason: string }>;
 }
 
-/** Opens `/v1/minecraft/stream{query}` with the key and hands out parsed frames in order; bounded waits only. */
-export function openStreamSession(serviceUrl: string, apiKey: string, query = ''): StreamSession {
+/**
+ * Opens `/v1/minecraft/stream{query}` with the key and hands out parsed frames in order; bounded waits
+ * only. `from` picks the local address (any 127.x.y.z), `headers` adds request headers.
+ */
+export function openStreamSession(
+  serviceUrl: string,
+  apiKey: string,
+  query = '',
+  options: { from?: string; headers?: Record<string, string> } = {},
+): StreamSession {
   const ws = new WebSocket(`${serviceUrl.replace('http', 'ws')}/v1/minecraft/stream${query}`, {
-    headers: { 'x-api-key': apiKey },
+    headers: { ...options.headers, 'x-api-key': apiKey },
+    ...(options.from === undefined ? {} : { localAddress: options.from }),
   });
   const frames: StreamFrame[] = [];
   let wake: (() => void) | undefined;

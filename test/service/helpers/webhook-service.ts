@@ -36,7 +36,8 @@ export interface WebhookTestService {
 
 /**
  * A real service on a loopback port with the test seed plus `webhooks` for network alpha, the
- * system clock and timers, and short retry delays; `run` keeps ids unique across restarts.
+ * system clock and timers, and short retry delays; `run` keeps ids unique across restarts. The
+ * receivers listen on 127.0.0.1, so private destinations are allowed unless `options` says otherwise.
  */
 export async function startWebhookService(
   webhooks: Record<string, unknown>[],
@@ -56,6 +57,7 @@ export async function startWebhookService(
     webhookRetryMaxMs: 200,
     random: seededRandom(7),
     logger: recordingLogger(logLines),
+    webhooksAllowPrivate: true,
     ...options,
   });
   const send = (url: string, method: string, headers: Record<string, string>, body?: unknown) =>

@@ -27,6 +27,7 @@ describe.each(DIALECTS)('panel stores on %s', (dialect) => {
       passwordHash: 'hash-Bob',
       role: 'admin',
       disabled: false,
+      twoFactorEnabled: false,
       createdAt: 1_000,
       updatedAt: 1_000,
     });
@@ -94,12 +95,13 @@ describe.each(DIALECTS)('panel stores on %s', (dialect) => {
       role: 'superuser',
       nowMs: 0,
     }))!;
-    const session = { accountId, networkId: alpha, createdAt: 1_000, expiresAt: 5_000 };
+    const session = { accountId, networkId: alpha, createdAt: 1_000, expiresAt: 5_000, stage: 'full' as const };
     await panelSessions.create(hashOf('one'), session);
     await panelSessions.create(hashOf('two'), { ...session, expiresAt: 2_000 });
-    await panelSessions.create(hashOf('three'), { ...session, expiresAt: 3_000 });
+    await panelSessions.create(hashOf('three'), { ...session, expiresAt: 3_000, stage: 'code' });
 
     expect(await panelSessions.find(hashOf('one'), 4_999)).toEqual(session);
+    expect((await panelSessions.find(hashOf('three'), 2_999))?.stage).toBe('code');
     expect(await panelSessions.find(hashOf('one'), 5_000)).toBeUndefined();
     expect(await panelSessions.find(hashOf('unknown'), 0)).toBeUndefined();
     await panelSessions.switchNetwork(hashOf('one'), beta);

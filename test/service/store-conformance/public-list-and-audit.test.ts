@@ -19,6 +19,17 @@ describe.each(DIALECTS)('public list and audit query stores on %s', (dialect) =>
     expect(await publicList.isPublic(alpha)).toBe(false);
   });
 
+  it("keeps each network's issuer label of public pages: Staff until set, back to Staff with null", async () => {
+    const { publicList } = storage().stores;
+    const { alpha, beta } = await twoNetworks(storage().stores);
+    expect(await publicList.issuerLabel(alpha)).toBe('Staff');
+    await publicList.setIssuerLabel(alpha, 'Moderators');
+    expect(await publicList.issuerLabel(alpha)).toBe('Moderators');
+    expect(await publicList.issuerLabel(beta)).toBe('Staff');
+    await publicList.setIssuerLabel(alpha, null);
+    expect(await publicList.issuerLabel(alpha)).toBe('Staff');
+  });
+
   it('pages punishments newest first (the last inserted first on a tie), by kind and by player', async () => {
     const { punishments, publicList } = storage().stores;
     const { alpha, beta } = await twoNetworks(storage().stores);

@@ -32,6 +32,13 @@ describe.each(DIALECTS)('stream change log on %s', (dialect) => {
     expect((await streamChanges.changesAfter(alpha, 1, 1)).map((change) => change.sequence)).toEqual([2]);
     expect(await streamChanges.sequenceOf(alpha, 'a1')).toBe(3);
     expect(await streamChanges.sequenceOf(alpha, 'missing')).toBeUndefined();
+    const newest = await streamChanges.newestSequences();
+    expect(newest.sort((a, b) => a.networkId - b.networkId)).toEqual(
+      [
+        { networkId: alpha, sequence: 3 },
+        { networkId: beta, sequence: 1 },
+      ].sort((a, b) => a.networkId - b.networkId),
+    );
   });
 
   it('prunes to the newest changes of each network and goes on numbering after them', async () => {

@@ -1,6 +1,5 @@
-import { typeTitle } from '../../../contract/type-catalogue.js';
+import { LINKED_BAN_ORDINAL, typeTitle } from '../../../contract/type-catalogue.js';
 import type { PublicPunishment } from '../../store/public-list.js';
-import { redactAddresses } from '../redact-addresses.js';
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const MINUTE_MS = 60_000;
@@ -24,7 +23,21 @@ export function shownDuration(durationMs: number): string {
   return plural(Math.max(1, Math.round(durationMs / MINUTE_MS)), 'minute');
 }
 
-/** One row of a public page: only text meant for the public, addresses replaced. */
+/**
+ * What public pages give as a Linked Ban's reason: its stored reason is the banned main account's,
+ * which would tell strangers which accounts share an address.
+ */
+export const LINKED_BAN_PUBLIC_REASON = 'linked account';
+
+/** A punishment's reason as a stranger may read it. */
+export function publicReason(typeOrdinal: number, reason: string): string {
+  return typeOrdinal === LINKED_BAN_ORDINAL ? LINKED_BAN_PUBLIC_REASON : reason;
+}
+
+/**
+ * One row of a public page: only text meant for the public. The issuer is the network's label, never
+ * a staff username; addresses are hidden when the page is sent (`sendPublicPage`).
+ */
 export interface PublicRow {
   kind: string;
   type: string;
@@ -38,15 +51,15 @@ export interface PublicRow {
   status: string;
 }
 
-export function toPublicRow(punishment: PublicPunishment): PublicRow {
+export function toPublicRow(punishment: PublicPunishment, issuerLabel: string): PublicRow {
   const isAddressTarget = punishment.isIpBan || punishment.targetUuid === NIL_UUID;
   return {
     kind: KIND_LABELS[punishment.kind],
     type: typeTitle(punishment.typeOrdinal),
-    player: isAddressTarget ? 'IP ban' : redactAddresses(punishment.targetName),
+    player: isAddressTarget ? 'IP ban' : punishment.targetName,
     playerUuid: isAddressTarget ? null : punishment.targetUuid,
-    reason: redactAddresses(punishment.reason),
-    issuer: redactAddresses(punishment.issuerName),
+    reason: publicReason(punishment.typeOrdinal, punishment.reason),
+    issuer: issuerLabel,
     date: shownDate(punishment.createdAt),
     // Kicks and warnings last no time, whatever duration they were stored with.
     duration: punishment.kind === 'kick' || punishment.kind === 'warning' ? '' : shownDuration(punishment.duration),

@@ -2,12 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
 import { USERNAME_PATTERN } from '../create-admin.js';
+import { isWithin, permissionsBeyond, refuseEscalation } from '../escalation.js';
 import { type FieldErrors, fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
 import type { PanelContext } from '../panel-context.js';
 import { hashPassword, passwordProblem } from '../passwords.js';
 import { renderStaffPage } from '../render.js';
-import { roleNamesOf } from '../staff-session.js';
+import { permissionsOf, roleNamesOf } from '../staff-session.js';
 
 const password = z.string().superRefine((value, context) => {
   const problem = passwordProblem(value);
@@ -19,7 +20,12 @@ const roleForm = z.object({ role: z.string().min(1, 'choose a role') });
 const passwordForm = z.object({ password });
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 
-/** Staff accounts of the network: create, change role, disable or enable, reset password (`manage-users`). */
+/**
+ * Staff accounts of the network: create, change role, disable or enable, reset password or
+ * two-factor (`manage-users`). Nobody creates, assigns or manages anything holding a permission
+ * they do not hold themselves (escalation.ts). Ending an account's sessions, or changing its
+ * role, closes its live feeds on every instance.
+ */
 export function registerAccountRoutes(app: FastifyInstance, panel: PanelContext): void {
   const { stores, clock } = panel.service;
   const guard = { preHandler: requireStaff(panel, 'manage-users') };
@@ -32,6 +38,11 @@ export function registerAccountRoutes(app: FastifyInstance, panel: PanelContext)
   ) {
     const staff = staffOf(request);
     const accounts = await stores.panelAccounts.ofNetworkAndSuperusers(staff.networkId);
+    const roles = await roleNamesOf(stores, staff.networkId);
+    const withinOwn = new Map<string, boolean>();
+    for (const role of new Set([...roles, ...accounts.map((account) => account.role)])) {
+      withinOwn.set(role, isWithin(await permissionsOf(stores, staff.networkId, role), staff.permissions));
+    }
     return renderStaffPage(
       panel,
       request,
@@ -45,10 +56,12 @@ export function registerAccountRoutes(app: FastifyInstance, panel: PanelContext)
           role: account.networkId === null ? 'superuser' : account.role,
           isSuperuser: account.networkId === null,
           isSelf: account.id === staff.accountId,
+          isBeyondOwn: account.networkId !== null && withinOwn.get(account.role) !== true,
           disabled: account.disabled,
+          twoFactorEnabled: account.twoFactorEnabled,
           createdAt: new Date(account.createdAt).toISOString(),
         })),
-        roles: await roleNamesOf(stores, staff.networkId),
+        roles: roles.filter((role) => withinOwn.get(role)),
         errors: extra.errors ?? {},
         values: extra.values ?? {},
         notice: extra.notice,
@@ -57,18 +70,32 @@ export function registerAccountRoutes(app: FastifyInstance, panel: PanelContext)
     );
   }
 
-  /** An account this staff member may change: one of their network's, not their own, not a superuser. */
+  /**
+   * An account this staff member may change: one of their network's, not their own, not a
+   * superuser, holding no permission beyond their own.
+   */
   async function manageable(request: FastifyRequest) {
     const staff = staffOf(request);
     const parsed = idParams.safeParse(request.params);
     const account = parsed.success ? await stores.panelAccounts.find(parsed.data.id) : undefined;
     if (!account || account.networkId !== staff.networkId) throw new HttpError(404, 'no such account in this network');
     if (account.id === staff.accountId) throw new HttpError(403, 'you cannot change your own account here');
+    refuseEscalation(
+      `change ${account.username}, whose role is ${account.role}`,
+      await permissionsOf(stores, staff.networkId, account.role),
+      staff.permissions,
+    );
     return { staff, account };
   }
 
   async function checkRole(networkId: number, role: string): Promise<string | undefined> {
     return (await roleNamesOf(stores, networkId)).includes(role) ? undefined : `no role named '${role}'`;
+  }
+
+  /** Every session of the account ends, and with them its live feeds on every instance. */
+  async function endSessions(accountId: number) {
+    await stores.panelSessions.removeAllOf(accountId);
+    await panel.staffSignals.send({ kind: 'account', accountId });
   }
 
   const audit = (networkId: number, actor: string, action: string, subject: string, detail?: Record<string, unknown>) =>
@@ -92,6 +119,11 @@ export function registerAccountRoutes(app: FastifyInstance, panel: PanelContext)
     if (!parsed.success) return renderAccounts(request, reply, { errors: fieldErrorsOf(parsed.error), values }, 400);
     const roleProblem = await checkRole(staff.networkId, parsed.data.role);
     if (roleProblem) return renderAccounts(request, reply, { errors: { role: roleProblem }, values }, 400);
+    const beyond = permissionsBeyond(await permissionsOf(stores, staff.networkId, parsed.data.role), staff.permissions);
+    if (beyond.length > 0) {
+      const problem = `the role ${parsed.data.role} holds permissions your role does not (${beyond.join(', ')})`;
+      return renderAccounts(request, reply, { errors: { role: problem }, values }, 403);
+    }
     const id = await stores.panelAccounts.create({
       networkId: staff.networkId,
       username: parsed.data.username,
@@ -111,7 +143,13 @@ export function registerAccountRoutes(app: FastifyInstance, panel: PanelContext)
     const parsed = roleForm.safeParse(formBody(request.body));
     const problem = parsed.success ? await checkRole(staff.networkId, parsed.data.role) : 'choose a role';
     if (!parsed.success || problem) throw new HttpError(400, `role: ${problem}`);
+    refuseEscalation(
+      `give the role ${parsed.data.role}`,
+      await permissionsOf(stores, staff.networkId, parsed.data.role),
+      staff.permissions,
+    );
     await stores.panelAccounts.setRole(account.id, parsed.data.role, clock.now());
+    await panel.staffSignals.send({ kind: 'account', accountId: account.id });
     await audit(staff.networkId, staff.username, 'account.role', account.username, {
       from: account.role,
       to: parsed.data.role,
@@ -126,7 +164,7 @@ export function registerAccountRoutes(app: FastifyInstance, panel: PanelContext)
     app.post(`/accounts/:id/${path}`, guard, async (request, reply) => {
       const { staff, account } = await manageable(request);
       await stores.panelAccounts.setDisabled(account.id, disabled, clock.now());
-      if (disabled) await stores.panelSessions.removeAllOf(account.id);
+      if (disabled) await endSessions(account.id);
       await audit(staff.networkId, staff.username, `account.${path}`, account.username);
       return reply.redirect('/panel/accounts', 303);
     });
@@ -144,8 +182,20 @@ export function registerAccountRoutes(app: FastifyInstance, panel: PanelContext)
       );
     }
     await stores.panelAccounts.setPassword(account.id, await hashPassword(parsed.data.password), clock.now());
-    await stores.panelSessions.removeAllOf(account.id);
+    await endSessions(account.id);
     await audit(staff.networkId, staff.username, 'account.password-reset', account.username);
     return renderAccounts(request, reply, { notice: `password of ${account.username} reset; their sessions ended` });
+  });
+
+  app.post('/accounts/:id/two-factor/reset', guard, async (request, reply) => {
+    const { staff, account } = await manageable(request);
+    if (!account.twoFactorEnabled) throw new HttpError(409, `${account.username} has no two-factor to reset`);
+    await stores.panelAccounts.clearTotp(account.id, clock.now());
+    await stores.panelRecoveryCodes.removeAllOf(account.id);
+    await endSessions(account.id);
+    await audit(staff.networkId, staff.username, 'account.two-factor-reset', account.username);
+    return renderAccounts(request, reply, {
+      notice: `two-factor of ${account.username} reset; their sessions ended and their next login sets it up again if their role requires it`,
+    });
   });
 }

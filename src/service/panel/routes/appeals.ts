@@ -1,18 +1,22 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { typeTitle } from '../../../contract/type-catalogue.js';
+import { appealBarrier } from '../../appeals/appeal-barrier.js';
+import type { ServiceContext } from '../../context.js';
+import type { Appeal } from '../../store/appeal-rows.js';
 import { publicKindOf } from '../../store/public-list.js';
+import type { PunishmentRow } from '../../store/punishment-rows.js';
 import { appealForm, MAX_APPEAL_LENGTH, MAX_APPEAL_NAME_LENGTH, MIN_APPEAL_LENGTH } from '../appeals/appeal-limits.js';
 import { AppealThrottle } from '../appeals/appeal-throttle.js';
 import { submitAppeal } from '../appeals/submit-appeal.js';
 import type { PanelContext } from '../panel-context.js';
 import { sendPublicPage } from '../public/public-page.js';
-import { KIND_LABELS, shownDate } from '../public/public-rows.js';
-import { redactAddresses } from '../redact-addresses.js';
+import { KIND_LABELS, publicReason, shownDate } from '../public/public-rows.js';
+import { visitorInput } from '../redact-addresses.js';
 
 const networkParams = z.object({ network: z.string().min(1).max(256) });
 const tokenParams = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
-const formFields = ['punishmentId', 'playerName', 'message'] as const;
+const formFields = ['code', 'playerName', 'message'] as const;
 type FormValues = Record<(typeof formFields)[number], string>;
 
 const STATUS_TEXT = {
@@ -60,7 +64,7 @@ export function registerAppealRoutes(app: FastifyInstance, panel: PanelContext):
       {
         title: 'Appeal',
         ...page,
-        values,
+        values: visitorInput(values),
         errors,
         formError,
         minLength: MIN_APPEAL_LENGTH,
@@ -82,9 +86,7 @@ export function registerAppealRoutes(app: FastifyInstance, panel: PanelContext):
     const params = networkParams.safeParse(request.params);
     const page = params.success ? await networkPage(params.data.network) : undefined;
     if (!page) return notFoundPage(reply, 'There is no network of that name here.');
-    const query = z.object({ id: z.string().max(256).optional() }).safeParse(request.query);
-    const prefilled = query.success ? (query.data.id ?? '') : '';
-    return formPage(reply, 200, page, { punishmentId: prefilled, playerName: '', message: '' }, {});
+    return formPage(reply, 200, page, { code: '', playerName: '', message: '' }, {});
   });
 
   app.post('/appeal/:network', async (request, reply) => {
@@ -134,15 +136,29 @@ export function registerAppealRoutes(app: FastifyInstance, panel: PanelContext):
         kind: KIND_LABELS[publicKindOf(punishment.status, punishment.type_ordinal)],
         type: typeTitle(punishment.type_ordinal),
         date: shownDate(punishment.created_at),
-        reason: redactAddresses(punishment.reason),
+        reason: publicReason(punishment.type_ordinal, punishment.reason),
       },
       playerName: appeal.playerName,
       sentAt: shownDate(appeal.createdAt),
       statusText: STATUS_TEXT[appeal.status],
       message: ticket.description,
       answer: appeal.answer,
-      decidedBy: appeal.decidedBy,
+      // The staff member's name is never shown to the public; the network's label stands for them.
+      decidedBy: appeal.decidedBy === null ? null : await stores.publicList.issuerLabel(appeal.networkId),
       decidedAt: appeal.decidedAt === null ? null : shownDate(appeal.decidedAt),
+      nextAppeal: await nextAppealText(context, appeal, punishment),
     });
   });
+}
+
+/** Under a denied appeal: when (or whether) the player may appeal again. */
+async function nextAppealText(context: ServiceContext, appeal: Appeal, punishment: PunishmentRow) {
+  if (appeal.status !== 'denied') return null;
+  const barrier = await appealBarrier(context.stores, appeal.networkId, punishment, context.clock.now());
+  if (barrier === undefined) return 'You may appeal again with a new appeal code from the game.';
+  if (barrier.kind === 'cooldown') {
+    return `You may appeal again after ${shownDate(barrier.appealableAtMs)}, with a new appeal code from the game.`;
+  }
+  if (barrier.kind === 'unappealable') return 'This punishment cannot be appealed again.';
+  return null;
 }

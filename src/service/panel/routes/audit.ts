@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { requireStaff, staffOf } from '../guard.js';
 import type { PanelContext } from '../panel-context.js';
 import { shownDate } from '../public/public-rows.js';
-import { redactAddresses } from '../redact-addresses.js';
 import { renderStaffPage } from '../render.js';
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -17,6 +16,7 @@ const AREAS = [
   'player',
   'webhook',
   'network',
+  'server',
   'migration',
   'login',
 ] as const;
@@ -33,7 +33,7 @@ const auditQuery = z.object({
 /**
  * The audit page (`view`): every staff action of the network, through the panel, the API or the
  * admin API, newest first, filtered by actor and area. Addresses in details are only shown to
- * roles with `see-ip`.
+ * roles with `see-ip` (`renderStaffPage` hides them from the others).
  */
 export function registerAuditRoutes(app: FastifyInstance, panel: PanelContext): void {
   const { stores } = panel.service;
@@ -45,18 +45,14 @@ export function registerAuditRoutes(app: FastifyInstance, panel: PanelContext): 
     const beforeId = query.before ? Number(query.before) : Number.MAX_SAFE_INTEGER;
     const rows = await stores.auditQuery.page(staff.networkId, filter, beforeId, AUDIT_PAGE_SIZE + 1);
     const shown = rows.slice(0, AUDIT_PAGE_SIZE);
-    const maySeeAddresses = staff.permissions.has('see-ip');
     const next = new URLSearchParams({ ...filter, before: String(shown.at(-1)?.id ?? 0) });
     return renderStaffPage(panel, request, reply, 'audit/list', {
       title: 'Audit log',
-      entries: shown.map((entry) => {
-        const detail = entry.detail === null ? '' : JSON.stringify(entry.detail);
-        return {
-          ...entry,
-          at: shownDate(entry.atMs),
-          detail: maySeeAddresses ? detail : redactAddresses(detail),
-        };
-      }),
+      entries: shown.map((entry) => ({
+        ...entry,
+        at: shownDate(entry.atMs),
+        detail: entry.detail === null ? '' : JSON.stringify(entry.detail),
+      })),
       filter: { actor: query.actor ?? '', area: query.area ?? '' },
       areas: AREAS,
       nextHref: rows.length > AUDIT_PAGE_SIZE ? `/panel/audit?${next}` : null,

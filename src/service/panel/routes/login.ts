@@ -1,15 +1,22 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
+import { finishLogin } from '../finish-login.js';
 import { requireStaff, staffOf } from '../guard.js';
+import { trustedDeviceOf } from '../login-devices.js';
+import {
+  CODE_PATH,
+  CODE_STAGE_MS,
+  LOGIN_COOKIE,
+  LOGIN_FIELD,
+  renderLogin,
+  safeNext,
+  sameToken,
+  tooManyFailures,
+} from '../login-page.js';
 import type { PanelContext } from '../panel-context.js';
 import { isPasswordCorrect } from '../passwords.js';
-import { COOKIE_PATH, clearSessionCookie, isSecureRequest, startSession } from '../staff-session.js';
-
-/** A login form's own token (double submit): the cookie and the field must match, so no other site can post it. */
-const LOGIN_COOKIE = 'bailiff_login';
-const LOGIN_FIELD = '_login';
+import { COOKIE_PATH, clearSessionCookie, startSession } from '../staff-session.js';
 
 const loginForm = z.object({
   username: z.string().trim().min(1, 'enter your username').max(64, 'must be at most 64 characters'),
@@ -20,43 +27,11 @@ const loginForm = z.object({
 
 const networkForm = z.object({ networkId: z.coerce.number().int().positive() });
 
-/** Only a path inside the panel: a login link must not send anyone elsewhere. */
-export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/panel\/[^/\\]?/.test(next) && !next.startsWith('/panel//') ? next : '/panel/';
-}
-
-function sameToken(cookie: string | undefined, field: string | undefined): boolean {
-  if (!cookie || !field) return false;
-  const a = Buffer.from(cookie);
-  const b = Buffer.from(field);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-async function renderLogin(
-  panel: PanelContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  data: { username?: string; error?: string; next?: string },
-  statusCode = 200,
-): Promise<FastifyReply> {
-  const token = randomBytes(24).toString('base64url');
-  reply.setCookie(LOGIN_COOKIE, token, {
-    path: COOKIE_PATH,
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: isSecureRequest(request, panel.settings.alwaysSecureCookies),
-  });
-  const html = await panel.views.renderAsync('login', {
-    username: data.username ?? '',
-    error: data.error,
-    next: safeNext(data.next),
-    loginField: LOGIN_FIELD,
-    loginToken: token,
-  });
-  return reply.code(statusCode).type('text/html; charset=utf-8').send(html);
-}
-
-/** Login (throttled per address and per username), logout and a superuser's network switch. */
+/**
+ * Login (throttled by address, by username and address, and by username for devices that never
+ * logged in to it), logout and a superuser's network switch. An account with two-factor goes on
+ * to the code page (login-code.ts).
+ */
 export function registerLoginRoutes(app: FastifyInstance, panel: PanelContext): void {
   const { stores, clock } = panel.service;
 
@@ -83,27 +58,19 @@ export function registerLoginRoutes(app: FastifyInstance, panel: PanelContext): 
     if (!sameToken(request.cookies[LOGIN_COOKIE], parsed.data[LOGIN_FIELD])) {
       return renderLogin(panel, request, reply, { username, next, error: 'the login form expired: try again' }, 403);
     }
-    const accountKey = `account:${parsed.data.username.toLowerCase()}`;
-    try {
-      panel.addressThrottle.refuseIfExhausted(request.ip);
-      panel.accountThrottle.refuseIfExhausted(accountKey);
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      const seconds = Number(error.extra.retryAfterSeconds ?? 60);
-      reply.header('retry-after', String(seconds));
-      return renderLogin(
-        panel,
-        request,
-        reply,
-        { username, next, error: `too many failed logins: try again in ${seconds} s` },
-        429,
-      );
-    }
     const account = await stores.panelAccounts.findByUsername(parsed.data.username);
+    const attempt = {
+      address: request.ip,
+      username: parsed.data.username,
+      trustedDevice: await trustedDeviceOf(request, stores, account?.id, clock.now()),
+    };
+    const wait = panel.loginThrottle.secondsToWait(attempt);
+    if (wait !== undefined) {
+      return renderLogin(panel, request, reply, { username, next, error: tooManyFailures(reply, wait) }, 429);
+    }
     const correct = await isPasswordCorrect(account?.passwordHash, parsed.data.password);
     if (!account || !correct || account.disabled) {
-      panel.addressThrottle.recordFailure(request.ip);
-      panel.accountThrottle.recordFailure(accountKey);
+      panel.loginThrottle.recordFailure(attempt);
       return renderLogin(panel, request, reply, { username, next, error: 'wrong username or password' }, 401);
     }
     const networkId = account.networkId ?? (await stores.networks.listNetworks())[0]?.id;
@@ -116,34 +83,22 @@ export function registerLoginRoutes(app: FastifyInstance, panel: PanelContext): 
         409,
       );
     }
-    await startSession(
-      request,
-      reply,
-      stores,
-      account,
-      networkId,
-      {
-        nowMs: clock.now(),
-        lifetimeMs: panel.settings.sessionLifetimeMs,
-      },
-      panel.settings.alwaysSecureCookies,
-    );
     reply.clearCookie(LOGIN_COOKIE, { path: COOKIE_PATH });
-    await stores.panelSessions.pruneExpired(clock.now());
-    await stores.auditLog.record({
-      networkId,
-      actor: account.username,
-      via: 'panel',
-      action: 'session.login',
-      atMs: clock.now(),
-    });
+    if (account.twoFactorEnabled) {
+      // The password was right: a session that opens nothing but the code page, for a few minutes.
+      const times = { nowMs: clock.now(), lifetimeMs: CODE_STAGE_MS, stage: 'code' as const };
+      await startSession(request, reply, stores, account, networkId, times, panel.settings.alwaysSecureCookies);
+      return reply.redirect(`${CODE_PATH}?next=${encodeURIComponent(safeNext(parsed.data.next))}`, 303);
+    }
+    await finishLogin(panel, request, reply, { account, networkId, trustedDevice: attempt.trustedDevice });
     return reply.redirect(safeNext(parsed.data.next), 303);
   });
 
-  app.post('/logout', { preHandler: requireStaff(panel, 'view') }, async (request, reply) => {
+  app.post('/logout', { preHandler: requireStaff(panel, null, { whileEnrolling: true }) }, async (request, reply) => {
     const staff = staffOf(request);
     await stores.panelSessions.remove(staff.sessionIdHash);
     clearSessionCookie(request, reply, panel.settings.alwaysSecureCookies);
+    await panel.staffSignals.send({ kind: 'account', accountId: staff.accountId });
     return reply.redirect('/panel/login', 303);
   });
 
@@ -155,6 +110,7 @@ export function registerLoginRoutes(app: FastifyInstance, panel: PanelContext): 
       throw new HttpError(400, 'networkId: no such network');
     }
     await stores.panelSessions.switchNetwork(staff.sessionIdHash, parsed.data.networkId);
+    await panel.staffSignals.send({ kind: 'account', accountId: staff.accountId });
     return reply.redirect('/panel/', 303);
   });
 }

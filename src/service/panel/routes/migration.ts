@@ -2,11 +2,14 @@ import { createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import { measureBodyByProgress } from '../../connections/body-deadlines.js';
 import { badRequest, HttpError } from '../../http/errors.js';
+import { storedId } from '../../limits.js';
 import { acceptMigrationUpload } from '../../migration/accept-upload.js';
 import { MIGRATION_FIELD, uploadLimits, uploadPath } from '../../migration/receive-upload.js';
 import { CSRF_FIELD, isCsrfTokenValid } from '../csrf.js';
-import { staffOf } from '../guard.js';
+import { requireStaff, staffOf } from '../guard.js';
 import type { PanelContext, PanelMigrationSettings } from '../panel-context.js';
 import { shownDate } from '../public/public-rows.js';
 import { renderStaffPage } from '../render.js';
@@ -14,6 +17,8 @@ import { loadStaff, SESSION_COOKIE } from '../staff-session.js';
 
 /** How often the page reloads itself while an import runs (a plain meta refresh: no script needed). */
 export const MIGRATION_REFRESH_SECONDS = 2;
+
+const uploadParams = z.object({ id: storedId });
 
 const CSRF_REFUSAL =
   'this form has no valid CSRF token (it is stale or came from another site): reload the page and try again';
@@ -113,6 +118,8 @@ export function registerMigrationRoutes(app: FastifyInstance, panel: PanelContex
 
   app.post('/migration', { preHandler: requireMigrateStaff(panel) }, async (request, reply) => {
     const staff = staffOf(request);
+    // A large file on a slow line may take long: from here the body is timed by its progress.
+    measureBodyByProgress(request);
     const uploadId = ids();
     const path = uploadPath(settings.uploadDirectory, uploadId);
     const fileSize = await receivePanelUpload(request, path, settings).catch((error: unknown) => {
@@ -123,7 +130,7 @@ export function registerMigrationRoutes(app: FastifyInstance, panel: PanelContex
     const accepted = await acceptMigrationUpload(
       { path, size: fileSize },
       { id: uploadId, networkId: staff.networkId, serverId: null, uploadedBy: staff.username },
-      { migrations: stores.migrations, jobs: settings.jobs, now: () => clock.now() },
+      settings.jobs,
     );
     if (!accepted.ok) {
       const message = accepted.message.replace(`${MIGRATION_FIELD}: `, 'the file: ');
@@ -136,6 +143,30 @@ export function registerMigrationRoutes(app: FastifyInstance, panel: PanelContex
       action: 'migration.upload',
       subject: uploadId,
       detail: { fileSize, players: accepted.total },
+      atMs: clock.now(),
+    });
+    return reply.redirect('/panel/migration', 303);
+  });
+
+  app.post('/migration/:id/cancel', { preHandler: requireStaff(panel, 'migrate') }, async (request, reply) => {
+    const staff = staffOf(request);
+    const params = uploadParams.safeParse(request.params);
+    const outcome = params.success
+      ? await settings.jobs.cancel(staff.networkId, params.data.id, `panel (${staff.username})`)
+      : 'not-found';
+    if (outcome === 'not-found') throw new HttpError(404, 'there is no such upload in this network');
+    if (outcome === 'not-running') {
+      const message = 'that import is no longer running: nothing to cancel';
+      return renderStaffPage(panel, request, reply, 'migration/page', await page(request, message), 409);
+    }
+    const upload = (await stores.migrations.find(staff.networkId, params.data!.id))!;
+    await stores.auditLog.record({
+      networkId: staff.networkId,
+      actor: staff.username,
+      via: 'panel',
+      action: 'migration.cancel',
+      subject: upload.id,
+      detail: { processed: upload.processed, total: upload.total },
       atMs: clock.now(),
     });
     return reply.redirect('/panel/migration', 303);

@@ -6,7 +6,6 @@ import { PUBLIC_KINDS, PUBLIC_PAGE_START, type PublicKind, type PublicPunishment
 import type { PanelContext } from '../panel-context.js';
 import { sendPublicPage } from '../public/public-page.js';
 import { cursorText, KIND_LABELS, parseCursor, toPublicRow } from '../public/public-rows.js';
-import { redactAddresses } from '../redact-addresses.js';
 
 /** Rows on one page of the public list. */
 export const PUBLIC_PAGE_SIZE = 50;
@@ -57,11 +56,12 @@ export function registerPublicListRoutes(app: FastifyInstance, panel: PanelConte
   }
 
   /** Reads one row more than it shows, to know whether an older page exists. */
-  function paged(rows: PublicPunishment[], nextHref: (cursor: string) => string) {
+  async function paged(networkId: number, rows: PublicPunishment[], nextHref: (cursor: string) => string) {
     const shown = rows.slice(0, PUBLIC_PAGE_SIZE);
     const last = shown.at(-1);
+    const issuerLabel = await stores.publicList.issuerLabel(networkId);
     return {
-      rows: shown.map(toPublicRow),
+      rows: shown.map((row) => toPublicRow(row, issuerLabel)),
       nextHref: rows.length > PUBLIC_PAGE_SIZE && last ? nextHref(cursorText(last)) : null,
     };
   }
@@ -88,19 +88,19 @@ export function registerPublicListRoutes(app: FastifyInstance, panel: PanelConte
     if (player !== '') {
       const found = await stores.players.findByName(networkId, player);
       if (found) return reply.redirect(`${base}player/${found.uuid}`, 303);
-      notice = `No player named ${redactAddresses(player)} has been seen on this network.`;
+      notice = `No player named ${player} has been seen on this network.`;
     }
     const cursor = parseCursor(query.data.before) ?? PUBLIC_PAGE_START;
     const rows = await stores.publicList.page(networkId, kind, cursor, PUBLIC_PAGE_SIZE + 1);
     const kindQuery = kind ? `kind=${kind}&` : '';
-    const page = paged(rows, (next) => `${base}?${kindQuery}before=${next}`);
+    const page = await paged(networkId, rows, (next) => `${base}?${kindQuery}before=${next}`);
     return sendPublicPage(panel, reply, 'public/list', {
       title: 'Punishments',
       network,
       listOpen: true,
       kinds: KIND_OPTIONS,
       kind: kind ?? '',
-      player: redactAddresses(player),
+      player,
       notice,
       ...page,
     });
@@ -120,11 +120,11 @@ export function registerPublicListRoutes(app: FastifyInstance, panel: PanelConte
     if (knownName === undefined) return notFoundPage(reply);
     const base = `/panel/public/${encodeURIComponent(network)}/player/${targetUuid}`;
     return sendPublicPage(panel, reply, 'public/player', {
-      title: redactAddresses(knownName),
+      title: knownName,
       network,
       listOpen: true,
-      playerName: redactAddresses(knownName),
-      ...paged(rows, (next) => `${base}?before=${next}`),
+      playerName: knownName,
+      ...(await paged(networkId, rows, (next) => `${base}?before=${next}`)),
     });
   });
 }

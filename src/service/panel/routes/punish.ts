@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { uuid } from '../../../contract/schemas.js';
+import type { ServiceStores } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
-import { createPunishment } from '../../punishment-actions.js';
+import { createOnceWithin } from '../../http/idempotency.js';
+import { insertPunishment, publishPunishment } from '../../punishment-actions.js';
 import { findTypeRule } from '../../rules/catalogue.js';
 import { computePreview } from '../../rules/preview.js';
 import { fieldErrorsOf, formBody } from '../form-errors.js';
@@ -12,11 +14,12 @@ import type { PanelContext } from '../panel-context.js';
 import { renderPlayerPage } from '../player-page.js';
 import { punishFormSchema, WARNING_CHOICE } from '../punish-form.js';
 import { lengthText } from '../punishment-view.js';
+import { visitorInput } from '../redact-addresses.js';
 import { renderStaffPage } from '../render.js';
 
 const uuidParams = z.object({ uuid });
-/** How long a confirm page's token is remembered (a resubmitted confirm issues nothing new). */
-const ONCE_MEMORY_MS = 24 * 60 * 60 * 1000;
+/** What a confirm token's key is recorded with: the token alone names the request. */
+const CONFIRM_HASH = 'panel';
 
 /**
  * Issuing from the player page: the form shows the preview's outcome (points, tier, suggested
@@ -25,10 +28,8 @@ const ONCE_MEMORY_MS = 24 * 60 * 60 * 1000;
  */
 export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext): void {
   const context = panel.service;
-  const { stores, clock, rules, ids } = context;
+  const { storage, stores, clock, rules, ids } = context;
   const punishForm = punishFormSchema(rules);
-  // Confirm tokens being issued right now, so a double click issues one punishment.
-  const issuing = new Set<string>();
 
   app.post('/players/:uuid/punish', { preHandler: requireStaff(panel, 'punish') }, async (request, reply) => {
     const staff = staffOf(request);
@@ -65,11 +66,11 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
           title,
           tiered: !kind.isWarning && !!rule.durationsDays,
         },
-        form: {
+        form: visitorInput({
           severity: form.severity,
           reason: form.reason,
           duration: typeof body.duration === 'string' ? body.duration : '',
-        },
+        }),
         preview,
         suggested: kind.isWarning
           ? { action: 'warning (shown to the player, no points)', length: '-' }
@@ -80,49 +81,42 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
       });
     }
     const onceKey = form.once === undefined ? undefined : `panel:${staff.accountId}:${form.once}`;
-    if (onceKey !== undefined) {
-      const earlier = await stores.idempotencyKeys.find(staff.networkId, onceKey, nowMs - ONCE_MEMORY_MS);
-      if (earlier || issuing.has(onceKey)) {
-        const anchor = earlier ? `#punishment-${encodeURIComponent(earlier.punishmentId)}` : '';
-        return reply.redirect(`/panel/players/${player.uuid}${anchor}`, 303);
-      }
-      issuing.add(onceKey);
-    }
-    const id = ids();
-    try {
-      await createPunishment(context, {
-        networkId: staff.networkId,
-        id,
-        targetUuid: player.uuid,
-        targetName: player.name,
-        issuerName: staff.username,
-        typeOrdinal: kind.typeOrdinal,
-        reason: form.reason,
-        duration,
-        severity: form.severity,
-        status: kind.status,
-        createdAt: nowMs,
-      });
-      if (onceKey !== undefined) {
-        await stores.idempotencyKeys.record(
-          staff.networkId,
-          onceKey,
-          { requestHash: 'panel', punishmentId: id },
-          nowMs,
-        );
-      }
-    } finally {
-      if (onceKey !== undefined) issuing.delete(onceKey);
-    }
+    const record = {
+      networkId: staff.networkId,
+      id: ids(),
+      targetUuid: player.uuid,
+      targetName: player.name,
+      issuerName: staff.username,
+      typeOrdinal: kind.typeOrdinal,
+      reason: form.reason,
+      duration,
+      severity: form.severity,
+      status: kind.status,
+      createdAt: nowMs,
+    };
+    // The confirm token is claimed in the transaction that issues: a double click, or the same
+    // confirm sent to two instances, issues one punishment and shows it to both.
+    const outcome = await storage.transaction(async (stores) => {
+      const issue = async (stores: ServiceStores) => {
+        await insertPunishment(context, stores, record);
+        return record.id;
+      };
+      if (onceKey === undefined) return { id: await issue(stores), isReplay: false };
+      const once = { networkId: staff.networkId, key: onceKey, requestHash: CONFIRM_HASH, nowMs };
+      return createOnceWithin(stores, once, issue);
+    });
+    const anchor = `#punishment-${encodeURIComponent(outcome.id)}`;
+    if (outcome.isReplay) return reply.redirect(`/panel/players/${player.uuid}${anchor}`, 303);
+    await publishPunishment(context, staff.networkId, outcome.id);
     await stores.auditLog.record({
       networkId: staff.networkId,
       actor: staff.username,
       via: 'panel',
       action: kind.isWarning ? 'punishment.warn' : 'punishment.create',
-      subject: id,
+      subject: outcome.id,
       detail: { player: player.uuid, type: title, severity: form.severity, duration, reason: form.reason },
       atMs: nowMs,
     });
-    return reply.redirect(`/panel/players/${player.uuid}#punishment-${encodeURIComponent(id)}`, 303);
+    return reply.redirect(`/panel/players/${player.uuid}${anchor}`, 303);
   });
 }

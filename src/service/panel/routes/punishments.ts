@@ -10,6 +10,8 @@ import { renderPlayerPage } from '../player-page.js';
 import { evidenceForm, pardonForm } from '../punish-form.js';
 
 const idParams = z.object({ id: storedId });
+/** The appealable switch of a punishment, as its player page posts it. */
+const appealableForm = z.object({ appealable: z.enum(['yes', 'no'], { error: 'must be yes or no' }) });
 
 /**
  * Pardoning and adding evidence, through the same service functions as the API (the stream and
@@ -88,4 +90,31 @@ export function registerPunishmentRoutes(app: FastifyInstance, panel: PanelConte
     });
     return reply.redirect(`/panel/players/${row.target_uuid}#punishment-${encodeURIComponent(row.id)}`, 303);
   });
+
+  // Staff who decide appeals may rule one out in advance: no appeal code is given for it and the form refuses it.
+  app.post(
+    '/punishments/:id/appealable',
+    { preHandler: requireStaff(panel, 'manage-tickets') },
+    async (request, reply) => {
+      const { staff, row } = await punishmentOfNetwork(request);
+      const parsed = appealableForm.safeParse(formBody(request.body));
+      if (!parsed.success)
+        throw new HttpError(400, `appealable: ${fieldErrorsOf(parsed.error).appealable ?? 'invalid'}`);
+      const nowMs = clock.now();
+      const isAppealable = parsed.data.appealable === 'yes';
+      const mark = isAppealable ? null : { markedBy: staff.username, markedAtMs: nowMs };
+      if (await stores.appeals.setUnappealable(staff.networkId, row.id, mark)) {
+        await stores.auditLog.record({
+          networkId: staff.networkId,
+          actor: staff.username,
+          via: 'panel',
+          action: isAppealable ? 'punishment.appealable' : 'punishment.unappealable',
+          subject: row.id,
+          detail: { player: row.target_uuid },
+          atMs: nowMs,
+        });
+      }
+      return reply.redirect(`/panel/players/${row.target_uuid}#punishment-${encodeURIComponent(row.id)}`, 303);
+    },
+  );
 }

@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
+import { isWithin, refuseEscalation } from '../escalation.js';
 import { type FieldErrors, fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
 import type { PanelContext } from '../panel-context.js';
 import { BUILT_IN_ROLES, builtInRole, isPermission, PERMISSION_DESCRIPTIONS, PERMISSIONS } from '../permissions.js';
 import { renderStaffPage } from '../render.js';
+import { permissionsOf, roleNamesOf } from '../staff-session.js';
 
 const roleName = z
   .string()
@@ -21,8 +23,13 @@ const roleForm = z.object({
     .refine((values) => values.every(isPermission), 'unknown permission'),
 });
 const nameParams = z.object({ name: z.string() });
+const twoFactorForm = z.object({ required: z.enum(['yes', 'no'], { message: "required: 'yes' or 'no'" }) });
 
-/** Built-in and custom roles; custom ones created, changed and deleted (`manage-users`). */
+/**
+ * Built-in and custom roles; custom ones created, changed and deleted, and any role's two-factor
+ * requirement (`manage-users`). Nobody creates or changes a role holding a permission they do
+ * not hold themselves (escalation.ts). A change closes the holders' live feeds on every instance.
+ */
 export function registerRoleRoutes(app: FastifyInstance, panel: PanelContext): void {
   const { stores, clock } = panel.service;
   const guard = { preHandler: requireStaff(panel, 'manage-users') };
@@ -35,6 +42,14 @@ export function registerRoleRoutes(app: FastifyInstance, panel: PanelContext): v
   ) {
     const staff = staffOf(request);
     const custom = await stores.panelRoles.list(staff.networkId);
+    const requiring = new Set(await stores.panelRoles.twoFactorRoles(staff.networkId));
+    const row = (name: string, permissions: readonly string[], builtIn: boolean) => ({
+      name,
+      permissions: [...permissions],
+      builtIn,
+      twoFactorRequired: requiring.has(name),
+      isWithinOwn: isWithin(permissions, staff.permissions),
+    });
     return renderStaffPage(
       panel,
       request,
@@ -43,16 +58,31 @@ export function registerRoleRoutes(app: FastifyInstance, panel: PanelContext): v
       {
         title: 'Roles',
         roles: [
-          ...BUILT_IN_ROLES.map((role) => ({ name: role.name, permissions: [...role.permissions], builtIn: true })),
-          ...custom.map((role) => ({ name: role.name, permissions: role.permissions, builtIn: false })),
+          ...BUILT_IN_ROLES.map((role) => row(role.name, role.permissions, true)),
+          ...custom.map((role) => row(role.name, role.permissions.filter(isPermission), false)),
         ],
-        allPermissions: PERMISSIONS.map((name) => ({ name, description: PERMISSION_DESCRIPTIONS[name] })),
+        allPermissions: PERMISSIONS.map((name) => ({
+          name,
+          description: PERMISSION_DESCRIPTIONS[name],
+          isHeld: staff.permissions.has(name),
+        })),
         errors: extra.errors ?? {},
         values: extra.values ?? {},
       },
       statusCode,
     );
   }
+
+  const audit = (networkId: number, actor: string, action: string, subject: string, detail?: Record<string, unknown>) =>
+    stores.auditLog.record({
+      networkId,
+      actor,
+      via: 'panel',
+      action,
+      subject,
+      ...(detail ? { detail } : {}),
+      atMs: clock.now(),
+    });
 
   app.get('/roles', guard, async (request, reply) => renderRoles(request, reply));
 
@@ -63,15 +93,13 @@ export function registerRoleRoutes(app: FastifyInstance, panel: PanelContext): v
     if (!parsed.success) {
       return renderRoles(request, reply, { errors: fieldErrorsOf(parsed.error), values: { name: body.name } }, 400);
     }
+    const existing = await stores.panelRoles.find(staff.networkId, parsed.data.name);
+    if (existing) refuseEscalation(`change the role ${existing.name}`, existing.permissions, staff.permissions);
+    refuseEscalation(`give a role ${parsed.data.permissions.join(', ')}`, parsed.data.permissions, staff.permissions);
     await stores.panelRoles.save(staff.networkId, parsed.data, clock.now());
-    await stores.auditLog.record({
-      networkId: staff.networkId,
-      actor: staff.username,
-      via: 'panel',
-      action: 'role.save',
-      subject: parsed.data.name,
-      detail: { permissions: parsed.data.permissions },
-      atMs: clock.now(),
+    await panel.staffSignals.send({ kind: 'role', networkId: staff.networkId, role: parsed.data.name });
+    await audit(staff.networkId, staff.username, 'role.save', parsed.data.name, {
+      permissions: parsed.data.permissions,
     });
     return reply.redirect('/panel/roles', 303);
   });
@@ -79,19 +107,32 @@ export function registerRoleRoutes(app: FastifyInstance, panel: PanelContext): v
   app.post('/roles/:name/delete', guard, async (request, reply) => {
     const staff = staffOf(request);
     const { name } = nameParams.parse(request.params);
-    if (!(await stores.panelRoles.find(staff.networkId, name)))
-      throw new HttpError(404, `no custom role named '${name}'`);
+    const role = await stores.panelRoles.find(staff.networkId, name);
+    if (!role) throw new HttpError(404, `no custom role named '${name}'`);
+    refuseEscalation(`delete the role ${name}`, role.permissions, staff.permissions);
     const holders = await stores.panelAccounts.countWithRole(staff.networkId, name);
     if (holders > 0) throw new HttpError(409, `${holders} account(s) have the role '${name}': give them another first`);
     await stores.panelRoles.remove(staff.networkId, name);
-    await stores.auditLog.record({
-      networkId: staff.networkId,
-      actor: staff.username,
-      via: 'panel',
-      action: 'role.delete',
-      subject: name,
-      atMs: clock.now(),
-    });
+    await audit(staff.networkId, staff.username, 'role.delete', name);
+    return reply.redirect('/panel/roles', 303);
+  });
+
+  app.post('/roles/:name/two-factor', guard, async (request, reply) => {
+    const staff = staffOf(request);
+    const { name } = nameParams.parse(request.params);
+    if (!(await roleNamesOf(stores, staff.networkId)).includes(name))
+      throw new HttpError(404, `no role named '${name}'`);
+    const parsed = twoFactorForm.safeParse(formBody(request.body));
+    if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]!.message);
+    refuseEscalation(
+      `change the two-factor rule of the role ${name}`,
+      await permissionsOf(stores, staff.networkId, name),
+      staff.permissions,
+    );
+    const required = parsed.data.required === 'yes';
+    await stores.panelRoles.setTwoFactorRequired(staff.networkId, name, required, clock.now());
+    await panel.staffSignals.send({ kind: 'role', networkId: staff.networkId, role: name });
+    await audit(staff.networkId, staff.username, 'role.two-factor', name, { required });
     return reply.redirect('/panel/roles', 303);
   });
 }

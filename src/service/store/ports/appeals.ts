@@ -1,8 +1,8 @@
 export type { Appeal, AppealStatus } from '../appeal-rows.js';
-export type { AppealDecision, NewAppeal } from '../appeals.js';
+export type { AppealDecision, NewAppeal, UnappealableMark } from '../appeals.js';
 
 import type { Appeal } from '../appeal-rows.js';
-import type { AppealDecision, NewAppeal } from '../appeals.js';
+import type { AppealDecision, NewAppeal, UnappealableMark } from '../appeals.js';
 
 /** Appeals of punishments, each stored with the appeal ticket it opened (only the link token's hash). */
 export interface AppealStorePort {
@@ -13,4 +13,19 @@ export interface AppealStorePort {
   byTicket(networkId: number, ticketId: string): Promise<Appeal | undefined>;
   /** Records the decision of an open appeal; false when it was not open. */
   decide(decision: AppealDecision): Promise<boolean>;
+  /** When the punishment's last denied appeal was decided; undefined when none was denied. */
+  lastDeniedAt(networkId: number, punishmentId: string): Promise<number | undefined>;
+  /** Who marked the punishment unappealable; undefined when it may be appealed. */
+  unappealable(networkId: number, punishmentId: string): Promise<UnappealableMark | undefined>;
+  /** Marks the punishment unappealable (`mark`) or appealable again (null); false when that changed nothing. */
+  setUnappealable(
+    networkId: number,
+    punishmentId: string,
+    mark: { markedBy: string; markedAtMs: number } | null,
+  ): Promise<boolean>;
+  /** The ids of a player's punishments marked unappealable. */
+  unappealableOfTarget(networkId: number, targetUuid: string): Promise<string[]>;
+  /** Hours a punishment waits after a denied appeal before it may be appealed again (undefined: no such network). */
+  cooldownHours(networkId: number): Promise<number | undefined>;
+  setCooldownHours(networkId: number, hours: number): Promise<void>;
 }

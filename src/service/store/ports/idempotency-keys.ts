@@ -1,13 +1,28 @@
-export type { IdempotentCreation } from '../idempotency-keys.js';
+export type { IdempotencyClaim, IdempotentCreation } from '../idempotency-keys.js';
 
-import type { IdempotentCreation } from '../idempotency-keys.js';
+import type { IdempotencyClaim, IdempotentCreation } from '../idempotency-keys.js';
 
 /** Creations made with an `Idempotency-Key`, per network. */
 export interface IdempotencyKeyStorePort {
   /** The creation recorded under `key` since `sinceMs`, if any. */
   find(networkId: number, key: string, sinceMs: number): Promise<IdempotentCreation | undefined>;
-  /** Records (or replaces) the creation under `key`. */
+  /** Records (or replaces) a finished creation under `key`: copies and fixtures. Creations claim. */
   record(networkId: number, key: string, creation: IdempotentCreation, createdAt: number): Promise<void>;
+  /**
+   * Takes `key` for the creation about to be made in this transaction, unless a creation since
+   * `sinceMs` holds it: then that creation. A claim of the same key by a transaction still open
+   * elsewhere (another request, another instance) waits until it commits or rolls back, so two
+   * requests never both create. Call `complete` in the same transaction.
+   */
+  claim(
+    networkId: number,
+    key: string,
+    requestHash: string,
+    createdAt: number,
+    sinceMs: number,
+  ): Promise<IdempotencyClaim>;
+  /** Names what the claim of `key` created (in the claim's transaction). */
+  complete(networkId: number, key: string, punishmentId: string): Promise<void>;
   /** Forgets keys older than `beforeMs`; returns how many. */
   prune(beforeMs: number): Promise<number>;
 }

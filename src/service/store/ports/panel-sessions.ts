@@ -1,4 +1,4 @@
-export type { PanelSession } from '../panel-sessions.js';
+export type { PanelSession, SessionStage } from '../panel-sessions.js';
 
 import type { PanelSession } from '../panel-sessions.js';
 

@@ -10,6 +10,10 @@ import type { PublicKind, PublicPageCursor, PublicPunishment } from '../public-l
 export interface PublicListStorePort {
   isPublic(networkId: number): Promise<boolean>;
   setPublic(networkId: number, isPublic: boolean): Promise<void>;
+  /** The name public pages give every issuer: the network's choice, else "Staff". */
+  issuerLabel(networkId: number): Promise<string>;
+  /** Null goes back to the default. */
+  setIssuerLabel(networkId: number, label: string | null): Promise<void>;
   page(
     networkId: number,
     kind: PublicKind | undefined,

@@ -1,4 +1,5 @@
 import type { AddressRetentionPort } from './address-retention.js';
+import type { AppealCodeStorePort } from './appeal-codes.js';
 import type { AppealStorePort } from './appeals.js';
 import type { AuditLogPort } from './audit-log.js';
 import type { AuditQueryStorePort } from './audit-query.js';
@@ -11,6 +12,8 @@ import type { MigrationStorePort } from './migrations.js';
 import type { NetworkStorePort } from './networks.js';
 import type { NotificationStorePort } from './notifications.js';
 import type { PanelAccountStorePort } from './panel-accounts.js';
+import type { PanelDeviceStorePort } from './panel-devices.js';
+import type { PanelRecoveryCodeStorePort } from './panel-recovery-codes.js';
 import type { PanelRoleStorePort } from './panel-roles.js';
 import type { PanelSessionStorePort } from './panel-sessions.js';
 import type { PardonStorePort } from './pardons.js';
@@ -19,6 +22,7 @@ import type { PlayerLookupPort } from './player-lookup.js';
 import type { PlayerStorePort } from './players.js';
 import type { PublicListStorePort } from './public-list.js';
 import type { PunishmentStorePort } from './punishments.js';
+import type { ServerKeyStorePort } from './server-keys.js';
 import type { StreamChangeStorePort } from './stream-changes.js';
 import type { TicketListStorePort } from './ticket-list.js';
 import type { TicketStorePort } from './tickets.js';
@@ -51,6 +55,8 @@ export interface ServiceStoresPorts {
   publicList: PublicListStorePort;
   /** Appeals, each with its appeal ticket (panel). */
   appeals: AppealStorePort;
+  /** One-time appeal codes of appeals (extension and panel). */
+  appealCodes: AppealCodeStorePort;
   /** The staff's ticket list and assignment (panel). */
   ticketList: TicketListStorePort;
   /** The audit page's filtered reads (panel). */
@@ -63,4 +69,10 @@ export interface ServiceStoresPorts {
   expiries: ExpiryStorePort;
   /** The address pruner's deletions. */
   addressRetention: AddressRetentionPort;
+  /** Browsers that logged in to a staff account before (login throttling trusts them). */
+  panelDevices: PanelDeviceStorePort;
+  /** Staff accounts' two-factor recovery codes. */
+  panelRecoveryCodes: PanelRecoveryCodeStorePort;
+  /** Servers and keys as operators add, rotate and remove them. */
+  serverKeys: ServerKeyStorePort;
 }

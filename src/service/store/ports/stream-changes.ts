@@ -1,6 +1,6 @@
-export type { ActiveRow, LoggedChange, PageCursor, StreamHead } from '../stream-changes.js';
+export type { ActiveRow, LoggedChange, NewestSequence, PageCursor, StreamHead } from '../stream-changes.js';
 
-import type { ActiveRow, LoggedChange, PageCursor, StreamHead } from '../stream-changes.js';
+import type { ActiveRow, LoggedChange, NewestSequence, PageCursor, StreamHead } from '../stream-changes.js';
 
 /**
  * The per-network change log of punishments (every insert and update of a punishment appends one
@@ -11,6 +11,8 @@ export interface StreamChangeStorePort {
   head(networkId: number): Promise<StreamHead>;
   /** Up to `limit` changes after sequence `after`, oldest first, each with the punishment's current row. */
   changesAfter(networkId: number, after: number, limit: number): Promise<LoggedChange[]>;
+  /** Every network whose log holds a change, with its newest sequence (a follower's catch-up after a reconnection). */
+  newestSequences(): Promise<NewestSequence[]>;
   /** The sequence of the newest change of one punishment, or undefined when none is logged. */
   sequenceOf(networkId: number, punishmentId: string): Promise<number | undefined>;
   /**

@@ -18,4 +18,6 @@ export interface WebhookStorePort {
   isNameTaken(networkId: number, name: string, exceptId?: number): Promise<boolean>;
   /** The network's endpoints, by id. */
   list(networkId: number): Promise<Webhook[]>;
+  /** Deliveries pending, for every endpoint of every network (the metrics' queue depth). */
+  pendingDeliveries(): Promise<number>;
 }

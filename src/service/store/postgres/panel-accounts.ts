@@ -1,8 +1,14 @@
-import { type PanelAccount, type PanelAccountRow, toPanelAccount } from '../panel-account-rows.js';
+import {
+  type PanelAccount,
+  type PanelAccountRow,
+  TOTP_COLUMNS,
+  type TotpState,
+  toPanelAccount,
+} from '../panel-account-rows.js';
 import type { NewPanelAccount } from '../panel-accounts.js';
 import { type PgDb, pgStatements } from './pool.js';
 
-const ACCOUNT_COLUMNS = 'id, network_id, username, password_hash, role, disabled, created_at, updated_at';
+const ACCOUNT_COLUMNS = 'id, network_id, username, password_hash, role, disabled, totp_secret, created_at, updated_at';
 
 /** The statements of {@link PgPanelAccountStore}. Usernames match in any case, as SQLite's NOCASE column does. */
 export const PG_PANEL_ACCOUNT_SQL = pgStatements('panelAccounts', {
@@ -18,6 +24,17 @@ export const PG_PANEL_ACCOUNT_SQL = pgStatements('panelAccounts', {
   setDisabled: 'UPDATE service_panel_accounts SET disabled = $2, updated_at = $3 WHERE id = $1',
   setPassword: 'UPDATE service_panel_accounts SET password_hash = $2, updated_at = $3 WHERE id = $1',
   countWithRole: 'SELECT count(*) AS count FROM service_panel_accounts WHERE network_id = $1 AND role = $2',
+  totpOf: `SELECT ${TOTP_COLUMNS} FROM service_panel_accounts WHERE id = $1`,
+  setPendingTotp: 'UPDATE service_panel_accounts SET totp_pending_secret = $2, updated_at = $3 WHERE id = $1',
+  // Only the secret the page showed: a second set-up started meanwhile makes this one fail.
+  confirmTotp: `UPDATE service_panel_accounts
+    SET totp_secret = $2, totp_pending_secret = NULL, totp_last_step = $3, updated_at = $4
+    WHERE id = $1 AND totp_pending_secret = $2`,
+  // One statement decides, so two logins racing with the same code (on any instance) cannot both pass.
+  useTotpStep: `UPDATE service_panel_accounts SET totp_last_step = $3
+    WHERE id = $1 AND totp_secret = $2 AND (totp_last_step IS NULL OR totp_last_step < $3)`,
+  clearTotp: `UPDATE service_panel_accounts
+    SET totp_secret = NULL, totp_pending_secret = NULL, totp_last_step = NULL, updated_at = $2 WHERE id = $1`,
 });
 
 /** Staff accounts of the panel on PostgreSQL; passwords only ever as argon2 hashes. */
@@ -60,5 +77,30 @@ export class PgPanelAccountStore {
   /** How many of a network's accounts hold a role (a custom role in use cannot be deleted). */
   async countWithRole(networkId: number, role: string): Promise<number> {
     return (await this.db.row<{ count: number }>(PG_PANEL_ACCOUNT_SQL.countWithRole, [networkId, role]))?.count ?? 0;
+  }
+
+  /** The account's TOTP secrets; undefined for an unknown account. */
+  totpOf(id: number): Promise<TotpState | undefined> {
+    return this.db.row<TotpState>(PG_PANEL_ACCOUNT_SQL.totpOf, [id]);
+  }
+
+  /** Keeps a secret being set up (null drops it); the confirmed one is untouched. */
+  async setPendingTotp(id: number, secret: string | null, nowMs: number): Promise<void> {
+    await this.db.run(PG_PANEL_ACCOUNT_SQL.setPendingTotp, [id, secret, nowMs]);
+  }
+
+  /** Makes the pending secret the account's, when it still is `secret`; `step` is the confirming code's. */
+  async confirmTotp(id: number, secret: string, step: number, nowMs: number): Promise<boolean> {
+    return (await this.db.run(PG_PANEL_ACCOUNT_SQL.confirmTotp, [id, secret, step, nowMs])) === 1;
+  }
+
+  /** Spends `step` of the account's secret `secret`: false when that step or a later one was used already. */
+  async useTotpStep(id: number, secret: string, step: number): Promise<boolean> {
+    return (await this.db.run(PG_PANEL_ACCOUNT_SQL.useTotpStep, [id, secret, step])) === 1;
+  }
+
+  /** Removes two-factor: the secret, any pending one and the last step. */
+  async clearTotp(id: number, nowMs: number): Promise<void> {
+    await this.db.run(PG_PANEL_ACCOUNT_SQL.clearTotp, [id, nowMs]);
   }
 }

@@ -3,10 +3,10 @@ import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgPanelSessionStore}. */
 export const PG_PANEL_SESSION_SQL = pgStatements('panelSessions', {
-  insert: `INSERT INTO service_panel_sessions (id_hash, account_id, network_id, created_at, expires_at)
-    VALUES ($1, $2, $3, $4, $5)`,
+  insert: `INSERT INTO service_panel_sessions (id_hash, account_id, network_id, created_at, expires_at, stage)
+    VALUES ($1, $2, $3, $4, $5, $6)`,
   byHash: `SELECT account_id AS "accountId", network_id AS "networkId", created_at AS "createdAt",
-      expires_at AS "expiresAt"
+      expires_at AS "expiresAt", stage
     FROM service_panel_sessions WHERE id_hash = $1 AND expires_at > $2`,
   remove: 'DELETE FROM service_panel_sessions WHERE id_hash = $1',
   removeOfAccount: 'DELETE FROM service_panel_sessions WHERE account_id = $1',
@@ -20,7 +20,7 @@ export class PgPanelSessionStore {
   constructor(private readonly db: PgDb) {}
 
   async create(idHash: Buffer, session: PanelSession): Promise<void> {
-    const values = [idHash, session.accountId, session.networkId, session.createdAt, session.expiresAt];
+    const values = [idHash, session.accountId, session.networkId, session.createdAt, session.expiresAt, session.stage];
     await this.db.run(PG_PANEL_SESSION_SQL.insert, values);
   }
 

@@ -1,5 +1,7 @@
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
+import { postgresUnavailable } from '../database-unavailable.js';
 
 /** What a statement can run on: the pool (one statement, any connection) or one checked-out client. */
 export type Queryable = pg.Pool | pg.PoolClient;
@@ -23,6 +25,11 @@ export function pgStatements<Keys extends string>(
   return statements;
 }
 
+/** Throws a lost or unobtainable connection as a DatabaseUnavailableError (a 503), anything else as it is. */
+function rethrowUnavailable(error: unknown): never {
+  throw postgresUnavailable(error) ?? error;
+}
+
 const INT8_OID = 20;
 
 /**
@@ -43,9 +50,14 @@ const serviceTypes = {
   },
 } as pg.CustomTypesConfig;
 
+/** How long opening a connection (or waiting for a free one) may take before the request is answered 503. */
+export const PG_CONNECT_TIMEOUT_MS = 10_000;
+
 export interface PgPoolOptions {
   /** Connections the pool opens at most. @default 10 */
   maxConnections?: number;
+  /** How long opening a connection, or waiting for a free one, may take. @default PG_CONNECT_TIMEOUT_MS */
+  connectTimeoutMs?: number;
   /** Told about an idle connection that failed (the server restarted, the network dropped). */
   logger?: Logger;
 }
@@ -55,11 +67,39 @@ export function createPgPool(databaseUrl: string, options: PgPoolOptions = {}): 
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.maxConnections ?? 10,
+    // Without it, a database whose network drops packets holds every request for minutes.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS,
     types: serviceTypes,
   });
   // Without a listener an idle client's error would end the process; the pool replaces the client.
   pool.on('error', (error) => options.logger?.warn('idle PostgreSQL connection failed', { problem: error.message }));
   return pool;
+}
+
+/**
+ * Tells `observe` how long each statement (and each transaction) waited for a connection of the
+ * pool, in ms: the pool's own `query` takes its connection through `connect`, which this wraps.
+ */
+export function observeConnectionWaits(pool: pg.Pool, observe: (waitMs: number) => void): void {
+  const connect = pool.connect.bind(pool) as (
+    callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ) => Promise<pg.PoolClient> | undefined;
+  const measured = (
+    callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ) => {
+    const askedAt = performance.now();
+    if (callback) {
+      return connect((error, client, done) => {
+        observe(performance.now() - askedAt);
+        callback(error, client, done);
+      });
+    }
+    return connect()!.then((client) => {
+      observe(performance.now() - askedAt);
+      return client;
+    });
+  };
+  pool.connect = measured as typeof pool.connect;
 }
 
 /**
@@ -89,7 +129,7 @@ export class PgDb {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.target.query<Row>({ ...statement, values: [...values] });
+    return this.target.query<Row>({ ...statement, values: [...values] }).catch(rethrowUnavailable);
   }
 
   async rows<Row>(statement: PgStatement, values: readonly unknown[] = []): Promise<Row[]> {
@@ -111,6 +151,14 @@ export class PgDb {
    */
   async transaction<T>(work: (db: PgDb) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
+    try {
+      return await this.transactionOnce(work);
+    } catch (error) {
+      return rethrowUnavailable(error);
+    }
+  }
+
+  private async transactionOnce<T>(work: (db: PgDb) => Promise<T>): Promise<T> {
     const client = this.target instanceof pg.Pool ? await this.target.connect() : this.target;
     const owned = client !== this.target;
     let rollbackProblem: Error | undefined;

@@ -1,8 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
-import { createPgPool, PgDb } from './pool.js';
-import { applyPgSchemaMigrations } from './schema.js';
+import { postgresUnavailable } from '../database-unavailable.js';
+import type { SchemaStatus, StorageLoad } from '../ports/storage.js';
+import { compareSchema } from '../schema-status.js';
+import { createPgPool, observeConnectionWaits, PgDb } from './pool.js';
+import { applyPgSchemaMigrations, PG_SCHEMA_MIGRATIONS } from './schema.js';
 import { createPgStores, instanceLeases, type PgStoreOptions, type PgStores } from './stores.js';
 
 interface TransactionTicket {
@@ -73,7 +76,26 @@ export class PostgresStorage {
 
   /** Brings the planner's statistics up to date (after bulk writes: seeds, imports). */
   async refreshStatistics(): Promise<void> {
-    await this.pool.query('ANALYZE');
+    await this.pool.query('ANALYZE').catch((error: unknown) => {
+      throw postgresUnavailable(error) ?? error;
+    });
+  }
+
+  async schemaStatus(): Promise<SchemaStatus> {
+    const applied = await this.pool.query<{ version: number }>('SELECT version FROM service_schema_migrations');
+    return compareSchema(
+      applied.rows.map((row) => row.version),
+      PG_SCHEMA_MIGRATIONS,
+    );
+  }
+
+  load(): StorageLoad {
+    const { totalCount, idleCount, waitingCount } = this.pool;
+    return { inUse: totalCount - idleCount, idle: idleCount, waiting: waitingCount };
+  }
+
+  observeWaits(observe: (waitMs: number) => void): void {
+    observeConnectionWaits(this.pool, observe);
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,10 @@
 import { PUBLIC_KIND_SQL } from '../../db/public-list-and-appeals.js';
-import type { PublicKind, PublicPageCursor, PublicPunishment } from '../public-list.js';
+import {
+  DEFAULT_PUBLIC_ISSUER_LABEL,
+  type PublicKind,
+  type PublicPageCursor,
+  type PublicPunishment,
+} from '../public-list.js';
 import { type PgDb, pgStatements } from './pool.js';
 
 const COLUMNS = `row_id AS position, (${PUBLIC_KIND_SQL}) AS kind, target_uuid AS "targetUuid",
@@ -12,6 +17,8 @@ const NEWEST_FIRST = 'ORDER BY created_at DESC, row_id DESC LIMIT $4';
 export const PG_PUBLIC_LIST_SQL = pgStatements('publicList', {
   isPublic: 'SELECT public_list AS "isPublic" FROM service_networks WHERE id = $1',
   setPublic: 'UPDATE service_networks SET public_list = $2 WHERE id = $1',
+  issuerLabel: 'SELECT public_issuer_label AS label FROM service_networks WHERE id = $1',
+  setIssuerLabel: 'UPDATE service_networks SET public_issuer_label = $2 WHERE id = $1',
   page: `SELECT ${COLUMNS} FROM service_punishments
     WHERE network_id = $1 AND ${OLDER_THAN_CURSOR} ${NEWEST_FIRST}`,
   pageOfKind: `SELECT ${COLUMNS} FROM service_punishments
@@ -31,6 +38,17 @@ export class PgPublicListStore {
 
   async setPublic(networkId: number, isPublic: boolean): Promise<void> {
     await this.db.run(PG_PUBLIC_LIST_SQL.setPublic, [networkId, isPublic]);
+  }
+
+  /** The name public pages give every issuer: the network's choice, else {@link DEFAULT_PUBLIC_ISSUER_LABEL}. */
+  async issuerLabel(networkId: number): Promise<string> {
+    const row = await this.db.row<{ label: string | null }>(PG_PUBLIC_LIST_SQL.issuerLabel, [networkId]);
+    return row?.label ?? DEFAULT_PUBLIC_ISSUER_LABEL;
+  }
+
+  /** Null goes back to the default. */
+  async setIssuerLabel(networkId: number, label: string | null): Promise<void> {
+    await this.db.run(PG_PUBLIC_LIST_SQL.setIssuerLabel, [networkId, label]);
   }
 
   /** A page of the network's punishments, of one kind when given, newest first. */

@@ -1,6 +1,10 @@
+import { DEFAULT_APPEAL_COOLDOWN_HOURS } from '../../db/appeal-codes.js';
 import { PUBLIC_KIND_SQL } from '../../db/public-list-and-appeals.js';
 import { TICKET_ASSIGNEE_SQL } from '../../db/ticket-list-indexes.js';
 import type { PgDb } from './pool.js';
+import { PG_MIGRATION_LEASES } from './schema-migration-leases.js';
+import { PG_PANEL_TWO_FACTOR } from './schema-panel-two-factor.js';
+import { SERVER_KEYS_STEP } from './schema-server-keys.js';
 import { SEVERAL_INSTANCES_SCHEMA } from './schema-several-instances.js';
 
 /** First key of the transaction lock a writer of a network's change log holds (the second is the network id). */
@@ -426,6 +430,44 @@ export const PG_SCHEMA_MIGRATIONS: readonly PgSchemaMigration[] = [
       DROP INDEX service_tickets_status_created;
       CREATE INDEX service_tickets_status_created ON service_tickets (network_id, status, created_at, row_id);
     `,
+  },
+  PG_MIGRATION_LEASES,
+  SERVER_KEYS_STEP,
+  PG_PANEL_TWO_FACTOR,
+  {
+    version: 15,
+    name: 'appeals: one-time appeal codes, unappealable punishments, re-appeal cooldown (SQLite migration 17)',
+    up: `
+      CREATE TABLE service_appeal_codes (
+        network_id INTEGER NOT NULL,
+        code_hash BYTEA NOT NULL,
+        punishment_id TEXT NOT NULL,
+        player_uuid TEXT NOT NULL,
+        player_name TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        used_at BIGINT,
+        PRIMARY KEY (network_id, code_hash),
+        FOREIGN KEY (network_id, punishment_id) REFERENCES service_punishments(network_id, id)
+      );
+      CREATE INDEX service_appeal_codes_holder ON service_appeal_codes (network_id, punishment_id, player_uuid);
+      CREATE TABLE service_unappealable_punishments (
+        network_id INTEGER NOT NULL,
+        punishment_id TEXT NOT NULL,
+        marked_by TEXT NOT NULL,
+        marked_at BIGINT NOT NULL,
+        PRIMARY KEY (network_id, punishment_id),
+        FOREIGN KEY (network_id, punishment_id) REFERENCES service_punishments(network_id, id)
+      );
+      CREATE INDEX service_appeals_punishment ON service_appeals (network_id, punishment_id, decided_at);
+      ALTER TABLE service_networks
+        ADD COLUMN appeal_cooldown_hours INTEGER NOT NULL DEFAULT ${DEFAULT_APPEAL_COOLDOWN_HOURS};
+    `,
+  },
+  {
+    version: 16,
+    name: 'public pages: the issuer label a network chooses instead of staff usernames (SQLite migration 18)',
+    up: 'ALTER TABLE service_networks ADD COLUMN public_issuer_label TEXT;',
   },
   // Leases, change notifications and shared rate buckets: what several instances need (h6).
   ...SEVERAL_INSTANCES_SCHEMA,

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../../ports/clock.js';
 import type { ServiceStoresPorts } from '../ports/stores.js';
 import type { UnrenderableTicketReport } from '../tickets.js';
 import { PgAddressRetentionStore } from './address-retention.js';
+import { PgAppealCodeStore } from './appeal-codes.js';
 import { PgAppealStore } from './appeals.js';
 import { PgAuditLog } from './audit-log.js';
 import { PgAuditQueryStore } from './audit-query.js';
@@ -14,6 +16,8 @@ import { PgMigrationStore } from './migrations.js';
 import { PgNetworkStore } from './networks.js';
 import { PgNotificationStore } from './notifications.js';
 import { PgPanelAccountStore } from './panel-accounts.js';
+import { PgPanelDeviceStore } from './panel-devices.js';
+import { PgPanelRecoveryCodeStore } from './panel-recovery-codes.js';
 import { PgPanelRoleStore } from './panel-roles.js';
 import { PgPanelSessionStore } from './panel-sessions.js';
 import { PgPardonStore } from './pardons.js';
@@ -23,6 +27,7 @@ import { PgPlayerStore } from './players.js';
 import type { PgDb } from './pool.js';
 import { PgPublicListStore } from './public-list.js';
 import { PgPunishmentStore } from './punishments.js';
+import { PgServerKeyStore } from './server-keys.js';
 import { PgStreamChangeStore } from './stream-changes.js';
 import { PgTicketListStore } from './ticket-list.js';
 import { PgTicketStore } from './tickets.js';
@@ -35,6 +40,8 @@ export interface PgStoreOptions {
   /** How this instance leases webhook deliveries. @default a random instance id, 60 s leases, the system clock */
   leases?: DeliveryLeases;
   reportUnrenderableTicket?: UnrenderableTicketReport;
+  /** What a key's grace period is measured by (the login check's key lookup). @default the system clock */
+  clock?: Clock;
 }
 
 /** A lease identity of its own: one per running instance. */
@@ -48,7 +55,7 @@ export const instanceLeases = (): DeliveryLeases => ({
 export function createPgStores(db: PgDb, options: PgStoreOptions = {}) {
   const leases = options.leases ?? instanceLeases();
   return {
-    networks: new PgNetworkStore(db),
+    networks: new PgNetworkStore(db, options.clock),
     players: new PgPlayerStore(db),
     playerIps: new PgPlayerIpStore(db),
     punishments: new PgPunishmentStore(db),
@@ -74,7 +81,11 @@ export function createPgStores(db: PgDb, options: PgStoreOptions = {}) {
     publicList: new PgPublicListStore(db),
     auditQuery: new PgAuditQueryStore(db),
     appeals: new PgAppealStore(db),
+    appealCodes: new PgAppealCodeStore(db),
     ticketList: new PgTicketListStore(db),
+    panelDevices: new PgPanelDeviceStore(db),
+    panelRecoveryCodes: new PgPanelRecoveryCodeStore(db),
+    serverKeys: new PgServerKeyStore(db),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ActiveRow, LoggedChange, PageCursor, StreamHead } from '../stream-changes.js';
+import type { ActiveRow, LoggedChange, NewestSequence, PageCursor, StreamHead } from '../stream-changes.js';
 import { type PgDb, pgStatements } from './pool.js';
 import { PUNISHMENT_COLUMNS, punishmentColumnsOf } from './punishment-columns.js';
 import { STREAM_LOCK_CLASS } from './schema.js';
@@ -50,6 +50,12 @@ export class PgStreamChangeStore {
   async sequenceOf(networkId: number, punishmentId: string): Promise<number | undefined> {
     const row = await this.db.row<{ sequence: number }>(PG_STREAM_CHANGE_SQL.sequenceOf, [networkId, punishmentId]);
     return row?.sequence;
+  }
+
+  /** Every network whose log holds a change, with its newest sequence. */
+  async newestSequences(): Promise<NewestSequence[]> {
+    const heads = await this.db.rows<{ networkId: number; sequence: number | null }>(PG_STREAM_CHANGE_SQL.heads);
+    return heads.filter((head): head is NewestSequence => head.sequence !== null);
   }
 
   /** Active punishments after the last row of the previous page (none: from the first), oldest first. */

@@ -15,6 +15,8 @@ export const PG_WEBHOOK_SQL = pgStatements('webhooks', {
   byName: 'SELECT id FROM service_webhooks WHERE network_id = $1 AND name = $2',
   byNetwork: `SELECT ${WEBHOOK_COLUMNS} FROM service_webhooks w JOIN service_networks n ON n.id = w.network_id
        WHERE w.network_id = $1 ORDER BY w.id`,
+  pendingDeliveries: `SELECT coalesce(sum((SELECT count(*) FROM service_webhook_deliveries d
+         WHERE d.webhook_id = w.id AND d.status = 'pending')), 0)::bigint AS pending FROM service_webhooks w`,
 });
 
 /** Columns after the id/network, in the order of the insert and update statements. */
@@ -33,6 +35,11 @@ function columns(config: Omit<WebhookConfig, 'enabled'> & { enabled: boolean }) 
 /** The endpoints of each network, on PostgreSQL. */
 export class PgWebhookStore {
   constructor(private readonly db: PgDb) {}
+
+  /** Deliveries pending, for every endpoint of every network. */
+  async pendingDeliveries(): Promise<number> {
+    return (await this.db.row<{ pending: number }>(PG_WEBHOOK_SQL.pendingDeliveries))?.pending ?? 0;
+  }
 
   async create(networkId: number, config: WebhookConfig, nowMs: number): Promise<number> {
     const row = await this.db.row<{ id: number }>(PG_WEBHOOK_SQL.insertWebhook, [networkId, ...columns(config), nowMs]);

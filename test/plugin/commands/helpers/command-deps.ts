@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { AppealCooldowns } from '../../../../plugin/appeals/appeal-cooldowns.js';
 import type { PunishmentCache } from '../../../../plugin/cache/punishment-cache.js';
 import type { CommandDeps } from '../../../../plugin/commands/deps.js';
 import { bailiffConfigSchema } from '../../../../plugin/config/schema.js';
@@ -163,6 +164,11 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
       settings: () => reportSettings,
     },
     playerCalls: new PlayerCalls(() => ({ callCooldownMs: 3000, callCacheMs: 10_000 }), clock),
+    appeals: {
+      codes: core.appealCodes,
+      cooldowns: new AppealCooldowns(() => 60_000, clock),
+      appealUrl: () => 'https://example.com/appeal',
+    },
     inFlight,
     records: moderation.records,
     evasion: {
