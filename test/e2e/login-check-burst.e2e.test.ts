@@ -42,7 +42,7 @@ describe.each(HOSTS.map((host, index) => ({ host, edition: (index === 0 ? 'java'
   'a burst of ten joins on $host.name',
   { timeout: 300_000 },
   ({ host, edition }) => {
-    const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-login-burst-'));
+    let dir = '';
     const banned = BANNED.map((index) => bannedName(edition, index));
     const names = [...banned, ...Array.from({ length: BURST - banned.length }, (_, index) => `Burst${index + 1}`)];
     let service: SoakService | undefined;
@@ -50,6 +50,7 @@ describe.each(HOSTS.map((host, index) => ({ host, edition: (index === 0 ? 'java'
     const bots: PlayerBot[] = [];
 
     beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-login-burst-'));
       service = await startSoakService(dir);
       writeTestServerFolder(
         dir,
@@ -72,7 +73,7 @@ describe.each(HOSTS.map((host, index) => ({ host, edition: (index === 0 ? 'java'
       for (const bot of bots) await bot.quit().catch(() => {});
       await game?.stop();
       await service?.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
     it('answers every login check in time: the three banned are refused, the other seven play', async () => {
