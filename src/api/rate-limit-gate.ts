@@ -34,10 +34,20 @@ export interface GateEvents {
   'gate:rate-limit-read': () => void;
 }
 
+/**
+ * Player calls together may start this many seconds' worth of their share at once (8 with the
+ * defaults' 90 a minute): players who join together and ask together are not told the service is
+ * busy, and the shared budget (15 at once with the defaults) keeps most of its burst meanwhile.
+ */
+export const PLAYER_BURST_SECONDS = 5;
+
 export interface RateLimitGateOptions {
   /** Calls that may start per minute, across every caller; undefined for no budget. */
   requestsPerMinute?: number;
-  /** Of those, how many player-triggered calls (lane `player`) may start per minute together; undefined: no own limit. */
+  /**
+   * Of those, how many player-triggered calls (lane `player`) may start per minute together, at
+   * most {@link PLAYER_BURST_SECONDS} seconds' worth at once; undefined: no own limit.
+   */
   playerRequestsPerMinute?: number;
   /** Wait after a 429 that did not say how long. @default 30000 */
   defaultRetryAfterMs?: number;
@@ -69,7 +79,11 @@ export class RateLimitGate {
   constructor(options: RateLimitGateOptions = {}) {
     this.#budget = new RequestBudget(options.requestsPerMinute);
     this.#queue = new BudgetQueue(this.#budget);
-    this.#playerBudget = new RequestBudget(options.playerRequestsPerMinute);
+    const playerRate = options.playerRequestsPerMinute;
+    this.#playerBudget = new RequestBudget(
+      playerRate,
+      playerRate === undefined ? 0 : Math.ceil((playerRate * PLAYER_BURST_SECONDS) / 60),
+    );
     this.#defaultRetryAfterMs = options.defaultRetryAfterMs ?? 30_000;
     this.#keyRejectedBackoff = options.keyRejectedBackoff ?? { baseDelayMs: 5_000, maxDelayMs: 300_000 };
   }
