@@ -3,12 +3,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchResult } from './result.js';
 
-/** Runs every bench/<area>-<name>.js (or the ones named on the command line), prints a table, writes JSON. */
+/**
+ * Runs every bench/<area>-<name>.js (or the ones named on the command line; bench/soak.js, ten
+ * minutes long, only when named), prints a table, writes JSON.
+ */
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsDir = join(here, '..', '..', 'bench', 'results');
 const only = process.argv.slice(2);
 const files = readdirSync(here)
-  .filter((file) => /^[a-z]+-[a-z0-9-]+\.js$/.test(file))
+  .filter((file) => /^[a-z]+-[a-z0-9-]+\.js$/.test(file) || (file === 'soak.js' && only.includes('soak')))
   .filter((file) => only.length === 0 || only.some((name) => file.startsWith(name)))
   .sort();
 

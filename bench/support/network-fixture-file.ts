@@ -5,6 +5,10 @@ import { performance } from 'node:perf_hooks';
 import { openDb } from '../../src/db/open-db.js';
 import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
+import { DEFAULT_ADDRESS_HISTORY_DAYS } from '../../src/service/options.js';
+import { AddressRetentionStore } from '../../src/service/store/address-retention.js';
+import { StreamChangeStore } from '../../src/service/store/stream-changes.js';
+import { DEFAULT_STREAM_RETAINED_CHANGES } from '../../src/service/stream/stream-settings.js';
 import {
   type FixtureFacts,
   fillNetworkFixture,
@@ -41,12 +45,17 @@ function generate(path: string, shape: NetworkShape, nowMs: number): FixtureFact
   }
 }
 
+const DAY_MS = 86_400_000;
+const PRUNE_BATCH = 10_000;
+
 /**
- * The cached fixture's temporary punishments keep ending as the days pass; a service that had run
- * all along would have announced each end already. Marked here, so a bench times its own work and
- * not a backlog whose size depends on how old the cache is.
+ * Leaves the copy as a service that had run all along would have left it, so a bench times its
+ * own work and not a backlog a fresh copy of the cache would hold: the temporary punishments that
+ * ended as the days passed are announced, the change log is trimmed to what the stream retains
+ * (the fixture wrote a change for each of its punishments), and addresses past their retention
+ * are pruned.
  */
-function markEndedAsAnnounced(path: string, nowMs: number): void {
+function settleAsIfItHadRun(path: string, nowMs: number): void {
   const db = openDb(path);
   try {
     db.prepare(
@@ -54,6 +63,11 @@ function markEndedAsAnnounced(path: string, nowMs: number): void {
        WHERE status = 'active' AND duration >= 0 AND started_at IS NOT NULL AND expiry_announced_at IS NULL
          AND started_at + duration <= @nowMs`,
     ).run({ nowMs });
+    new StreamChangeStore(db).prune(DEFAULT_STREAM_RETAINED_CHANGES);
+    const addresses = new AddressRetentionStore(db);
+    const cutOff = nowMs - DEFAULT_ADDRESS_HISTORY_DAYS * DAY_MS;
+    while (addresses.deleteHistoryBefore(cutOff, PRUNE_BATCH) === PRUNE_BATCH) {}
+    while (addresses.clearForgottenLastAddresses(PRUNE_BATCH) === PRUNE_BATCH) {}
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();
@@ -63,7 +77,7 @@ function markEndedAsAnnounced(path: string, nowMs: number): void {
 /**
  * A copy of the network fixture of `shape` in `dir`. The fixture is generated once (about a
  * minute at 1,000,000 punishments) and cached under the system's temp directory by version and shape.
- * Punishments that ended by `nowMs` are marked announced in the copy (see markEndedAsAnnounced).
+ * The copy is brought to where a running service would have kept it by `nowMs` (see settleAsIfItHadRun).
  */
 export function networkFixtureCopy(shape: NetworkShape, dir: string, nowMs: number): NetworkFixtureCopy {
   mkdirSync(CACHE_DIR, { recursive: true });
@@ -83,6 +97,6 @@ export function networkFixtureCopy(shape: NetworkShape, dir: string, nowMs: numb
   }
   const path = join(dir, 'service.db');
   copyFileSync(cached, path);
-  markEndedAsAnnounced(path, nowMs);
+  settleAsIfItHadRun(path, nowMs);
   return { path, facts: JSON.parse(readFileSync(factsFile, 'utf8')) as FixtureFacts, generatedSeconds };
 }

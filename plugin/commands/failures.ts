@@ -29,7 +29,17 @@ export function describeFailure(deps: CommandDeps, error: unknown, action: strin
     const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 30_000) / 1000));
     return messages.render('commands.error.rate-limited', { action, seconds });
   }
-  if (isTransient(error)) return messages.render('commands.error.unreachable', { action });
+  if (isTransient(error)) {
+    // A service that answers but cannot serve (its database is down) says why: pass that on.
+    if (error.kind === 'http' && error.serviceMessage !== undefined) {
+      return messages.render('commands.error.unavailable', {
+        action,
+        status: error.status ?? 0,
+        message: error.serviceMessage,
+      });
+    }
+    return messages.render('commands.error.unreachable', { action });
+  }
   switch (error.kind) {
     case 'http':
       return messages.render('commands.error.service', {

@@ -12,6 +12,7 @@ import type { CheckOutcome, ChecksInFlight } from './checks-in-flight.js';
 import type { EnforcementContext } from './enforcement-context.js';
 import { recordEnforced } from './first-enforcement.js';
 import type { LoginCheckSettings, LoginCheckSupport } from './login-check-support.js';
+import { startLoopAwareDeadline } from './loop-aware-deadline.js';
 import type { PendingNotices } from './pending-notices.js';
 import { onPreLogin } from './pre-login.js';
 
@@ -30,7 +31,8 @@ export interface LoginCheckDeps {
 
 /**
  * Pre-login, after the cache found no ban: asks the service for every active punishment of the
- * player, within `timeoutMs`. What it answers is stored as sync would store it, and the cache then
+ * player, within `timeoutMs` of time in which the server could read the answer (its own stalls, such
+ * as sending chunks to joining players, do not count: see loop-aware-deadline.ts). What it answers is stored as sync would store it, and the cache then
  * decides (a ban refuses the join and is acknowledged). Without an answer in time, or after a
  * failure, the cache still decides (a ban sync stored meanwhile refuses); otherwise the player is
  * admitted (or refused with `onUnavailable: refuse`); a check still waiting for the request budget
@@ -58,7 +60,7 @@ export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promis
   };
   return new Promise<void>((resolve) => {
     let decided = false;
-    const timer = deps.timers.setTimeout(() => {
+    const cancelDeadline = startLoopAwareDeadline(deps.timers, context.clock, settings.timeoutMs, () => {
       decided = true;
       withdraw.abort(new Error(`the join was decided after ${settings.timeoutMs} ms`));
       context.logger.warn('login check did not answer in time: the join was decided without it', {
@@ -68,10 +70,10 @@ export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promis
       });
       decide(true);
       resolve();
-    }, settings.timeoutMs);
+    });
     void check.then((outcome) => {
       if (decided) return;
-      deps.timers.clearTimeout(timer);
+      cancelDeadline();
       decide(outcome === 'unavailable');
       resolve();
     });

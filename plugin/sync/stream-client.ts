@@ -17,6 +17,7 @@ export interface UpgradeRefusal {
   headers?: Record<string, string | string[] | undefined>;
   on?(event: 'data', listener: (chunk: Buffer) => void): unknown;
   on?(event: 'end', listener: () => void): unknown;
+  on?(event: 'close', listener: () => void): unknown;
 }
 
 /** The part of a `ws` WebSocket the stream client uses (so tests can pass a fake). */
@@ -70,6 +71,8 @@ export interface StreamClient {
 
 /** Bytes of a refused upgrade's body read for a `retryAfterSeconds`. */
 const REFUSAL_BODY_LIMIT = 4096;
+/** How long a 429's refusal body may take before the gate stops waiting for it (the handshake's own limit). */
+const REFUSAL_READ_LIMIT_MS = 10_000;
 
 /**
  * The service's push stream: applies the snapshot and each pushed punishment as it arrives and
@@ -114,7 +117,8 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     openAt(Math.max(options.clock.now() + backoffMs, closure?.untilMs ?? 0));
   };
 
-  const refused = (response: UpgradeRefusal, body: string) => {
+  /** `readHold`: lifted once a 429's wait is recorded, before the reconnection is timed by the gate. */
+  const refused = (response: UpgradeRefusal, body: string, readHold?: () => void) => {
     const now = options.clock.now();
     const status = response.statusCode;
     if (status === 404) {
@@ -126,8 +130,8 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
       return;
     }
     if (status === 429) {
-      const headers = { get: (name: string) => headerText(response.headers?.[name]) };
-      options.gate.rateLimited('stream', now, parseRetryAfterMs(headers, parseBody(body), now));
+      options.gate.rateLimited('stream', now, parseRetryAfterMs(refusalHeaders(response), parseBody(body), now));
+      readHold?.();
     } else if (status === 401) {
       options.gate.keyRejected('stream', now);
     } else {
@@ -139,6 +143,17 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
       });
     }
     scheduleReconnect();
+  };
+
+  /** Closes the gate as soon as a 429 to the upgrade arrives: for the wait its headers give, or until its body is read. */
+  const holdForRefusal = (response: UpgradeRefusal): (() => void) | undefined => {
+    const now = options.clock.now();
+    const retryAfterMs = parseRetryAfterMs(refusalHeaders(response), undefined, now);
+    if (retryAfterMs !== undefined) {
+      options.gate.rateLimited('stream', now, retryAfterMs);
+      return undefined;
+    }
+    return options.gate.rateLimitArriving('stream', 'shared', now + REFUSAL_READ_LIMIT_MS);
   };
 
   const handleMessage = (data: WebSocket.RawData) => {
@@ -254,14 +269,21 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
         return;
       }
       // Only a 429's body (its retryAfterSeconds) and a 409's (why) matter: read a little of it, then close.
+      // Until a 429's body is read (or its wait is in the headers) nothing else leaves.
+      const heldUntilRead = response.statusCode === 429 ? holdForRefusal(response) : undefined;
       let body = '';
+      let ended = false;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        current.terminate();
+        refused(response, body, heldUntilRead);
+      };
       response.on('data', (chunk: Buffer) => {
         if (body.length < REFUSAL_BODY_LIMIT) body += chunk.toString('utf8');
       });
-      response.on('end', () => {
-        current.terminate();
-        refused(response, body);
-      });
+      response.on('end', end);
+      response.on('close', end);
     });
     current.on('error', (error) => {
       if (socket === current) options.logger.debug('stream error', { error: error.message });
@@ -292,6 +314,10 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
       if (state !== 'unsupported') setState('disconnected');
     },
   };
+}
+
+function refusalHeaders(response: UpgradeRefusal): { get(name: string): string | null } {
+  return { get: (name: string) => headerText(response.headers?.[name]) };
 }
 
 function headerText(value: string | string[] | undefined): string | null {

@@ -1,9 +1,10 @@
 import { ENDPOINTS, type EndpointSpec, type OperationName, STREAM_PATH } from '../contract/endpoints.js';
 import { ApiError, isApiError } from './errors.js';
-import { sendRequest } from './http.js';
+import { type RawReply, sendRequest } from './http.js';
 import type { CallOptions, ModerationApi, ModerationCalls } from './moderation-api.js';
 import { type ModerationClientOptions, type ResolvedClientOptions, resolveClientOptions } from './options.js';
 import { passGate, recordAnswer, recordFailure } from './pass-gate.js';
+import { RateLimitArrival } from './rate-limit-arrival.js';
 import { redactApiError, redactCause } from './redact.js';
 import { prepareRequest } from './request.js';
 import { interpretReply } from './response.js';
@@ -31,18 +32,28 @@ async function call(config: ResolvedClientOptions, spec: EndpointSpec, payload: 
     const timeoutMs = callTimeoutMs(spec, options, config.timeoutMs);
     const request = await prepareRequest(spec, payload, config, options?.idempotencyKey);
     await passGate(spec.name, config, options?.lane, waitSignalOf(options));
-    const reply = await sendRequest(request, {
-      fetch: config.fetch,
-      timers: config.timers,
-      timeoutMs,
-      signal: options?.signal,
-    });
+    const arrival = new RateLimitArrival(spec, config, options?.lane ?? 'shared', timeoutMs);
+    let reply: RawReply;
+    try {
+      reply = await sendRequest(request, {
+        fetch: config.fetch,
+        timers: config.timers,
+        timeoutMs,
+        signal: options?.signal,
+        onHeaders: arrival.onHeaders,
+      });
+    } catch (error) {
+      arrival.bodyLost();
+      throw error;
+    }
     const now = config.clock.now();
     let result: unknown;
     try {
       result = interpretReply(spec, reply, now);
     } catch (error) {
       throw recordFailure(spec, error, now, config, options?.lane);
+    } finally {
+      arrival.done();
     }
     recordAnswer(spec, config);
     return result;

@@ -17,6 +17,8 @@ export interface Transport {
   timeoutMs: number;
   /** The caller's own signal; aborting it ends the call as a `network` error. */
   signal?: AbortSignal;
+  /** Told the status and headers as soon as they arrive, before the body is read. */
+  onHeaders?: (status: number, headers: Headers) => void;
 }
 
 /** `fetch failed: connect ECONNREFUSED 127.0.0.1:9` from undici's error and the cause beneath it. */
@@ -37,8 +39,8 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-async function exchange(request: PreparedRequest, fetch: FetchFunction, signal: AbortSignal): Promise<RawReply> {
-  const response = await fetch(request.url, {
+async function exchange(request: PreparedRequest, transport: Transport, signal: AbortSignal): Promise<RawReply> {
+  const response = await transport.fetch(request.url, {
     method: request.method,
     headers: request.headers,
     body: request.body,
@@ -47,6 +49,7 @@ async function exchange(request: PreparedRequest, fetch: FetchFunction, signal: 
     // undici from cloning the request, which keeps a whole upload body in memory (undici#4058).
     redirect: 'error',
   });
+  transport.onHeaders?.(response.status, response.headers);
   const text = await response.text();
   return { status: response.status, statusText: response.statusText, headers: response.headers, text };
 }
@@ -71,7 +74,7 @@ export async function sendRequest(request: PreparedRequest, transport: Transport
     controller.abort(new Error(`no answer within ${transport.timeoutMs} ms`));
   }, transport.timeoutMs);
   try {
-    return await untilAborted(exchange(request, transport.fetch, controller.signal), controller.signal);
+    return await untilAborted(exchange(request, transport, controller.signal), controller.signal);
   } catch (error) {
     if (timedOut) {
       throw new ApiError({

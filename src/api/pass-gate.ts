@@ -43,10 +43,25 @@ function playerHeldError(endpoint: EndpointName, closure: GateClosure, now: numb
   });
 }
 
+/** Waits until no 429 that closes the gate for every caller is still being read (see `rateLimitArriving`). */
+async function untilRateLimitsRead(endpoint: EndpointName, reading: Promise<void>): Promise<void> {
+  try {
+    await reading;
+  } catch (error) {
+    throw new ApiError({
+      kind: 'network',
+      endpoint,
+      message: `${endpoint}: aborted by the caller while a 429 was being read, never sent`,
+      cause: error,
+    });
+  }
+}
+
 /**
  * Lets one request through the gate: throws the gated error while it is closed. A shared call
- * then waits in line for the request budget (leaving the line, unsent, if `signal` aborts) and
- * checks again (another caller may have met a 429 meanwhile); a player call goes now or not at all.
+ * first waits for any 429 still being read (its wait may be in the body), then waits in line for
+ * the request budget (leaving the line, unsent, if `signal` aborts) and checks again (another
+ * caller may have met a 429 meanwhile); a player call goes now or not at all.
  */
 export async function passGate(
   endpoint: EndpointName,
@@ -54,6 +69,8 @@ export async function passGate(
   lane: RequestLane = 'shared',
   signal?: AbortSignal,
 ): Promise<void> {
+  const reading = lane === 'shared' ? deps.gate.rateLimitsRead(deps.clock.now(), signal) : undefined;
+  if (reading) await untilRateLimitsRead(endpoint, reading);
   const closure = deps.gate.closure(deps.clock.now());
   if (closure) throw gatedError(endpoint, closure, deps.clock.now());
   if (lane === 'player') {
@@ -74,9 +91,24 @@ export async function passGate(
       cause: error,
     });
   }
+  const stillReading = deps.gate.rateLimitsRead(deps.clock.now(), signal);
+  if (stillReading) await untilRateLimitsRead(endpoint, stillReading);
   const now = deps.clock.now();
   const later = deps.gate.closure(now);
   if (later) throw gatedError(endpoint, later, now);
+}
+
+/** A 429 answered `endpoint`: a player call's holds back player calls only, any other closes the gate for all. */
+export function closeForRateLimit(
+  gate: RateLimitGate,
+  endpoint: EndpointName,
+  lane: RequestLane,
+  now: number,
+  retryAfterMs: number | undefined,
+): void {
+  // A player's flood must not hold back staff, sync and login checks.
+  if (lane === 'player') gate.playerRateLimited(endpoint, now, retryAfterMs);
+  else gate.rateLimited(endpoint, now, retryAfterMs);
 }
 
 /** What a failed answer teaches the gate and the extension record; returns the error to throw. */
@@ -89,9 +121,7 @@ export function recordFailure(
 ): unknown {
   if (!isApiError(error)) return error;
   if (error.kind === 'rate_limited') {
-    // A player's flood must not hold back staff, sync and login checks.
-    if (lane === 'player') deps.gate.playerRateLimited(spec.name, now, error.retryAfterMs);
-    else deps.gate.rateLimited(spec.name, now, error.retryAfterMs);
+    closeForRateLimit(deps.gate, spec.name, lane, now, error.retryAfterMs);
     return error;
   }
   if (error.kind === 'invalid_response') {

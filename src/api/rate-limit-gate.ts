@@ -5,6 +5,7 @@ import { type BackoffLimits, backoffCeilingMs } from '../retry/backoff.js';
 import { BudgetQueue } from './budget-queue.js';
 import type { EndpointName, GateReason } from './errors.js';
 import { RequestBudget } from './request-budget.js';
+import { UnreadRateLimits } from './unread-rate-limits.js';
 
 /**
  * Who a call is for. `shared`: staff actions, sync, login checks, the outbox (they wait for the
@@ -29,12 +30,24 @@ export interface GateEvents {
   'gate:key-rejected': (event: { endpoint: EndpointName }) => void;
   /** A rejected key works again. */
   'gate:key-accepted': () => void;
+  /** A 429 whose body was being read has been read (or its call failed): its wait is recorded, the gate may open sooner. */
+  'gate:rate-limit-read': () => void;
 }
+
+/**
+ * Player calls together may start this many seconds' worth of their share at once (8 with the
+ * defaults' 90 a minute): players who join together and ask together are not told the service is
+ * busy, and the shared budget (15 at once with the defaults) keeps most of its burst meanwhile.
+ */
+export const PLAYER_BURST_SECONDS = 5;
 
 export interface RateLimitGateOptions {
   /** Calls that may start per minute, across every caller; undefined for no budget. */
   requestsPerMinute?: number;
-  /** Of those, how many player-triggered calls (lane `player`) may start per minute together; undefined: no own limit. */
+  /**
+   * Of those, how many player-triggered calls (lane `player`) may start per minute together, at
+   * most {@link PLAYER_BURST_SECONDS} seconds' worth at once; undefined: no own limit.
+   */
   playerRequestsPerMinute?: number;
   /** Wait after a 429 that did not say how long. @default 30000 */
   defaultRetryAfterMs?: number;
@@ -54,6 +67,9 @@ export class RateLimitGate {
   /** Closed for player calls only (a 429 answered one). */
   #playerClosure: GateClosure | undefined;
   #keyRejections = 0;
+  /** 429s whose status line came and whose body is still being read, for every caller and for player calls. */
+  readonly #unread = new UnreadRateLimits();
+  readonly #unreadByPlayers = new UnreadRateLimits();
   readonly #budget: RequestBudget;
   readonly #queue: BudgetQueue;
   readonly #playerBudget: RequestBudget;
@@ -63,15 +79,48 @@ export class RateLimitGate {
   constructor(options: RateLimitGateOptions = {}) {
     this.#budget = new RequestBudget(options.requestsPerMinute);
     this.#queue = new BudgetQueue(this.#budget);
-    this.#playerBudget = new RequestBudget(options.playerRequestsPerMinute);
+    const playerRate = options.playerRequestsPerMinute;
+    this.#playerBudget = new RequestBudget(
+      playerRate,
+      playerRate === undefined ? 0 : Math.ceil((playerRate * PLAYER_BURST_SECONDS) / 60),
+    );
     this.#defaultRetryAfterMs = options.defaultRetryAfterMs ?? 30_000;
     this.#keyRejectedBackoff = options.keyRejectedBackoff ?? { baseDelayMs: 5_000, maxDelayMs: 300_000 };
   }
 
-  /** Why no request may leave at `now`, or undefined when the gate is open. */
+  /**
+   * Why no request may leave at `now`, or undefined when the gate is open. While a 429's body is
+   * being read, closed until that call's deadline (or later, when another closure ends later).
+   */
   closure(now: number): GateClosure | undefined {
     if (this.#closure !== undefined && now >= this.#closure.untilMs) this.#closure = undefined;
+    const unread = this.#unread.latest(now);
+    if (unread !== undefined && (this.#closure === undefined || this.#closure.untilMs < unread.untilMs)) {
+      return { reason: 'rate-limited', endpoint: unread.endpoint, untilMs: unread.untilMs };
+    }
     return this.#closure;
+  }
+
+  /**
+   * A 429's status line answered `endpoint`, its wait not in the headers: the body, which may
+   * give it, is still on its way. Until the returned function is called (once `rateLimited` or
+   * `playerRateLimited` has the wait, or the call failed), the gate is closed for the lane's
+   * callers, at most until `untilMs`, the reading call's deadline.
+   */
+  rateLimitArriving(endpoint: EndpointName, lane: RequestLane, untilMs: number): () => void {
+    const release = (lane === 'player' ? this.#unreadByPlayers : this.#unread).add({ endpoint, untilMs });
+    return () => {
+      release();
+      this.events.emit('gate:rate-limit-read');
+    };
+  }
+
+  /**
+   * Resolves once no 429 that closes the gate for every caller is being read (undefined when none
+   * is now): then {@link closure} says how long it waits. Rejects with the signal's reason if it aborts first.
+   */
+  rateLimitsRead(now: number, signal?: AbortSignal): Promise<void> | undefined {
+    return this.#unread.read(now, signal);
   }
 
   /** Whether the service rejected the key and has not accepted it since. */
@@ -103,6 +152,8 @@ export class RateLimitGate {
   admitPlayerCall(endpoint: EndpointName, now: number): GateClosure | undefined {
     if (this.#playerClosure !== undefined && now >= this.#playerClosure.untilMs) this.#playerClosure = undefined;
     if (this.#playerClosure) return this.#playerClosure;
+    const unread = this.#unreadByPlayers.latest(now);
+    if (unread) return { reason: 'rate-limited', endpoint: unread.endpoint, untilMs: unread.untilMs };
     const waitMs = Math.max(this.#playerBudget.waitMs(now), this.#queue.waiting > 0 ? 1 : this.#budget.waitMs(now));
     if (waitMs > 0) return { reason: 'rate-limited', endpoint, untilMs: now + waitMs };
     this.#playerBudget.spend(now);

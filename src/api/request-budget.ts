@@ -1,15 +1,16 @@
 /**
  * A requests-per-minute budget as one number (GCRA: the theoretical arrival time of the next
- * request), letting a second's worth go at once. Without a rate every request is free.
+ * request), letting `burst` requests go at once (a second's worth unless told), then one every
+ * `60 s / perMinute`. Without a rate every request is free.
  */
 export class RequestBudget {
   #nextSlotAt = Number.NEGATIVE_INFINITY;
   readonly #slotMs: number;
   readonly #burstMs: number;
 
-  constructor(perMinute: number | undefined) {
+  constructor(perMinute: number | undefined, burst = perMinute === undefined ? 0 : Math.ceil(perMinute / 60)) {
     this.#slotMs = perMinute === undefined ? 0 : 60_000 / perMinute;
-    this.#burstMs = perMinute === undefined ? 0 : this.#slotMs * Math.max(0, Math.ceil(perMinute / 60) - 1);
+    this.#burstMs = this.#slotMs * Math.max(0, burst - 1);
   }
 
   /** How long until a request may start without waiting (0: now). */

@@ -40,7 +40,15 @@ function failedStatus(spec: EndpointSpec, reply: RawReply, nowMs: number): ApiEr
       message: `${spec.name}: ${statusLine(reply)}${suffix}${wait}`,
     });
   }
-  return new ApiError({ ...base, kind: 'http', message: `${spec.name}: ${statusLine(reply)}${suffix}` });
+  // A 503 (say, the service's database is unreachable) may say when to come back.
+  const retryAfterMs = reply.status >= 500 ? parseRetryAfterMs(reply.headers, undefined, nowMs) : undefined;
+  const wait = retryAfterMs === undefined ? '' : ` (retry after ${retryAfterMs} ms)`;
+  return new ApiError({
+    ...base,
+    kind: 'http',
+    retryAfterMs,
+    message: `${spec.name}: ${statusLine(reply)}${suffix}${wait}`,
+  });
 }
 
 function invalidResponse(spec: EndpointSpec, reply: RawReply, problem: string, issues?: ApiError['issues']) {
@@ -56,7 +64,8 @@ function invalidResponse(spec: EndpointSpec, reply: RawReply, problem: string, i
 
 /**
  * The value of a 2xx answer, checked against the endpoint's response schema (unknown extra
- * fields kept). Throws `rate_limited` for 429, `http` for any other non-2xx status, and
+ * fields kept). Throws `rate_limited` for 429, `http` for any other non-2xx status (a 5xx with
+ * the `Retry-After` it gave as `retryAfterMs`), and
  * `invalid_response` for malformed JSON or a body that breaks the contract.
  */
 export function interpretReply(spec: EndpointSpec, reply: RawReply, nowMs: number): unknown {

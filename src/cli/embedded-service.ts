@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { embeddedServicePath, readEmbeddedService, writeEmbeddedService } from '../connection/embedded-service.js';
 import { type RunningService, type ServiceOptions, startService } from '../service/index.js';
+import { commandName } from './command-name.js';
 
 const DEMO_NETWORK = 'demo';
 
@@ -71,7 +72,7 @@ export async function startEmbeddedService(dataFolder: string, stdout: NodeJS.Wr
       `embedded moderation service on ${service.url} (network "${DEMO_NETWORK}")`,
       ...secrets,
       `  moderation panel: ${service.url}/panel/`,
-      `  (first panel admin: npx bailiff service create-admin --db ${dbPath} --network ${DEMO_NETWORK} --user NAME)`,
+      `  (first panel admin: ${commandName()} service create-admin --db ${dbPath} --network ${DEMO_NETWORK} --user NAME)`,
       '',
     ].join('\n'),
   );

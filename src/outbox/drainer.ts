@@ -74,15 +74,20 @@ export class Drainer {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.deps.client.gate.events.on('gate:rate-limit-read', this.onRateLimitRead);
     this.pump();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.deps.client.gate.events.off('gate:rate-limit-read', this.onRateLimitRead);
     this.wakeTimer.clear();
     await this.queue.onIdle();
     this.pump(); // writes what the last calls settled
   }
+
+  /** A 429 held the gate until its body was read: it may open sooner than the claim was told. */
+  private readonly onRateLimitRead = () => this.wake();
 
   /** Pumps after the current synchronous work (the caller's transaction) and pending I/O callbacks. */
   wake(): void {

@@ -39,6 +39,15 @@ const backoff: RetryRule['delayMs'] = ({ attempt, settings, random }) => fullJit
 const advertisedWait: RetryRule['delayMs'] = ({ error, settings }) =>
   (error as ApiError).retryAfterMs ?? settings.defaultRetryAfterMs;
 
+/** The backoff, but never shorter than the wait the service advertised (itself capped at `maxDelayMs`). */
+const backoffAtLeastAdvertised: RetryRule['delayMs'] = (context) =>
+  Math.max(backoff(context), Math.min((context.error as ApiError).retryAfterMs ?? 0, context.settings.maxDelayMs));
+
+/** A 503 that says when to come back: the service is unavailable as a whole, not this one call. */
+function isUnavailableWithWait(error: unknown): boolean {
+  return isApiError(error) && error.kind === 'http' && error.status === 503 && error.retryAfterMs !== undefined;
+}
+
 /** A 404 from a route beyond the contract: the service does not offer it. */
 function isMissingExtension(error: unknown): boolean {
   if (!isApiError(error) || error.kind !== 'http' || error.status !== 404 || error.endpoint === 'stream') return false;
@@ -65,6 +74,16 @@ export const RETRY_RULES: readonly RetryRule[] = [
     delayMs: advertisedWait,
   },
   { name: 'extension-missing', when: isMissingExtension, action: 'skipped' },
+  // The service says it is down for every call (a 503 with Retry-After, e.g. its database is
+  // unreachable): no row goes before then, and this one backs off at least that long.
+  {
+    name: 'unavailable',
+    when: isUnavailableWithWait,
+    action: 'retry',
+    spendsAttempt: true,
+    pausesDrain: true,
+    delayMs: backoffAtLeastAdvertised,
+  },
   { name: 'transient', when: isTransient, action: 'retry', spendsAttempt: true, delayMs: backoff },
   // A 2xx whose body we do not understand was still accepted: sending it again changes nothing.
   {

@@ -67,6 +67,7 @@ import {
   STREAM_PAGE_SIZE,
   STREAM_SNAPSHOT_REUSE_MS,
 } from './stream/stream-settings.js';
+import { warmUpLoginChecks } from './warm-up/login-warm-up.js';
 import { type DestinationPolicy, systemResolver } from './webhooks/destination.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { EXPIRY_BATCH_SIZE, EXPIRY_MAX_LATE_MS, ExpiryAnnouncer } from './webhooks/expiry-announcer.js';
@@ -243,6 +244,21 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         ...(options.appealsPerHour === undefined ? {} : { appealsPerHour: options.appealsPerHour }),
       },
     });
+    // Before the background work starts: the rehearsal needs the storage to itself. A database in
+    // memory starts empty at every start, so no storm of a network meets it.
+    if (options.warmUpChecks && storage.canRehearse()) {
+      await warmUpLoginChecks(app, context, storage, { checks: options.warmUpChecks, platform });
+      // The rehearsal's requests are not the operator's: the metrics start with the first real one.
+      const rehearsedMetrics = [
+        metrics?.requests,
+        metrics?.loginCheckSeconds,
+        metrics?.rateLimited,
+        metrics?.databaseWaitSeconds,
+      ];
+      for (const rehearsed of rehearsedMetrics) {
+        rehearsed?.reset();
+      }
+    }
     pruner = new AddressPruner(context.stores.addressRetention, clock, options.timers ?? systemTimers, context.logger, {
       retentionMs: (options.addressHistoryDays ?? DEFAULT_ADDRESS_HISTORY_DAYS) * DAY_MS,
       intervalMs: ADDRESS_PRUNE_INTERVAL_MS,

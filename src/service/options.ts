@@ -156,6 +156,13 @@ export interface ServiceOptions {
   /** @default silent */
   logger?: Logger;
   /**
+   * Login checks the service answers itself before it listens (at most for a second), for a
+   * rehearsal network that is rolled back, so a restart's storm of logins meets a request path
+   * already compiled (a SQLite file only; `bailiff service` answers {@link SERVICE_COMMAND_WARM_UP_CHECKS}).
+   * @default 0, a cold start
+   */
+  warmUpChecks?: number;
+  /**
    * Bearer token of `GET /metrics` (Prometheus text format) on the service's port. Without it and
    * without `metricsPort` there are no metrics. At least 22 characters, as the admin token.
    * @default none (off)
@@ -203,6 +210,8 @@ export interface RunningService {
 }
 
 export const DEFAULT_PORT = 8787;
+/** Login checks of the start-up warm-up `bailiff service` runs (`startService` starts cold unless told). */
+export const SERVICE_COMMAND_WARM_UP_CHECKS = 500;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PLATFORM = 'minecraft';
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1000;
@@ -270,6 +279,7 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('bodyTimeoutMs', 1);
   positiveInteger('keepAliveTimeoutMs', 1);
   positiveInteger('connectionsPerAddress', 1);
+  positiveInteger('warmUpChecks', 0);
   if (options.trustProxy !== undefined) {
     if (!Array.isArray(options.trustProxy) || options.trustProxy.some((entry) => typeof entry !== 'string')) {
       throw new RangeError('service option trustProxy: must be a list of addresses or CIDR ranges');

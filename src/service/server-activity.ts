@@ -60,6 +60,11 @@ export class ServerActivity {
     };
   }
 
+  /** Forgets a server that no longer exists (the start-up warm-up's, rolled back). */
+  forget(serverId: number): void {
+    this.byServer.delete(serverId);
+  }
+
   view(serverId: number): ServerActivityView {
     const activity = this.byServer.get(serverId);
     return {

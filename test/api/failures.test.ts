@@ -19,6 +19,22 @@ describe('failures', () => {
     expect(error.message).toBe('recentPunishments: HTTP 500 Database Down');
   });
 
+  it("reads a 503's Retry-After as when to come back, keeps its message, and leaves the gate open", async () => {
+    const { api, calls } = testClient((call) =>
+      call.url.pathname.endsWith('recent')
+        ? errorResponse(503, 'the database cannot be reached', { 'Retry-After': '5' })
+        : jsonResponse({ data: [] }),
+    );
+    const error = await expectApiError(api.recentPunishments(), 'http');
+    expect(error).toMatchObject({ status: 503, retryAfterMs: 5000, serviceMessage: 'the database cannot be reached' });
+    expect(error.message).toBe(
+      'recentPunishments: HTTP 503 Service Unavailable: the database cannot be reached (retry after 5000 ms)',
+    );
+    expect([isTransient(error), isRateLimited(error)]).toEqual([true, false]);
+    await api.punishmentTypes();
+    expect(calls).toHaveLength(2);
+  });
+
   it('classifies errors for retry decisions', async () => {
     // One client each: a 401 or a 429 closes a client's gate for its next calls.
     const answering = (status: number) =>

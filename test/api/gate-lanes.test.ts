@@ -82,17 +82,37 @@ describe('player-triggered calls (lane player)', () => {
       (call) => jsonResponse(call.url.pathname.includes('/tickets/') ? TICKETS : TYPES),
       new RateLimitGate({ requestsPerMinute: 600, playerRequestsPerMinute: 60 }),
     );
-    await api.getPlayerTickets({ uuid: STEVE }, { lane: 'player' });
+    // Five seconds' worth of the share may go at once.
+    for (let call = 0; call < 5; call++) await api.getPlayerTickets({ uuid: STEVE }, { lane: 'player' });
     const held = await expectApiError(api.getPlayerTickets({ uuid: STEVE }, { lane: 'player' }), 'rate_limited');
     expect(held).toMatchObject({ gated: 'rate-limited', retryAfterMs: 1000 });
     expect(held.message).toContain('player-triggered calls are held back');
-    expect(calls).toHaveLength(1);
+    expect(calls).toHaveLength(5);
     // Staff calls keep the rest of the budget.
     await api.punishmentTypes();
-    expect(calls).toHaveLength(2);
+    expect(calls).toHaveLength(6);
     clock.current += 1000;
     await api.getPlayerTickets({ uuid: STEVE }, { lane: 'player' });
-    expect(calls).toHaveLength(3);
+    expect(calls).toHaveLength(7);
+  });
+
+  it('use their share as a rate per minute: five in one second, every five seconds, all go', async () => {
+    const { api, calls, clock } = clientAt(
+      () => jsonResponse(TICKETS),
+      new RateLimitGate({ requestsPerMinute: 900, playerRequestsPerMinute: 90 }),
+    );
+    let held = 0;
+    for (let cycle = 0; cycle < 12; cycle++) {
+      for (let player = 0; player < 5; player++) {
+        await api.getPlayerTickets({ uuid: STEVE }, { lane: 'player' }).catch(() => {
+          held += 1;
+        });
+        clock.current += 200;
+      }
+      clock.current += 4000;
+    }
+    expect(held).toBe(0);
+    expect(calls).toHaveLength(60);
   });
 
   it('a 429 answering a player call holds back player calls only: staff, sync and login checks still go', async () => {

@@ -17,8 +17,9 @@ const SEED = Number(process.env.BAILIFF_FAULT_SEED ?? DEFAULT_FAULT_SEED);
 /**
  * Issue 16, contract-only profile: the reference service behind a proxy that offers only the 12
  * published endpoints (no stream, login check, registration or pardon) and deals, from a seed,
- * 429s with the wait in one channel each (Retry-After, X-Rate-Limit-Retry-After-Seconds, the
- * body), 500s, 503s and connections dropped before and after the service handled the request;
+ * 429s with the wait in one channel each (Retry-After in seconds or as an HTTP date,
+ * X-Rate-Limit-Retry-After-Seconds, the body alone with the body late, Retry-After and the body),
+ * 500s, 503s and connections dropped before and after the service handled the request;
  * `Idempotency-Key` is stripped (a service that ignores it). Replay a run with
  * BAILIFF_FAULT_SEED=<seed>.
  */

@@ -96,6 +96,13 @@ describe.each(HOSTS)('enforcement end to end on $name', { timeout: 60_000 }, (ho
     expect(listener.seen.join('\n')).not.toContain('muted-chat-line');
     expect(listener.seen.join('\n')).not.toContain('muted-whisper-line');
     expect(muted.seen.join('\n')).toContain('spamming links');
+    // The console tells the owner the line was blocked, and never prints it as chat.
+    await waitFor('the blocked line on the console', () => game.output().includes('[muted] Muted1: muted-chat-line'));
+    const consoleLines = game
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('muted-chat-line'));
+    expect(consoleLines.every((line) => /INFO \[muted\] Muted1: muted-chat-line$/.test(line))).toBe(true);
 
     await waitFor('the mute acknowledgement', async () => (await admin.punishment(id)).acknowledgements.length > 0);
   });

@@ -62,6 +62,32 @@ describe('drain', () => {
     expect(outbox.stats().pausedUntil).toBeNull();
   });
 
+  it('after a 503 with Retry-After (the service down as a whole), no row goes before the wait; an attempt is spent', async () => {
+    const { outbox, fake, time, rows } = createHarness({ concurrency: 1, baseDelayMs: 100, maxDelayMs: 60_000 });
+    fake.answer((_call, index) => {
+      if (index === 0) throw apiErrors.http(503, 'the database cannot be reached', 'acknowledgePunishment', 4000);
+      return { message: 'ok' };
+    });
+    outbox.enqueue(ack('p1'), { idempotencyKey: 'ack:p1' });
+    outbox.enqueue(ack('p2'), { idempotencyKey: 'ack:p2' });
+    const start = time.now();
+    outbox.start();
+    await settle();
+    expect(outbox.stats().pausedUntil).toBe(start + 4000);
+    await time.advance(3999);
+    expect(fake.calls.map(idOf)).toEqual(['p1']);
+    await time.advance(1);
+    expect(fake.calls.map((call) => [idOf(call), call.at - start])).toEqual([
+      ['p1', 0],
+      ['p2', 4000],
+      ['p1', 4000],
+    ]);
+    expect(rows().map((row) => [row.status, row.attempts])).toEqual([
+      ['sent', 1],
+      ['sent', 0],
+    ]);
+  });
+
   it('holds rows enqueued during a pause (default 30 s when no Retry-After) and drainNow does not cut it short', async () => {
     const { outbox, fake, time } = createHarness({ concurrency: 2 });
     fake.answer((_call, index) => {

@@ -12,6 +12,8 @@ describe('retry policy', () => {
     const rows = [
       [apiErrors.rateLimited(5000), 'retry', 'rate-limited'],
       [apiErrors.http(503), 'retry', 'transient'],
+      [apiErrors.http(503, 'the database cannot be reached', 'acknowledgePunishment', 5000), 'retry', 'unavailable'],
+      [apiErrors.http(500, 'boom', 'acknowledgePunishment', 5000), 'retry', 'transient'],
       [apiErrors.network(), 'retry', 'transient'],
       [apiErrors.timeout(), 'retry', 'transient'],
       [apiErrors.http(400), 'dead', 'rejected'],
@@ -39,6 +41,26 @@ describe('retry policy', () => {
       pausesDrain: true,
     });
     expect(decide({ ...context, error: apiErrors.rateLimited() })).toMatchObject({ delayMs: 30_000 });
+  });
+
+  it('after a 503 that says when to come back, waits at least that long (capped), spends an attempt and pauses everything', () => {
+    const unavailable = (retryAfterMs: number) =>
+      apiErrors.http(503, 'the database cannot be reached', 'acknowledgePunishment', retryAfterMs);
+    expect(decide({ ...context, attempts: 1, random: () => 0, error: unavailable(7000) })).toEqual({
+      action: 'retry',
+      rule: 'unavailable',
+      delayMs: 7000,
+      attempts: 2,
+      pausesDrain: true,
+    });
+    // The backoff wins when it is longer than the advertised wait.
+    const backedOff = decide({ ...context, attempts: 8, random: () => 0.999, error: unavailable(1000) });
+    expect(backedOff).toMatchObject({ rule: 'unavailable', attempts: 9 });
+    expect((backedOff as { delayMs: number }).delayMs).toBeGreaterThan(100_000);
+    // A wait beyond the cap is cut to it.
+    expect(decide({ ...context, random: () => 0, error: unavailable(3_600_000) })).toMatchObject({
+      delayMs: settings.maxDelayMs,
+    });
   });
 
   it('keeps a row the service refused for a rejected key: no attempt spent, the drain waits for the gate', () => {

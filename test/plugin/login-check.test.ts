@@ -103,6 +103,32 @@ describe('login check at pre-login', () => {
     expect(h.requests).toEqual([{ minecraftUuid: ALICE, username: 'Alice' }]);
   });
 
+  it('decides with an answer that came while the server was too busy to read it, past timeoutMs', async () => {
+    const h = harness({ timeoutMs: 300 });
+    const { event, pending } = h.preLogin();
+    await h.timers.advance(100);
+    // The game server's loop is held for 2 s (chunks sent to joining players). Node runs due
+    // timers before reading sockets: the answer, in since long ago, is read after the check's timer.
+    h.clock.jump(2000);
+    const ban = servicePunishment({ id: 'answered-ban' });
+    h.timers.setTimeout(() => h.answers[0]!.resolve(answer({ activePunishments: [ban] })), 200);
+    await h.timers.advance(200);
+    await pending;
+    expect(event.denied).toBe(true);
+    expect(event.denyMessage).toContain('answered-ban');
+    expect(h.lines.some((line) => line.message.includes('did not answer in time'))).toBe(false);
+  });
+
+  it('decides with an answer read in the same turn of the loop as the expiring timer', async () => {
+    const h = harness({ timeoutMs: 300 });
+    const { event, pending } = h.preLogin();
+    const ban = servicePunishment({ id: 'just-in-time' });
+    h.timers.setTimeout(() => h.answers[0]!.resolve(answer({ activePunishments: [ban] })), 300);
+    await h.timers.advance(300);
+    await pending;
+    expect(event.denyMessage).toContain('just-in-time');
+  });
+
   it('admits when no answer comes within timeoutMs; a ban answered later kicks the online player at once', async () => {
     const h = harness({ timeoutMs: 300 });
     const { event, pending } = h.preLogin();

@@ -111,6 +111,40 @@ describe('stream client', () => {
     expect(h.timers.map((timer) => timer.delayMs)).toEqual([3000]);
   });
 
+  it('a 429 to the upgrade whose body comes late holds every caller from its status line until the body is read', async () => {
+    const h = harness(0);
+    h.client.start();
+    const response = new EventEmitter() as EventEmitter & { statusCode: number; headers: Record<string, string> };
+    response.statusCode = 429;
+    response.headers = {};
+    h.sockets[0]!.emit('unexpected-response', {}, response);
+    expect(h.gate.closure(0)).toMatchObject({ reason: 'rate-limited', endpoint: 'stream' });
+    let read = false;
+    const waiting = h.gate.rateLimitsRead(0)?.then(() => {
+      read = true;
+    });
+    await Promise.resolve();
+    expect(read).toBe(false);
+    response.emit('data', Buffer.from(JSON.stringify({ status: 429, message: 'slow down', retryAfterSeconds: 4 })));
+    response.emit('end');
+    await waiting;
+    expect(read).toBe(true);
+    expect(h.gate.closure(0)).toEqual({ reason: 'rate-limited', endpoint: 'stream', untilMs: 4000 });
+    expect(h.timers.map((timer) => timer.delayMs)).toEqual([4000]);
+  });
+
+  it('a 429 to the upgrade whose answer ends without a body closes the gate for the default wait', () => {
+    const h = harness(0);
+    h.client.start();
+    const response = new EventEmitter() as EventEmitter & { statusCode: number; headers: Record<string, string> };
+    response.statusCode = 429;
+    response.headers = {};
+    h.sockets[0]!.emit('unexpected-response', {}, response);
+    response.emit('close');
+    expect(h.gate.closure(0)).toEqual({ reason: 'rate-limited', endpoint: 'stream', untilMs: 30_000 });
+    expect(h.gate.rateLimitsRead(0)).toBeUndefined();
+  });
+
   it('opens no connection while the gate is closed', () => {
     const h = harness();
     h.gate.rateLimited('recentPunishments', 0, 2500);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServiceOptions } from '../../src/service/index.js';
 import { JEB, NOTCH } from './helpers/fixture.js';
 import { type ReceivedRequest, seededFaults, WebhookReceiver } from './helpers/webhook-receiver.js';
@@ -186,7 +186,15 @@ describe('webhooks', () => {
     const answers = new Set(receiver.requests.map((request) => request.answer));
     expect([...answers].sort()).toEqual(['drop', 'ok', 'rate-limit', 'server-error']);
 
-    const list = await webhooksOf(service);
+    // The receiver counts a delivery when it answers; the service records it once the answer reaches it.
+    const list = await vi.waitFor(
+      async () => {
+        const shown = await webhooksOf(service);
+        expect(shown.map((webhook) => webhook.pending)).toEqual([0, 0]);
+        return shown;
+      },
+      { timeout: WAIT_MS, interval: 50 },
+    );
     expect(list).toHaveLength(2);
     expect(list[0]).toMatchObject({ name: 'moderation', url: `${receiver.url('')}/…`, pending: 0, dead: 0 });
     const log = await logOf(service, list[0]!.id);

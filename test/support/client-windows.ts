@@ -19,10 +19,12 @@ export function readFetchLog(logPath: string): RecordedFetch[] {
   } catch {
     return [];
   }
+  // A 429's line is written once its body is read, numbered when its status line came: order by number.
   return text
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as RecordedFetch);
+    .map((line) => JSON.parse(line) as RecordedFetch)
+    .sort((a, b) => a.seq - b.seq);
 }
 
 /**

@@ -134,6 +134,44 @@ describe('contract proxy in front of the reference service', () => {
     expect(limited.log.requests.every((entry) => entry.connection >= 1)).toBe(true);
   });
 
+  it('gives a wait as an HTTP date (a window to that second) or in Retry-After and the body together', async () => {
+    const plan: FaultPlan = ({ index }) => ({
+      kind: 'rate-limit',
+      channel: index === 0 ? 'http-date' : 'header-and-body',
+      waitSeconds: 2,
+    });
+    const limited = await proxy({ plan });
+    const dated = await call(limited.url, 'GET', 'punishments/types');
+    const dateMs = Date.parse(dated.headers.get('retry-after') ?? '');
+    expect(((await dated.json()) as { retryAfterSeconds?: number }).retryAfterSeconds).toBeUndefined();
+    const both = await call(limited.url, 'GET', 'punishments/types');
+    expect(both.headers.get('retry-after')).toBe('2');
+    expect(((await both.json()) as { retryAfterSeconds?: number }).retryAfterSeconds).toBe(2);
+    const [dateWindow, bothWindow] = limited.log.windows;
+    expect(dateWindow).toMatchObject({ channel: 'http-date', closesAtMs: dateMs });
+    expect(dateMs % 1000).toBe(0);
+    expect(dateMs - dateWindow!.opensAtMs).toBeGreaterThanOrEqual(2000 - 5);
+    expect(dateWindow!.waitSeconds).toBe((dateMs - dateWindow!.opensAtMs) / 1000);
+    expect(bothWindow).toMatchObject({ channel: 'header-and-body', waitSeconds: 2 });
+  });
+
+  it('sends a 429 in two parts when asked: the status line and headers at once, the body later', async () => {
+    const plan: FaultPlan = () => ({ kind: 'rate-limit', channel: 'body', waitSeconds: 1, bodyDelayMs: 1000 });
+    const limited = await proxy({ plan });
+    const answer = await call(limited.url, 'GET', 'punishments/types');
+    const headersAtMs = Date.now();
+    expect(answer.status).toBe(429);
+    const body = answer.json() as Promise<{ retryAfterSeconds?: number }>;
+    const first = await Promise.race([
+      body.then(() => 'body'),
+      new Promise((resolve) => setImmediate(() => resolve('no body yet'))),
+    ]);
+    expect(first).toBe('no body yet');
+    expect((await body).retryAfterSeconds).toBe(1);
+    // The window opens with the status line, as a client can know of the 429 from then.
+    expect(limited.log.windows[0]!.opensAtMs).toBeLessThanOrEqual(headersAtMs);
+  });
+
   it('a drop before forwarding never reaches the service; a drop after it loses an answer the service acted on', async () => {
     const dropping = await proxy({
       plan: withRules([

@@ -7,6 +7,7 @@ import {
   type Answer,
   advertisedWaitSeconds,
   errorAnswer,
+  type RateLimitAnswer,
   rateLimitAnswer,
   sendAnswer,
   writeRawAnswer,
@@ -120,11 +121,11 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
   };
 
   /** The proxy's own answer for a fault that never reaches the service, or undefined. */
-  const ownAnswer = (entry: ProxiedRequestEntry): Answer | undefined => {
+  const ownAnswer = (entry: ProxiedRequestEntry): Answer | RateLimitAnswer | undefined => {
     const fault = entry.fault;
     if (fault.kind === 'not-offered') return errorAnswer(404, `no route ${entry.method} ${entry.path}`);
     if (fault.kind === 'server-error') return errorAnswer(fault.status, 'injected fault');
-    if (fault.kind === 'rate-limit') return rateLimitAnswer(fault.channel, fault.waitSeconds);
+    if (fault.kind === 'rate-limit') return rateLimitAnswer(fault.channel, fault.waitSeconds, proxyNow());
     if (fault.kind === 'answer') {
       return {
         status: fault.status,
@@ -135,24 +136,46 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     return undefined;
   };
 
-  /** Records what the client got; a 429 opens a window for the key from now to now + its wait. */
+  /**
+   * Records what the client got; a 429 opens a window for the key from `sentAtMs` (stamped just
+   * before its status line is written: a stamp taken after could lag behind what the client has
+   * already read) to then + its wait, or to the HTTP date it named.
+   */
   const recordAnswer = (
     entry: ProxiedRequestEntry,
     status: number,
-    wait?: Pick<RateLimitWindow, 'channel' | 'waitSeconds'>,
+    sentAtMs: number,
+    wait?: Pick<RateLimitWindow, 'channel' | 'waitSeconds'> & { closesAtMs?: number },
   ) => {
     entry.status = status;
     if (!wait) return;
-    const opensAtMs = proxyNow();
+    const closesAtMs = wait.closesAtMs ?? sentAtMs + wait.waitSeconds * 1000;
     log.windows.push({
       key: entry.key,
       requestIndex: entry.index,
-      ...wait,
-      opensAtMs,
-      closesAtMs: opensAtMs + wait.waitSeconds * 1000,
+      channel: wait.channel,
+      waitSeconds: (closesAtMs - sentAtMs) / 1000,
+      opensAtMs: sentAtMs,
+      closesAtMs,
     });
   };
-  const ownWait = (fault: LoggedFault) => (fault.kind === 'rate-limit' ? fault : undefined);
+  // An HTTP date names the window's end; any other wait counts from when the answer is sent.
+  const ownWait = (fault: LoggedFault, answer: Answer | RateLimitAnswer) => {
+    if (fault.kind !== 'rate-limit') return undefined;
+    return fault.channel === 'http-date' && 'closesAtMs' in answer
+      ? { ...fault, closesAtMs: answer.closesAtMs }
+      : fault;
+  };
+  /** The status line and headers now, the body `delayMs` later (a proxy streaming the answer). */
+  const sendInTwoParts = (response: ServerResponse, answer: Answer, delayMs: number) => {
+    response.writeHead(answer.status, answer.headers);
+    response.flushHeaders();
+    const timer = setTimeout(() => {
+      lateAnswers.delete(timer);
+      response.end(answer.body);
+    }, delayMs);
+    lateAnswers.add(timer);
+  };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const entry = arrive(request, false);
@@ -162,8 +185,13 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     if (fault.kind === 'drop-before') return void request.socket.destroy();
     const own = ownAnswer(entry);
     if (own) {
-      sendAnswer(response, own);
-      recordAnswer(entry, own.status, ownWait(fault));
+      const sentAtMs = proxyNow();
+      if (fault.kind === 'rate-limit' && fault.bodyDelayMs !== undefined) {
+        sendInTwoParts(response, own, fault.bodyDelayMs);
+      } else {
+        sendAnswer(response, own);
+      }
+      recordAnswer(entry, own.status, sentAtMs, ownWait(fault, own));
       return;
     }
     let reply: Response;
@@ -178,16 +206,17 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
       entry.upstreamDown = true;
       if (options.whenUpstreamDown !== 'bad-gateway') return void request.socket.destroy();
       sendAnswer(response, errorAnswer(502, 'service down'));
-      return recordAnswer(entry, 502);
+      return recordAnswer(entry, 502, proxyNow());
     }
     const text = await reply.text();
     entry.upstreamStatus = reply.status;
     if (fault.kind === 'drop-after') return void request.socket.destroy();
     const relay = () => {
+      const sentAtMs = proxyNow();
       response.writeHead(reply.status, relayedHeaders(reply.headers));
       response.end(text);
-      const wait = { channel: 'upstream' as const, waitSeconds: advertisedWaitSeconds(reply.headers, text) };
-      recordAnswer(entry, reply.status, reply.status === 429 ? wait : undefined);
+      const wait = { channel: 'upstream' as const, waitSeconds: advertisedWaitSeconds(reply.headers, text, sentAtMs) };
+      recordAnswer(entry, reply.status, sentAtMs, reply.status === 429 ? wait : undefined);
     };
     if (fault.kind !== 'slow') return relay();
     const timer = setTimeout(() => {
@@ -205,8 +234,9 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     if (fault.kind === 'drop-before') return void socket.destroy();
     const own = ownAnswer(entry);
     if (own) {
+      const sentAtMs = proxyNow();
       writeRawAnswer(socket, own);
-      recordAnswer(entry, own.status, ownWait(fault));
+      recordAnswer(entry, own.status, sentAtMs, ownWait(fault, own));
       return;
     }
     tunnelUpgrade({

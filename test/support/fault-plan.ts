@@ -1,10 +1,18 @@
-/** Where a 429 says how long to wait: only one of the three places a client must read. */
-export type RetryChannel = 'retry-after' | 'x-rate-limit' | 'body';
+/**
+ * Where a 429 says how long to wait: `Retry-After` in seconds, `X-Rate-Limit-Retry-After-Seconds`,
+ * the body's `retryAfterSeconds`, `Retry-After` as an HTTP date, or `Retry-After` and the body together.
+ */
+export type RetryChannel = 'retry-after' | 'x-rate-limit' | 'body' | 'http-date' | 'header-and-body';
 
 /** What the proxy does with one request it was asked to plan. */
 export type Fault =
   | { kind: 'pass' }
-  | { kind: 'rate-limit'; channel: RetryChannel; waitSeconds: number }
+  /**
+   * A 429 with its wait in `channel`. `bodyDelayMs`: the status line and headers are sent at once,
+   * the body that much later (a proxy streaming the answer), so a client that waits for the body
+   * before it stops sending has a gap to send in.
+   */
+  | { kind: 'rate-limit'; channel: RetryChannel; waitSeconds: number; bodyDelayMs?: number }
   | { kind: 'server-error'; status: 500 | 503 }
   /** Connection destroyed; the service never sees the request. */
   | { kind: 'drop-before' }
@@ -16,7 +24,9 @@ export type Fault =
   | { kind: 'answer'; status: number; body: string; headers?: Record<string, string> };
 
 /** A card of the deck: a 429's wait is drawn when it is dealt. */
-export type FaultCard = Exclude<Fault, { kind: 'rate-limit' }> | { kind: 'rate-limit'; channel: RetryChannel };
+export type FaultCard =
+  | Exclude<Fault, { kind: 'rate-limit' }>
+  | { kind: 'rate-limit'; channel: RetryChannel; bodyDelayMs?: number };
 
 export interface PlannedRequest {
   /** Arrival order, from 0. */
@@ -45,13 +55,16 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
- * One of each fault per 28 requests: a 429 in each channel, 500, 503, a drop before and a drop
- * after the service handled the request, and 21 requests passed through.
+ * One of each fault per 30 requests: a 429 in each channel (the body-only one with its body
+ * 300 ms after its status line, as from a proxy streaming answers), 500, 503, a drop before and a
+ * drop after the service handled the request, and 21 requests passed through.
  */
 export const CONTRACT_FAULT_DECK: readonly FaultCard[] = [
   { kind: 'rate-limit', channel: 'retry-after' },
   { kind: 'rate-limit', channel: 'x-rate-limit' },
-  { kind: 'rate-limit', channel: 'body' },
+  { kind: 'rate-limit', channel: 'body', bodyDelayMs: 300 },
+  { kind: 'rate-limit', channel: 'http-date' },
+  { kind: 'rate-limit', channel: 'header-and-body' },
   { kind: 'server-error', status: 500 },
   { kind: 'server-error', status: 503 },
   { kind: 'drop-before' },

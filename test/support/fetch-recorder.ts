@@ -13,7 +13,10 @@ export const FETCH_LOG_VARIABLE = 'BAILIFF_TEST_FETCH_LOG';
 /** One line of the log. `atMs` is `Date.now()`, the clock the plugin's rate-limit gate reads. */
 export type RecordedFetch =
   | { seq: number; event: 'sent'; atMs: number; method: string; origin: string; path: string }
-  /** A 429, logged after its body was read, just before the plugin's code receives it. */
+  /**
+   * A 429, numbered and timed when its status line reached the plugin (before its body, which
+   * the plugin may still be reading), with the wait its headers or body advertise.
+   */
   | {
       seq: number;
       event: 'rate-limited';
@@ -33,8 +36,6 @@ export function fetchRecorderEnv(recorderPath: string, logPath: string): Record<
   };
 }
 
-type Unnumbered<T> = T extends unknown ? Omit<T, 'seq'> : never;
-
 function describeCall(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]) {
   const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
   const url = new URL(href);
@@ -42,23 +43,35 @@ function describeCall(input: Parameters<typeof fetch>[0], init: Parameters<typeo
   return { method, origin: url.origin, path: url.pathname };
 }
 
-function install(logPath: string): void {
-  const realFetch = globalThis.fetch;
+/**
+ * `fetch` that hands each call and each 429 to `record`, in order, numbered from 0. A 429 is
+ * numbered when its status line arrives and recorded once its body (read from a copy) says its
+ * wait; the caller gets the answer as it arrives, body unread.
+ */
+export function recordingFetch(realFetch: typeof fetch, record: (entry: RecordedFetch) => void): typeof fetch {
   let seq = 0;
-  // Synchronous, so a line is on disk before the caller's code runs on.
-  const record = (entry: Unnumbered<RecordedFetch>) =>
-    appendFileSync(logPath, `${JSON.stringify({ seq: seq++, ...entry })}\n`);
-  globalThis.fetch = async (input, init) => {
+  return async (input, init) => {
     const call = describeCall(input, init);
-    record({ event: 'sent', atMs: Date.now(), ...call });
+    record({ seq: seq++, event: 'sent', atMs: Date.now(), ...call });
     const response = await realFetch(input, init);
     if (response.status !== 429) return response;
-    const body = await response.text();
-    const waitSeconds = advertisedWaitSeconds(response.headers, body);
-    record({ event: 'rate-limited', atMs: Date.now(), ...call, waitSeconds });
-    // From here to the plugin's gate closing, only promise callbacks run: no timer, no other send.
-    return new Response(body, { status: 429, statusText: response.statusText, headers: response.headers });
+    // Known from here: whatever is sent while its body is still on the way comes after it.
+    const limited = { seq: seq++, atMs: Date.now() };
+    response
+      .clone()
+      .text()
+      .catch(() => '')
+      .then((body) => {
+        const waitSeconds = advertisedWaitSeconds(response.headers, body, limited.atMs);
+        record({ ...limited, event: 'rate-limited', ...call, waitSeconds });
+      });
+    return response;
   };
+}
+
+function install(logPath: string): void {
+  // Synchronous, so a line is on disk before the caller's code runs on.
+  globalThis.fetch = recordingFetch(globalThis.fetch, (entry) => appendFileSync(logPath, `${JSON.stringify(entry)}\n`));
 }
 
 const logPath = process.env[FETCH_LOG_VARIABLE];

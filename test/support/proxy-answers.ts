@@ -14,13 +14,31 @@ export function errorAnswer(status: number, message: string, extra: Record<strin
   return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
 }
 
-/** A 429 whose wait is given in `channel` and nowhere else. */
-export function rateLimitAnswer(channel: RetryChannel, waitSeconds: number): Answer {
+/** A 429 and the window it opens: until `closesAtMs` (an HTTP date has whole seconds: the next one at or after the wait). */
+export interface RateLimitAnswer extends Answer {
+  closesAtMs: number;
+}
+
+/** A 429 sent at `nowMs` whose wait is given in `channel` (and nowhere else, but for `header-and-body`). */
+export function rateLimitAnswer(channel: RetryChannel, waitSeconds: number, nowMs: number): RateLimitAnswer {
   const message = 'rate limit exceeded';
-  if (channel === 'body') return errorAnswer(429, message, { retryAfterSeconds: waitSeconds });
-  const answer = errorAnswer(429, message);
-  const header = channel === 'retry-after' ? 'retry-after' : 'x-rate-limit-retry-after-seconds';
-  return { ...answer, headers: { ...answer.headers, [header]: String(waitSeconds) } };
+  const closesAtMs = nowMs + waitSeconds * 1000;
+  if (channel === 'body') return { ...errorAnswer(429, message, { retryAfterSeconds: waitSeconds }), closesAtMs };
+  if (channel === 'http-date') {
+    const dateMs = Math.ceil(closesAtMs / 1000) * 1000;
+    const answer = errorAnswer(429, message);
+    return {
+      ...answer,
+      headers: { ...answer.headers, 'retry-after': new Date(dateMs).toUTCString() },
+      closesAtMs: dateMs,
+    };
+  }
+  const answer =
+    channel === 'header-and-body'
+      ? errorAnswer(429, message, { retryAfterSeconds: waitSeconds })
+      : errorAnswer(429, message);
+  const header = channel === 'x-rate-limit' ? 'x-rate-limit-retry-after-seconds' : 'retry-after';
+  return { ...answer, headers: { ...answer.headers, [header]: String(waitSeconds) }, closesAtMs };
 }
 
 export function sendAnswer(response: ServerResponse, answer: Answer): void {
@@ -37,14 +55,17 @@ export function writeRawAnswer(socket: Duplex, answer: Answer): void {
 }
 
 /**
- * The wait a 429 from the service advertises, in seconds: `Retry-After`, then
- * `X-Rate-Limit-Retry-After-Seconds`, then the body's `retryAfterSeconds`; 30 when none does
- * (what a client assumes then).
+ * The wait a 429 received at `nowMs` advertises, in seconds: `Retry-After` (seconds, or an HTTP
+ * date counted from `nowMs`), then `X-Rate-Limit-Retry-After-Seconds`, then the body's
+ * `retryAfterSeconds`; 30 when none does (what a client assumes then).
  */
-export function advertisedWaitSeconds(headers: Headers, body: string): number {
+export function advertisedWaitSeconds(headers: Headers, body: string, nowMs: number): number {
   for (const name of ['retry-after', 'x-rate-limit-retry-after-seconds']) {
-    const value = Number(headers.get(name) ?? Number.NaN);
+    const text = headers.get(name);
+    const value = Number(text ?? Number.NaN);
     if (Number.isFinite(value) && value >= 0) return value;
+    const dateMs = name === 'retry-after' && text !== null && /[a-z]{3}/i.test(text) ? Date.parse(text) : Number.NaN;
+    if (Number.isFinite(dateMs)) return Math.max(0, dateMs - nowMs) / 1000;
   }
   try {
     const seconds = (JSON.parse(body) as { retryAfterSeconds?: unknown }).retryAfterSeconds;

@@ -86,6 +86,8 @@ export const INJECTED_FAULT_LABELS = [
   '429 retry-after',
   '429 x-rate-limit',
   '429 body',
+  '429 http-date',
+  '429 header-and-body',
   '500',
   '503',
   'drop-before',

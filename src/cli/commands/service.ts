@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Logger } from '../../ports/logger.js';
 import { escapeControlCharacters } from '../../runtime/log-escape.js';
 import { parseTrustedProxies } from '../../service/connections/client-origin.js';
+import { SERVICE_COMMAND_WARM_UP_CHECKS } from '../../service/options.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
 import { readSecret } from '../secret-input.js';
@@ -71,6 +72,9 @@ const USAGE = `usage: bailiff service [options]
   --trust-proxy-header NAME         the header they write: x-forwarded-for or forwarded (default: x-forwarded-for)
   --webhooks-allow-private          webhooks may go to loopback, private and other internal addresses
                                     (default: BAILIFF_WEBHOOKS_ALLOW_PRIVATE=1, else the internet only)
+  --warm-up-checks N                login checks answered for a rehearsal before listening (1 s at most), so a
+                                    restart's storm meets a warm service; 0 starts cold; a SQLite file only
+                                    (default: ${SERVICE_COMMAND_WARM_UP_CHECKS})
   --metrics-token-file FILE         file holding the bearer token of GET /metrics (default: BAILIFF_METRICS_TOKEN,
                                     else the file BAILIFF_METRICS_TOKEN_FILE names; none: no /metrics on this port)
   --metrics-token TOKEN             the token itself (visible to other users in \`ps\`: prefer the file)
@@ -168,6 +172,7 @@ function parse(argv: string[]) {
         'trust-proxy': { type: 'string' },
         'trust-proxy-header': { type: 'string' },
         'webhooks-allow-private': { type: 'boolean' },
+        'warm-up-checks': { type: 'string' },
         'metrics-token': { type: 'string' },
         'metrics-token-file': { type: 'string' },
         'metrics-port': { type: 'string' },
@@ -328,6 +333,7 @@ export const command: CliCommand = async (context) => {
       ...(trustProxy === undefined ? {} : { trustProxy }),
       ...(trustProxyHeader === undefined ? {} : { trustProxyHeader }),
       ...(allowPrivateWebhooks ? { webhooksAllowPrivate: true } : {}),
+      warmUpChecks: integerFlag('warm-up-checks', flags['warm-up-checks'], 0) ?? SERVICE_COMMAND_WARM_UP_CHECKS,
       ...(metricsToken === undefined ? {} : { metricsToken }),
       ...(metricsPort === undefined ? {} : { metricsPort }),
       ...(flags['metrics-host'] === undefined ? {} : { metricsHost: flags['metrics-host'] }),

@@ -64,8 +64,10 @@ export function bridgeEvents(serv: FsServer, runtime: HostRuntime, players: Play
 
     const plainChat = takeOverPlayerChat(serv, player);
     player.on('chat_cancel', (data: { message: string }, cancel: CancelBehavior) => {
-      if (runtime.events.chat(players.adapt(player), data.message).cancelled) cancel();
-      else plainChat.onAllowed(data, cancel);
+      if (runtime.events.chat(players.adapt(player), data.message).cancelled) {
+        cancel();
+        plainChat.onBlocked(data.message);
+      } else plainChat.onAllowed(data, cancel);
     });
 
     // A vetoed command or a plugin's: flying-squid must not also run it (or answer "Command not found").

@@ -9,6 +9,7 @@ import { bridgeEvents } from './event-bridge.js';
 import { flyingSquidOptions } from './flying-squid-options.js';
 import { shareOpRights } from './op-rights.js';
 import { PlayerDirectory } from './player-adapter.js';
+import { releaseDepartedPlayers } from './player-release.js';
 import { showJoiningPlayersToEachOther } from './player-visibility.js';
 import { addPrivateMessageCommands } from './private-messages.js';
 import { routeStopCommand } from './stop-command.js';
@@ -39,7 +40,7 @@ export const createFlyingSquidHost: HostFactory<ServerSettings> = async ({
   routeStopCommand(serv, requestStop);
   takeOverHostCommands(serv, runtime, players, logger);
   shareOpRights(serv, runtime.permissions);
-  showJoiningPlayersToEachOther(serv);
+  showJoiningPlayersToEachOther(serv, releaseDepartedPlayers(serv));
   renderFlyingSquidMessages(serv);
 
   let closing: Promise<void> | undefined;

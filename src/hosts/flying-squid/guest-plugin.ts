@@ -12,6 +12,7 @@ import { releaseExitHookSignals } from './exit-hook.js';
 import type { FsServer } from './flying-squid-types.js';
 import { shareOpRights } from './op-rights.js';
 import { PlayerDirectory } from './player-adapter.js';
+import { releaseDepartedPlayers } from './player-release.js';
 import { showJoiningPlayersToEachOther } from './player-visibility.js';
 import { routeStopCommand } from './stop-command.js';
 
@@ -52,7 +53,7 @@ export function server(this: FlyingSquidPluginRecord, serv: FsServer, options: H
   runtime.setPlayers(players);
   bridgeEvents(serv, runtime, players, logger);
   shareOpRights(serv, runtime.permissions);
-  showJoiningPlayersToEachOther(serv);
+  showJoiningPlayersToEachOther(serv, releaseDepartedPlayers(serv));
   // From 1.20.3 flying-squid's own messages ("joined the game") would show raw `&` codes.
   renderFlyingSquidMessages(serv);
 

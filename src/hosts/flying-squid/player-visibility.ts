@@ -1,4 +1,5 @@
 import type { FsPlayer, FsServer } from './flying-squid-types.js';
+import type { TabListSending } from './player-release.js';
 
 type Writer = Pick<FsPlayer, '_client'>;
 
@@ -14,9 +15,16 @@ type Writer = Pick<FsPlayer, '_client'>;
  * - From 1.20.2 players spawn with the unified `spawn_entity` packet, whose `type` flying-squid
  *   leaves unset for players (clients saw a boat).
  * - The tab list of everyone online was sent to everyone but the newcomer.
+ *
+ * `sending` runs the tab-list sender (player-release.ts captures what flying-squid starts then).
  */
-export function showJoiningPlayersToEachOther(serv: FsServer): void {
+export function showJoiningPlayersToEachOther(
+  serv: FsServer,
+  sending: TabListSending = (_newcomer, send) => send(),
+): void {
   const playerType = serv.registry.entitiesByName.player?.id;
+  // Made here, not in the listener: a function made there would hold that player for ever.
+  const sendTabList = (newcomer: FsPlayer) => sending(newcomer, () => sendPlayerList(serv, newcomer));
   serv.on('newPlayer', (player: FsPlayer) => {
     delete serv.entities[player.id];
     const updateAndSpawn = player.updateAndSpawn.bind(player);
@@ -26,7 +34,7 @@ export function showJoiningPlayersToEachOther(serv: FsServer): void {
     };
     if (playerType !== undefined) player.entityType = playerType;
     // Each player's plugin setup assigns flying-squid's version again: replace it after that.
-    serv._sendPlayerList = (newcomer: FsPlayer) => sendPlayerList(serv, newcomer);
+    serv._sendPlayerList = sendTabList;
   });
 }
 

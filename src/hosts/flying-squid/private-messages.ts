@@ -25,8 +25,11 @@ function whisperLine(from: string, to: string, message: string): TextSegment[] {
  * What players type is shown as plain text: their `&` codes are not rendered.
  */
 export function addPrivateMessageCommands(serv: FsServer, players: PlayerDirectory, logger: Logger): void {
-  // Last correspondent per player, by lower-cased name, for /r.
+  // Last correspondent per player, by lower-cased name, for /r; forgotten when the player leaves.
   const lastCorrespondent = new Map<string, string>();
+  serv.on('newPlayer', (player: FsPlayer) => {
+    player.once('disconnected', () => lastCorrespondent.delete(player._client.username.toLowerCase()));
+  });
 
   const deliver = (from: FsPlayer | undefined, to: FsPlayer, typed: string): void => {
     const fromName = from?._client.username ?? consoleName;

@@ -6,6 +6,7 @@ import type { HostRuntime } from '../../runtime/host.js';
 import { toSectionCodes } from './bedrock-text.js';
 import { shareOperatorRights } from './operator-rights.js';
 import { type BedrockPlayerDirectory, knownXuid } from './player-adapter.js';
+import { forgetEmptyPermissionMember, forgetStrayStorage } from './player-release.js';
 
 /**
  * Translates SerenityJS's player lifecycle for the runtime: pre-login (awaited by SerenityJS inside
@@ -23,6 +24,8 @@ export function bridgeSerenityEvents(
   // SerenityJS has no time limit here and shows a thrown error's text to the player: the
   // runtime's admission bounds the listeners and never rejects.
   const admitOrRefuse = async ({ player }: PlayerJoinSignal): Promise<boolean> => {
+    // SerenityJS has just built the player: its stray first storage is still in the spawn chunk.
+    forgetStrayStorage(player);
     if (!isAcceptedName(player.username)) {
       player.disconnect(UNACCEPTED_NAME_MESSAGE, DisconnectReason.Kicked);
       return false;
@@ -46,6 +49,8 @@ export function bridgeSerenityEvents(
   serenity.on(WorldEvent.PlayerLeave, ({ player }) => {
     const left = players.remove(player);
     if (left) runtime.events.quit(left);
+    forgetStrayStorage(player);
+    forgetEmptyPermissionMember(serenity, player);
   });
 
   // SerenityJS relays a chat packet as the client wrote it: its text, the author name the client
@@ -62,11 +67,14 @@ export function bridgeSerenityEvents(
     return true;
   });
 
-  // Synchronous only: SerenityJS ignores a promise returned here.
+  // Synchronous only: SerenityJS ignores a promise returned here. SerenityJS logs only the
+  // lines it broadcasts; a blocked one is said as such, never as chat.
   serenity.before(WorldEvent.PlayerChat, ({ player, message }) => {
     const sender = players.get(player);
     if (!sender) return false;
-    return !runtime.events.chat(sender, message).cancelled;
+    if (!runtime.events.chat(sender, message).cancelled) return true;
+    logger.info(`[muted] ${player.username}: ${message}`);
+    return false;
   });
 
   // SerenityJS has no command event: decide on the request packet, before its command handler.

@@ -12,6 +12,7 @@ import { bridgeSerenityEvents } from './event-bridge.js';
 import { installNodeShims } from './node-shims.js';
 import { acceptNewOfflineLogins } from './offline-login.js';
 import { BedrockPlayerDirectory } from './player-adapter.js';
+import { answerRepeatedHandshakes } from './raknet-handshake.js';
 
 /** The identifier SerenityJS knows this plugin by (`plugins/configs/bailiff.json`, `/plugins list`). */
 export const GUEST_IDENTIFIER = 'bailiff';
@@ -37,6 +38,7 @@ class BailiffGuest extends Plugin {
 
   override onInitialize(): void {
     installNodeShims();
+    answerRepeatedHandshakes();
     const serenity = this.serenity;
     const settings = parseGuestSettings(`plugins/configs/${GUEST_IDENTIFIER}.json`, this.config);
     // The Pipeline's folder is `<server>/plugins`: the server folder is its parent.

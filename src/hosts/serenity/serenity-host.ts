@@ -11,6 +11,7 @@ import { installNodeShims } from './node-shims.js';
 import { acceptNewOfflineLogins } from './offline-login.js';
 import { BedrockPlayerDirectory } from './player-adapter.js';
 import { startWithoutBusyLoop } from './quiet-loop.js';
+import { answerRepeatedHandshakes } from './raknet-handshake.js';
 import { routeSerenityLogs } from './serenity-logs.js';
 import { routeStopCommand } from './stop-command.js';
 import { freeUdpPort } from './udp-port.js';
@@ -24,6 +25,7 @@ const CLOSE_LIMIT_MS = 3000;
  */
 export const createSerenityHost: HostFactory<ServerSettings> = async ({ runtime, settings, logger, requestStop }) => {
   installNodeShims();
+  answerRepeatedHandshakes();
   routeSerenityLogs(logger);
   if (settings.worldFolder !== null) {
     logger.warn('the bedrock host keeps its world in memory: worldFolder is ignored');

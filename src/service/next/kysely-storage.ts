@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DialectChoices } from '../db/dialect/choices.js';
 import { ConnectionWatch } from '../db/dialect/connection-watch.js';
+import type { SqliteRehearsal } from '../db/dialect/sqlite-driver.js';
 import { schemaStatusOf } from '../db/migrate.js';
 import type { SqlContext } from '../db/prepared.js';
 import type { ServiceTables } from '../db/tables.js';
@@ -79,6 +80,8 @@ export class KyselyStorage implements ServiceStorage {
     private readonly watch = new ConnectionWatch(),
     /** PostgreSQL: the pool, for what several instances share beyond the stores (LISTEN/NOTIFY, rate buckets). */
     readonly pool?: pg.Pool,
+    /** SQLite: the start-up warm-up's rolled-back transaction. */
+    private readonly rehearsal?: SqliteRehearsal,
   ) {
     this.dialect = choices.name;
     // One lease identity for the instance, in and out of transactions.
@@ -116,6 +119,21 @@ export class KyselyStorage implements ServiceStorage {
    */
   whenTransactionEnds(callback: () => void): void {
     this.scope.whenEnds(callback);
+  }
+
+  /** SQLite: whether a rehearsal ({@link rehearse}) can run. */
+  canRehearse(): boolean {
+    return this.rehearsal !== undefined;
+  }
+
+  /**
+   * Runs `work` inside one transaction that is rolled back when it ends (SQLite only): the start-up
+   * warm-up's rehearsal. Only while nothing else uses the storage (before the service listens or
+   * starts its background work): anything else written meanwhile would be undone too.
+   */
+  rehearse<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.rehearsal) return Promise.reject(new Error('a rehearsal needs a SQLite file'));
+    return this.rehearsal.run(this.db, work);
   }
 
   refreshStatistics(): Promise<void> {

@@ -6,7 +6,7 @@ import { ConnectionWatch } from '../db/dialect/connection-watch.js';
 import { postgresChoices } from '../db/dialect/postgres-choices.js';
 import { createPgPool, describeDatabaseUrl, postgresKyselyDialect } from '../db/dialect/postgres-driver.js';
 import { sqliteChoices } from '../db/dialect/sqlite-choices.js';
-import { sqliteKyselyDialect } from '../db/dialect/sqlite-driver.js';
+import { SqliteRehearsal, sqliteKyselyDialect } from '../db/dialect/sqlite-driver.js';
 import { migrateServiceSchema } from '../db/migrate.js';
 import type { ServiceTables } from '../db/tables.js';
 import { KyselyStorage, TransactionScope } from './kysely-storage.js';
@@ -36,7 +36,11 @@ export async function openSqliteStorage(path: string, options: OpenStorageOption
   file.pragma(`mmap_size = ${MMAP_BYTES}`);
   const scope = new TransactionScope();
   const watch = new ConnectionWatch();
-  const db = new Kysely<ServiceTables>({ dialect: sqliteKyselyDialect(file, () => scope.refuseInside(), watch) });
+  // A database in memory starts empty at every start: no storm of a network meets it, nothing to rehearse.
+  const rehearsal = file.memory ? undefined : new SqliteRehearsal();
+  const db = new Kysely<ServiceTables>({
+    dialect: sqliteKyselyDialect(file, () => scope.refuseInside(), watch, rehearsal),
+  });
   try {
     await migrateServiceSchema(db, sqliteChoices);
   } catch (error) {
@@ -50,7 +54,16 @@ export async function openSqliteStorage(path: string, options: OpenStorageOption
       : undefined;
   const leases = options.leases ?? { ...instanceLeases(), instanceId: SQLITE_LEASE_HOLDER };
   const stopCheckpoints = async () => checkpointer?.stop();
-  return new KyselyStorage(db, sqliteChoices, scope, { ...options, leases }, stopCheckpoints, watch);
+  return new KyselyStorage(
+    db,
+    sqliteChoices,
+    scope,
+    { ...options, leases },
+    stopCheckpoints,
+    watch,
+    undefined,
+    rehearsal,
+  );
 }
 
 /** Connects, brings the schema up to date and returns the storage. */

@@ -141,16 +141,21 @@ export class StreamChangeStore implements StreamChangeStorePort {
     });
   }
 
-  /** Keeps the newest `retained` changes of every network; returns how many were deleted. */
-  prune(retained: number): Promise<number> {
+  /**
+   * Keeps the newest `retained` changes of every network, deleting at most `maxRows` of each
+   * network's oldest (all of them when left out); returns how many were deleted.
+   */
+  prune(retained: number, maxRows = Number.POSITIVE_INFINITY): Promise<number> {
     return inTransaction(this.sql, async (sql) => {
       let deleted = 0;
       for (const { networkId, sequence } of await q.heads.all(sql, {})) {
-        const through = (sequence ?? 0) - retained;
-        if (through <= 0) continue;
+        const beyond = (sequence ?? 0) - retained;
+        if (beyond <= 0) continue;
         // The lock the change log's triggers take: pruning waits for the network's writers.
         await sql.choices.lockUntilCommit(sql.db, STREAM_LOCK_CLASS, networkId);
         await q.ensureHead.run(sql, { networkId, epoch: newEpoch() });
+        const head = await q.head.first(sql, { networkId });
+        const through = Math.min(beyond, (head?.prunedThrough ?? 0) + maxRows);
         deleted += await q.prune.run(sql, { networkId, through });
         await q.markPruned.run(sql, { networkId, through });
       }

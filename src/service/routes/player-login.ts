@@ -7,6 +7,7 @@ import { parseOrThrow } from '../http/validate.js';
 import { findTypeRule } from '../rules/catalogue.js';
 import { isDateMs, toIso } from '../store/dates.js';
 import type { PendingNotificationRow } from '../store/ports/notifications.js';
+import { TransactionBatcher } from '../transaction-batcher.js';
 import type { EndpointHandlers } from './endpoint-handlers.js';
 
 /**
@@ -21,6 +22,8 @@ export function playerLoginHandlers(
   context: ServiceContext,
 ): Pick<EndpointHandlers, 'playerLogin' | 'registerPlayer' | 'lookupPlayer'> {
   const { storage, stores, clock } = context;
+  // The logins of one turn of the event loop share a transaction: a storm pays for one BEGIN and COMMIT a turn.
+  const loginTransactions = new TransactionBatcher(storage);
   return {
     playerLogin: {
       rateLimited: true,
@@ -31,8 +34,8 @@ export function playerLoginHandlers(
         const at = clock.now();
         const address = body.ipAddress === undefined ? undefined : parseIpAddress(body.ipAddress);
         const server = body.serverName ?? caller.serverName;
-        // One transaction records the login and reads the answer: the hot path pays for one BEGIN and COMMIT.
-        let answer = await storage.transaction(async (stores) => {
+        // One transaction records the login and reads the answer (shared with the other logins of this turn).
+        let answer = await loginTransactions.run(async (stores) => {
           await stores.players.recordLogin(caller.networkId, {
             uuid,
             name: body.username,

@@ -73,6 +73,8 @@ export class SqliteStorage implements ServiceStorage {
   private readonly begin;
   private readonly commit;
   private readonly rollback;
+  /** While set, transactions are savepoints inside the rehearsal's transaction (see {@link rehearse}). */
+  private rehearsal: { begin(): void; commit(): void; rollback(): void } | undefined;
   private readonly appliedSteps;
   private checkpointer: WalCheckpointer | undefined;
   private closing: Promise<void> | undefined;
@@ -101,17 +103,49 @@ export class SqliteStorage implements ServiceStorage {
 
   private transactionOnce<T>(work: (stores: ServiceStoresPorts) => Promise<T>): Promise<T> {
     return this.lock.holding(async () => {
-      this.begin.run();
+      const rehearsal = this.rehearsal;
+      if (rehearsal) rehearsal.begin();
+      else this.begin.run();
       try {
         const result = await work(this.transactionStores);
-        this.commit.run();
+        if (rehearsal) rehearsal.commit();
+        else this.commit.run();
         return result;
       } catch (error) {
         // Also after a failed COMMIT (SQLITE_BUSY leaves the transaction open): nothing stays half done.
-        if (this.db.inTransaction) this.rollback.run();
+        if (rehearsal) rehearsal.rollback();
+        else if (this.db.inTransaction) this.rollback.run();
         throw error;
       }
     });
+  }
+
+  /**
+   * Runs `work` inside one transaction that is rolled back when it ends, so whatever the work
+   * wrote, through the stores or their transactions (savepoints meanwhile), leaves no row behind:
+   * the start-up warm-up's rehearsal. Only while nothing else uses the storage (before the service
+   * listens or starts its background work): anything else written meanwhile would be undone too.
+   */
+  async rehearse<T>(work: () => Promise<T>): Promise<T> {
+    if (this.rehearsal || this.db.inTransaction) throw new Error('a rehearsal needs the storage to itself');
+    const savepoint = this.db.prepare('SAVEPOINT rehearsed');
+    const release = this.db.prepare('RELEASE rehearsed');
+    const rollbackTo = this.db.prepare('ROLLBACK TO rehearsed');
+    this.begin.run();
+    this.rehearsal = {
+      begin: () => savepoint.run(),
+      commit: () => release.run(),
+      rollback: () => {
+        rollbackTo.run();
+        release.run();
+      },
+    };
+    try {
+      return await work();
+    } finally {
+      this.rehearsal = undefined;
+      if (this.db.inTransaction) this.rollback.run();
+    }
   }
 
   schemaStatus(): Promise<SchemaStatus> {

@@ -108,14 +108,18 @@ export class StreamChangeStore {
     });
   }
 
-  /** Keeps the newest `retained` changes of every network; returns how many were deleted. */
-  prune(retained: number): number {
+  /**
+   * Keeps the newest `retained` changes of every network, deleting at most `maxRows` of each
+   * network's oldest (all of them when left out); returns how many were deleted.
+   */
+  prune(retained: number, maxRows = Number.POSITIVE_INFINITY): number {
     return this.db.transaction(() => {
       let deleted = 0;
       for (const { networkId, sequence } of this.headsStatement.all()) {
-        const through = (sequence ?? 0) - retained;
-        if (through <= 0) continue;
+        const beyond = (sequence ?? 0) - retained;
+        if (beyond <= 0) continue;
         this.ensureHead.run(networkId);
+        const through = Math.min(beyond, this.headStatement.get(networkId)!.prunedThrough + maxRows);
         deleted += this.pruneStatement.run(networkId, through).changes;
         this.markPrunedStatement.run(through, networkId);
       }

@@ -4,6 +4,8 @@ import { EventEmitter } from 'eventemitter3';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Punishment } from '../../contract/schemas.js';
 import { STREAM_PROTOCOL, STREAM_PROTOCOL_RESUMING } from '../../contract/schemas.js';
+import { systemTimers } from '../../ports/timers.js';
+import { BatchLoop } from '../batch-loop.js';
 import type { ConnectionGuard } from '../connections/connection-guard.js';
 import type { ServiceContext } from '../context.js';
 import { guarded, guardedAsync } from '../guard.js';
@@ -54,6 +56,8 @@ export const CLOSE_GOING_AWAY = 1001;
 
 /** How often the change log is pruned to its retained length. */
 const PRUNE_INTERVAL_MS = 60_000;
+// About a millisecond of deletes: a long log (after an import, or the first start of a large file) is trimmed between requests.
+const PRUNE_BATCH_ROWS = 1000;
 
 /** The HttpError a check threw, or undefined when it passed. */
 function refusal(check: () => void): HttpError | undefined {
@@ -96,7 +100,7 @@ export class StreamServer extends EventEmitter<StreamEvents> {
   private readonly byNetwork = new Map<number, Set<StreamConnection>>();
   private readonly alive = new WeakSet<WebSocket>();
   private readonly pingTimer: NodeJS.Timeout;
-  private readonly pruneTimer: NodeJS.Timeout;
+  private readonly pruner: BatchLoop;
   private readonly keyCheckTimer: NodeJS.Timeout;
   private readonly keys = new OpenStreamKeys();
   private readonly path: string;
@@ -141,21 +145,20 @@ export class StreamServer extends EventEmitter<StreamEvents> {
       settings.pingIntervalMs,
     );
     this.pingTimer.unref();
-    this.pruneTimer = setInterval(() => void this.prune(), PRUNE_INTERVAL_MS);
-    this.pruneTimer.unref();
+    // A batch of deletes per timer turn while a backlog lasts, then a look every PRUNE_INTERVAL_MS.
+    this.pruner = new BatchLoop(
+      systemTimers,
+      context.logger,
+      'stream log prune',
+      PRUNE_INTERVAL_MS,
+      async () => (await context.stores.streamChanges.prune(settings.retainedChanges, PRUNE_BATCH_ROWS)) > 0,
+    );
+    this.pruner.start();
     this.keyCheckTimer = setInterval(
       () => void this.recheckKeys(),
       settings.keyCheckIntervalMs ?? DEFAULT_STREAM_KEY_CHECK_INTERVAL_MS,
     );
     this.keyCheckTimer.unref();
-    void this.prune();
-  }
-
-  /** Trims every network's change log to `retainedChanges`. */
-  prune(): Promise<void> {
-    return guardedAsync(this.context.logger, 'stream log prune', {}, async () => {
-      await this.context.stores.streamChanges.prune(this.settings.retainedChanges);
-    });
   }
 
   /** Open streams whose key is no longer accepted (rotated past its grace period, server removed) are closed (1008). */
@@ -388,8 +391,8 @@ export class StreamServer extends EventEmitter<StreamEvents> {
   async close(): Promise<void> {
     this.isClosed = true;
     clearInterval(this.pingTimer);
-    clearInterval(this.pruneTimer);
     clearInterval(this.keyCheckTimer);
+    await this.pruner.close();
     this.server.off('upgrade', this.onUpgrade);
     this.context.feed.off('punishment:changed', this.onChange);
     this.snapshots.close();

@@ -35,9 +35,18 @@ export function joinBedrock(port: number, name: string, timeoutMs = 20_000): Pro
       command: (line) => sendCommand(client, line),
       quit: async () => client.close(),
     };
+    // Where a join that never ends got to, for the error.
+    let packets = 0;
+    let lastPacket = 'none';
+    client.on('packet', (packet: { data?: { name?: string } }) => {
+      packets += 1;
+      lastPacket = packet.data?.name ?? '?';
+    });
     const timer = setTimeout(() => {
       client.close();
-      reject(new Error(`${name} did not join within ${timeoutMs} ms`));
+      reject(
+        new Error(`${name} did not join within ${timeoutMs} ms (${packets} packets received, the last ${lastPacket})`),
+      );
     }, timeoutMs);
     client.once('spawn', () => {
       spawned = true;

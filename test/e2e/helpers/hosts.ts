@@ -12,6 +12,10 @@ export interface PlayerBot {
   chat(message: string): void;
   /** A private message to another player, with the host's own command. */
   whisper(target: string, message: string): void;
+  /** Runs a command; `line` without the leading `/`. */
+  command(line: string): void;
+  /** Calls `listener` with each line this player sees from now on, as it arrives. */
+  onLine(listener: (line: string) => void): void;
   quit(): Promise<void>;
 }
 
@@ -26,7 +30,8 @@ export interface HostUnderTest {
   uuidOf(name: string): string;
   /** The private-message command the host routes (what a mute refuses). */
   readonly whisperCommand: string;
-  join(port: number, name: string): Promise<PlayerJoin>;
+  /** @param timeoutMs how long to wait for the spawn (or the refusal). @default 20000 */
+  join(port: number, name: string, timeoutMs?: number): Promise<PlayerJoin>;
 }
 
 function fromJava(bot: TestBot): PlayerBot {
@@ -38,6 +43,9 @@ function fromJava(bot: TestBot): PlayerBot {
     },
     chat: (message) => bot.bot.chat(message),
     whisper: (target, message) => bot.bot.whisper(target, message),
+    command: (line) => bot.bot.chat(`/${line}`),
+    // Registered after the bot's own recorder: the line is the newest seen.
+    onLine: (listener) => bot.bot.on('messagestr', () => listener(bot.seen.at(-1)!)),
     quit: () => bot.quit(),
   };
 }
@@ -51,6 +59,8 @@ function fromBedrock(bot: BedrockBot): PlayerBot {
     },
     chat: (message) => bot.chat(message),
     whisper: (target, message) => bot.command(`msg ${target} ${message}`),
+    command: (line) => bot.command(line),
+    onLine: (listener) => bot.client.on('text', () => listener(bot.seen.at(-1)!)),
     quit: () => bot.quit(),
   };
 }
@@ -62,8 +72,8 @@ export const HOSTS: readonly HostUnderTest[] = [
     serverSettings: {},
     uuidOf: offlineUuid,
     whisperCommand: 'tell',
-    join: async (port, name) => {
-      const result = await joinBot(port, name);
+    join: async (port, name, timeoutMs) => {
+      const result = await joinBot(port, name, timeoutMs);
       return result.joined ? { joined: true, bot: fromJava(result.bot) } : result;
     },
   },
@@ -72,8 +82,8 @@ export const HOSTS: readonly HostUnderTest[] = [
     serverSettings: BEDROCK_TEST_SETTINGS,
     uuidOf: bedrockOfflineUuid,
     whisperCommand: 'msg',
-    join: async (port, name) => {
-      const result = await joinBedrock(port, name);
+    join: async (port, name, timeoutMs) => {
+      const result = await joinBedrock(port, name, timeoutMs);
       return result.joined ? { joined: true, bot: fromBedrock(result.bot) } : result;
     },
   },

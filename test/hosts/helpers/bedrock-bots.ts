@@ -24,9 +24,9 @@ function textOf(packet: { type: string; message: string; source_name?: string })
 }
 
 /**
- * A bedrock-protocol client in offline mode. Its `close` is made idempotent: closing a
- * raknet-native client twice corrupts the heap and aborts the process (and the library may
- * close by itself after a disconnect packet).
+ * A bedrock-protocol client in offline mode. Its `close`, and its native RakNet client's, are
+ * made idempotent: closing a raknet-native client twice corrupts the heap and aborts the process
+ * (and the library may close by itself after a disconnect packet, or a connect timeout).
  */
 export function connectBedrock(port: number, name: string): Client {
   const client = createClient({
@@ -45,6 +45,18 @@ export function connectBedrock(port: number, name: string): Client {
     closed = true;
     close(...args);
   };
+  // Its connection closes the native client too: when the connect times out it does, and then
+  // the client's own close would again (a double free that aborts the process).
+  const native = (client as unknown as { connection?: { raknet?: { close(): void } } }).connection?.raknet;
+  if (native) {
+    let nativeClosed = false;
+    const closeNative = native.close.bind(native);
+    native.close = () => {
+      if (nativeClosed) return;
+      nativeClosed = true;
+      closeNative();
+    };
+  }
   return client;
 }
 

@@ -20,15 +20,18 @@ export interface ServerProcess {
   stop(timeoutMs?: number): Promise<number | null>;
 }
 
-/** Starts `dist/test/hosts/fixtures/<runner>.js` and waits for `game server listening on`. */
+/**
+ * Starts `dist/test/hosts/fixtures/<runner>.js` (or a start script of the test's own, `{ script }`,
+ * as an owner's server would have) and waits for `game server listening on`.
+ */
 export async function startServerProcess(
   serverDir: string,
   pluginFolders: string[],
   version?: string,
   env: Record<string, string> = {},
-  runnerName: ServerRunner = 'run-server',
+  runnerName: ServerRunner | { script: string } = 'run-server',
 ): Promise<ServerProcess> {
-  const runner = resolve(fixtures, `${runnerName}.js`);
+  const runner = typeof runnerName === 'string' ? resolve(fixtures, `${runnerName}.js`) : runnerName.script;
   if (!existsSync(runner)) throw new Error(`${runner} is missing: run \`npm run build\` first`);
   const child = spawn(process.execPath, [runner, serverDir, ...pluginFolders], {
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -27,6 +27,22 @@ describe('a failed call told to the sender and logged for the owner', () => {
     expect(lines.map((line) => line.level)).toEqual(['debug', 'debug']);
   });
 
+  it('a service that answers but cannot serve (503, its database down) is named with its own words', () => {
+    deps = testDeps();
+    const console = fakeSender({ kind: 'console' });
+    const unavailable = apiError('http', 'getTicket', {
+      status: 503,
+      serviceMessage: 'the database cannot be reached',
+      retryAfterMs: 5000,
+    });
+    reportFailure(console, deps, unavailable, 'ticket');
+    reportFailure(console, deps, apiError('http', 'getTicket', { status: 502 }), 'ticket');
+    expect(plain(console.messages)).toEqual([
+      'The moderation service is unavailable right now (ticket, 503): the database cannot be reached. Try again later.',
+      'The moderation service cannot be reached right now (ticket). Try again later.',
+    ]);
+  });
+
   it("a player's failure reaches the owner's log; a line pointing to the log always does", () => {
     const { logger, lines } = recordingLogger();
     deps = testDeps({ overrides: { logger } });

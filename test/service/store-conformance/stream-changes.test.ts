@@ -60,6 +60,24 @@ describe.each(BACKENDS)('stream change log on %s', (dialect) => {
     ]);
   });
 
+  it('prunes a long log a bounded number of changes of each network at a time', async () => {
+    const { punishments, streamChanges } = storage().stores;
+    const { alpha, beta } = await twoNetworks(storage().stores);
+    for (let n = 0; n < 7; n += 1) await punishments.insert(newPunishment(alpha, `a${n}`));
+    for (let n = 0; n < 4; n += 1) await punishments.insert(newPunishment(beta, `b${n}`));
+
+    // Keeping 1: alpha has 6 changes too many, beta 3; at most 2 of each network go per call.
+    expect(await streamChanges.prune(1, 2)).toBe(4);
+    expect((await streamChanges.head(alpha)).prunedThrough).toBe(2);
+    expect((await streamChanges.head(beta)).prunedThrough).toBe(2);
+    expect(await streamChanges.prune(1, 2)).toBe(3);
+    expect(await streamChanges.prune(1, 2)).toBe(2);
+    expect(await streamChanges.prune(1, 2)).toBe(0);
+    expect(await streamChanges.head(alpha)).toMatchObject({ sequence: 7, prunedThrough: 6 });
+    expect((await streamChanges.changesAfter(alpha, 0, 10)).map((change) => change.sequence)).toEqual([7]);
+    expect((await streamChanges.changesAfter(beta, 0, 10)).map((change) => change.sequence)).toEqual([4]);
+  });
+
   it('pages through active punishments in (created, row) order, ties included, each row once', async () => {
     const { punishments, streamChanges } = storage().stores;
     const { alpha, beta } = await twoNetworks(storage().stores);

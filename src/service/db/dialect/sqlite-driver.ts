@@ -9,6 +9,7 @@ import {
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
+  sql,
 } from 'kysely';
 import type { Db } from '../../../db/open-db.js';
 import { sqliteUnavailable } from '../../store/database-unavailable.js';
@@ -91,8 +92,10 @@ class SqliteDriver implements Driver {
     /** Throws to refuse a statement that would wait for itself (the root stores used inside a transaction). */
     private readonly checkAcquire: () => void,
     private readonly watch: ConnectionWatch,
+    private readonly rehearsal: SqliteRehearsal,
   ) {
     this.connection = new SqliteConnection(db);
+    rehearsal.busy = () => this.held || this.connection.db.inTransaction;
     // A lone statement holds the connection for no longer than it runs: only a transaction counts as using it.
     watch.load = () => {
       const inUse = this.connection.db.inTransaction ? 1 : 0;
@@ -129,10 +132,11 @@ class SqliteDriver implements Driver {
   }
 
   async beginTransaction(): Promise<void> {
-    this.connection.runText('BEGIN IMMEDIATE');
+    this.connection.runText(this.rehearsal.active ? 'SAVEPOINT rehearsed' : 'BEGIN IMMEDIATE');
   }
 
   async commitTransaction(): Promise<void> {
+    if (this.rehearsal.active) return this.connection.runText('RELEASE rehearsed');
     try {
       this.connection.runText('COMMIT');
     } catch (error) {
@@ -143,6 +147,10 @@ class SqliteDriver implements Driver {
   }
 
   async rollbackTransaction(): Promise<void> {
+    if (this.rehearsal.active) {
+      this.connection.runText('ROLLBACK TO rehearsed');
+      return this.connection.runText('RELEASE rehearsed');
+    }
     if (this.connection.db.inTransaction) this.connection.runText('ROLLBACK');
   }
 
@@ -150,6 +158,29 @@ class SqliteDriver implements Driver {
   async destroy(): Promise<void> {
     if (this.held) await new Promise<void>((free) => this.waiting.push(free));
     this.connection.db.close();
+  }
+}
+
+/**
+ * The start-up warm-up's rehearsal: everything written meanwhile, through the stores or their
+ * transactions (savepoints meanwhile), is rolled back when it ends, so not a row is left behind.
+ */
+export class SqliteRehearsal {
+  active = false;
+  /** Set by the driver: whether its connection is lent out or inside a transaction. */
+  busy: () => boolean = () => false;
+
+  /** Only while nothing else uses the database: anything else written meanwhile would be undone too. */
+  async run<T, D>(db: Kysely<D>, work: () => Promise<T>): Promise<T> {
+    if (this.active || this.busy()) throw new Error('a rehearsal needs the storage to itself');
+    await sql`BEGIN IMMEDIATE`.execute(db);
+    this.active = true;
+    try {
+      return await work();
+    } finally {
+      this.active = false;
+      await sql`ROLLBACK`.execute(db);
+    }
   }
 }
 
@@ -170,9 +201,10 @@ export function sqliteKyselyDialect(
   db: Db,
   checkAcquire: () => void = () => {},
   watch = new ConnectionWatch(),
+  rehearsal = new SqliteRehearsal(),
 ): Dialect {
   return {
-    createDriver: () => new SqliteDriver(db, checkAcquire, watch),
+    createDriver: () => new SqliteDriver(db, checkAcquire, watch, rehearsal),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createAdapter: () => new ServiceSqliteAdapter(),
     createIntrospector: (kysely: Kysely<unknown>) => new SqliteIntrospector(kysely),

@@ -20,6 +20,9 @@ export interface StreamChangeStorePort {
    * (created_at, page_rowid): one page of a snapshot. `page_rowid` is any key that is unique and stable per row.
    */
   activePage(networkId: number, after: PageCursor | undefined, limit: number): Promise<ActiveRow[]>;
-  /** Keeps the newest `retained` changes of every network; returns how many were deleted. */
-  prune(retained: number): Promise<number>;
+  /**
+   * Keeps the newest `retained` changes of every network, deleting at most `maxRows` of each
+   * network's oldest (all of them when left out); returns how many were deleted.
+   */
+  prune(retained: number, maxRows?: number): Promise<number>;
 }

@@ -64,16 +64,21 @@ export class PgStreamChangeStore {
     return this.db.rows(PG_STREAM_CHANGE_SQL.activePage, [networkId, afterCreatedAt, after?.page_rowid ?? 0, limit]);
   }
 
-  /** Keeps the newest `retained` changes of every network; returns how many were deleted. */
-  prune(retained: number): Promise<number> {
+  /**
+   * Keeps the newest `retained` changes of every network, deleting at most `maxRows` of each
+   * network's oldest (all of them when left out); returns how many were deleted.
+   */
+  prune(retained: number, maxRows = Number.POSITIVE_INFINITY): Promise<number> {
     return this.db.transaction(async (tx) => {
       let deleted = 0;
       const heads = await tx.rows<{ networkId: number; sequence: number | null }>(PG_STREAM_CHANGE_SQL.heads);
       for (const { networkId, sequence } of heads) {
-        const through = (sequence ?? 0) - retained;
-        if (through <= 0) continue;
+        const beyond = (sequence ?? 0) - retained;
+        if (beyond <= 0) continue;
         await tx.run(PG_STREAM_CHANGE_SQL.lockNetworkLog, [STREAM_LOCK_CLASS, networkId]);
         await tx.run(PG_STREAM_CHANGE_SQL.ensureHead, [networkId]);
+        const head = await tx.row<StreamHead>(PG_STREAM_CHANGE_SQL.head, [networkId]);
+        const through = Math.min(beyond, (head?.prunedThrough ?? 0) + maxRows);
         deleted += await tx.run(PG_STREAM_CHANGE_SQL.prune, [networkId, through]);
         await tx.run(PG_STREAM_CHANGE_SQL.markPruned, [networkId, through]);
       }

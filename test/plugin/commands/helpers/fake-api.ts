@@ -39,7 +39,7 @@ export function fakeApi(implementations: Partial<ModerationApi> = {}): FakeApi {
 export function apiError(
   kind: ApiErrorKind,
   endpoint: EndpointName,
-  extra: { status?: number; serviceMessage?: string } = {},
+  extra: { status?: number; serviceMessage?: string; retryAfterMs?: number } = {},
 ): ApiError {
   return new ApiError({ kind, endpoint, message: `${endpoint} failed (${kind})`, ...extra });
 }
