@@ -4,11 +4,11 @@ import type { Logger } from '../ports/logger.js';
 import type { Timers } from '../ports/timers.js';
 import type { ChangeBusFactory } from './context.js';
 import { SharedTokenBuckets } from './http/shared-token-buckets.js';
-import { PostgresChangeListener } from './store/postgres/change-listener.js';
-import { PgNotificationListener } from './store/postgres/notification-listener.js';
-import { PgDb } from './store/postgres/pool.js';
-import { PgRateBuckets } from './store/postgres/rate-buckets.js';
-import { PgStaffSignals, STAFF_CHANNEL } from './store/postgres/staff-signals.js';
+import { PostgresChangeListener } from './sharing/change-listener.js';
+import { PgNotificationListener } from './sharing/notification-listener.js';
+import { PgDb } from './sharing/pg-db.js';
+import { PgRateBuckets } from './sharing/rate-buckets.js';
+import { PgStaffSignals, STAFF_CHANNEL } from './sharing/staff-signals.js';
 import { ChangeFollower } from './stream/change-follower.js';
 import { FollowedChangeBus } from './stream/followed-change-bus.js';
 

@@ -6,8 +6,8 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../../src/db/open-db.js';
 import { openSqliteStorage } from '../../src/service/next/open-storage.js';
+import { createPgPool } from '../../src/service/sharing/pg-db.js';
 import type { ServiceStoresPorts } from '../../src/service/store/ports/stores.js';
-import { createPgPool } from '../../src/service/store/postgres/pool.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { JEB, NOTCH, newPunishment } from './store-conformance/fixtures.js';
 

@@ -1,4 +1,4 @@
-import { pgStatements } from '../store/postgres/pool.js';
+import { pgStatements } from '../sharing/pg-db.js';
 
 /**
  * The service's tables, each after those its foreign keys point to. A SQLite table missing here is

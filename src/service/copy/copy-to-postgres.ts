@@ -4,7 +4,7 @@ import { sqliteChoices } from '../db/dialect/sqlite-choices.js';
 import { compareSteps, MIGRATION_TABLE } from '../db/migrate.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../db/schema.js';
 import { openPostgresStorage } from '../next/open-storage.js';
-import { PgDb } from '../store/postgres/pool.js';
+import { PgDb } from '../sharing/pg-db.js';
 import { PG_COPY_SQL, type PgColumn, TABLES_IN_COPY_ORDER } from './copy-tables.js';
 
 /** A copy that cannot be made: the message says why and what to do. */

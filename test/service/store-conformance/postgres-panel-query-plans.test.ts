@@ -13,10 +13,10 @@ import { PANEL_SESSION_STATEMENTS } from '../../../src/service/next/panel-sessio
 import { PLAYER_LOOKUP_STATEMENTS } from '../../../src/service/next/player-lookup.js';
 import { TICKET_LIST_STATEMENTS } from '../../../src/service/next/ticket-list.js';
 import { TICKET_STATEMENTS } from '../../../src/service/next/tickets.js';
+import type { PgStatement } from '../../../src/service/sharing/pg-db.js';
 import { DAY_MS } from '../../../src/service/store/dashboard-counts.js';
 import { PG_DASHBOARD_SQL } from '../../../src/service/store/postgres/dashboard-counts.js';
 import { PG_PLAYER_LOOKUP_SQL } from '../../../src/service/store/postgres/player-lookup.js';
-import type { PgStatement } from '../../../src/service/store/postgres/pool.js';
 import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
 import { PG_TICKET_LIST_SQL } from '../../../src/service/store/postgres/ticket-list.js';
 import { PG_TICKET_SQL } from '../../../src/service/store/postgres/tickets.js';

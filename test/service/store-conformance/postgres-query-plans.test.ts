@@ -15,6 +15,7 @@ import { PUBLIC_LIST_STATEMENTS } from '../../../src/service/next/public-list.js
 import { PUNISHMENT_STATEMENTS } from '../../../src/service/next/punishments.js';
 import { STREAM_CHANGE_STATEMENTS } from '../../../src/service/next/stream-changes.js';
 import { DELIVERY_STATEMENTS } from '../../../src/service/next/webhook-deliveries.js';
+import type { PgStatement } from '../../../src/service/sharing/pg-db.js';
 import { ipBanKeysHolding } from '../../../src/service/store/ip-ban-keys.js';
 import { PG_DASHBOARD_SQL } from '../../../src/service/store/postgres/dashboard-counts.js';
 import { PG_EVASION_SQL } from '../../../src/service/store/postgres/evasion-punishments.js';
@@ -23,7 +24,6 @@ import { PG_NOTIFICATION_SQL } from '../../../src/service/store/postgres/notific
 import { PG_PLAYER_IP_SQL } from '../../../src/service/store/postgres/player-ips.js';
 import { PG_PLAYER_LOOKUP_SQL } from '../../../src/service/store/postgres/player-lookup.js';
 import { PG_PLAYER_SQL } from '../../../src/service/store/postgres/players.js';
-import type { PgStatement } from '../../../src/service/store/postgres/pool.js';
 import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
 import { PG_PUBLIC_LIST_SQL } from '../../../src/service/store/postgres/public-list.js';
 import { PG_PUNISHMENT_SQL } from '../../../src/service/store/postgres/punishments.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/db/open-db.js';
 import { applySchemaMigrations } from '../../../src/db/schema-migrations.js';
 import { SERVICE_SCHEMA_MIGRATIONS } from '../../../src/service/db/schema.js';
-import { PgDb } from '../../../src/service/store/postgres/pool.js';
+import { PgDb } from '../../../src/service/sharing/pg-db.js';
 import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
 import { applyPgSchemaMigrations, PG_SCHEMA_MIGRATIONS } from '../../../src/service/store/postgres/schema.js';
 import { createTestDatabase, type TestDatabase, testPool } from '../../support/postgres.js';

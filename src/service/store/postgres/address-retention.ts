@@ -1,4 +1,4 @@
-import { type PgDb, pgStatements } from './pool.js';
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 
 /** The statements of {@link PgAddressRetentionStore}. */
 export const PG_ADDRESS_RETENTION_SQL = pgStatements('addressRetention', {

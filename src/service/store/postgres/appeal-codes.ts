@@ -1,3 +1,4 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import {
   APPEAL_CODE_COLUMNS,
   type AppealCode,
@@ -6,7 +7,6 @@ import {
   toAppealCode,
 } from '../appeal-code-rows.js';
 import { MAX_CODES_PER_HOLDER } from '../appeal-codes.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgAppealCodeStore}. */
 export const PG_APPEAL_CODE_SQL = pgStatements('appealCodes', {

@@ -1,6 +1,6 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import { APPEAL_COLUMNS, type Appeal, type AppealRow, toAppeal } from '../appeal-rows.js';
 import { type AppealDecision, hashAppealToken, type NewAppeal, type UnappealableMark } from '../appeals.js';
-import { type PgDb, pgStatements } from './pool.js';
 import { PgTicketStore } from './tickets.js';
 
 /** The statements of {@link PgAppealStore}. */

@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import { type AuditEntry, type AuditRecord, type AuditRow, toAuditRecord } from '../audit-log.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgAuditLog}. */
 export const PG_AUDIT_LOG_SQL = pgStatements('auditLog', {

@@ -1,6 +1,6 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import { type AuditRecord, type AuditRow, toAuditRecord } from '../audit-log.js';
 import type { AuditFilter } from '../audit-query.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgAuditQueryStore}. */
 export const PG_AUDIT_QUERY_SQL = pgStatements('auditQuery', {

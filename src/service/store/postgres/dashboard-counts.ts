@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import { DAY_MS, type DayCount, type OpenTicketRow, type TypeDayCount } from '../dashboard-counts.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /**
  * The statements of {@link PgDashboardCounts}. Each count reads a bounded range of days from an

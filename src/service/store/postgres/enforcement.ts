@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import type { AcknowledgementRecord, AcknowledgementView, EvidenceView } from '../enforcement.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgEnforcementStore}. */
 export const PG_ENFORCEMENT_SQL = pgStatements('enforcement', {

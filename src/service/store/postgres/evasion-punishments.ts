@@ -1,7 +1,7 @@
 import type { IpRange } from '../../../ip/ip-range.js';
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import { ipBanKeysHolding } from '../ip-ban-keys.js';
 import type { PunishmentRow } from '../punishment-rows.js';
-import { type PgDb, pgStatements } from './pool.js';
 import { PUNISHMENT_COLUMNS } from './punishment-columns.js';
 
 // The exact expression of the service_punishments_linked_ban index, so the planner can use it.

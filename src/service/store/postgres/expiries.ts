@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import type { PunishmentRow } from '../punishment-rows.js';
-import { type PgDb, pgStatements } from './pool.js';
 import { PUNISHMENT_COLUMNS } from './punishment-columns.js';
 
 /** The statements of {@link PgExpiryStore}. */

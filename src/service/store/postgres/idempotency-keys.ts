@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import type { IdempotencyClaim, IdempotentCreation } from '../idempotency-keys.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgIdempotencyKeyStore}. */
 export const PG_IDEMPOTENCY_KEY_SQL = pgStatements('idempotencyKeys', {

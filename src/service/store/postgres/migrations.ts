@@ -1,3 +1,4 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import {
   type ImportLease,
   LEASED_IMPORT_COLUMNS,
@@ -14,7 +15,6 @@ import {
   type UploadStatus,
 } from '../migration-rows.js';
 import type { ImportProgress, NewUpload, ProgressReport } from '../migrations.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgMigrationStore}. */
 export const PG_MIGRATION_SQL = pgStatements('migrations', {

@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from '../../../ports/clock.js';
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import { type Caller, callerOfKey, hashApiKey, type ServerRow } from '../server-rows.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgNetworkStore}. */
 export const PG_NETWORK_SQL = pgStatements('networks', {

@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import type { PendingNotificationRow, UnreadTextNoticeRow } from '../notifications.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgNotificationStore}. */
 export const PG_NOTIFICATION_SQL = pgStatements('notifications', {

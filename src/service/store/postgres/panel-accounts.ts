@@ -1,3 +1,4 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import {
   type PanelAccount,
   type PanelAccountRow,
@@ -6,7 +7,6 @@ import {
   toPanelAccount,
 } from '../panel-account-rows.js';
 import type { NewPanelAccount } from '../panel-accounts.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 const ACCOUNT_COLUMNS = 'id, network_id, username, password_hash, role, disabled, totp_secret, created_at, updated_at';
 

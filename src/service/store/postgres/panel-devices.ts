@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import type { PanelDevice } from '../panel-devices.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgPanelDeviceStore}. */
 export const PG_PANEL_DEVICE_SQL = pgStatements('panelDevices', {

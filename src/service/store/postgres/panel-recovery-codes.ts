@@ -1,4 +1,4 @@
-import { type PgDb, pgStatements } from './pool.js';
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 
 /** The statements of {@link PgPanelRecoveryCodeStore}. */
 export const PG_PANEL_RECOVERY_CODE_SQL = pgStatements('panelRecoveryCodes', {

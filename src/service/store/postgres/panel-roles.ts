@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import { type CustomRole, type PanelRoleRow, toCustomRole } from '../panel-role-rows.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgPanelRoleStore}. */
 export const PG_PANEL_ROLE_SQL = pgStatements('panelRoles', {

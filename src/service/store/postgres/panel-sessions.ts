@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import type { PanelSession } from '../panel-sessions.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgPanelSessionStore}. */
 export const PG_PANEL_SESSION_SQL = pgStatements('panelSessions', {

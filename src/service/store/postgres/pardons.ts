@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import type { PardonRecord, PardonView } from '../pardons.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgPardonStore}. */
 export const PG_PARDON_SQL = pgStatements('pardons', {

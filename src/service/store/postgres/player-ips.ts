@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import type { AccountOnIp, PlayerIp } from '../player-ips.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgPlayerIpStore}. */
 export const PG_PLAYER_IP_SQL = pgStatements('playerIps', {

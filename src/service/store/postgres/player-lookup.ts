@@ -1,6 +1,6 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import type { PlayerMatch, TargetAcknowledgement, TargetEvidence, TargetPardon } from '../player-lookup.js';
 import type { PunishmentRow } from '../punishment-rows.js';
-import { type PgDb, pgStatements } from './pool.js';
 import { PUNISHMENT_COLUMNS } from './punishment-columns.js';
 
 /** Beyond every character, so `prefix + HIGHEST` bounds the names starting with `prefix`. */

@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import type { PlayerLogin, PlayerRecord } from '../players.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgPlayerStore}. */
 export const PG_PLAYER_SQL = pgStatements('players', {

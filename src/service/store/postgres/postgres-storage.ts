@@ -2,10 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { Logger } from '../../../ports/logger.js';
 import { describeDatabaseUrl } from '../../db/dialect/postgres-driver.js';
+import { createPgPool, observeConnectionWaits, PgDb } from '../../sharing/pg-db.js';
 import { postgresUnavailable } from '../database-unavailable.js';
 import type { SchemaStatus, StorageLoad } from '../ports/storage.js';
 import { compareSchema } from '../schema-status.js';
-import { createPgPool, observeConnectionWaits, PgDb } from './pool.js';
 import { applyPgSchemaMigrations, PG_SCHEMA_MIGRATIONS } from './schema.js';
 import { createPgStores, instanceLeases, type PgStoreOptions, type PgStores } from './stores.js';
 

@@ -1,11 +1,11 @@
 import { PUBLIC_KIND_SQL } from '../../db/public-list-and-appeals.js';
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import {
   DEFAULT_PUBLIC_ISSUER_LABEL,
   type PublicKind,
   type PublicPageCursor,
   type PublicPunishment,
 } from '../public-list.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 const COLUMNS = `row_id AS position, (${PUBLIC_KIND_SQL}) AS kind, target_uuid AS "targetUuid",
     target_name AS "targetName", issuer_name AS "issuerName", type_ordinal AS "typeOrdinal", reason, duration,

@@ -1,8 +1,8 @@
 import type { PastPunishment } from '../../rules/preview.js';
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import { checkDateMs } from '../dates.js';
 import type { NewPunishment, PunishmentRow } from '../punishment-rows.js';
 import { toInsertParams } from '../punishment-rows.js';
-import { type PgDb, pgStatements } from './pool.js';
 import { PUNISHMENT_COLUMNS } from './punishment-columns.js';
 
 /** The statements of {@link PgPunishmentStore}. */

@@ -1,4 +1,4 @@
-import { CHANGES_CHANNEL } from './change-listener.js';
+import { CHANGES_CHANNEL } from '../../sharing/change-listener.js';
 
 /**
  * What several instances on one database need beyond the core schema (schema.ts): leases on the

@@ -1,7 +1,7 @@
 import { DEFAULT_APPEAL_COOLDOWN_HOURS } from '../../db/appeal-codes.js';
 import { PUBLIC_KIND_SQL } from '../../db/public-list-and-appeals.js';
 import { TICKET_ASSIGNEE_SQL } from '../../db/ticket-list-indexes.js';
-import type { PgDb } from './pool.js';
+import type { PgDb } from '../../sharing/pg-db.js';
 import { PG_MIGRATION_LEASES } from './schema-migration-leases.js';
 import { PG_PANEL_TWO_FACTOR } from './schema-panel-two-factor.js';
 import { SERVER_KEYS_STEP } from './schema-server-keys.js';

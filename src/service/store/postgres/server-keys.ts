@@ -1,3 +1,4 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import {
   hashApiKey,
   type ManagedServer,
@@ -6,7 +7,6 @@ import {
   toManagedServers,
   unmatchableKeyHash,
 } from '../server-rows.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgServerKeyStore}. */
 export const PG_SERVER_KEY_SQL = pgStatements('serverKeys', {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../../ports/clock.js';
+import type { PgDb } from '../../sharing/pg-db.js';
 import type { ServiceStoresPorts } from '../ports/stores.js';
 import type { UnrenderableTicketReport } from '../tickets.js';
 import { PgAddressRetentionStore } from './address-retention.js';
@@ -24,7 +25,6 @@ import { PgPardonStore } from './pardons.js';
 import { PgPlayerIpStore } from './player-ips.js';
 import { PgPlayerLookup } from './player-lookup.js';
 import { PgPlayerStore } from './players.js';
-import type { PgDb } from './pool.js';
 import { PgPublicListStore } from './public-list.js';
 import { PgPunishmentStore } from './punishments.js';
 import { PgServerKeyStore } from './server-keys.js';

@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import type { ActiveRow, LoggedChange, NewestSequence, PageCursor, StreamHead } from '../stream-changes.js';
-import { type PgDb, pgStatements } from './pool.js';
 import { PUNISHMENT_COLUMNS, punishmentColumnsOf } from './punishment-columns.js';
 import { STREAM_LOCK_CLASS } from './schema.js';
 

@@ -1,4 +1,5 @@
 import { TICKET_ASSIGNEE_SQL } from '../../db/ticket-list-indexes.js';
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import {
   type ListedTicket,
   TICKET_PAGE_FILTERS,
@@ -8,7 +9,6 @@ import {
   type TicketPageStatement,
   ticketPageStatementFor,
 } from '../ticket-list.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 // row_id stands in for SQLite's rowid: the keyset's tie-break after created_at (schema version 11).
 const COLUMNS = `row_id AS position, id, type, subject, status, priority, creator_name AS "creatorName",

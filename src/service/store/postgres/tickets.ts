@@ -1,4 +1,5 @@
 import type { Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import { type NewTicket, REPLY_UPSERT, TICKET_HEAD_COLUMNS, TICKET_UPSERT, ticketColumns } from '../ticket-columns.js';
 import {
   type ReplyRow,
@@ -20,7 +21,6 @@ import {
   type StaffTicketRow,
   type TicketFacts,
 } from '../tickets.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgTicketStore}. */
 export const PG_TICKET_SQL = pgStatements('tickets', {

@@ -1,6 +1,6 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import { type DeliveryStep, MAX_DEAD_DELIVERIES, type QueueHead } from '../../webhooks/delivery-store.js';
 import type { LogEntry } from '../../webhooks/webhook-log.js';
-import { type PgDb, pgStatements } from './pool.js';
 import { PgWebhookLog } from './webhook-log.js';
 
 /** How long a claimed head waits before another instance looks at it again, when its lease end is not known yet. */

@@ -1,5 +1,5 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import { type LogEntry, MAX_LOG_ENTRIES } from '../../webhooks/webhook-log.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgWebhookLog}. */
 export const PG_WEBHOOK_LOG_SQL = pgStatements('webhookLog', {

@@ -1,6 +1,6 @@
+import { type PgDb, pgStatements } from '../../sharing/pg-db.js';
 import type { WebhookConfig, WebhookUpdate } from '../../webhooks/webhook-config.js';
 import { toWebhook, WEBHOOK_COLUMNS, type Webhook, type WebhookRow } from '../../webhooks/webhook-rows.js';
-import { type PgDb, pgStatements } from './pool.js';
 
 /** The statements of {@link PgWebhookStore}. */
 export const PG_WEBHOOK_SQL = pgStatements('webhooks', {

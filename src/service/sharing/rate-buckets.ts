@@ -1,5 +1,5 @@
-import type { BucketReservations, Reservation } from '../../http/shared-token-buckets.js';
-import { type PgDb, pgStatements } from './pool.js';
+import type { BucketReservations, Reservation } from '../http/shared-token-buckets.js';
+import { type PgDb, pgStatements } from './pg-db.js';
 
 // What the bucket holds now: its stored tokens plus the refill since, up to its capacity ($2 capacity, $3 per ms, $6 now).
 const AVAILABLE = 'least($2::float8, b.tokens + $5::float8 + greatest(0, $6::bigint - b.refilled_at) * $3::float8)';

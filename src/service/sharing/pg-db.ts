@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import type { Logger } from '../../../ports/logger.js';
-import { postgresUnavailable } from '../database-unavailable.js';
+import type { Logger } from '../../ports/logger.js';
+import { postgresUnavailable } from '../store/database-unavailable.js';
 
 /** What a statement can run on: the pool (one statement, any connection) or one checked-out client. */
 export type Queryable = pg.Pool | pg.PoolClient;

@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import type { Logger } from '../../../ports/logger.js';
-import type { TimerHandle, Timers } from '../../../ports/timers.js';
-import { type BackoffLimits, backoffCeilingMs } from '../../../retry/backoff.js';
+import type { Logger } from '../../ports/logger.js';
+import type { TimerHandle, Timers } from '../../ports/timers.js';
+import { type BackoffLimits, backoffCeilingMs } from '../../retry/backoff.js';
 
 /** The channel the change log's trigger notifies: payload `<network id>:<newest sequence>`. */
 export const CHANGES_CHANNEL = 'bailiff_changes';

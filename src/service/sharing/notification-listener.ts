@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import type { Logger } from '../../../ports/logger.js';
-import type { TimerHandle, Timers } from '../../../ports/timers.js';
-import { type BackoffLimits, backoffCeilingMs } from '../../../retry/backoff.js';
+import type { Logger } from '../../ports/logger.js';
+import type { TimerHandle, Timers } from '../../ports/timers.js';
+import { type BackoffLimits, backoffCeilingMs } from '../../retry/backoff.js';
 
 export interface NotificationHandlers {
   /** A notification on the channel, with its payload. */

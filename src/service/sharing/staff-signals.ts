@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../../../ports/logger.js';
+import type { Logger } from '../../ports/logger.js';
 import {
   decodeStaffChange,
   encodeStaffChange,
   LocalStaffSignals,
   type StaffChange,
   type StaffSignals,
-} from '../../staff-signals.js';
+} from '../staff-signals.js';
 import type { PgNotificationListener } from './notification-listener.js';
-import { type PgDb, pgStatements } from './pool.js';
+import { type PgDb, pgStatements } from './pg-db.js';
 
 /** The channel staff changes travel on between instances: payload `<instance> <change>`. */
 export const STAFF_CHANNEL = 'bailiff_staff';
