@@ -4,11 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recentResponse } from '../../src/contract/schemas.js';
 import { type Db, openDb } from '../../src/db/open-db.js';
-import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import type { Logger } from '../../src/ports/logger.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
 import { parseSeed } from '../../src/service/index.js';
-import { PunishmentStore } from '../../src/service/store/punishments.js';
+import { openSqliteStorage } from '../../src/service/next/open-storage.js';
 import {
   errorOf,
   JEB,
@@ -199,13 +197,12 @@ describe('dates beyond what a Date holds', () => {
 });
 
 describe('the punishment store', () => {
-  it('refuses to store a date no Date holds, whatever path a value took to get there', () => {
-    const db = openDb(':memory:');
+  it('refuses to store a date no Date holds, whatever path a value took to get there', async () => {
+    const storage = await openSqliteStorage(':memory:');
     try {
-      applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-      const store = new PunishmentStore(db);
+      const store = storage.stores.punishments;
       const record = {
-        networkId: 1,
+        networkId: await storage.stores.networks.ensureNetwork('alpha'),
         id: 'p',
         targetUuid: NOTCH,
         targetName: 'Notch',
@@ -216,13 +213,13 @@ describe('the punishment store', () => {
         status: 'active',
         createdAt: BEYOND_DATE_MS,
       };
-      expect(() => store.insert(record)).toThrow(`createdAt: ${BEYOND_DATE_MS} is outside the range of a date`);
-      expect(() => store.insert({ ...record, createdAt: START_MS, startedAt: -BEYOND_DATE_MS })).toThrow(
+      await expect(store.insert(record)).rejects.toThrow(`createdAt: ${BEYOND_DATE_MS} is outside the range of a date`);
+      await expect(store.insert({ ...record, createdAt: START_MS, startedAt: -BEYOND_DATE_MS })).rejects.toThrow(
         'started: -8640000000000001 is outside the range of a date',
       );
-      expect(db.prepare('SELECT count(*) AS n FROM service_punishments').get()).toEqual({ n: 0 });
+      expect(await store.find(record.networkId, 'p')).toBeUndefined();
     } finally {
-      db.close();
+      await storage.close();
     }
   });
 

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openSqliteStorage } from '../../../src/service/next/open-storage.js';
 import type { ServiceStorage } from '../../../src/service/store/ports/storage.js';
-import { openSqliteStorage } from '../../../src/service/store/sqlite-storage.js';
 import { TransactionBatcher, type TransactionWork } from '../../../src/service/transaction-batcher.js';
 import { type ConformanceStorage, DIALECTS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, twoNetworks } from './fixtures.js';
@@ -121,12 +121,12 @@ describe('transaction batcher when the transaction itself fails', () => {
   it('gives every caller the error of the transaction', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bailiff-batcher-'));
     try {
-      const storage = openSqliteStorage({ path: join(dir, 'service.sqlite') });
+      const storage = await openSqliteStorage(join(dir, 'service.sqlite'));
       await storage.close();
       const { batcher, endTurn } = byHand(storage);
       const calls = [batcher.run(async () => 'one'), batcher.run(async () => 'two')];
       endTurn();
-      for (const call of calls) await expect(call).rejects.toThrow('The database connection is not open');
+      for (const call of calls) await expect(call).rejects.toThrow('driver has already been destroyed');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
