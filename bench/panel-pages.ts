@@ -95,7 +95,7 @@ async function addViewer(path: string, username: string): Promise<void> {
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-panel-'));
   try {
-    const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
+    const fixture = await networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
     await createAdmin({ dbPath: fixture.path, network: FIXTURE_NETWORK, username: 'bench', password: PASSWORD });
     await addViewer(fixture.path, 'viewer');
     markEndedAsAnnounced(fixture.path);

@@ -86,7 +86,7 @@ export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-login-'));
   try {
     const nowMs = Date.now();
-    const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, nowMs);
+    const fixture = await networkFixtureCopy(NETWORK_AT_SCALE, dir, nowMs);
     const startBegan = performance.now();
     const started = await startService({ port: 0, host: '127.0.0.1', dbPath: fixture.path });
     const startMs = performance.now() - startBegan;

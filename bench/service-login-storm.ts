@@ -14,7 +14,7 @@ import { networkFixtureCopy } from './support/network-fixture-file.js';
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-storm-'));
   try {
-    const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
+    const fixture = await networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
     return await loginStorms({ database: fixture.path, facts: fixture.facts, label: 'SQLite', withTargets: true });
   } finally {
     rmSync(dir, { recursive: true, force: true });

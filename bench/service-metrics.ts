@@ -53,7 +53,7 @@ export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-metrics-'));
   const children: ChildProcess[] = [];
   try {
-    const fixture = networkFixtureCopy(SHAPE, dir, Date.now());
+    const fixture = await networkFixtureCopy(SHAPE, dir, Date.now());
     const onPath = join(dir, 'metrics-on.db');
     copyFileSync(fixture.path, onPath);
     const off = await startCli(['--db', fixture.path]);

@@ -43,7 +43,7 @@ function downgradeToVersion5(path: string): void {
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-upgrade-'));
   try {
-    const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
+    const fixture = await networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
     downgradeToVersion5(fixture.path);
     const db = openDb(fixture.path);
     try {

@@ -154,7 +154,7 @@ export async function run(): Promise<BenchResult[]> {
   const server = await startPostgresServer();
   const running: Instance[] = [];
   try {
-    const fixture = networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
+    const fixture = await networkFixtureCopy(NETWORK_AT_SCALE, dir, Date.now());
     const admin = new pg.Client({ connectionString: server.adminUrl });
     await admin.connect();
     await admin.query('CREATE DATABASE bailiff_bench');

@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDb } from '../../src/db/open-db.js';
-import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
+import { sqliteChoices } from '../../src/service/db/dialect/sqlite-choices.js';
+import { serviceStepNames } from '../../src/service/db/migrate.js';
+import { openSqliteStorage } from '../../src/service/next/open-storage.js';
 import { DEFAULT_ADDRESS_HISTORY_DAYS } from '../../src/service/options.js';
-import { AddressRetentionStore } from '../../src/service/store/address-retention.js';
-import { StreamChangeStore } from '../../src/service/store/stream-changes.js';
 import { DEFAULT_STREAM_RETAINED_CHANGES } from '../../src/service/stream/stream-settings.js';
 import {
   type FixtureFacts,
@@ -15,8 +14,8 @@ import {
   type NetworkShape,
 } from '../../test/service/helpers/network-fixture.js';
 
-/** Bump when the fixture's content changes; the schema version is part of the cache key too. */
-const FIXTURE_VERSION = 3;
+/** Bump when the fixture's content changes; the schema's newest step is part of the cache key too. */
+const FIXTURE_VERSION = 4;
 const CACHE_DIR = join(tmpdir(), 'bailiff-bench-cache');
 
 export interface NetworkFixtureCopy {
@@ -28,19 +27,19 @@ export interface NetworkFixtureCopy {
 }
 
 function cacheKey(shape: NetworkShape): string {
-  const schema = Math.max(...SERVICE_SCHEMA_MIGRATIONS.map((migration) => migration.version));
-  return `service-network-v${FIXTURE_VERSION}-s${schema}-${shape.players}p-${shape.stored}s-${shape.active}a-${shape.tickets}t`;
+  const schema = serviceStepNames(sqliteChoices).at(-1);
+  return `service-network-v${FIXTURE_VERSION}-${schema}-${shape.players}p-${shape.stored}s-${shape.active}a-${shape.tickets}t`;
 }
 
 /** Writes the fixture in one transaction to `path`, checkpointed so the file alone holds it. */
-function generate(path: string, shape: NetworkShape, nowMs: number): FixtureFacts {
-  const db = openDb(path);
+async function generate(path: string, shape: NetworkShape, nowMs: number): Promise<FixtureFacts> {
+  const storage = await openSqliteStorage(path);
   try {
-    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-    const facts = fillNetworkFixture(db, shape, nowMs);
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    return facts;
+    return await fillNetworkFixture(storage, shape, nowMs);
   } finally {
+    await storage.close();
+    const db = openDb(path);
+    db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
   }
 }
@@ -55,7 +54,7 @@ const PRUNE_BATCH = 10_000;
  * (the fixture wrote a change for each of its punishments), and addresses past their retention
  * are pruned.
  */
-function settleAsIfItHadRun(path: string, nowMs: number): void {
+async function settleAsIfItHadRun(path: string, nowMs: number): Promise<void> {
   const db = openDb(path);
   try {
     db.prepare(
@@ -63,15 +62,22 @@ function settleAsIfItHadRun(path: string, nowMs: number): void {
        WHERE status = 'active' AND duration >= 0 AND started_at IS NOT NULL AND expiry_announced_at IS NULL
          AND started_at + duration <= @nowMs`,
     ).run({ nowMs });
-    new StreamChangeStore(db).prune(DEFAULT_STREAM_RETAINED_CHANGES);
-    const addresses = new AddressRetentionStore(db);
-    const cutOff = nowMs - DEFAULT_ADDRESS_HISTORY_DAYS * DAY_MS;
-    while (addresses.deleteHistoryBefore(cutOff, PRUNE_BATCH) === PRUNE_BATCH) {}
-    while (addresses.clearForgottenLastAddresses(PRUNE_BATCH) === PRUNE_BATCH) {}
-    db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();
   }
+  const storage = await openSqliteStorage(path);
+  try {
+    await storage.stores.streamChanges.prune(DEFAULT_STREAM_RETAINED_CHANGES);
+    const addresses = storage.stores.addressRetention;
+    const cutOff = nowMs - DAY_MS * DEFAULT_ADDRESS_HISTORY_DAYS;
+    while ((await addresses.deleteHistoryBefore(cutOff, PRUNE_BATCH)) === PRUNE_BATCH) {}
+    while ((await addresses.clearForgottenLastAddresses(PRUNE_BATCH)) === PRUNE_BATCH) {}
+  } finally {
+    await storage.close();
+  }
+  const db2 = openDb(path);
+  db2.pragma('wal_checkpoint(TRUNCATE)');
+  db2.close();
 }
 
 /**
@@ -79,7 +85,7 @@ function settleAsIfItHadRun(path: string, nowMs: number): void {
  * minute at 1,000,000 punishments) and cached under the system's temp directory by version and shape.
  * The copy is brought to where a running service would have kept it by `nowMs` (see settleAsIfItHadRun).
  */
-export function networkFixtureCopy(shape: NetworkShape, dir: string, nowMs: number): NetworkFixtureCopy {
+export async function networkFixtureCopy(shape: NetworkShape, dir: string, nowMs: number): Promise<NetworkFixtureCopy> {
   mkdirSync(CACHE_DIR, { recursive: true });
   const key = cacheKey(shape);
   const cached = join(CACHE_DIR, `${key}.db`);
@@ -89,7 +95,7 @@ export function networkFixtureCopy(shape: NetworkShape, dir: string, nowMs: numb
     const partial = join(CACHE_DIR, `${key}.${process.pid}.partial`);
     rmSync(partial, { force: true });
     const started = performance.now();
-    const facts = generate(partial, shape, nowMs);
+    const facts = await generate(partial, shape, nowMs);
     generatedSeconds = (performance.now() - started) / 1000;
     for (const suffix of ['-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
     renameSync(partial, cached);
@@ -97,6 +103,6 @@ export function networkFixtureCopy(shape: NetworkShape, dir: string, nowMs: numb
   }
   const path = join(dir, 'service.db');
   copyFileSync(cached, path);
-  settleAsIfItHadRun(path, nowMs);
+  await settleAsIfItHadRun(path, nowMs);
   return { path, facts: JSON.parse(readFileSync(factsFile, 'utf8')) as FixtureFacts, generatedSeconds };
 }

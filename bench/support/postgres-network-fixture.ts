@@ -227,7 +227,7 @@ export async function startPostgresNetworkFixture(
     if (server) await stopPostgresServer(server);
     rmSync(cached, { recursive: true, force: true });
   }
-  const fixture = networkFixtureCopy(shape, workDir, nowMs);
+  const fixture = await networkFixtureCopy(shape, workDir, nowMs);
   const building = await startPostgresServer();
   let loaded: Awaited<ReturnType<typeof copyNetworkFixture>>;
   try {

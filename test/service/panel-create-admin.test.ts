@@ -4,22 +4,17 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { openDb } from '../../src/db/open-db.js';
-import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
+import { openSqliteStorage } from '../../src/service/next/open-storage.js';
 import { isPasswordCorrect } from '../../src/service/panel/passwords.js';
-import { createSqliteStores as createStores } from '../../src/service/store/sqlite-stores.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bailiff-create-admin-'));
 const dbPath = join(dir, 'service.db');
 
-beforeAll(() => {
-  const db = openDb(dbPath);
-  applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-  const stores = createStores(db);
-  stores.networks.ensureNetwork('alpha');
-  stores.networks.ensureNetwork('beta');
-  db.close();
+beforeAll(async () => {
+  const storage = await openSqliteStorage(dbPath);
+  await storage.stores.networks.ensureNetwork('alpha');
+  await storage.stores.networks.ensureNetwork('beta');
+  await storage.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -37,13 +32,13 @@ async function createAdmin(args: string[], stdinText: string) {
   return { code, out: outChunks.join(''), err: errChunks.join('') };
 }
 
-function readAccount(username: string) {
-  const db = openDb(dbPath);
+async function readAccount(username: string) {
+  const storage = await openSqliteStorage(dbPath);
   try {
-    const stores = createStores(db);
-    return { account: stores.panelAccounts.findByUsername(username), audit: stores.auditLog.newest(1, 10) };
+    const { stores } = storage;
+    return { account: await stores.panelAccounts.findByUsername(username), audit: await stores.auditLog.newest(1, 10) };
   } finally {
-    db.close();
+    await storage.close();
   }
 }
 
@@ -53,7 +48,7 @@ describe('bailiff service create-admin', () => {
     expect(result).toMatchObject({ code: 0 });
     expect(result.out).toContain("panel admin 'first' created for network 'alpha'");
     expect(result.out + result.err).not.toContain('first admin password');
-    const { account, audit } = readAccount('first');
+    const { account, audit } = await readAccount('first');
     expect(account).toMatchObject({ networkId: 1, role: 'admin', disabled: false });
     expect(account!.passwordHash).toMatch(/^\$argon2id\$/);
     expect(await isPasswordCorrect(account!.passwordHash, 'first admin password')).toBe(true);
@@ -62,7 +57,7 @@ describe('bailiff service create-admin', () => {
 
   it('creates a superuser of every network with --all-networks', async () => {
     expect((await createAdmin(['--all-networks', '--user', 'root'], 'superuser password\n')).code).toBe(0);
-    expect(readAccount('root').account).toMatchObject({ networkId: null });
+    expect((await readAccount('root')).account).toMatchObject({ networkId: null });
   });
 
   it('refuses an unknown network (naming the known ones), a short password, a taken name, a missing flag', async () => {

@@ -1,20 +1,17 @@
 import { CompiledQuery, Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../../src/db/open-db.js';
-import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { parseIpAddress } from '../../src/ip/ip-range.js';
 import { sqliteChoices } from '../../src/service/db/dialect/sqlite-choices.js';
 import { sqliteKyselyDialect } from '../../src/service/db/dialect/sqlite-driver.js';
 import { migrateServiceSchema } from '../../src/service/db/migrate.js';
 import type { Prepared, SqlContext } from '../../src/service/db/prepared.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
 import type { ServiceTables } from '../../src/service/db/tables.js';
+import { KyselyStorage, TransactionScope } from '../../src/service/next/kysely-storage.js';
 import { STORE_STATEMENTS } from '../../src/service/next/statements.js';
-import { ADDRESS_RETENTION_SQL } from '../../src/service/store/address-retention.js';
 import { ipBanKeysHolding } from '../../src/service/store/ip-ban-keys.js';
-import { hashApiKey } from '../../src/service/store/networks.js';
-import { createSqliteStores as createStores } from '../../src/service/store/sqlite-stores.js';
-import { SERVICE_STATEMENTS } from '../../src/service/store/statements.js';
+import type { ServiceStorage } from '../../src/service/store/ports/storage.js';
+import { hashApiKey } from '../../src/service/store/server-rows.js';
 import {
   TICKET_PAGE_FILTERS,
   type TicketFilter,
@@ -770,10 +767,6 @@ const EXPECTED_PLANS: Record<string, Expected> = {
 
 const isPlainInsert = (sql: string) => /^\s*INSERT\b/i.test(sql);
 
-const catalogue = Object.entries(SERVICE_STATEMENTS).flatMap(([store, statements]) =>
-  Object.entries(statements).map(([name, sql]) => ({ key: `${store}.${name}`, sql: sql as string })),
-);
-
 /** Tables holding rows per player or per punishment: a read that narrows them by network alone walks a network. */
 const LARGE_TABLES = [
   'service_punishments',
@@ -816,57 +809,12 @@ const SCANS_OF_SMALL_TABLES: Record<string, string> = {
   'webhooks.pendingDeliveries': 'w',
 };
 
-let db: Db;
-let facts: FixtureFacts;
-/**
- * Plans by statement: before the first ANALYZE (a new service), after it, and with the statistics
- * of the network when it was small (a service that grew since it last refreshed them).
- */
-const plans = {
-  'never analyzed': new Map<string, string[]>(),
-  analyzed: new Map<string, string[]>(),
-  'analyzed while small': new Map<string, string[]>(),
-};
 const SMALL_SHAPE = { players: 100, stored: 1_000, active: 100, tickets: 10 };
-
-function planOf(sql: string, args: Args): string[] {
-  const explain = db.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`);
-  const rows = Array.isArray(args) ? explain.all(...args) : explain.all(args);
-  return rows.map((row) => row.detail);
-}
-
-function planEverything(into: Map<string, string[]>): void {
-  for (const entry of catalogue) {
-    const expected = EXPECTED_PLANS[entry.key];
-    if (expected) into.set(entry.key, planOf(entry.sql, expected.args(facts)));
-  }
-}
-
-beforeAll(() => {
-  db = openDb(':memory:');
-  applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-  facts = fillNetworkFixture(db, SHAPE, NOW_MS);
-  planEverything(plans['never analyzed']);
-  db.exec('ANALYZE');
-  planEverything(plans.analyzed);
-  useStatisticsOf(smallNetworkStatistics());
-  planEverything(plans['analyzed while small']);
-});
 
 type StatisticsRows = { stat1: unknown[]; stat4: unknown[] };
 
-function smallNetworkStatistics(): StatisticsRows {
-  const small = openDb(':memory:');
-  try {
-    applySchemaMigrations(small, 'service', SERVICE_SCHEMA_MIGRATIONS);
-    return statisticsOfSmallNetwork(small);
-  } finally {
-    small.close();
-  }
-}
-
-function statisticsOfSmallNetwork(small: Db): StatisticsRows {
-  fillNetworkFixture(small, SMALL_SHAPE, NOW_MS);
+async function statisticsOfSmallNetwork(small: Db, storage: ServiceStorage): Promise<StatisticsRows> {
+  await fillNetworkFixture(storage, SMALL_SHAPE, NOW_MS);
   small.exec('ANALYZE');
   return {
     stat1: small.prepare('SELECT tbl, idx, stat FROM sqlite_stat1').raw().all(),
@@ -875,7 +823,7 @@ function statisticsOfSmallNetwork(small: Db): StatisticsRows {
 }
 
 /** Replaces the planner's statistics (ANALYZE sqlite_schema makes it read them again). */
-function useStatisticsOf(rows: StatisticsRows, into: Db = db): void {
+function useStatisticsOf(rows: StatisticsRows, into: Db): void {
   into.exec('DELETE FROM sqlite_stat1; DELETE FROM sqlite_stat4');
   const stat1 = into.prepare('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
   const stat4 = into.prepare('INSERT INTO sqlite_stat4 (tbl, idx, neq, nlt, ndlt, sample) VALUES (?, ?, ?, ?, ?, ?)');
@@ -883,7 +831,6 @@ function useStatisticsOf(rows: StatisticsRows, into: Db = db): void {
   for (const row of rows.stat4) stat4.run(...(row as unknown[]));
   into.exec('ANALYZE sqlite_schema');
 }
-afterAll(() => db?.close());
 
 /** A plan with a line naming `index` (`a|b`: either). */
 const planUsing = (index: string) =>
@@ -909,52 +856,6 @@ function walks(key: string, plan: string[]): string[] {
 const TABLE_OF_ALIAS: Record<string, string> = { n: 'service_notifications', p: 'service_punishments' };
 const isLargeTable = (name: string) => LARGE_TABLES.includes(TABLE_OF_ALIAS[name] ?? name);
 
-describe('query plans of the service statements on a network-sized database', () => {
-  it('the catalogue lists every statement the stores prepare', () => {
-    const prepared: string[] = [];
-    const recording = new Proxy(db, {
-      get(target, property) {
-        if (property === 'prepare') {
-          return (sql: string) => {
-            prepared.push(sql);
-            return target.prepare(sql);
-          };
-        }
-        const value = Reflect.get(target, property);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    createStores(recording);
-    // The address pruner's batches (bounded by LIMIT, off the request path) are not in the catalogue.
-    const listed = new Set([...catalogue.map((entry) => entry.sql), ...Object.values(ADDRESS_RETENTION_SQL)]);
-    expect(prepared.filter((sql) => !listed.has(sql))).toEqual([]);
-  });
-
-  it('plans "analyzed while small" with the small network\'s statistics', () => {
-    const stat = db
-      .prepare<[], { stat: string }>("SELECT stat FROM sqlite_stat1 WHERE idx = 'service_punishments_target_status'")
-      .get()!.stat;
-    // The first number is the rows counted: the small network's punishments, not the large one's.
-    expect(Number(stat.split(' ')[0])).toBeLessThanOrEqual(SMALL_SHAPE.stored * 2);
-  });
-
-  it('every read, update and delete has an expected plan here', () => {
-    const missing = catalogue.filter((entry) => !isPlainInsert(entry.sql) && !(entry.key in EXPECTED_PLANS));
-    expect(missing.map((entry) => entry.key)).toEqual([]);
-  });
-
-  const reads = catalogue.filter((entry) => !isPlainInsert(entry.sql)).map((entry) => entry.key);
-  describe.each(['never analyzed', 'analyzed', 'analyzed while small'] as const)('%s', (mode) => {
-    it.each(reads)('%s reads through its index', (key) => {
-      const expected = EXPECTED_PLANS[key];
-      if (!expected) return; // reported by the test above
-      const plan = plans[mode].get(key)!;
-      expect({ key, walks: walks(key, plan) }).toEqual({ key, walks: [] });
-      for (const index of expected.uses) expect({ key, plan }).toEqual({ key, plan: planUsing(index) });
-    });
-  });
-});
-
 /** The one store's statements (src/service/next/), as compiled for SQLite, by `store.name`. */
 const storeCatalogue = Object.entries(STORE_STATEMENTS).flatMap(([store, statements]) =>
   Object.entries(statements as Record<string, Prepared<unknown, unknown>>).map(([name, statement]) => ({
@@ -976,11 +877,15 @@ describe('query plans of the one store (src/service/next/) on a network-sized da
     'analyzed while small': new Map<string, string[]>(),
   };
 
-  /** A database whose schema Kysely's migrator made, on `file`. */
-  async function migrated(on: Db): Promise<SqlContext> {
+  /** A database whose schema Kysely's migrator made, on `file`, and the one store on it. */
+  async function migrated(on: Db): Promise<SqlContext & { storage: KyselyStorage }> {
     const kysely = new Kysely<ServiceTables>({ dialect: sqliteKyselyDialect(on) });
     await migrateServiceSchema(kysely, sqliteChoices);
-    return { db: kysely, choices: sqliteChoices };
+    return {
+      db: kysely,
+      choices: sqliteChoices,
+      storage: new KyselyStorage(kysely, sqliteChoices, new TransactionScope()),
+    };
   }
 
   async function planStatements(into: Map<string, string[]>): Promise<void> {
@@ -1000,14 +905,15 @@ describe('query plans of the one store (src/service/next/) on a network-sized da
 
   beforeAll(async () => {
     file = openDb(':memory:');
-    sqlContext = await migrated(file);
-    storeFacts = fillNetworkFixture(file, SHAPE, NOW_MS);
+    const opened = await migrated(file);
+    sqlContext = opened;
+    storeFacts = await fillNetworkFixture(opened.storage, SHAPE, NOW_MS);
     await planStatements(storePlans['never analyzed']);
     file.exec('ANALYZE');
     await planStatements(storePlans.analyzed);
     const small = openDb(':memory:');
     const smallContext = await migrated(small);
-    useStatisticsOf(statisticsOfSmallNetwork(small), file);
+    useStatisticsOf(await statisticsOfSmallNetwork(small, smallContext.storage), file);
     await smallContext.db.destroy();
     await planStatements(storePlans['analyzed while small']);
   });
@@ -1021,7 +927,7 @@ describe('query plans of the one store (src/service/next/) on a network-sized da
     expect(storeCatalogue.filter(({ key, statement }) => statement.name !== key).map(({ key }) => key)).toEqual([]);
   });
 
-  it('every read, update and delete has an expected plan, the one of the old statement of its name', async () => {
+  it('every read, update and delete has an expected plan here', async () => {
     const isPlain = (key: string) =>
       isPlainInsert(storeCatalogue.find((entry) => entry.key === key)!.statement.compile(sqlContext).sql);
     const missing = storeCatalogue.filter(

@@ -2,37 +2,46 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Db, openDb } from '../../src/db/open-db.js';
-import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
+import { openDb } from '../../src/db/open-db.js';
 import { DEFAULT_IP_BAN_PREFIX_LIMITS } from '../../src/ip/ip-ban-breadth.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import { createContext } from '../../src/service/context.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
-import { refreshStatistics } from '../../src/service/db/statistics.js';
 import { startService } from '../../src/service/index.js';
 import { ImportJobs } from '../../src/service/migration/import-job.js';
+import { openSqliteStorage } from '../../src/service/next/open-storage.js';
 import { DEFAULT_RULES } from '../../src/service/rules/catalogue.js';
-import { SqliteStorage } from '../../src/service/store/sqlite-storage.js';
 import { fillNetworkFixture, fixtureUuid } from './helpers/network-fixture.js';
 
 const SHAPE = { players: 1_000, stored: 10_000, active: 1_000, tickets: 100 };
 const NOW_MS = Date.parse('2026-11-01T00:00:00.000Z');
 
-/** Indexes of service_punishments the planner has statistics for. */
-function analyzedIndexes(db: Db): string[] {
-  return db
-    .prepare<[], { idx: string }>(
-      "SELECT idx FROM sqlite_stat1 WHERE tbl = 'service_punishments' AND idx IS NOT NULL ORDER BY idx",
-    )
-    .all()
-    .map((row) => row.idx);
+const STATISTICS = "SELECT idx FROM sqlite_stat1 WHERE tbl = 'service_punishments' AND idx IS NOT NULL ORDER BY idx";
+
+/** Indexes of service_punishments the planner has statistics for, read from the file. */
+function analyzedIndexes(path: string): string[] {
+  const db = openDb(path, { readonly: true });
+  try {
+    if (db.prepare("SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'").get() === undefined) return [];
+    return db
+      .prepare<[], { idx: string }>(STATISTICS)
+      .all()
+      .map((row) => row.idx);
+  } finally {
+    db.close();
+  }
 }
 
-function fixtureDb(path: string): Db {
-  const db = openDb(path);
-  applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-  fillNetworkFixture(db, SHAPE, NOW_MS);
-  return db;
+/** A file of the one store holding the network fixture, never analyzed. */
+async function fixtureFile(): Promise<string> {
+  dir = mkdtempSync(join(tmpdir(), 'bailiff-statistics-'));
+  const path = join(dir, 'service.db');
+  const storage = await openSqliteStorage(path);
+  try {
+    await fillNetworkFixture(storage, SHAPE, NOW_MS);
+  } finally {
+    await storage.close();
+  }
+  return path;
 }
 
 let dir: string | undefined;
@@ -42,31 +51,25 @@ afterEach(() => {
 });
 
 describe('planner statistics', () => {
-  it('are written for a network that was never analyzed', () => {
-    const db = fixtureDb(':memory:');
+  it('are written for a network that was never analyzed', async () => {
+    const path = await fixtureFile();
+    expect(analyzedIndexes(path)).toEqual([]);
+    const storage = await openSqliteStorage(path);
     try {
-      expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'").get()).toBeUndefined();
-      refreshStatistics(db);
-      expect(analyzedIndexes(db)).toEqual(
-        expect.arrayContaining(['service_punishments_ip_ban', 'service_punishments_target_status']),
-      );
+      await storage.refreshStatistics();
     } finally {
-      db.close();
+      await storage.close();
     }
+    expect(analyzedIndexes(path)).toEqual(
+      expect.arrayContaining(['service_punishments_ip_ban', 'service_punishments_target_status']),
+    );
   });
 
   it('are brought up to date when the service starts on an existing file', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bailiff-statistics-'));
-    const path = join(dir, 'service.db');
-    fixtureDb(path).close();
+    const path = await fixtureFile();
     const service = await startService({ port: 0, host: '127.0.0.1', dbPath: path });
     try {
-      const reader = openDb(path, { readonly: true });
-      try {
-        expect(analyzedIndexes(reader)).toEqual(expect.arrayContaining(['service_punishments_target_status']));
-      } finally {
-        reader.close();
-      }
+      expect(analyzedIndexes(path)).toEqual(expect.arrayContaining(['service_punishments_target_status']));
     } finally {
       await service.close();
     }
@@ -81,11 +84,11 @@ describe('planner statistics', () => {
       punishments: [{ id: `m${n}`, typeOrdinal: 2, issued: NOW_MS - n, duration: -1, active: n % 10 === 0 }],
     }));
     writeFileSync(filePath, JSON.stringify({ players }));
-    const db = openDb(':memory:');
+    const path = join(dir, 'service.db');
+    const storage = await openSqliteStorage(path);
     try {
-      applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
       const context = createContext({
-        storage: new SqliteStorage(db),
+        storage,
         clock: { now: () => NOW_MS },
         ids: () => 'id',
         rules: DEFAULT_RULES,
@@ -98,9 +101,9 @@ describe('planner statistics', () => {
       await jobs.accept({ id: 'u1', networkId, serverId, total: 1 }, { path: filePath, size: 1 });
       await jobs.idle();
       expect((await context.stores.migrations.uploads(networkId))[0]).toMatchObject({ status: 'completed' });
-      expect(analyzedIndexes(db)).toEqual(expect.arrayContaining(['service_punishments_target_status']));
+      expect(analyzedIndexes(path)).toEqual(expect.arrayContaining(['service_punishments_target_status']));
     } finally {
-      db.close();
+      await storage.close();
     }
   });
 });

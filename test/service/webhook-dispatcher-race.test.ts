@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDb } from '../../src/db/open-db.js';
-import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { silentLogger } from '../../src/ports/logger.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
+import type { KyselyStorage } from '../../src/service/next/kysely-storage.js';
+import { openSqliteStorage } from '../../src/service/next/open-storage.js';
 import type { DeliveryStorePort, QueueHead } from '../../src/service/store/ports/webhook-deliveries.js';
-import { SqliteStorage } from '../../src/service/store/sqlite-storage.js';
 import { WebhookDispatcher } from '../../src/service/webhooks/dispatcher.js';
 import type { WebhookFetch } from '../../src/service/webhooks/send.js';
 import { WebhookQueue } from '../../src/service/webhooks/webhook-queue.js';
@@ -12,7 +10,7 @@ import { FakeTime, settle } from '../support/fake-time.js';
 
 const NOW = 1_000_000;
 
-let storage: SqliteStorage | undefined;
+let storage: KyselyStorage | undefined;
 let dispatcher: WebhookDispatcher | undefined;
 
 afterEach(async () => {
@@ -68,10 +66,8 @@ function dispatcherOn(store: DeliveryStorePort, fetch: WebhookFetch, time: FakeT
 
 describe('webhook dispatcher: a queue read that answers later than it reads', () => {
   it('does not send the delivery that was answered meanwhile a second time', async () => {
-    const db = openDb(':memory:');
-    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-    db.prepare("INSERT INTO service_networks (id, name) VALUES (1, 'alpha')").run();
-    storage = new SqliteStorage(db);
+    storage = await openSqliteStorage(':memory:');
+    await storage.stores.networks.ensureNetwork('alpha');
     const { webhooks, webhookDeliveries } = storage.stores;
     const time = new FakeTime(NOW);
     const sent: string[] = [];

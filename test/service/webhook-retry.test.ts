@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openDb } from '../../src/db/open-db.js';
-import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
 import { silentLogger } from '../../src/ports/logger.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
-import { SqliteStorage } from '../../src/service/store/sqlite-storage.js';
+import { openSqliteStorage } from '../../src/service/next/open-storage.js';
 import { WebhookDispatcher } from '../../src/service/webhooks/dispatcher.js';
 import { type AttemptResult, nextStep, type RetryPolicy } from '../../src/service/webhooks/retry-schedule.js';
 import type { WebhookFetch } from '../../src/service/webhooks/send.js';
@@ -91,10 +88,8 @@ describe('retry schedule', () => {
 
 describe('dispatcher with a fake clock', () => {
   async function setup(answers: Response[]) {
-    const db = openDb(':memory:');
-    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-    db.prepare("INSERT INTO service_networks (id, name) VALUES (1, 'alpha')").run();
-    const storage = new SqliteStorage(db);
+    const storage = await openSqliteStorage(':memory:');
+    await storage.stores.networks.ensureNetwork('alpha');
     const { webhooks: store, webhookDeliveries: deliveries, webhookLog: log } = storage.stores;
     const timers = new FakeTime(NOW);
     const clock = timers;

@@ -22,6 +22,11 @@ function serviceMigrations(choices: DialectChoices): Record<string, Migration> {
   };
 }
 
+/** The names of the service's schema steps, oldest first. */
+export function serviceStepNames(choices: DialectChoices): string[] {
+  return Object.keys(serviceMigrations(choices));
+}
+
 /**
  * The applied steps (by name) against the ones this Bailiff knows: `behind` when some never ran,
  * `ahead` when a newer Bailiff applied steps this one does not know.

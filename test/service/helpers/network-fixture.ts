@@ -1,9 +1,6 @@
-import type { Db } from '../../../src/db/open-db.js';
 import { parseIpRange, rangeOf } from '../../../src/ip/ip-range.js';
-import {
-  createSqliteStores as createStores,
-  type SqliteStores as ServiceStores,
-} from '../../../src/service/store/sqlite-stores.js';
+import type { ServiceStorage } from '../../../src/service/store/ports/storage.js';
+import type { ServiceStoresPorts as ServiceStores } from '../../../src/service/store/ports/stores.js';
 
 /** How big a network the fixture writes. */
 export interface NetworkShape {
@@ -70,20 +67,25 @@ export interface FixtureFacts {
   ticketCreator: string;
 }
 
-function fillPlayers(stores: ServiceStores, networkId: number, shape: NetworkShape, nowMs: number): void {
+async function fillPlayers(
+  stores: ServiceStores,
+  networkId: number,
+  shape: NetworkShape,
+  nowMs: number,
+): Promise<void> {
   for (let n = 0; n < shape.players; n += 1) {
     const at = nowMs - (n % 90) * DAY_MS;
     const address = fixtureAddress(n);
-    stores.players.recordLogin(networkId, {
+    await stores.players.recordLogin(networkId, {
       uuid: fixtureUuid(n),
       name: fixtureName(n),
       ip: address,
       server: 'game-1',
       at,
     });
-    stores.playerIps.record(networkId, fixtureUuid(n), address, at);
+    await stores.playerIps.record(networkId, fixtureUuid(n), address, at);
     if (n % SHARED_ADDRESS_EVERY === 0 && n + 1 < shape.players) {
-      stores.playerIps.record(networkId, fixtureUuid(n + 1), address, at);
+      await stores.playerIps.record(networkId, fixtureUuid(n + 1), address, at);
     }
   }
 }
@@ -101,12 +103,8 @@ function mix(n: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-function fillPunishments(db: Db, stores: ServiceStores, facts: FixtureFacts, shape: NetworkShape): void {
+async function fillPunishments(stores: ServiceStores, facts: FixtureFacts, shape: NetworkShape): Promise<void> {
   const { networkId, serverId, nowMs } = facts;
-  // The store's acknowledge opens a savepoint per call; a million of them would double the fill time.
-  const acknowledge = db.prepare<[number, number, string]>(
-    'UPDATE service_notifications SET acknowledged_at = ? WHERE network_id = ? AND id = ?',
-  );
   const activeEvery = Math.max(1, Math.floor(shape.stored / shape.active));
   const span = 730 * DAY_MS;
   let ipBans = 0;
@@ -128,7 +126,7 @@ function fillPunishments(db: Db, stores: ServiceStores, facts: FixtureFacts, sha
     } else if (i % 97 === 0) {
       data = { altBlocking: true };
     }
-    stores.punishments.insert({
+    await stores.punishments.insert({
       networkId,
       id,
       targetUuid: fixtureUuid(target),
@@ -142,10 +140,11 @@ function fillPunishments(db: Db, stores: ServiceStores, facts: FixtureFacts, sha
       createdAt,
       startedAt: createdAt,
     });
-    stores.notifications.create(networkId, id, fixtureUuid(target), createdAt);
-    if (i % PENDING_EVERY !== 0) acknowledge.run(createdAt, networkId, id);
+    await stores.notifications.create(networkId, id, fixtureUuid(target), createdAt);
+    if (i % PENDING_EVERY !== 0)
+      await stores.notifications.acknowledge(networkId, fixtureUuid(target), [id], createdAt);
     if (status === 'pardoned') {
-      stores.pardons.record({
+      await stores.pardons.record({
         networkId,
         punishmentId: id,
         issuerName: 'mod',
@@ -155,7 +154,7 @@ function fillPunishments(db: Db, stores: ServiceStores, facts: FixtureFacts, sha
       });
     }
     if (i % 4 === 0) {
-      stores.enforcement.recordAcknowledgement({
+      await stores.enforcement.recordAcknowledgement({
         networkId,
         punishmentId: id,
         serverId,
@@ -165,18 +164,24 @@ function fillPunishments(db: Db, stores: ServiceStores, facts: FixtureFacts, sha
         receivedAt: createdAt,
       });
     }
-    if (i % 10 === 0) stores.enforcement.addEvidence(networkId, id, 'mod', `https://evidence.example/${id}`, createdAt);
+    if (i % 10 === 0)
+      await stores.enforcement.addEvidence(networkId, id, 'mod', `https://evidence.example/${id}`, createdAt);
     if (i % 10 === 0) {
-      stores.idempotencyKeys.record(networkId, `key-${i}`, { requestHash: 'h', punishmentId: id }, createdAt);
+      await stores.idempotencyKeys.record(networkId, `key-${i}`, { requestHash: 'h', punishmentId: id }, createdAt);
     }
   }
 }
 
-function fillTickets(stores: ServiceStores, networkId: number, shape: NetworkShape, nowMs: number): void {
+async function fillTickets(
+  stores: ServiceStores,
+  networkId: number,
+  shape: NetworkShape,
+  nowMs: number,
+): Promise<void> {
   for (let t = 0; t < shape.tickets; t += 1) {
     const creator = (t * 31) % shape.players;
     const at = new Date(nowMs - (t % 365) * DAY_MS).toISOString();
-    stores.tickets.save(networkId, {
+    await stores.tickets.save(networkId, {
       id: `t${t}`,
       type: 'player',
       subject: 'griefing',
@@ -195,9 +200,14 @@ function fillTickets(stores: ServiceStores, networkId: number, shape: NetworkSha
   }
 }
 
-function fillMigrations(stores: ServiceStores, networkId: number, serverId: number, nowMs: number): void {
+async function fillMigrations(
+  stores: ServiceStores,
+  networkId: number,
+  serverId: number,
+  nowMs: number,
+): Promise<void> {
   for (let u = 0; u < 20; u += 1) {
-    stores.migrations.startUpload({
+    await stores.migrations.startUpload({
       id: `upload-${u}`,
       networkId,
       serverId,
@@ -207,7 +217,13 @@ function fillMigrations(stores: ServiceStores, networkId: number, serverId: numb
     });
   }
   for (let r = 0; r < 2000; r += 1) {
-    stores.migrations.report({ networkId, serverId, status: 'running', message: 'importing', reportedAt: nowMs - r });
+    await stores.migrations.report({
+      networkId,
+      serverId,
+      status: 'running',
+      message: 'importing',
+      reportedAt: nowMs - r,
+    });
   }
 }
 
@@ -215,14 +231,13 @@ function fillMigrations(stores: ServiceStores, networkId: number, serverId: numb
  * Fills a migrated service database with a network of `shape` (plus a small neighbour network),
  * through the service's own stores, in one transaction.
  */
-export function fillNetworkFixture(db: Db, shape: NetworkShape, nowMs: number): FixtureFacts {
-  const stores = createStores(db);
-  return db.transaction(() => {
-    const networkId = stores.networks.ensureNetwork(FIXTURE_NETWORK);
-    const serverId = stores.networks.ensureServer(networkId, 'game-1', FIXTURE_API_KEY);
-    stores.networks.ensureServer(networkId, 'game-2', `${FIXTURE_API_KEY}-2`);
-    const neighbourId = stores.networks.ensureNetwork(NEIGHBOUR_NETWORK);
-    const neighbourServer = stores.networks.ensureServer(neighbourId, 'lobby', 'neighbour-lobby-key');
+export function fillNetworkFixture(storage: ServiceStorage, shape: NetworkShape, nowMs: number): Promise<FixtureFacts> {
+  return storage.transaction(async (stores) => {
+    const networkId = await stores.networks.ensureNetwork(FIXTURE_NETWORK);
+    const serverId = await stores.networks.ensureServer(networkId, 'game-1', FIXTURE_API_KEY);
+    await stores.networks.ensureServer(networkId, 'game-2', `${FIXTURE_API_KEY}-2`);
+    const neighbourId = await stores.networks.ensureNetwork(NEIGHBOUR_NETWORK);
+    const neighbourServer = await stores.networks.ensureServer(neighbourId, 'lobby', 'neighbour-lobby-key');
     const facts: FixtureFacts = {
       networkId,
       neighbourId,
@@ -235,17 +250,17 @@ export function fillNetworkFixture(db: Db, shape: NetworkShape, nowMs: number): 
       ticketId: 't1',
       ticketCreator: fixtureUuid(31 % shape.players),
     };
-    fillPlayers(stores, networkId, shape, nowMs);
-    fillPunishments(db, stores, facts, shape);
-    fillTickets(stores, networkId, shape, nowMs);
-    fillMigrations(stores, networkId, serverId, nowMs);
+    await fillPlayers(stores, networkId, shape, nowMs);
+    await fillPunishments(stores, facts, shape);
+    await fillTickets(stores, networkId, shape, nowMs);
+    await fillMigrations(stores, networkId, serverId, nowMs);
     const small = { players: 100, stored: 1000, active: 100, tickets: 10 };
-    fillPlayers(stores, neighbourId, small, nowMs);
-    fillPunishments(db, stores, { ...facts, networkId: neighbourId, serverId: neighbourServer }, small);
+    await fillPlayers(stores, neighbourId, small, nowMs);
+    await fillPunishments(stores, { ...facts, networkId: neighbourId, serverId: neighbourServer }, small);
     facts.punishedPlayers = punishedPlayers(shape);
     facts.bannedAddresses = bannedAddresses(shape);
     return facts;
-  })();
+  });
 }
 
 /** Players whose active punishments the fixture wrote (the first hundred found). */

@@ -1,23 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDb } from '../../src/db/open-db.js';
-import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
-import { SqliteStorage } from '../../src/service/store/sqlite-storage.js';
-import { settle } from '../support/fake-time.js';
+import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
+import { openSqliteStorage } from '../../../src/service/next/open-storage.js';
+import { settle } from '../../support/fake-time.js';
 
-let storage: SqliteStorage;
+let storage: KyselyStorage;
 
-beforeEach(() => {
-  const db = openDb(':memory:');
-  applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-  storage = new SqliteStorage(db);
+beforeEach(async () => {
+  storage = await openSqliteStorage(':memory:');
 });
 
 afterEach(async () => {
   await storage.close();
 });
 
-describe('SqliteStorage transactions', () => {
+describe('transactions of the one store on SQLite', () => {
   it('makes a call from outside wait until the transaction has committed, across its awaits', async () => {
     const events: string[] = [];
     let inserted: () => void = () => {};
@@ -106,7 +102,9 @@ describe('SqliteStorage transactions', () => {
 
   it('refuses the stores of a transaction once it has ended', async () => {
     const leaked = await storage.transaction(async (stores) => stores);
-    await expect(leaked.networks.findNetwork('alpha')).rejects.toThrow(/used outside that work/);
+    await expect(leaked.networks.findNetwork('alpha')).rejects.toThrow(
+      /used after it ended: use them only inside its work/,
+    );
   });
 
   it('lets a timer set inside a transaction use storage.stores once it has ended', async () => {
