@@ -16,17 +16,17 @@ const permissionsOfMask = (mask: number) => PERMISSIONS.filter((_, bit) => (mask
 const ALL_MASKS = Array.from({ length: 1 << PERMISSIONS.length }, (_, mask) => mask);
 const MANAGE_USERS_BIT = 1 << PERMISSIONS.indexOf('manage-users');
 const MANAGER_MASKS = ALL_MASKS.filter((mask) => (mask & MANAGE_USERS_BIT) !== 0);
-const idOf = (username: string) => t.stores.panelAccounts.findByUsername(username)!.id;
+const idOf = async (username: string) => (await t.stores.panelAccounts.findByUsername(username))!.id;
 const alpha = () => t.networkId('alpha');
 
 beforeAll(async () => {
   t = await startPanelService();
-  t.stores.panelRoles.save(alpha(), { name: 'nothing', permissions: [] }, 0);
+  await t.stores.panelRoles.save(alpha(), { name: 'nothing', permissions: [] }, 0);
   for (const permission of PERMISSIONS) {
-    t.stores.panelRoles.save(alpha(), { name: onlyRole(permission), permissions: [permission] }, 0);
+    await t.stores.panelRoles.save(alpha(), { name: onlyRole(permission), permissions: [permission] }, 0);
   }
   for (const mask of MANAGER_MASKS) {
-    t.stores.panelRoles.save(alpha(), { name: setRole(mask), permissions: permissionsOfMask(mask) }, 0);
+    await t.stores.panelRoles.save(alpha(), { name: setRole(mask), permissions: permissionsOfMask(mask) }, 0);
     await t.addAccount(`manager-${mask}`, 'alpha', setRole(mask));
     await t.addAccount(`target-${mask}`, 'alpha', 'nothing');
   }
@@ -55,7 +55,7 @@ describe('every set of permissions with manage-users, through the routes', () =>
     'holding %s: assigns and saves its own set, never one permission more',
     async (_, mask) => {
       const manager = await t.sessionOf(`manager-${mask}`);
-      const target = idOf(`target-${mask}`);
+      const target = await idOf(`target-${mask}`);
       const custom = `custom-${mask}`;
       const outcomes: string[] = [];
       const wanted: string[] = [];
@@ -68,8 +68,8 @@ describe('every set of permissions with manage-users, through the routes', () =>
         (await manager.post(`/panel/accounts/${target}/role`, { role: setRole(mask) })).status,
         303,
       );
-      expect(t.stores.panelAccounts.find(target)!.role).toBe(setRole(mask));
-      t.stores.panelAccounts.setRole(target, 'nothing', 0);
+      expect((await t.stores.panelAccounts.find(target))!.role).toBe(setRole(mask));
+      await t.stores.panelAccounts.setRole(target, 'nothing', 0);
       const own = permissionsOfMask(mask);
       record('save its own set', (await manager.post('/panel/roles', { name: custom, permissions: own })).status, 303);
       for (const permission of PERMISSIONS.filter((p) => !own.includes(p))) {
@@ -81,17 +81,17 @@ describe('every set of permissions with manage-users, through the routes', () =>
         record(`save +${permission}`, saved.status, 403);
       }
       expect(outcomes).toEqual(wanted);
-      expect(t.stores.panelAccounts.find(target)!.role).toBe('nothing');
-      expect(t.stores.panelRoles.find(alpha(), custom)!.permissions).toEqual(own);
+      expect((await t.stores.panelAccounts.find(target))!.role).toBe('nothing');
+      expect((await t.stores.panelRoles.find(alpha(), custom))!.permissions).toEqual(own);
       // The panel lists 200 custom roles at most: this one has done its part.
-      t.stores.panelRoles.remove(alpha(), custom);
+      await t.stores.panelRoles.remove(alpha(), custom);
     },
   );
 });
 
 describe('every permission, on every route that manages roles and accounts', () => {
   it("refuses the issue's case: a role with only view and manage-users creates no admin", async () => {
-    t.stores.panelRoles.save(alpha(), { name: 'usermgr', permissions: ['view', 'manage-users'] }, 0);
+    await t.stores.panelRoles.save(alpha(), { name: 'usermgr', permissions: ['view', 'manage-users'] }, 0);
     await t.addAccount('usermgr', 'alpha', 'usermgr');
     const manager = await t.sessionOf('usermgr');
     const page = await manager.get('/panel/accounts');
@@ -101,11 +101,11 @@ describe('every permission, on every route that manages roles and accounts', () 
     expect(created.html).toContain(
       'the role admin holds permissions your role does not (punish, pardon, see-ip, manage-tickets, manage-servers, migrate)',
     );
-    expect(t.stores.panelAccounts.findByUsername('sneaky')).toBeUndefined();
+    expect(await t.stores.panelAccounts.findByUsername('sneaky')).toBeUndefined();
     expect((await manager.post('/panel/roles', { name: 'everything', permissions: [...PERMISSIONS] })).status).toBe(
       403,
     );
-    expect(t.stores.panelRoles.find(alpha(), 'everything')).toBeUndefined();
+    expect(await t.stores.panelRoles.find(alpha(), 'everything')).toBeUndefined();
     expect(
       (await manager.post('/panel/accounts', { username: 'peer', role: 'usermgr', password: PASSWORD })).status,
     ).toBe(303);
@@ -119,7 +119,7 @@ describe('every permission, on every route that manages roles and accounts', () 
       const withIt = await t.sessionOf(`manager-${MANAGE_USERS_BIT | bit}`);
       const holder = `holder-${permission}`;
       await t.addAccount(holder, 'alpha', onlyRole(permission));
-      const id = idOf(holder);
+      const id = await idOf(holder);
       const outcomes = async (manager: typeof without, name: string) => [
         (
           await manager.post('/panel/accounts', {
@@ -136,7 +136,7 @@ describe('every permission, on every route that manages roles and accounts', () 
         (await manager.post(`/panel/roles/${onlyRole(permission)}/two-factor`, { required: 'no' })).status,
       ];
       expect(await outcomes(without, 'without')).toEqual([403, 403, 403, 403, 403, 403, 403]);
-      expect(t.stores.panelAccounts.find(id)).toMatchObject({ role: onlyRole(permission), disabled: false });
+      expect(await t.stores.panelAccounts.find(id)).toMatchObject({ role: onlyRole(permission), disabled: false });
       expect(await outcomes(withIt, 'with')).toEqual([303, 303, 303, 303, 200, 303, 303]);
       // Deleting a role that holds it: the holder-less one made just now.
       expect((await without.post(`/panel/roles/role-with-${permission}/delete`)).status).toBe(403);

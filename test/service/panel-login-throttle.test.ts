@@ -19,7 +19,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const deviceCookie = (username: string) => `bailiff_device_${t.stores.panelAccounts.findByUsername(username)!.id}`;
+const deviceCookie = async (username: string) =>
+  `bailiff_device_${(await t.stores.panelAccounts.findByUsername(username))!.id}`;
 const MINUTE_MS = 60_000;
 
 /** Five wrong passwords for `username`, each from an address of its own (127.0.<block>.1-5). */
@@ -34,7 +35,7 @@ describe('staff logins cannot be locked out by strangers', () => {
     const laptop = t.client('127.0.1.100');
     expect((await laptop.login('owner', PASSWORD)).status).toBe(303);
     expect((await laptop.post('/panel/logout')).status).toBe(303);
-    expect(laptop.cookie(deviceCookie('owner'))).toBeDefined();
+    expect(laptop.cookie(await deviceCookie('owner'))).toBeDefined();
 
     await strangersGuess('owner', 2);
 
@@ -69,11 +70,11 @@ describe('staff logins cannot be locked out by strangers', () => {
   it('counts a device that logged in before on its own, and each username at each address', async () => {
     const desk = t.client('127.0.5.1');
     expect((await desk.login('pairs', PASSWORD)).status).toBe(303);
-    const deskCookie = desk.cookie(deviceCookie('pairs'))!;
+    const deskCookie = desk.cookie(await deviceCookie('pairs'))!;
     for (let n = 0; n < 5; n += 1) expect((await desk.login('pairs', 'typo')).status).toBe(401);
     // This device's allowance is spent, wherever it goes...
     const deskElsewhere = t.client('127.0.5.2');
-    deskElsewhere.setCookie(deviceCookie('pairs'), deskCookie);
+    deskElsewhere.setCookie(await deviceCookie('pairs'), deskCookie);
     expect((await deskElsewhere.login('pairs', PASSWORD)).status).toBe(429);
     // ...and so is this username's at this address, whatever the device...
     const secondBrowser = t.client('127.0.5.1');
@@ -93,12 +94,13 @@ describe('staff logins cannot be locked out by strangers', () => {
   it('sets the device cookie HttpOnly, SameSite=Strict, for the login pages only, long-lived, and stores its hash only', async () => {
     const client = t.client('127.0.7.1');
     const answer = await client.login('cookies', PASSWORD);
-    const line = answer.headers.getSetCookie().find((cookie) => cookie.startsWith(`${deviceCookie('cookies')}=`))!;
+    const name = await deviceCookie('cookies');
+    const line = answer.headers.getSetCookie().find((cookie) => cookie.startsWith(`${name}=`))!;
     expect(line).toMatch(/HttpOnly/i);
     expect(line).toMatch(/SameSite=Strict/i);
     expect(line).toMatch(/Path=\/panel\/login(;|$)/);
     expect(Number(/Max-Age=(\d+)/i.exec(line)![1])).toBeGreaterThanOrEqual(90 * 24 * 60 * 60);
-    const token = client.cookie(deviceCookie('cookies'))!;
+    const token = client.cookie(await deviceCookie('cookies'))!;
     const stored = t.db.prepare('SELECT token_hash AS hash FROM service_panel_devices').all() as { hash: Buffer }[];
     const hash = createHash('sha256').update(token).digest();
     expect(stored.some((row) => row.hash.equals(hash))).toBe(true);
@@ -111,10 +113,10 @@ describe('staff logins cannot be locked out by strangers', () => {
     expect((await mine.login('cookies', PASSWORD)).status).toBe(303);
     await strangersGuess('victim', 9);
     const forged = t.client('127.0.8.2');
-    forged.setCookie(deviceCookie('victim'), 'made-up-token');
+    forged.setCookie(await deviceCookie('victim'), 'made-up-token');
     expect((await forged.login('victim', PASSWORD)).status).toBe(429);
     const borrowed = t.client('127.0.8.3');
-    borrowed.setCookie(deviceCookie('victim'), mine.cookie(deviceCookie('cookies'))!);
+    borrowed.setCookie(await deviceCookie('victim'), mine.cookie(await deviceCookie('cookies'))!);
     expect((await borrowed.login('victim', PASSWORD)).status).toBe(429);
   });
 });

@@ -29,7 +29,7 @@ beforeAll(async () => {
   await t.call('POST', '/player/login', { minecraftUuid: NOTCH, username: 'Notch', ipAddress: '203.0.113.7' });
   await t.call('POST', '/player/login', { minecraftUuid: JEB, username: 'jeb_', ipAddress: '203.0.113.7' });
   // A name the login check would refuse, as an import or an older version may have stored it.
-  t.stores.players.save(t.networkId('alpha'), XSS_UUID, XSS_NAME);
+  await t.stores.players.save(t.networkId('alpha'), XSS_UUID, XSS_NAME);
   await t.addAccount('admin', 'alpha', 'admin');
   await t.addAccount('helper', 'alpha', 'helper');
   await t.addAccount('viewer', 'alpha', 'viewer');

@@ -88,7 +88,7 @@ describe('managing servers on the servers page (manage-servers)', () => {
       expect(refused.html).toContain('does not have the &quot;manage-servers&quot; permission');
     }
     expect((await typesWith(KEY_A1)).status).toBe(200);
-    expect(t.stores.serverKeys.findServer(t.networkId('alpha'), 'sneaky')).toBeUndefined();
+    expect(await t.stores.serverKeys.findServer(t.networkId('alpha'), 'sneaky')).toBeUndefined();
   });
 
   it('refuses a write without the CSRF token', async () => {
@@ -96,7 +96,7 @@ describe('managing servers on the servers page (manage-servers)', () => {
     await boss.get('/panel/servers');
     const refused = await boss.post('/panel/servers', { name: 'forged' }, false);
     expect(refused.status).toBe(403);
-    expect(t.stores.serverKeys.findServer(t.networkId('alpha'), 'forged')).toBeUndefined();
+    expect(await t.stores.serverKeys.findServer(t.networkId('alpha'), 'forged')).toBeUndefined();
   });
 
   it('adds a server and shows its key once; the key works; reloading never shows it again', async () => {
@@ -144,8 +144,7 @@ describe('managing servers on the servers page (manage-servers)', () => {
     expect((await typesWith(newKeyOf(cut.html)!)).status).toBe(401);
     expect((await boss.post('/panel/servers/factions/remove', {})).status).toBe(404);
 
-    const audit = t.stores.auditLog
-      .newest(t.networkId('alpha'), 50)
+    const audit = (await t.stores.auditLog.newest(t.networkId('alpha'), 50))
       .filter((entry) => entry.subject === 'factions')
       .map((entry) => [entry.actor, entry.via, entry.action]);
     expect(audit).toEqual([

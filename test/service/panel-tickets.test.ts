@@ -42,7 +42,7 @@ async function appealTicket(): Promise<{ ticketId: string; punishmentId: string;
     redirect: 'manual',
   });
   const statusPath = sent.headers.get('location')!;
-  const appeal = t.stores.appeals.byToken(statusPath.split('/').at(-1)!)!;
+  const appeal = (await t.stores.appeals.byToken(statusPath.split('/').at(-1)!))!;
   return { ticketId: appeal.ticketId, punishmentId, statusPath };
 }
 
@@ -73,12 +73,12 @@ describe('ticket pages', () => {
     const after = await moderator.get('/panel/tickets/grief-1');
     expect(after.html).toContain('id="ticket-status">Closed<');
     expect(after.html).toContain(`<div class="answer">${MARKUP_SHOWN}</div>`);
-    expect(t.stores.tickets.find(t.networkId('alpha'), 'grief-1')).toMatchObject({
+    expect(await t.stores.tickets.find(t.networkId('alpha'), 'grief-1')).toMatchObject({
       status: 'Closed',
       replies: [{ authorName: 'mod', message: MARKUP }],
     });
     // The creator is told in game, as for a reply from a server's staff or the admin API.
-    expect(t.stores.notifications.pendingFor(t.networkId('alpha'), NOTCH).map((row) => row.message)).toEqual([
+    expect((await t.stores.notifications.pendingFor(t.networkId('alpha'), NOTCH)).map((row) => row.message)).toEqual([
       `Staff replied to your ticket grief-1: ${MARKUP}`,
     ]);
     expect((await moderator.post('/panel/tickets/grief-1/status', { status: 'Open' })).status).toBe(303);
@@ -112,7 +112,7 @@ describe('ticket pages', () => {
     const noToken = await moderator.post('/panel/tickets/bug-1/reply', { message: 'hi' }, false);
     expect(noToken.status).toBe(403);
     expect(noToken.html).toContain('CSRF');
-    expect(t.stores.tickets.find(t.networkId('alpha'), 'bug-1')!.replies).toEqual([]);
+    expect((await t.stores.tickets.find(t.networkId('alpha'), 'bug-1'))!.replies).toEqual([]);
   });
 
   it("another network's staff see nothing of this one", async () => {
@@ -131,7 +131,7 @@ describe('ticket pages', () => {
       answer: 'Welcome back.',
     });
     expect(accepted.status).toBe(303);
-    expect(t.stores.punishments.find(t.networkId('alpha'), punishmentId)!.status).toBe('pardoned');
+    expect((await t.stores.punishments.find(t.networkId('alpha'), punishmentId))!.status).toBe('pardoned');
     const player = await (await fetch(`${t.service.url}${statusPath}`)).text();
     expect(player).toContain('Welcome back.');
     expect(await actionsOf()).toContain(`mod appeal.accept ${ticketId}`);
@@ -144,10 +144,10 @@ describe('ticket pages', () => {
     expect(page.html).not.toContain('value="accept"');
     const refused = await helper.post(`/panel/tickets/${ticketId}/appeal`, { decision: 'accept', answer: 'ok' });
     expect(refused.status).toBe(403);
-    expect(t.stores.punishments.find(t.networkId('alpha'), punishmentId)!.status).toBe('active');
+    expect((await t.stores.punishments.find(t.networkId('alpha'), punishmentId))!.status).toBe('active');
     const denied = await helper.post(`/panel/tickets/${ticketId}/appeal`, { decision: 'deny', answer: 'No.' });
     expect(denied.status).toBe(303);
-    expect(t.stores.appeals.byTicket(t.networkId('alpha'), ticketId)).toMatchObject({
+    expect(await t.stores.appeals.byTicket(t.networkId('alpha'), ticketId)).toMatchObject({
       status: 'denied',
       decidedBy: 'help',
     });

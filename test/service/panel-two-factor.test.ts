@@ -17,7 +17,7 @@ const STEP_MS = 30_000;
 const codeAt = (secret: string, nowMs: number) => generate({ secret, epoch: Math.floor(nowMs / 1000) });
 const secretOn = (html: string) => /id="two-factor-secret">([^<]+)</.exec(html)![1]!.replaceAll(' ', '');
 const recoveryCodesOn = (html: string) => [...html.matchAll(/<li><code>([a-z0-9-]+)<\/code><\/li>/g)].map((m) => m[1]!);
-const idOfUser = (username: string) => t.stores.panelAccounts.findByUsername(username)!.id;
+const idOfUser = async (username: string) => (await t.stores.panelAccounts.findByUsername(username))!.id;
 const auditActions = async () => (await t.stores.auditLog.newest(t.networkId('alpha'), 50)).map((e) => e.action);
 
 /** Sets two-factor up through the account page; the secret and the recovery codes shown. */
@@ -165,20 +165,20 @@ describe('moving two-factor to a new phone', () => {
     t.clock.advance(STEP_MS);
     expect((await client.post('/panel/account/two-factor/start')).status).toBe(400);
     expect((await client.post('/panel/account/two-factor/start', { code: '000000' })).status).toBe(400);
-    expect(t.stores.panelAccounts.totpOf(idOfUser('mover'))!.pendingSecret).toBeNull();
+    expect((await t.stores.panelAccounts.totpOf(await idOfUser('mover')))!.pendingSecret).toBeNull();
     const started = await client.post('/panel/account/two-factor/start', {
       code: await codeAt(old.secret, t.clock.now()),
     });
     expect(started.status).toBe(303);
     const secret = secretOn((await client.get('/panel/account')).html);
     expect(secret).not.toBe(old.secret);
-    expect(t.stores.panelAccounts.totpOf(idOfUser('mover'))!.secret).toBe(old.secret);
+    expect((await t.stores.panelAccounts.totpOf(await idOfUser('mover')))!.secret).toBe(old.secret);
     t.clock.advance(STEP_MS);
     const confirmed = await client.post('/panel/account/two-factor/confirm', {
       code: await codeAt(secret, t.clock.now()),
     });
     expect(confirmed.status).toBe(200);
-    expect(t.stores.panelAccounts.totpOf(idOfUser('mover'))!.secret).toBe(secret);
+    expect((await t.stores.panelAccounts.totpOf(await idOfUser('mover')))!.secret).toBe(secret);
     t.clock.advance(STEP_MS);
     const login = t.client();
     await passwordStep(login, 'mover');
@@ -224,7 +224,9 @@ describe('two-factor required per role', () => {
     const off = await client.post('/panel/account/two-factor/disable', { code: await codeAt(secret, t.clock.now()) });
     expect(off.status).toBe(303);
     expect((await t.stores.panelAccounts.findByUsername('optional'))!.twoFactorEnabled).toBe(false);
-    expect(t.stores.panelRecoveryCodes.countUnused(t.stores.panelAccounts.findByUsername('optional')!.id)).toBe(0);
+    expect(
+      await t.stores.panelRecoveryCodes.countUnused((await t.stores.panelAccounts.findByUsername('optional'))!.id),
+    ).toBe(0);
     expect((await t.client().login('optional', PASSWORD)).status).toBe(303);
   });
 });
@@ -234,12 +236,12 @@ describe("an admin resets a staff member's two-factor", () => {
     await t.addAccount('lostphone', 'alpha', 'moderator');
     const phone = await t.loggedIn('lostphone');
     await enrol(phone);
-    const id = t.stores.panelAccounts.findByUsername('lostphone')!.id;
+    const id = (await t.stores.panelAccounts.findByUsername('lostphone'))!.id;
     const reset = await admin.post(`/panel/accounts/${id}/two-factor/reset`);
     expect(reset.status).toBe(200);
     expect(reset.html).toContain('two-factor of lostphone reset');
     expect((await phone.get('/panel/')).status).toBe(303);
-    expect(t.stores.panelAccounts.totpOf(id)).toEqual({ secret: null, pendingSecret: null, lastStep: null });
+    expect(await t.stores.panelAccounts.totpOf(id)).toEqual({ secret: null, pendingSecret: null, lastStep: null });
     expect((await t.client().login('lostphone', PASSWORD)).location).toBe('/panel/');
     const entry = (await t.stores.auditLog.newest(t.networkId('alpha'), 10)).find(
       (e) => e.action === 'account.two-factor-reset',
@@ -255,10 +257,10 @@ describe("an admin resets a staff member's two-factor", () => {
     expect(saved.status).toBe(303);
     await t.addAccount('mgr', 'alpha', 'usermgr');
     const mgr = await t.loggedIn('mgr');
-    const id = t.stores.panelAccounts.findByUsername('bigboss')!.id;
+    const id = (await t.stores.panelAccounts.findByUsername('bigboss'))!.id;
     const refused = await mgr.post(`/panel/accounts/${id}/two-factor/reset`);
     expect(refused.status).toBe(403);
     expect(refused.html).toContain('holds permissions your role does not');
-    expect(t.stores.panelAccounts.findByUsername('bigboss')!.twoFactorEnabled).toBe(true);
+    expect((await t.stores.panelAccounts.findByUsername('bigboss'))!.twoFactorEnabled).toBe(true);
   });
 });

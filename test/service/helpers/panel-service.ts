@@ -7,19 +7,18 @@ import type { ServiceOptions } from '../../../src/service/index.js';
 import { csrfTokenOf } from '../../../src/service/panel/csrf.js';
 import { hashPassword } from '../../../src/service/panel/passwords.js';
 import { SESSION_COOKIE } from '../../../src/service/panel/staff-session.js';
-import {
-  createSqliteStores as createStores,
-  type SqliteStores as ServiceStores,
-} from '../../../src/service/store/sqlite-stores.js';
+import type { ServiceStoresPorts as ServiceStores } from '../../../src/service/store/ports/stores.js';
 import { startTestService, type TestService } from './fixture.js';
 import { PanelClient } from './panel-client.js';
 
 export const PASSWORD = 'correct horse battery';
 
 export interface PanelTestService extends TestService {
-  /** The stores on a second connection to the service's file, to arrange and check rows. */
+  /** The running service's own stores, to arrange and check rows. */
   stores: ServiceStores;
+  /** A second connection to the service's file, for what no store reads. */
   db: Db;
+  /** The id of a network the service had at its start (alpha, beta). */
   networkId(name: string): number;
   /** An account with PASSWORD; `network` undefined makes a superuser. */
   addAccount(username: string, network: string | undefined, role: string): Promise<number>;
@@ -36,8 +35,17 @@ export async function startPanelService(options: ServiceOptions = {}): Promise<P
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-panel-'));
   const test = await startTestService({ dbPath: join(dir, 'service.db'), ...options });
   const db = openDb(join(dir, 'service.db'));
-  const stores = createStores(db);
-  const networkId = (name: string) => stores.networks.findNetwork(name)!;
+  const { stores } = test.service.context;
+  const ids = new Map<string, number>();
+  for (const name of ['alpha', 'beta']) {
+    const id = await stores.networks.findNetwork(name);
+    if (id !== undefined) ids.set(name, id);
+  }
+  const networkId = (name: string) => {
+    const id = ids.get(name);
+    if (id === undefined) throw new Error(`no network ${name} at the start of the test service`);
+    return id;
+  };
   const passwordHash = await hashPassword(PASSWORD);
   return {
     ...test,
@@ -63,9 +71,9 @@ export async function startPanelService(options: ServiceOptions = {}): Promise<P
     },
     client: (fromAddress) => new PanelClient(test.service.url, fromAddress),
     async sessionOf(username) {
-      const account = stores.panelAccounts.findByUsername(username)!;
+      const account = (await stores.panelAccounts.findByUsername(username))!;
       const sessionId = randomBytes(32).toString('base64url');
-      stores.panelSessions.create(createHash('sha256').update(sessionId).digest(), {
+      await stores.panelSessions.create(createHash('sha256').update(sessionId).digest(), {
         accountId: account.id,
         networkId: account.networkId ?? networkId('alpha'),
         createdAt: test.clock.now(),
