@@ -3,9 +3,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDb } from '../src/db/open-db.js';
+import { openSqliteStorage } from '../src/service/next/open-storage.js';
 import { createAdmin } from '../src/service/panel/create-admin.js';
 import { hashPassword } from '../src/service/panel/passwords.js';
-import { createSqliteStores } from '../src/service/store/sqlite-stores.js';
 import { FIXTURE_NETWORK, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import { PanelClient } from '../test/service/helpers/panel-client.js';
 import { browserAvailable, closeBrowsers, launchBrowser } from '../test/support/browser.js';
@@ -75,15 +75,15 @@ function markEndedAsAnnounced(path: string): void {
 
 /** A `viewer` account (no `see-ip`: every page's data goes through the address redactor). */
 async function addViewer(path: string, username: string): Promise<void> {
-  const db = openDb(path);
+  const storage = await openSqliteStorage(path);
   try {
-    const stores = createSqliteStores(db);
-    const networkId = stores.networks.findNetwork(FIXTURE_NETWORK);
+    const { stores } = storage;
+    const networkId = await stores.networks.findNetwork(FIXTURE_NETWORK);
     if (networkId === undefined) throw new Error(`no network ${FIXTURE_NETWORK} in the fixture`);
     const passwordHash = await hashPassword(PASSWORD);
-    stores.panelAccounts.create({ networkId, username, passwordHash, role: 'viewer', nowMs: Date.now() });
+    await stores.panelAccounts.create({ networkId, username, passwordHash, role: 'viewer', nowMs: Date.now() });
   } finally {
-    db.close();
+    await storage.close();
   }
 }
 

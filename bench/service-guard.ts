@@ -5,16 +5,15 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { openDb } from '../src/db/open-db.js';
-import { applySchemaMigrations } from '../src/db/schema-migrations.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../src/service/db/schema.js';
 import { AuthFailureThrottle } from '../src/service/http/auth-throttle.js';
 import { startService } from '../src/service/index.js';
-import { AddressRetentionStore } from '../src/service/store/address-retention.js';
+import { openSqliteStorage } from '../src/service/next/open-storage.js';
 import { ADMIN_TOKEN, KEY_A1, testSeed } from '../test/service/helpers/fixture.js';
 import { closeAgents, requestFrom } from '../test/service/helpers/http-from.js';
 import { multipartChunks, streamUpload } from '../test/service/helpers/multipart-stream.js';
 import { startServiceProcess } from '../test/service/helpers/service-process.js';
 import { type BenchResult, summarize } from './result.js';
+import { migrateSqliteFile } from './support/migrated-file.js';
 
 const MB = 1024 * 1024;
 const GUESSES = 200;
@@ -101,15 +100,16 @@ async function guessing(): Promise<BenchResult[]> {
 }
 
 /** 100,000 addresses past the retention, deleted a batch at a time as the pruner does. */
-function pruning(directory: string): BenchResult[] {
-  const db = openDb(join(directory, 'prune.db'));
+async function pruning(directory: string): Promise<BenchResult[]> {
+  const path = join(directory, 'prune.db');
+  await migrateSqliteFile(path);
+  const db = openDb(path);
+  const nowMs = Date.now();
   try {
-    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
     const networkId = Number(db.prepare("INSERT INTO service_networks (name) VALUES ('bench')").run().lastInsertRowid);
     const insert = db.prepare(
       `INSERT INTO service_player_ips (network_id, ip, uuid, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)`,
     );
-    const nowMs = Date.now();
     db.transaction(() => {
       for (let row = 0; row < PRUNE_ROWS * 2; row += 1) {
         // Every other row is old: half the table is past the retention.
@@ -118,13 +118,18 @@ function pruning(directory: string): BenchResult[] {
         insert.run(networkId, `10.${(row >> 16) & 255}.${(row >> 8) & 255}.${row & 255}`, uuid, at, at);
       }
     })();
-    const store = new AddressRetentionStore(db);
+  } finally {
+    db.close();
+  }
+  const storage = await openSqliteStorage(path);
+  try {
+    const store = storage.stores.addressRetention;
     const batchMs: number[] = [];
     let deleted = 0;
     const started = performance.now();
     for (let batch = 0; batch < PRUNE_ROWS / PRUNE_BATCH + 1; batch += 1) {
       const batchStarted = performance.now();
-      const count = store.deleteHistoryBefore(nowMs - 90 * DAY_MS, PRUNE_BATCH);
+      const count = await store.deleteHistoryBefore(nowMs - 90 * DAY_MS, PRUNE_BATCH);
       batchMs.push(performance.now() - batchStarted);
       deleted += count;
       if (count < PRUNE_BATCH) break;
@@ -139,7 +144,7 @@ function pruning(directory: string): BenchResult[] {
       },
     ];
   } finally {
-    db.close();
+    await storage.close();
   }
 }
 
@@ -166,7 +171,7 @@ function throttleMemory(): BenchResult {
 export async function run(): Promise<BenchResult[]> {
   const directory = mkdtempSync(join(tmpdir(), 'bailiff-bench-guard-'));
   try {
-    return [...[await uploadMemory(directory)], ...(await guessing()), ...pruning(directory), throttleMemory()];
+    return [...[await uploadMemory(directory)], ...(await guessing()), ...(await pruning(directory)), throttleMemory()];
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

@@ -3,11 +3,9 @@ import { Agent } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openDb } from '../src/db/open-db.js';
 import { parseIpAddress } from '../src/ip/ip-range.js';
 import { startService } from '../src/service/index.js';
-import { openSqliteStorage } from '../src/service/store/sqlite-storage.js';
-import { createSqliteStores as createStores } from '../src/service/store/sqlite-stores.js';
+import { openSqliteStorage } from '../src/service/next/open-storage.js';
 import { type FixtureFacts, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import { type BenchResult, summarize } from './result.js';
 import { httpFloor } from './support/http-floor.js';
@@ -25,25 +23,25 @@ const SAMPLES = 2000;
  * The reads of one login check straight on the stores, without HTTP: the part the indexes decide,
  * in microseconds. The service is closed by then, so the file is this connection's alone.
  */
-function statementsOnly(path: string, facts: FixtureFacts): { p50: number; p99: number } {
-  const db = openDb(path);
+async function statementsOnly(path: string, facts: FixtureFacts): Promise<{ p50: number; p99: number }> {
+  const storage = await openSqliteStorage(path);
   try {
-    const stores = createStores(db);
+    const { stores } = storage;
     const durations: number[] = [];
     for (let n = 0; n < WARM_UP + SAMPLES; n += 1) {
       const body = JSON.parse(loginBody(n, NETWORK_AT_SCALE, facts)) as { minecraftUuid: string; ipAddress: string };
       const began = performance.now();
-      stores.punishments.activeFor(facts.networkId, body.minecraftUuid);
-      stores.evasion.activeIpBansHolding(facts.networkId, parseIpAddress(body.ipAddress)!);
-      stores.notifications.pendingFor(facts.networkId, body.minecraftUuid);
-      for (const { ip } of stores.playerIps.addressesOf(facts.networkId, body.minecraftUuid, 0)) {
-        stores.playerIps.accountsOn(facts.networkId, ip, 0, 6);
+      await stores.punishments.activeFor(facts.networkId, body.minecraftUuid);
+      await stores.evasion.activeIpBansHolding(facts.networkId, parseIpAddress(body.ipAddress)!);
+      await stores.notifications.pendingFor(facts.networkId, body.minecraftUuid);
+      for (const { ip } of await stores.playerIps.addressesOf(facts.networkId, body.minecraftUuid, 0)) {
+        await stores.playerIps.accountsOn(facts.networkId, ip, 0, 6);
       }
       if (n >= WARM_UP) durations.push((performance.now() - began) * 1000);
     }
     return summarize(durations);
   } finally {
-    db.close();
+    await storage.close();
   }
 }
 
@@ -53,7 +51,7 @@ function statementsOnly(path: string, facts: FixtureFacts): { p50: number; p99: 
  * {@link statementsOnly} is what the asynchronous store interface costs.
  */
 async function throughStorage(path: string, facts: FixtureFacts): Promise<{ p50: number; p99: number }> {
-  const storage = openSqliteStorage({ path });
+  const storage = await openSqliteStorage(path);
   try {
     const durations: number[] = [];
     for (let n = 0; n < WARM_UP + SAMPLES; n += 1) {
@@ -124,7 +122,7 @@ export async function run(): Promise<BenchResult[]> {
           : `fixture generated in ${fixture.generatedSeconds.toFixed(0)} s`;
       await stopServiceProcess(child);
       stopped = true;
-      const statements = statementsOnly(fixture.path, fixture.facts);
+      const statements = await statementsOnly(fixture.path, fixture.facts);
       const ported = await throughStorage(fixture.path, fixture.facts);
       const floor = await httpFloor(SAMPLES, HTTP_WARM_UP, (n) => loginBody(n, NETWORK_AT_SCALE, fixture.facts));
       return [
@@ -163,7 +161,7 @@ export async function run(): Promise<BenchResult[]> {
           name: 'login check reads through the storage ports (no HTTP)',
           unit: 'us',
           ...ported,
-          notes: `the same reads, in the login check's transaction on SqliteStorage (lock, BEGIN IMMEDIATE, a promise per call); ${SAMPLES} checks in process; ${machine}`,
+          notes: `the same reads, in the login check's transaction on the one store (BEGIN IMMEDIATE, a promise per call); ${SAMPLES} checks in process; ${machine}`,
         },
         {
           name: 'service start on that file (migrations + statistics)',

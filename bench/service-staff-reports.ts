@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { openDb } from '../src/db/open-db.js';
-import { applySchemaMigrations } from '../src/db/schema-migrations.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../src/service/db/schema.js';
 import { type ServiceSeed, startService } from '../src/service/index.js';
-import { TICKET_PAGE_START, type TicketFilter, TicketListStore } from '../src/service/store/ticket-list.js';
+import { openSqliteStorage } from '../src/service/next/open-storage.js';
+import { TICKET_PAGE_START, type TicketFilter } from '../src/service/store/ports/ticket-list.js';
 import { type BenchResult, summarize } from './result.js';
+import { migrateSqliteFile } from './support/migrated-file.js';
 
 const TICKETS = 20_000;
 /** One ticket in five is an open report. */
@@ -114,10 +114,10 @@ function listedTypeOf(draw: number): string {
   return draw < 0.98 ? 'support' : 'appeal';
 }
 
-function fillListedTickets(dbPath: string, nowMs: number): void {
+async function fillListedTickets(dbPath: string, nowMs: number): Promise<void> {
+  await migrateSqliteFile(dbPath);
   const db = openDb(dbPath);
   try {
-    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
     db.prepare("INSERT INTO service_networks (id, name) VALUES (1, 'bench')").run();
     const ticket = db.prepare(
       `INSERT INTO service_tickets (network_id, id, type, subject, description, status, priority, creator_uuid,
@@ -154,26 +154,28 @@ const LIST_FILTERS: ReadonlyArray<readonly [string, TicketFilter]> = [
 ];
 
 /** The panel ticket list's read (two pages of 50, the page size the panel asks for) at 200,000 tickets. */
-function timeTicketList(dir: string): BenchResult[] {
+async function timeTicketList(dir: string): Promise<BenchResult[]> {
   const dbPath = join(dir, 'ticket-list.db');
-  fillListedTickets(dbPath, Date.now());
-  const db = openDb(dbPath);
+  await fillListedTickets(dbPath, Date.now());
+  const storage = await openSqliteStorage(dbPath);
   try {
-    const list = new TicketListStore(db);
+    const list = storage.stores.ticketList;
+    const results: BenchResult[] = [];
     const notes = `${LISTED_TICKETS.toLocaleString('en')} tickets (1 in ${LISTED_OPEN_EVERY} open), SQLite store read, two pages of ${LIST_PAGE - 1}, ${SAMPLES} samples`;
-    return LIST_FILTERS.map(([label, filter]) => {
+    for (const [label, filter] of LIST_FILTERS) {
       const durations: number[] = [];
       for (let i = 0; i < SAMPLES + 20; i += 1) {
         const started = performance.now();
-        const first = list.page(1, filter, TICKET_PAGE_START, LIST_PAGE);
+        const first = await list.page(1, filter, TICKET_PAGE_START, LIST_PAGE);
         const last = first.at(-2);
-        if (last) list.page(1, filter, { createdAt: last.createdAt, position: last.position }, LIST_PAGE);
+        if (last) await list.page(1, filter, { createdAt: last.createdAt, position: last.position }, LIST_PAGE);
         if (i >= 20) durations.push(performance.now() - started);
       }
-      return { name: `panel ticket list: ${label}`, unit: 'ms', ...summarize(durations), notes };
-    });
+      results.push({ name: `panel ticket list: ${label}`, unit: 'ms', ...summarize(durations), notes });
+    }
+    return results;
   } finally {
-    db.close();
+    await storage.close();
   }
 }
 
@@ -232,7 +234,7 @@ export async function run(): Promise<BenchResult[]> {
         { name: 'reply notice poll (last hour)', unit: 'ms', ...notices, target: 'p99 <= 10 ms', notes },
         { name: 'reply notice poll (a year: a full page of 100)', unit: 'ms', ...noticesFull, notes },
         { name: 'claim a report', unit: 'ms', ...claim, notes },
-        ...timeTicketList(dir),
+        ...(await timeTicketList(dir)),
       ];
     } finally {
       await service.close();

@@ -55,7 +55,7 @@ export async function run(): Promise<BenchResult[]> {
   const held: WebSocket[] = [];
   let service: ServiceProcess | undefined;
   try {
-    writeStreamFixture(dbPath, 1, ACTIVE_BANS);
+    await writeStreamFixture(dbPath, 1, ACTIVE_BANS);
     service = await startServiceProcess(dbPath, { pingIntervalMs: 60_000 });
     const baselineRssMb = service.rssMb();
     const probe = probeRecent(service);

@@ -38,7 +38,7 @@ export async function run(): Promise<BenchResult[]> {
   let service: ServiceProcess | undefined;
   try {
     const fixtureStarted = performance.now();
-    writeStreamFixture(dbPath, Math.max(STORM_SERVERS, FANOUT_SERVERS) + 1, ACTIVE_BANS);
+    await writeStreamFixture(dbPath, Math.max(STORM_SERVERS, FANOUT_SERVERS) + 1, ACTIVE_BANS);
     const fixtureMs = performance.now() - fixtureStarted;
 
     service = await startServiceProcess(dbPath, SERVICE_OPTIONS);

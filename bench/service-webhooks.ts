@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type ServiceSeed, startService } from '../src/service/index.js';
-import { openSqliteStorage } from '../src/service/store/sqlite-storage.js';
+import { openSqliteStorage } from '../src/service/next/open-storage.js';
 import { WebhookQueue } from '../src/service/webhooks/webhook-queue.js';
 import { type BenchResult, summarize } from './result.js';
 
@@ -111,7 +111,7 @@ async function drainRate(dir: string, endpoints: number): Promise<number> {
   const dbPath = join(dir, `drain-${endpoints}.db`);
   // A first start writes the schema and the endpoints; the backlog is then queued straight into the file.
   await (await startService({ port: 0, dbPath, seed: seed(port, endpoints), webhooksAllowPrivate: true })).close();
-  const storage = openSqliteStorage({ path: dbPath });
+  const storage = await openSqliteStorage(dbPath);
   const queue = new WebhookQueue();
   const networkId = (await storage.stores.networks.findNetwork('bench'))!;
   await storage.transaction(async (stores) => {

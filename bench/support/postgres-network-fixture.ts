@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { openDb } from '../../src/db/open-db.js';
-import { openPostgresStorage } from '../../src/service/store/postgres/postgres-storage.js';
-import { PG_SCHEMA_MIGRATIONS } from '../../src/service/store/postgres/schema.js';
+import { postgresChoices } from '../../src/service/db/dialect/postgres-choices.js';
+import { serviceStepNames } from '../../src/service/db/migrate.js';
+import { openPostgresStorage } from '../../src/service/next/open-storage.js';
 import type { FixtureFacts, NetworkShape } from '../../test/service/helpers/network-fixture.js';
 import {
   type PostgresServer,
@@ -183,7 +184,10 @@ export interface PostgresNetworkFixture {
 }
 
 function cacheDirOf(shape: NetworkShape): string {
-  const schema = createHash('sha256').update(JSON.stringify(PG_SCHEMA_MIGRATIONS)).digest('hex').slice(0, 12);
+  const schema = createHash('sha256')
+    .update(JSON.stringify(serviceStepNames(postgresChoices)))
+    .digest('hex')
+    .slice(0, 12);
   const name = `postgres-network-v${PG_FIXTURE_VERSION}-${schema}-${shape.players}p-${shape.stored}s-${shape.active}a`;
   return join(CACHE_DIR, name);
 }
@@ -197,7 +201,7 @@ async function loadInto(server: PostgresServer, sqlitePath: string) {
   await admin.end();
   const storage = await openPostgresStorage(server.adminUrl.replace(/\/postgres$/, `/${FIXTURE_DATABASE}`));
   try {
-    return await copyNetworkFixture(sqlitePath, storage.pool);
+    return await copyNetworkFixture(sqlitePath, storage.pool!);
   } finally {
     await storage.close();
   }

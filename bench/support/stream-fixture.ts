@@ -3,9 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDb } from '../../src/db/open-db.js';
-import { applySchemaMigrations } from '../../src/db/schema-migrations.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../../src/service/db/schema.js';
-import { NetworkStore } from '../../src/service/store/networks.js';
+import { openSqliteStorage } from '../../src/service/next/open-storage.js';
 
 export const BENCH_NETWORK = 'bench';
 /** A second network with one server, whose key is {@link OTHER_NETWORK_KEY}. */
@@ -17,11 +15,21 @@ export const serverKey = (index: number) => `bench-server-key-${String(index).pa
  * A service database with `servers` server keys and `activeBans` active bans in one network,
  * written in one transaction (the change log triggers record each).
  */
-export function writeStreamFixture(dbPath: string, servers: number, activeBans: number): void {
+export async function writeStreamFixture(dbPath: string, servers: number, activeBans: number): Promise<void> {
+  const storage = await openSqliteStorage(dbPath);
+  let networkId: number;
+  try {
+    networkId = await storage.transaction(async ({ networks }) => {
+      const id = await networks.ensureNetwork(BENCH_NETWORK);
+      for (let n = 0; n < servers; n += 1) await networks.ensureServer(id, `server-${n}`, serverKey(n));
+      await networks.ensureServer(await networks.ensureNetwork(OTHER_NETWORK), 'other-server', OTHER_NETWORK_KEY);
+      return id;
+    });
+  } finally {
+    await storage.close();
+  }
   const db = openDb(dbPath);
   try {
-    applySchemaMigrations(db, 'service', SERVICE_SCHEMA_MIGRATIONS);
-    const networks = new NetworkStore(db);
     const insert = db.prepare(
       `INSERT INTO service_punishments (network_id, id, target_uuid, target_name, issuer_name, type_ordinal, reason,
          duration, status, created_at, updated_at)
@@ -29,9 +37,6 @@ export function writeStreamFixture(dbPath: string, servers: number, activeBans: 
     );
     const at = Date.now() - activeBans * 1000;
     db.transaction(() => {
-      const networkId = networks.ensureNetwork(BENCH_NETWORK);
-      for (let n = 0; n < servers; n += 1) networks.ensureServer(networkId, `server-${n}`, serverKey(n));
-      networks.ensureServer(networks.ensureNetwork(OTHER_NETWORK), 'other-server', OTHER_NETWORK_KEY);
       for (let n = 0; n < activeBans; n += 1) {
         const uuid = `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
         insert.run(networkId, `ban-${n}`, uuid, `player${n}`, at + n, at + n);

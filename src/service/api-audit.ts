@@ -1,5 +1,5 @@
 import type { ServiceContext, ServiceStores } from './context.js';
-import type { AuditVia } from './store/audit-log.js';
+import type { AuditVia } from './store/ports/audit-log.js';
 
 /** A staff action that came through the API (a server's key) or the admin API (the admin token). */
 export interface ApiAction {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TYPE_CATALOGUE } from '../../src/contract/type-catalogue.js';
 import { openDb } from '../../src/db/open-db.js';
-import { PUBLIC_KIND_SQL } from '../../src/service/db/public-list-and-appeals.js';
-import { publicKindOf } from '../../src/service/store/public-list.js';
+import { PUBLIC_KIND_SQL } from '../../src/service/db/migrations/001-baseline.js';
+import { publicKindOf } from '../../src/service/store/ports/public-list.js';
 
 describe('the public list kind', () => {
   it('the SQL of the index and publicKindOf agree with the type catalogue for every ordinal and status', () => {

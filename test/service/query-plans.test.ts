@@ -11,13 +11,13 @@ import { KyselyStorage, TransactionScope } from '../../src/service/next/kysely-s
 import { STORE_STATEMENTS } from '../../src/service/next/statements.js';
 import { ipBanKeysHolding } from '../../src/service/store/ip-ban-keys.js';
 import type { ServiceStorage } from '../../src/service/store/ports/storage.js';
-import { hashApiKey } from '../../src/service/store/server-rows.js';
 import {
   TICKET_PAGE_FILTERS,
   type TicketFilter,
   type TicketFilterKey,
   type TicketPageStatement,
-} from '../../src/service/store/ticket-list.js';
+} from '../../src/service/store/ports/ticket-list.js';
+import { hashApiKey } from '../../src/service/store/server-rows.js';
 import { FIXTURE_API_KEY, type FixtureFacts, fillNetworkFixture } from './helpers/network-fixture.js';
 
 /** Enough rows that ANALYZE gives the planner the proportions of a real network. */

@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/ports/logger.js';
 import { systemTimers } from '../../src/ports/timers.js';
 import { SharedTokenBuckets } from '../../src/service/http/shared-token-buckets.js';
+import type { KyselyStorage } from '../../src/service/next/kysely-storage.js';
+import { openPostgresStorage } from '../../src/service/next/open-storage.js';
 import { PostgresChangeListener } from '../../src/service/sharing/change-listener.js';
 import { PgDb } from '../../src/service/sharing/pg-db.js';
 import { PgRateBuckets } from '../../src/service/sharing/rate-buckets.js';
-import { openPostgresStorage, type PostgresStorage } from '../../src/service/store/postgres/postgres-storage.js';
 import { PunishmentRenderer } from '../../src/service/store/punishment-renderer.js';
 import { ChangeFollower } from '../../src/service/stream/change-follower.js';
 import { FollowedChangeBus } from '../../src/service/stream/followed-change-bus.js';
@@ -16,10 +17,10 @@ import { createTestDatabase, type TestDatabase, testPool } from '../support/post
 import { newPunishment } from './store-conformance/fixtures.js';
 
 let database: TestDatabase;
-const opened: PostgresStorage[] = [];
+const opened: KyselyStorage[] = [];
 const closers: Array<() => Promise<void>> = [];
 
-async function instance(instanceId: string, nowMs: () => number): Promise<PostgresStorage> {
+async function instance(instanceId: string, nowMs: () => number): Promise<KyselyStorage> {
   const storage = await openPostgresStorage(database.url, { leases: { instanceId, leaseMs: 60_000, nowMs } });
   opened.push(storage);
   return storage;
@@ -164,7 +165,9 @@ describe('several instances on one PostgreSQL', () => {
     expect(published).toEqual(['p1@1', 'p2@2', 'p1@3']);
 
     // The listener's connection is cut: it reconnects and reads what was written meanwhile.
-    await a.pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN bailiff_changes'`);
+    await a.pool!.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN bailiff_changes'`,
+    );
     await a.stores.punishments.insert(newPunishment(network, 'p3'));
     await within(5_000, () => published.length === 4);
     expect(published.at(-1)).toBe('p3@4');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WebSocket } from 'ws';
 import type { ServiceContext } from '../../src/service/context.js';
-import type { LoggedChange, StreamHead } from '../../src/service/store/stream-changes.js';
+import type { LoggedChange, StreamHead } from '../../src/service/store/ports/stream-changes.js';
 import type { SharedSnapshots } from '../../src/service/stream/shared-snapshots.js';
 import { type LiveChange, StreamConnection } from '../../src/service/stream/stream-connection.js';
 import type { StreamSettings } from '../../src/service/stream/stream-settings.js';

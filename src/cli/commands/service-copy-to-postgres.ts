@@ -41,7 +41,7 @@ export async function copyToPostgresCommand(context: CliContext): Promise<number
     throw new UsageError(`give --database-url or set ${ENV_DATABASE_URL}\n${COPY_TO_POSTGRES_USAGE}`);
   }
   const { copyToPostgres, CopyRefusedError } = await import('../../service/copy/copy-to-postgres.js');
-  const { describeDatabaseUrl } = await import('../../service/store/postgres/postgres-storage.js');
+  const { describeDatabaseUrl } = await import('../../service/db/dialect/postgres-driver.js');
   const shown = new Map<string, number>();
   try {
     const report = await copyToPostgres({

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { type Db, openDb } from '../../db/open-db.js';
 import { sqliteChoices } from '../db/dialect/sqlite-choices.js';
 import { compareSteps, MIGRATION_TABLE } from '../db/migrate.js';
-import { SERVICE_SCHEMA_MIGRATIONS } from '../db/schema.js';
+import { LEGACY_SQLITE_LAST_VERSION } from '../db/migrations/legacy.js';
 import { openPostgresStorage } from '../next/open-storage.js';
 import { PgDb } from '../sharing/pg-db.js';
 import { PG_COPY_SQL, type PgColumn, TABLES_IN_COPY_ORDER } from './copy-tables.js';
@@ -53,7 +53,7 @@ function schemaRefusal(db: Db, path: string): string | undefined {
       : `${path} was upgraded by a newer Bailiff: copy it with that version`;
   }
   // A file of the hand-written schema (before the one store): copied at its last step.
-  const expected = Math.max(...SERVICE_SCHEMA_MIGRATIONS.map((migration) => migration.version));
+  const expected = LEGACY_SQLITE_LAST_VERSION;
   const version = hasTable(db, 'schema_migrations')
     ? (db
         .prepare<[], { version: number | null }>(

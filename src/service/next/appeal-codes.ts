@@ -2,8 +2,8 @@ import { sql as raw, type Selectable } from 'kysely';
 import { inTransaction, prepare, type SqlContext } from '../db/prepared.js';
 import type { AppealCodesTable } from '../db/tables.js';
 import { toAppealCode } from '../store/appeal-code-rows.js';
-import { MAX_CODES_PER_HOLDER } from '../store/appeal-codes.js';
 import type { AppealCode, AppealCodeStorePort, NewAppealCode } from '../store/ports/appeal-codes.js';
+import { MAX_CODES_PER_HOLDER } from '../store/ports/appeal-codes.js';
 
 /** Every column but the hash: what a code is rendered from (`toAppealCode`). */
 const CODE = [

@@ -2,7 +2,6 @@ import { sql as raw, type Selectable } from 'kysely';
 import { inTransaction, prepare, type SqlContext } from '../db/prepared.js';
 import type { AppealsTable } from '../db/tables.js';
 import { toAppeal } from '../store/appeal-rows.js';
-import { hashAppealToken } from '../store/appeals.js';
 import type {
   Appeal,
   AppealDecision,
@@ -11,6 +10,7 @@ import type {
   NewAppeal,
   UnappealableMark,
 } from '../store/ports/appeals.js';
+import { hashAppealToken } from '../store/ports/appeals.js';
 import { TicketStore } from './tickets.js';
 
 /** Every column but the token's hash: what an appeal is rendered from (`toAppeal`). */

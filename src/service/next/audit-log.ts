@@ -1,6 +1,6 @@
 import { prepare, type SqlContext } from '../db/prepared.js';
-import { type AuditRow, toAuditRecord } from '../store/audit-log.js';
 import type { AuditEntry, AuditLogPort, AuditRecord } from '../store/ports/audit-log.js';
+import { type AuditRow, toAuditRecord } from '../store/ports/audit-log.js';
 
 /** The columns of an audit row (`AuditRow`). */
 export const AUDIT_COLUMNS = ['id', 'network_id', 'actor', 'via', 'action', 'subject', 'detail', 'created_at'] as const;

@@ -1,7 +1,7 @@
 import { sql as raw } from 'kysely';
 import { prepare, type SqlContext } from '../db/prepared.js';
-import { type AuditRow, toAuditRecord } from '../store/audit-log.js';
 import type { AuditRecord } from '../store/ports/audit-log.js';
+import { type AuditRow, toAuditRecord } from '../store/ports/audit-log.js';
 import type { AuditFilter, AuditQueryStorePort } from '../store/ports/audit-query.js';
 import { AUDIT_COLUMNS } from './audit-log.js';
 

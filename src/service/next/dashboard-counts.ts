@@ -1,7 +1,7 @@
 import { sql as raw } from 'kysely';
 import { prepare, type SqlContext } from '../db/prepared.js';
-import { DAY_MS } from '../store/dashboard-counts.js';
 import type { DashboardCountsPort, DayCount, OpenTicketRow, TypeDayCount } from '../store/ports/dashboard.js';
+import { DAY_MS } from '../store/ports/dashboard.js';
 
 type Range = { networkId: number; sinceMs: number; untilMs: number };
 

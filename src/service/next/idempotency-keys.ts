@@ -1,6 +1,5 @@
 import { prepare, type SqlContext } from '../db/prepared.js';
-import type { IdempotencyClaim, IdempotentCreation } from '../store/idempotency-keys.js';
-import type { IdempotencyKeyStorePort } from '../store/ports/idempotency-keys.js';
+import type { IdempotencyClaim, IdempotencyKeyStorePort, IdempotentCreation } from '../store/ports/idempotency-keys.js';
 
 type OfKey = { networkId: number; key: string };
 

@@ -14,8 +14,7 @@ import {
   type UploadRow,
   type UploadStatus,
 } from '../store/migration-rows.js';
-import type { ImportProgress, NewUpload, ProgressReport } from '../store/migrations.js';
-import type { MigrationStorePort } from '../store/ports/migrations.js';
+import type { ImportProgress, MigrationStorePort, NewUpload, ProgressReport } from '../store/ports/migrations.js';
 
 type Uploads = UpdateQueryBuilder<
   ServiceTables,

@@ -8,7 +8,7 @@ import type {
   PublicPageCursor,
   PublicPunishment,
 } from '../store/ports/public-list.js';
-import { DEFAULT_PUBLIC_ISSUER_LABEL } from '../store/public-list.js';
+import { DEFAULT_PUBLIC_ISSUER_LABEL } from '../store/ports/public-list.js';
 import { isSqlTrue, type SqlBoolean } from '../store/sql-boolean.js';
 
 // The text the kind index is built on, so a page of one kind reads through it.

@@ -2,8 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { sql as raw } from 'kysely';
 import { STREAM_LOCK_CLASS } from '../db/dialect/postgres-choices.js';
 import { inTransaction, prepare, type SqlContext } from '../db/prepared.js';
-import type { StreamChangeStorePort } from '../store/ports/stream-changes.js';
-import type { ActiveRow, LoggedChange, NewestSequence, PageCursor, StreamHead } from '../store/stream-changes.js';
+import type {
+  ActiveRow,
+  LoggedChange,
+  NewestSequence,
+  PageCursor,
+  StreamChangeStorePort,
+  StreamHead,
+} from '../store/ports/stream-changes.js';
 import { PUNISHMENT_COLUMNS } from './punishments.js';
 
 type Network = { networkId: number };

@@ -2,7 +2,7 @@ import { sql as raw } from 'kysely';
 import { TICKET_ASSIGNEE_SQL } from '../db/migrations/001-baseline.js';
 import { type Prepared, prepare, type SqlContext } from '../db/prepared.js';
 import type { ListedTicket, TicketCursor, TicketFilter, TicketListStorePort } from '../store/ports/ticket-list.js';
-import { TICKET_PAGE_FILTERS, type TicketPageStatement, ticketPageStatementFor } from '../store/ticket-list.js';
+import { TICKET_PAGE_FILTERS, type TicketPageStatement, ticketPageStatementFor } from '../store/ports/ticket-list.js';
 
 type PageValues = TicketFilter & { networkId: number; beforeCreatedAt: number; beforePosition: number; limit: number };
 

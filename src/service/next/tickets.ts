@@ -12,6 +12,7 @@ import type {
   TicketSummary,
   UnrenderableTicketReport,
 } from '../store/ports/tickets.js';
+import { CLOSED_STATUS, OPEN_STATUS } from '../store/ports/tickets.js';
 import { ticketColumns } from '../store/ticket-columns.js';
 import {
   type ReplyRow,
@@ -23,7 +24,6 @@ import {
   toSummary,
   toTicket,
 } from '../store/ticket-rows.js';
-import { CLOSED_STATUS, OPEN_STATUS } from '../store/tickets.js';
 
 /** The columns every ticket statement reads or writes. */
 const HEAD = ['id', 'type', 'subject', 'status', 'priority', 'creator_uuid', 'creator_name'] as const;

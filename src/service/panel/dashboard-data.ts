@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { findTypeRule } from '../rules/catalogue.js';
-import { DAY_MS, type DayCount, type TypeDayCount } from '../store/dashboard-counts.js';
+import { DAY_MS, type DayCount, type TypeDayCount } from '../store/ports/dashboard.js';
 import { PastDaysCache } from './past-days-cache.js';
 import { type PunishmentView, viewOfRow } from './punishment-view.js';
 

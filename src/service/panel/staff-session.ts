@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceStores } from '../context.js';
 import type { PanelAccount } from '../store/panel-account-rows.js';
-import type { SessionStage } from '../store/panel-sessions.js';
+import type { SessionStage } from '../store/ports/panel-sessions.js';
 import { csrfTokenOf } from './csrf.js';
 import { BUILT_IN_ROLES, builtInRole, isPermission, type Permission, SUPERUSER_ROLE } from './permissions.js';
 

@@ -16,7 +16,7 @@ import { HttpError, notFound } from '../http/errors.js';
 import { integerFromQuery, parseOrThrow } from '../http/validate.js';
 import { storedId } from '../limits.js';
 import { toIso } from '../store/dates.js';
-import { CLOSED_STATUS, OPEN_STATUS } from '../store/tickets.js';
+import { CLOSED_STATUS, OPEN_STATUS } from '../store/ports/tickets.js';
 import { excerptOf, recordStaffReply } from '../tickets/staff-reply.js';
 import { ticketEvent } from '../webhooks/events.js';
 import type { EndpointHandlers } from './endpoint-handlers.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../ports/clock.js';
-import type { AuditVia } from '../store/audit-log.js';
+import type { AuditVia } from '../store/ports/audit-log.js';
 import type { ServiceStorage } from '../store/ports/storage.js';
 import type { ServiceStoresPorts } from '../store/ports/stores.js';
 import type { ManagedServer } from '../store/server-rows.js';

@@ -1,6 +1,6 @@
 import type { Logger } from '../../ports/logger.js';
+import type { LoggedChange, NewestSequence } from '../store/ports/stream-changes.js';
 import type { PunishmentRenderer } from '../store/punishment-renderer.js';
-import type { LoggedChange, NewestSequence } from '../store/stream-changes.js';
 import type { PunishmentFeed } from './punishment-feed.js';
 
 /** What the follower reads: the change log, asynchronously (any store dialect). */

@@ -2,7 +2,7 @@ import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { EventEmitter } from 'eventemitter3';
 import { STREAM_PROTOCOL } from '../../contract/schemas.js';
 import type { ServiceContext } from '../context.js';
-import type { PageCursor } from '../store/stream-changes.js';
+import type { PageCursor } from '../store/ports/stream-changes.js';
 import type { StreamRequest } from './handshake.js';
 
 /** One piece of a snapshot as written to the socket (protocol 1 sends one message in fragments). */

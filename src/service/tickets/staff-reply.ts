@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context.js';
 import { toIso } from '../store/dates.js';
 import type { ServiceStoresPorts } from '../store/ports/stores.js';
-import type { TicketFacts } from '../store/tickets.js';
+import type { TicketFacts } from '../store/ports/tickets.js';
 import { ticketEvent } from '../webhooks/events.js';
 
 /** How much of a text a notice or a staff list quotes. */

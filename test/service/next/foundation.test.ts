@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
 import { openPostgresStorage, openSqliteStorage } from '../../../src/service/next/open-storage.js';
-import { openPostgresStorage as openLegacyPg } from '../../../src/service/store/postgres/postgres-storage.js';
-import { openSqliteStorage as openLegacySqlite } from '../../../src/service/store/sqlite-storage.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bailiff-next-'));
@@ -71,37 +69,15 @@ describe('the one storage', () => {
     await storage.close();
   });
 
-  it('SQLite: a file made by the hand-written schema is taken over', async () => {
-    const path = join(dir, 'legacy.sqlite');
-    const legacy = openLegacySqlite({ path });
-    await legacy.close();
-    const storage = await openSqliteStorage(path);
-    await exercise(storage);
-    await storage.close();
-    const again = await openSqliteStorage(path);
-    expect(await again.stores.punishments.find(1, 'C')).toBeDefined();
-    await again.close();
-  });
-
   describe('PostgreSQL', () => {
     let fresh: TestDatabase;
-    let old: TestDatabase;
     beforeAll(async () => {
       fresh = await createTestDatabase();
-      old = await createTestDatabase();
-      databases.push(fresh, old);
+      databases.push(fresh);
     });
 
     it('a new database', async () => {
       const storage = await openPostgresStorage(fresh.url);
-      await exercise(storage);
-      await storage.close();
-    });
-
-    it('a database made by the hand-written schema is taken over', async () => {
-      const legacy = await openLegacyPg(old.url);
-      await legacy.close();
-      const storage = await openPostgresStorage(old.url);
       await exercise(storage);
       await storage.close();
     });

@@ -5,12 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
 import { openPostgresStorage, openSqliteStorage } from '../../../src/service/next/open-storage.js';
-import type { ServiceStoresPorts } from '../../../src/service/store/ports/stores.js';
-import { openPostgresStorage as openLegacyPg } from '../../../src/service/store/postgres/postgres-storage.js';
-import { PUBLIC_PAGE_START } from '../../../src/service/store/public-list.js';
-import { openSqliteStorage as openLegacySqlite } from '../../../src/service/store/sqlite-storage.js';
+import { PUBLIC_PAGE_START } from '../../../src/service/store/ports/public-list.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { JEB, NOTCH, newPunishment } from '../store-conformance/fixtures.js';
+import { writeLegacyPostgres, writeLegacySqliteFile } from './legacy-fixtures.js';
 import { postgresSchemaOf, sqliteSchemaOf } from './schema-catalogue.js';
 
 const hashOf = (text: string) => createHash('sha256').update(text).digest();
@@ -18,85 +15,17 @@ const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const NOW = 1_800_000_000_000;
 const HOUR_MS = 3_600_000;
 
-type OldStores = ServiceStoresPorts;
 type Written = { network: number; account: number };
 
-const appealTicket = (id: string, createdAtMs: number) => ({
-  id,
-  type: 'appeal',
-  subject: 'Appeal',
-  description: 'I did not grief',
-  priority: 'normal',
-  creatorUuid: NOTCH,
-  creatorName: 'Notch',
-  reportedPlayerUuid: null,
-  reportedPlayerName: null,
-  tags: ['appeal'],
-  createdServer: null,
-  replayUrl: null,
-  chatMessages: [],
-  createdAtMs,
-});
-
-/** Rows of every kind the old code wrote at its newest schema step, through its own stores. */
-async function writeWithTheOldCode(stores: OldStores): Promise<Written> {
-  const network = await stores.networks.ensureNetwork('alpha');
-  await stores.networks.ensureServer(network, 'lobby', 'an-api-key');
-  await stores.punishments.insert(newPunishment(network, 'p1', { createdAt: NOW - 3 * HOUR_MS }));
-  await stores.punishments.insert(
-    newPunishment(network, 'p2', { targetUuid: JEB, targetName: 'jeb_', typeOrdinal: 1, createdAt: NOW - HOUR_MS }),
-  );
-  await stores.publicList.setPublic(network, true);
-  await stores.publicList.setIssuerLabel(network, 'The Council');
-  await stores.appeals.setCooldownHours(network, 24);
-  await stores.appeals.setUnappealable(network, 'p2', { markedBy: 'admin', markedAtMs: NOW - HOUR_MS });
-  const appeal = { networkId: network, punishmentId: 'p1', playerName: 'Notch' };
-  await stores.appeals.open({ ...appeal, token: 'first-link', ticket: appealTicket('a1', NOW - 2 * HOUR_MS) });
-  await stores.appeals.decide({
-    networkId: network,
-    ticketId: 'a1',
-    status: 'denied',
-    answer: 'No.',
-    decidedBy: 'mod',
-    nowMs: NOW - HOUR_MS,
-  });
-  await stores.appeals.open({ ...appeal, token: 'second-link', ticket: appealTicket('a2', NOW) });
-  await stores.appealCodes.issue({
-    networkId: network,
-    codeHash: hashOf('ABCD-EFGH'),
-    punishmentId: 'p1',
-    playerUuid: NOTCH,
-    playerName: 'Notch',
-    createdAtMs: NOW,
-    expiresAtMs: NOW + HOUR_MS,
-  });
-
-  const account = (await stores.panelAccounts.create({
-    networkId: network,
-    username: 'Alice',
-    passwordHash: 'argon2-hash',
-    role: 'judge',
-    nowMs: NOW,
-  }))!;
-  await stores.panelAccounts.setPendingTotp(account, SECRET, NOW);
-  await stores.panelAccounts.confirmTotp(account, SECRET, 100, NOW);
-  await stores.panelRoles.save(network, { name: 'judge', permissions: ['pardon', 'appeals'] }, NOW);
-  await stores.panelRoles.setTwoFactorRequired(network, 'judge', true, NOW);
-  await stores.panelSessions.create(hashOf('session'), {
-    accountId: account,
-    networkId: network,
-    createdAt: NOW,
-    expiresAt: NOW + HOUR_MS,
-    stage: 'code',
-  });
-  await stores.panelDevices.remember(hashOf('device'), {
-    accountId: account,
-    createdAt: NOW,
-    expiresAt: NOW + HOUR_MS,
-  });
-  await stores.panelRecoveryCodes.replace(account, [hashOf('recovery-1'), hashOf('recovery-2')], NOW);
-  return { network, account };
-}
+/**
+ * What the release before the one store wrote into the fixtures (legacy-fixtures.ts), through its
+ * own stores: networks alpha, server lobby; punishments p1 (Notch, ban) and p2 (jeb_, mute, not
+ * appealable); a public list labelled "The Council"; an appeal cooldown of 24 hours; appeal a1
+ * (first-link, denied "No.") and a2 (second-link, open); appeal code ABCD-EFGH of p1; account Alice
+ * (role judge, two-factor confirmed at step 100), role judge (pardon, appeals; two-factor required),
+ * a session at its code stage, a remembered device and recovery codes 1 and 2.
+ */
+const WRITTEN: Written = { network: 1, account: 1 };
 
 /** Everything the old code wrote, read back through the one store. */
 async function readWithTheOneStore(storage: KyselyStorage, { network, account }: Written) {
@@ -149,9 +78,8 @@ describe('an existing database upgrades in place', () => {
     let storage: KyselyStorage;
     let written: Written;
     beforeAll(async () => {
-      const old = openLegacySqlite({ path });
-      written = await writeWithTheOldCode(old.stores);
-      await old.close();
+      writeLegacySqliteFile(path);
+      written = WRITTEN;
       storage = await openSqliteStorage(path);
     });
     afterAll(async () => storage?.close());
@@ -174,9 +102,8 @@ describe('an existing database upgrades in place', () => {
     beforeAll(async () => {
       old = await createTestDatabase();
       databases.push(old);
-      const legacy = await openLegacyPg(old.url);
-      written = await writeWithTheOldCode(legacy.stores);
-      await legacy.close();
+      await writeLegacyPostgres(old.url);
+      written = WRITTEN;
       storage = await openPostgresStorage(old.url);
     });
     afterAll(async () => storage?.close());

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type ListedTicket, TICKET_PAGE_START, type TicketFilter } from '../../../src/service/store/ticket-list.js';
-import type { NewTicket } from '../../../src/service/store/tickets.js';
+import {
+  type ListedTicket,
+  TICKET_PAGE_START,
+  type TicketFilter,
+} from '../../../src/service/store/ports/ticket-list.js';
+import type { NewTicket } from '../../../src/service/store/ports/tickets.js';
 import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS } from '../../../src/service/store/dashboard-counts.js';
-import type { NewTicket } from '../../../src/service/store/tickets.js';
+import { DAY_MS } from '../../../src/service/store/ports/dashboard.js';
+import type { NewTicket } from '../../../src/service/store/ports/tickets.js';
 import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 

@@ -1,7 +1,10 @@
+import { sql } from 'kysely';
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPostgresStorage, type PostgresStorage } from '../../../src/service/store/postgres/postgres-storage.js';
-import { PG_SCHEMA_MIGRATIONS } from '../../../src/service/store/postgres/schema.js';
+import { postgresChoices } from '../../../src/service/db/dialect/postgres-choices.js';
+import { MIGRATION_TABLE, serviceStepNames } from '../../../src/service/db/migrate.js';
+import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
+import { openPostgresStorage } from '../../../src/service/next/open-storage.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { newPunishment } from './fixtures.js';
 
@@ -9,14 +12,14 @@ const WAIT_FOR_LOCK_MS = 10_000;
 
 /** Several instances of the service on one PostgreSQL database, as a network run at scale has them. */
 describe('PostgreSQL storage shared by several instances', () => {
-  const opened: PostgresStorage[] = [];
+  const opened: KyselyStorage[] = [];
   const databases: TestDatabase[] = [];
   afterEach(async () => {
     for (const storage of opened.splice(0)) await storage.close();
     for (const database of databases.splice(0)) await database.drop();
   });
 
-  async function instances(count: number): Promise<PostgresStorage[]> {
+  async function instances(count: number): Promise<KyselyStorage[]> {
     const database = await createTestDatabase();
     databases.push(database);
     const storages = await Promise.all(Array.from({ length: count }, () => openPostgresStorage(database.url)));
@@ -26,8 +29,10 @@ describe('PostgreSQL storage shared by several instances', () => {
 
   it('migrates once when instances start together', async () => {
     const [first] = await instances(4);
-    const versions = await first!.pool.query('SELECT version FROM service_schema_migrations ORDER BY version');
-    expect(versions.rows).toEqual(PG_SCHEMA_MIGRATIONS.map(({ version }) => ({ version })));
+    const steps = await sql<{ name: string }>`SELECT name FROM ${sql.table(MIGRATION_TABLE)} ORDER BY name`.execute(
+      first!.db,
+    );
+    expect(steps.rows.map((row) => row.name)).toEqual(serviceStepNames(postgresChoices));
   });
 
   it('hands out sequences in commit order: a writer waits for the open transaction of another instance', async () => {
@@ -48,7 +53,7 @@ describe('PostgreSQL storage shared by several instances', () => {
     });
     await inserted;
     const second = two!.stores.punishments.insert(newPunishment(alpha, 'second'));
-    await waitForLockWaiter(two!.pool);
+    await waitForLockWaiter(two!.pool!);
 
     // Neither is visible yet: the log never shows a later sequence before an earlier one commits.
     expect((await two!.stores.streamChanges.head(alpha)).sequence).toBe(0);

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  describeDatabaseUrl,
-  openPostgresStorage,
-  type PostgresStorage,
-} from '../../../src/service/store/postgres/postgres-storage.js';
-import { PG_SCHEMA_MIGRATIONS } from '../../../src/service/store/postgres/schema.js';
+import { postgresChoices } from '../../../src/service/db/dialect/postgres-choices.js';
+import { describeDatabaseUrl } from '../../../src/service/db/dialect/postgres-driver.js';
+import { MIGRATION_TABLE, serviceStepNames } from '../../../src/service/db/migrate.js';
+import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
+import { openPostgresStorage } from '../../../src/service/next/open-storage.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
-describe('PostgresStorage', () => {
+describe('the one storage on PostgreSQL', () => {
   let database: TestDatabase;
-  let storage: PostgresStorage;
+  let storage: KyselyStorage;
   beforeAll(async () => {
     database = await createTestDatabase();
     storage = await openPostgresStorage(database.url);
@@ -19,26 +18,26 @@ describe('PostgresStorage', () => {
     await database.drop();
   });
 
-  it('records every schema version, and opening again migrates nothing', async () => {
+  it('records every schema step, and opening again migrates nothing', async () => {
     const again = await openPostgresStorage(database.url);
     await again.close();
-    const versions = await storage.pool.query('SELECT version FROM service_schema_migrations ORDER BY version');
-    expect(versions.rows.map((row) => row.version)).toEqual(PG_SCHEMA_MIGRATIONS.map((migration) => migration.version));
+    const steps = await storage.pool!.query(`SELECT name FROM ${MIGRATION_TABLE} ORDER BY name`);
+    expect(steps.rows.map((row) => row.name)).toEqual(serviceStepNames(postgresChoices));
   });
 
   it('reads BIGINT as a number, and refuses one no number holds exactly', async () => {
-    const safe = await storage.pool.query(
+    const safe = await storage.pool!.query(
       'SELECT 8640000000000000::bigint AS ms, count(*) AS rows FROM service_networks',
     );
     expect(safe.rows[0]).toEqual({ ms: 8_640_000_000_000_000, rows: expect.any(Number) });
-    await expect(storage.pool.query('SELECT 9007199254740993::bigint AS big')).rejects.toThrow(
+    await expect(storage.pool!.query('SELECT 9007199254740993::bigint AS big')).rejects.toThrow(
       /BIGINT 9007199254740993 is outside the range of a safe integer/,
     );
   });
 
   it('refreshes statistics', async () => {
     await storage.refreshStatistics();
-    const analyzed = await storage.pool.query(
+    const analyzed = await storage.pool!.query(
       "SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'service_punishments'",
     );
     expect(analyzed.rows[0].last_analyze).not.toBeNull();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PUBLIC_PAGE_START, type PublicPunishment } from '../../../src/service/store/public-list.js';
+import { PUBLIC_PAGE_START, type PublicPunishment } from '../../../src/service/store/ports/public-list.js';
 import { BACKENDS, useConformanceStorage } from './backends.js';
 import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 

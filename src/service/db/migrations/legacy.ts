@@ -69,6 +69,9 @@ const LEGACY = {
   },
 } as const;
 
+/** The last step of the hand-written SQLite schema: a file of it at this version is taken over (or copied). */
+export const LEGACY_SQLITE_LAST_VERSION = Math.max(...LEGACY.sqlite.final);
+
 /** Takes over a database made by the hand-written schemas; false when there is none to take over. */
 export async function adoptLegacySchema(db: Db, choices: DialectChoices): Promise<boolean> {
   const legacy = LEGACY[choices.name];

@@ -1,5 +1,5 @@
 import { LINKED_BAN_ORDINAL, typeTitle } from '../../../contract/type-catalogue.js';
-import type { PublicPunishment } from '../../store/public-list.js';
+import type { PublicPunishment } from '../../store/ports/public-list.js';
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const MINUTE_MS = 60_000;

@@ -4,7 +4,7 @@ import { typeTitle } from '../../../contract/type-catalogue.js';
 import { appealBarrier } from '../../appeals/appeal-barrier.js';
 import type { ServiceContext } from '../../context.js';
 import type { Appeal } from '../../store/appeal-rows.js';
-import { publicKindOf } from '../../store/public-list.js';
+import { publicKindOf } from '../../store/ports/public-list.js';
 import type { PunishmentRow } from '../../store/punishment-rows.js';
 import { appealForm, MAX_APPEAL_LENGTH, MAX_APPEAL_NAME_LENGTH, MIN_APPEAL_LENGTH } from '../appeals/appeal-limits.js';
 import { AppealThrottle } from '../appeals/appeal-throttle.js';

@@ -2,7 +2,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { uuid } from '../../../contract/schemas.js';
 import { describeIssue } from '../../http/validate.js';
-import { PUBLIC_KINDS, PUBLIC_PAGE_START, type PublicKind, type PublicPunishment } from '../../store/public-list.js';
+import {
+  PUBLIC_KINDS,
+  PUBLIC_PAGE_START,
+  type PublicKind,
+  type PublicPunishment,
+} from '../../store/ports/public-list.js';
 import type { PanelContext } from '../panel-context.js';
 import { sendPublicPage } from '../public/public-page.js';
 import { cursorText, KIND_LABELS, parseCursor, toPublicRow } from '../public/public-rows.js';

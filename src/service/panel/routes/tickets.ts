@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
 import { storedId } from '../../limits.js';
-import { TICKET_PAGE_START } from '../../store/ticket-list.js';
+import { TICKET_PAGE_START } from '../../store/ports/ticket-list.js';
 import { recordStaffReply } from '../../tickets/staff-reply.js';
 import { ticketEvent } from '../../webhooks/events.js';
 import { appealDecision } from '../appeals/appeal-limits.js';

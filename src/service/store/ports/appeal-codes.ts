@@ -1,6 +1,9 @@
-export type { AppealCode, NewAppealCode } from '../appeal-code-rows.js';
-
 import type { AppealCode, NewAppealCode } from '../appeal-code-rows.js';
+
+/** Live codes one player keeps for one punishment; a new one beyond this replaces the oldest. */
+export const MAX_CODES_PER_HOLDER = 10;
+
+export type { AppealCode, NewAppealCode } from '../appeal-code-rows.js';
 
 /** One-time appeal codes: stored by hash, used once, until they expire. */
 export interface AppealCodeStorePort {

@@ -1,8 +1,34 @@
-export type { Appeal, AppealStatus } from '../appeal-rows.js';
-export type { AppealDecision, NewAppeal, UnappealableMark } from '../appeals.js';
+import { createHash } from 'node:crypto';
+import type { Appeal, AppealStatus } from '../appeal-rows.js';
+import type { NewTicket } from './tickets.js';
 
-import type { Appeal } from '../appeal-rows.js';
-import type { AppealDecision, NewAppeal, UnappealableMark } from '../appeals.js';
+/** Only the hash of a player's private link is stored, so a copy of the database opens no appeal. */
+export const hashAppealToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+
+export interface NewAppeal {
+  networkId: number;
+  punishmentId: string;
+  playerName: string;
+  token: string;
+  ticket: NewTicket;
+}
+
+/** Who marked a punishment unappealable, and when. */
+export interface UnappealableMark {
+  markedBy: string;
+  markedAt: number;
+}
+
+export interface AppealDecision {
+  networkId: number;
+  ticketId: string;
+  status: Exclude<AppealStatus, 'open'>;
+  answer: string;
+  decidedBy: string;
+  nowMs: number;
+}
+
+export type { Appeal, AppealStatus } from '../appeal-rows.js';
 
 /** Appeals of punishments, each stored with the appeal ticket it opened (only the link token's hash). */
 export interface AppealStorePort {

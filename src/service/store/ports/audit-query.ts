@@ -1,7 +1,11 @@
-export type { AuditFilter } from '../audit-query.js';
+import type { AuditRecord } from './audit-log.js';
 
-import type { AuditRecord } from '../audit-log.js';
-import type { AuditFilter } from '../audit-query.js';
+export interface AuditFilter {
+  /** Exactly this actor (a username, an issuer name, `admin token`). */
+  actor?: string;
+  /** The area of the action, the part before the dot: `punishment`, `ticket`, `appeal`... */
+  area?: string;
+}
 
 /** The audit page's reads: newest first by keyset on the entry id, filtered by actor and area. */
 export interface AuditQueryStorePort {

@@ -1,6 +1,23 @@
-export type { DayCount, OpenTicketRow, TypeDayCount } from '../dashboard-counts.js';
+export const DAY_MS = 86_400_000;
 
-import type { DayCount, OpenTicketRow, TypeDayCount } from '../dashboard-counts.js';
+/** How many rows of one kind were created on one day (`day` counts from the range's first day, 0-based). */
+export interface DayCount {
+  day: number;
+  count: number;
+}
+
+export interface TypeDayCount extends DayCount {
+  typeOrdinal: number;
+}
+
+export interface OpenTicketRow {
+  id: string;
+  type: string;
+  subject: string;
+  priority: string;
+  creatorName: string;
+  createdAt: number;
+}
 
 /** The panel dashboard's counts per day over a bounded range (read from an index), and its open tickets. */
 export interface DashboardCountsPort {

@@ -1,6 +1,26 @@
-export type { AcknowledgementRecord, AcknowledgementView, EvidenceView } from '../enforcement.js';
+export interface AcknowledgementRecord {
+  networkId: number;
+  punishmentId: string;
+  serverId: number;
+  playerUuid: string;
+  executedAt: number;
+  success: boolean;
+  errorMessage?: string;
+  receivedAt: number;
+}
 
-import type { AcknowledgementRecord, AcknowledgementView, EvidenceView } from '../enforcement.js';
+export interface AcknowledgementView {
+  executedAt: number;
+  success: boolean;
+  errorMessage: string | null;
+  server: string;
+}
+
+export interface EvidenceView {
+  issuerName: string;
+  evidenceUrl: string;
+  createdAt: number;
+}
 
 /** What servers reported about punishments: acknowledgements and evidence. */
 export interface EnforcementStorePort {

@@ -1,8 +1,8 @@
-export type { IpRange } from '../../../ip/ip-range.js';
-export { ipBanKeysHolding } from '../ip-ban-keys.js';
-
 import type { IpRange } from '../../../ip/ip-range.js';
 import type { PunishmentRow } from '../punishment-rows.js';
+
+export type { IpRange } from '../../../ip/ip-range.js';
+export { ipBanKeysHolding } from '../ip-ban-keys.js';
 
 /**
  * Punishments found by what their `data` says about ban evasion: IP bans (`data.ipAddress`, read

@@ -1,6 +1,11 @@
-export type { IdempotencyClaim, IdempotentCreation } from '../idempotency-keys.js';
+export interface IdempotentCreation {
+  /** SHA-256 of the request body that first used the key. */
+  requestHash: string;
+  punishmentId: string;
+}
 
-import type { IdempotencyClaim, IdempotentCreation } from '../idempotency-keys.js';
+/** What claiming a key gave: the key is this request's now, or an earlier creation holds it. */
+export type IdempotencyClaim = { isClaimed: true } | { isClaimed: false; earlier: IdempotentCreation };
 
 /** Creations made with an `Idempotency-Key`, per network. */
 export interface IdempotencyKeyStorePort {

@@ -1,3 +1,47 @@
+import type {
+  ImportLease,
+  ImportTally,
+  LeasedImport,
+  ReportView,
+  UploadRecord,
+  UploadStatus,
+} from '../migration-rows.js';
+
+/** A migration upload as it starts (status `processing`, message `queued` unless given). */
+export interface NewUpload {
+  id: string;
+  networkId: number;
+  /** The server whose key uploaded it; null for an upload from the panel. */
+  serverId: number | null;
+  /** The panel username that uploaded it. */
+  uploadedBy?: string | null;
+  fileSize: number;
+  total: number;
+  nowMs: number;
+  /** @default 'queued' */
+  message?: string;
+  /** The instance storing and importing it. @default none (any instance may take it) */
+  lease?: ImportLease;
+}
+
+/** Where an import stands after a committed batch. */
+export interface ImportProgress {
+  processed: number;
+  tally: ImportTally;
+  message: string;
+  nowMs: number;
+}
+
+export interface ProgressReport {
+  networkId: number;
+  serverId: number;
+  status: string;
+  message: string;
+  processed?: number;
+  total?: number;
+  reportedAt: number;
+}
+
 export type {
   ImportLease,
   ImportTally,
@@ -6,10 +50,6 @@ export type {
   UploadRecord,
   UploadStatus,
 } from '../migration-rows.js';
-export type { ImportProgress, NewUpload, ProgressReport } from '../migrations.js';
-
-import type { ImportLease, LeasedImport, ReportView, UploadRecord, UploadStatus } from '../migration-rows.js';
-import type { ImportProgress, NewUpload, ProgressReport } from '../migrations.js';
 
 /**
  * Migration uploads (one record per upload), the file of each while it is imported (in chunks),

@@ -1,7 +1,7 @@
+import type { Caller } from '../server-rows.js';
+
 export type { Caller } from '../server-rows.js';
 export { hashApiKey } from '../server-rows.js';
-
-import type { Caller } from '../server-rows.js';
 
 /** Networks (tenants) and their servers; API keys are only ever stored as SHA-256 hashes. */
 export interface NetworkStorePort {

@@ -1,6 +1,20 @@
-export type { PendingNotificationRow, UnreadTextNoticeRow } from '../notifications.js';
+/** A notification not yet acknowledged, with the punishment it is about (null when unknown). */
+export interface PendingNotificationRow {
+  id: string;
+  created_at: number;
+  type_ordinal: number | null;
+  reason: string | null;
+  /** The notice's own text (a staff reply); null for a punishment's notice. */
+  message: string | null;
+}
 
-import type { PendingNotificationRow, UnreadTextNoticeRow } from '../notifications.js';
+/** An unread notice with its own text, for {@link NotificationStore.unreadTextSince}. */
+export interface UnreadTextNoticeRow {
+  id: string;
+  player_uuid: string;
+  message: string;
+  created_at: number;
+}
 
 /** How many of the ids given to acknowledge were the player's. */
 export interface AcknowledgeCount {

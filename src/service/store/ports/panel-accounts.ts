@@ -1,8 +1,14 @@
-export type { PanelAccount, TotpState } from '../panel-account-rows.js';
-export type { NewPanelAccount } from '../panel-accounts.js';
-
 import type { PanelAccount, TotpState } from '../panel-account-rows.js';
-import type { NewPanelAccount } from '../panel-accounts.js';
+
+export interface NewPanelAccount {
+  networkId: number | null;
+  username: string;
+  passwordHash: string;
+  role: string;
+  nowMs: number;
+}
+
+export type { PanelAccount, TotpState } from '../panel-account-rows.js';
 
 /** Staff accounts of the panel; a superuser has no network. Usernames are unique across networks. */
 export interface PanelAccountStorePort {

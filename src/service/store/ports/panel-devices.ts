@@ -1,6 +1,9 @@
-export type { PanelDevice } from '../panel-devices.js';
-
-import type { PanelDevice } from '../panel-devices.js';
+/** A browser that logged in to an account before: its device cookie holds the token whose hash is kept. */
+export interface PanelDevice {
+  accountId: number;
+  createdAt: number;
+  expiresAt: number;
+}
 
 /** Devices that logged in to an account (login throttling trusts them), kept by the hash of their token only. */
 export interface PanelDeviceStorePort {

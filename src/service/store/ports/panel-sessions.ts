@@ -1,6 +1,14 @@
-export type { PanelSession, SessionStage } from '../panel-sessions.js';
+/** `full` opens the panel; `code` has passed the password and waits for the second factor. */
+export type SessionStage = 'full' | 'code';
 
-import type { PanelSession } from '../panel-sessions.js';
+/** A live session: whose it is, which network it looks at, until when it holds, how far its login got. */
+export interface PanelSession {
+  accountId: number;
+  networkId: number;
+  createdAt: number;
+  expiresAt: number;
+  stage: SessionStage;
+}
 
 /** Panel sessions, kept by the hash of their id only. */
 export interface PanelSessionStorePort {

@@ -1,6 +1,19 @@
-export type { PardonRecord, PardonView } from '../pardons.js';
+export interface PardonRecord {
+  networkId: number;
+  punishmentId: string;
+  issuerName: string;
+  reason: string;
+  /** The server whose key asked for it; null for a pardon from the panel (an accepted appeal). */
+  serverId: number | null;
+  pardonedAt: number;
+}
 
-import type { PardonRecord, PardonView } from '../pardons.js';
+export interface PardonView {
+  issuerName: string;
+  reason: string;
+  server: string | null;
+  pardonedAt: number;
+}
 
 /** Who pardoned a punishment, when and why (the pardon extension); one per punishment. */
 export interface PardonStorePort {

@@ -1,6 +1,15 @@
-export type { AccountOnIp, PlayerIp } from '../player-ips.js';
+/** One address a player logged in from. */
+export interface PlayerIp {
+  ip: string;
+  firstSeenAt: number;
+  lastSeenAt: number;
+}
 
-import type { AccountOnIp, PlayerIp } from '../player-ips.js';
+/** An account seen on an address. */
+export interface AccountOnIp {
+  uuid: string;
+  lastSeenAt: number;
+}
 
 /** Which addresses each player logged in from, and when (the login check records them). */
 export interface PlayerIpStorePort {

@@ -1,7 +1,33 @@
-export type { PlayerMatch, TargetAcknowledgement, TargetEvidence, TargetPardon } from '../player-lookup.js';
-
-import type { PlayerMatch, TargetAcknowledgement, TargetEvidence, TargetPardon } from '../player-lookup.js';
 import type { PunishmentRow } from '../punishment-rows.js';
+
+export interface PlayerMatch {
+  uuid: string;
+  name: string;
+  lastLoginAt: number | null;
+}
+
+/** An acknowledgement of one of a player's punishments. */
+export interface TargetAcknowledgement {
+  punishmentId: string;
+  server: string;
+  executedAt: number;
+  success: number;
+  errorMessage: string | null;
+}
+
+export interface TargetEvidence {
+  punishmentId: string;
+  issuerName: string;
+  evidenceUrl: string;
+  createdAt: number;
+}
+
+export interface TargetPardon {
+  punishmentId: string;
+  issuerName: string;
+  reason: string;
+  pardonedAt: number;
+}
 
 /** The panel's player search and a player's whole history. */
 export interface PlayerLookupPort {

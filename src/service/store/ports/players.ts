@@ -1,6 +1,19 @@
-export type { PlayerLogin, PlayerRecord } from '../players.js';
+/** A player as the login check last saw them. */
+export interface PlayerRecord {
+  uuid: string;
+  name: string;
+  lastIp: string | null;
+  lastServer: string | null;
+  lastLoginAt: number | null;
+}
 
-import type { PlayerLogin, PlayerRecord } from '../players.js';
+export interface PlayerLogin {
+  uuid: string;
+  name: string;
+  ip: string | undefined;
+  server: string;
+  at: number;
+}
 
 /** Players a network has seen, by lower-case UUID. */
 export interface PlayerStorePort {

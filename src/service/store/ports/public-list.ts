@@ -1,6 +1,48 @@
-export type { PublicKind, PublicPageCursor, PublicPunishment } from '../public-list.js';
+/** What public pages call every issuer unless the network chose another name. */
+export const DEFAULT_PUBLIC_ISSUER_LABEL = 'Staff';
 
-import type { PublicKind, PublicPageCursor, PublicPunishment } from '../public-list.js';
+/** What the public list calls each punishment (see PUBLIC_KIND_SQL). */
+export const PUBLIC_KINDS = ['ban', 'mute', 'warning', 'kick'] as const;
+export type PublicKind = (typeof PUBLIC_KINDS)[number];
+
+/** The kind PUBLIC_KIND_SQL gives a row, for code that holds a row already. */
+export function publicKindOf(status: string, typeOrdinal: number): PublicKind {
+  if (status === 'warning') return 'warning';
+  if (typeOrdinal === 0) return 'kick';
+  if (typeOrdinal === 1 || typeOrdinal === 6 || typeOrdinal === 7) return 'mute';
+  return 'ban';
+}
+
+/**
+ * A punishment as the public list may show it: never its id, its `data` or any address. An IP
+ * ban is only marked as one (`isIpBan`); what it covers is not read.
+ */
+export interface PublicPunishment {
+  /** Keyset position: with `createdAt`, where the next page starts. */
+  position: number;
+  kind: PublicKind;
+  targetUuid: string;
+  targetName: string;
+  issuerName: string;
+  typeOrdinal: number;
+  reason: string;
+  duration: number;
+  status: string;
+  createdAt: number;
+  startedAt: number | null;
+  isIpBan: boolean;
+}
+
+/** Where a page starts: strictly older than this row (the first page starts at `PUBLIC_PAGE_START`). */
+export interface PublicPageCursor {
+  createdAt: number;
+  position: number;
+}
+
+export const PUBLIC_PAGE_START: PublicPageCursor = {
+  createdAt: Number.MAX_SAFE_INTEGER,
+  position: Number.MAX_SAFE_INTEGER,
+};
 
 /**
  * The public ban list: pages newest first by keyset (never OFFSET). Rows never carry a

@@ -1,9 +1,9 @@
+import type { PastPunishment } from '../../rules/preview.js';
+import type { NewPunishment, PunishmentRow } from '../punishment-rows.js';
+
 export type { PastPunishment } from '../../rules/preview.js';
 export type { NewPunishment, PunishmentRow } from '../punishment-rows.js';
 export { toInsertParams } from '../punishment-rows.js';
-
-import type { PastPunishment } from '../../rules/preview.js';
-import type { NewPunishment, PunishmentRow } from '../punishment-rows.js';
 
 /** Punishments of all networks; every read is scoped to one network. */
 export interface PunishmentStorePort {

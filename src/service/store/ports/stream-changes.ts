@@ -1,6 +1,29 @@
-export type { ActiveRow, LoggedChange, NewestSequence, PageCursor, StreamHead } from '../stream-changes.js';
+import type { PunishmentRow } from '../punishment-rows.js';
 
-import type { ActiveRow, LoggedChange, NewestSequence, PageCursor, StreamHead } from '../stream-changes.js';
+/** Where a network's change log stands. */
+export interface StreamHead {
+  /** Names this log: a client's sequence from another log (another database) means nothing here. */
+  epoch: string;
+  /** Sequence of the newest change; 0 before the first. */
+  sequence: number;
+  /** Changes up to this sequence have been pruned: a client behind it needs a snapshot. */
+  prunedThrough: number;
+}
+
+/** A network's newest logged change. */
+export interface NewestSequence {
+  networkId: number;
+  sequence: number;
+}
+
+/** A logged change and the punishment as it is now. */
+export type LoggedChange = PunishmentRow & { sequence: number };
+
+/** An active row with the rowid its page continues after. */
+export type ActiveRow = PunishmentRow & { page_rowid: number };
+
+/** Where the next page of a snapshot starts: after this row. */
+export type PageCursor = Pick<ActiveRow, 'created_at' | 'page_rowid'>;
 
 /**
  * The per-network change log of punishments (every insert and update of a punishment appends one

@@ -1,15 +1,27 @@
-export type { ChatLine, Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
-export type {
-  ClaimOutcome,
-  CloseOutcome,
-  NewTicket,
-  StaffTicketRow,
-  TicketFacts,
-  UnrenderableTicketReport,
-} from '../tickets.js';
-
 import type { Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
-import type { ClaimOutcome, CloseOutcome, NewTicket, StaffTicketRow, TicketFacts } from '../tickets.js';
+import type { NewTicket } from '../ticket-columns.js';
+import type { StaffTicketRow, TicketFacts } from '../ticket-rows.js';
+
+export type { NewTicket } from '../ticket-columns.js';
+export type { StaffTicketRow, TicketFacts, UnrenderableTicketReport } from '../ticket-rows.js';
+
+/** What became of a claim: done (also when the staff member held it already), or why not. */
+export type ClaimOutcome =
+  | { outcome: 'claimed'; assigneeName: string }
+  | { outcome: 'missing' }
+  | { outcome: 'closed' }
+  | { outcome: 'held'; assigneeName: string };
+
+/** What became of a close: done, or why not. */
+export type CloseOutcome =
+  | { outcome: 'closed'; assigneeName: string | null }
+  | { outcome: 'missing' }
+  | { outcome: 'already-closed' };
+
+export const OPEN_STATUS = 'Open';
+export const CLOSED_STATUS = 'Closed';
+
+export type { ChatLine, Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
 
 /**
  * Tickets come from the admin API or a seed; the contract only reads them. A row whose date
