@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../../src/db/open-db.js';
-import { openSqliteStorage } from '../../src/service/next/open-storage.js';
+import { openPostgresStorage, openSqliteStorage } from '../../src/service/next/open-storage.js';
 import { createPgPool } from '../../src/service/sharing/pg-db.js';
 import type { ServiceStoresPorts } from '../../src/service/store/ports/stores.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { writeLegacySqliteFile } from './next/legacy-fixtures.js';
 import { JEB, NOTCH, newPunishment } from './store-conformance/fixtures.js';
 
 const MAIN = join(import.meta.dirname, '../../dist/src/cli/main.js');
@@ -18,8 +19,8 @@ let database: TestDatabase;
 let pool: pg.Pool;
 
 /** Runs the built `bailiff service copy-to-postgres` with the URL in the environment (never on the command line). */
-function copy(args: string[], databaseUrl: string) {
-  return service(['copy-to-postgres', '--from', sqlitePath, ...args], databaseUrl);
+function copy(args: string[], databaseUrl: string, from = sqlitePath) {
+  return service(['copy-to-postgres', '--from', from, ...args], databaseUrl);
 }
 
 function service(args: string[], databaseUrl: string) {
@@ -320,6 +321,48 @@ describe('bailiff service copy-to-postgres', () => {
     expect((await pool.query("SELECT count(*)::int AS n FROM service_punishments WHERE id = 'after'")).rows).toEqual([
       { n: 0 },
     ]);
+  });
+
+  it('copies a file the last release made (the hand-written schema at its last step) as it is', async () => {
+    const legacyPath = join(dir, 'legacy.db');
+    writeLegacySqliteFile(legacyPath);
+    const target = await createTestDatabase();
+    const targetPool = createPgPool(target.url);
+    try {
+      const result = await copy([], target.url, legacyPath);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/every count checked/);
+      const db = openDb(legacyPath, { readonly: true });
+      try {
+        // The fixture's rows of every kind arrived (see legacy-fixtures.ts): punishments, appeals, two-factor.
+        for (const table of [
+          'service_punishments',
+          'service_appeals',
+          'service_appeal_codes',
+          'service_panel_recovery_codes',
+        ]) {
+          const rows = (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
+          expect(rows, table).toBeGreaterThan(0);
+          const copied = await targetPool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}"`);
+          expect({ table, rows: copied.rows[0]!.n }).toEqual({ table, rows });
+        }
+      } finally {
+        db.close();
+      }
+      // A service on the copy reads it through the one store.
+      const storage = await openPostgresStorage(target.url);
+      try {
+        const alpha = (await storage.stores.networks.findNetwork('alpha'))!;
+        expect(await storage.stores.appeals.byToken('first-link')).toMatchObject({ ticketId: 'a1', status: 'denied' });
+        expect((await storage.stores.punishments.find(alpha, 'p2'))?.target_name).toBe('jeb_');
+      } finally {
+        await storage.close();
+      }
+    } finally {
+      await targetPool.end();
+      await target.drop();
+    }
   });
 
   it('names the database without its password when it cannot connect', async () => {
