@@ -7,7 +7,7 @@ import { runInNewContext } from 'node:vm';
 import { openDb } from '../src/db/open-db.js';
 import { AuthFailureThrottle } from '../src/service/http/auth-throttle.js';
 import { startService } from '../src/service/index.js';
-import { openSqliteStorage } from '../src/service/next/open-storage.js';
+import { openSqliteStorage } from '../src/service/store/open-storage.js';
 import { ADMIN_TOKEN, KEY_A1, testSeed } from '../test/service/helpers/fixture.js';
 import { closeAgents, requestFrom } from '../test/service/helpers/http-from.js';
 import { multipartChunks, streamUpload } from '../test/service/helpers/multipart-stream.js';

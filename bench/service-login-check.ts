@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseIpAddress } from '../src/ip/ip-range.js';
 import { startService } from '../src/service/index.js';
-import { openSqliteStorage } from '../src/service/next/open-storage.js';
+import { openSqliteStorage } from '../src/service/store/open-storage.js';
 import { type FixtureFacts, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import { type BenchResult, summarize } from './result.js';
 import { httpFloor } from './support/http-floor.js';

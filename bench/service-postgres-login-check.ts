@@ -4,7 +4,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseIpAddress } from '../src/ip/ip-range.js';
-import { openPostgresStorage } from '../src/service/next/open-storage.js';
+import { openPostgresStorage } from '../src/service/store/open-storage.js';
 import type { ServiceStoresPorts as PgStores } from '../src/service/store/ports/stores.js';
 import { type FixtureFacts, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import { stopPostgresServer } from '../test/support/postgres-server.js';

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { openDb } from '../src/db/open-db.js';
 import { type ServiceSeed, startService } from '../src/service/index.js';
-import { openSqliteStorage } from '../src/service/next/open-storage.js';
+import { openSqliteStorage } from '../src/service/store/open-storage.js';
 import { TICKET_PAGE_START, type TicketFilter } from '../src/service/store/ports/ticket-list.js';
 import { type BenchResult, summarize } from './result.js';
 import { migrateSqliteFile } from './support/migrated-file.js';

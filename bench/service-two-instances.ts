@@ -3,7 +3,7 @@ import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openPostgresStorage } from '../src/service/next/open-storage.js';
+import { openPostgresStorage } from '../src/service/store/open-storage.js';
 import { FIXTURE_API_KEY, NETWORK_AT_SCALE } from '../test/service/helpers/network-fixture.js';
 import { startPostgresServer, stopPostgresServer } from '../test/support/postgres-server.js';
 import type { BenchResult } from './result.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type ServiceSeed, startService } from '../src/service/index.js';
-import { openSqliteStorage } from '../src/service/next/open-storage.js';
+import { openSqliteStorage } from '../src/service/store/open-storage.js';
 import { WebhookQueue } from '../src/service/webhooks/webhook-queue.js';
 import { type BenchResult, summarize } from './result.js';
 

@@ -1,4 +1,4 @@
-import { openSqliteStorage } from '../../src/service/next/open-storage.js';
+import { openSqliteStorage } from '../../src/service/store/open-storage.js';
 
 /** Creates (or brings up to date) a SQLite file with the service's schema, as the service would. */
 export async function migrateSqliteFile(path: string): Promise<void> {

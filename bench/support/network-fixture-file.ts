@@ -5,8 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { openDb } from '../../src/db/open-db.js';
 import { sqliteChoices } from '../../src/service/db/dialect/sqlite-choices.js';
 import { serviceStepNames } from '../../src/service/db/migrate.js';
-import { openSqliteStorage } from '../../src/service/next/open-storage.js';
 import { DEFAULT_ADDRESS_HISTORY_DAYS } from '../../src/service/options.js';
+import { openSqliteStorage } from '../../src/service/store/open-storage.js';
 import { DEFAULT_STREAM_RETAINED_CHANGES } from '../../src/service/stream/stream-settings.js';
 import {
   type FixtureFacts,

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { openDb } from '../../src/db/open-db.js';
 import { postgresChoices } from '../../src/service/db/dialect/postgres-choices.js';
 import { serviceStepNames } from '../../src/service/db/migrate.js';
-import { openPostgresStorage } from '../../src/service/next/open-storage.js';
+import { openPostgresStorage } from '../../src/service/store/open-storage.js';
 import type { FixtureFacts, NetworkShape } from '../../test/service/helpers/network-fixture.js';
 import {
   type PostgresServer,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDb } from '../../src/db/open-db.js';
-import { openSqliteStorage } from '../../src/service/next/open-storage.js';
+import { openSqliteStorage } from '../../src/service/store/open-storage.js';
 
 export const BENCH_NETWORK = 'bench';
 /** A second network with one server, whose key is {@link OTHER_NETWORK_KEY}. */

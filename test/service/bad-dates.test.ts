@@ -6,7 +6,7 @@ import { recentResponse } from '../../src/contract/schemas.js';
 import { type Db, openDb } from '../../src/db/open-db.js';
 import type { Logger } from '../../src/ports/logger.js';
 import { parseSeed } from '../../src/service/index.js';
-import { openSqliteStorage } from '../../src/service/next/open-storage.js';
+import { openSqliteStorage } from '../../src/service/store/open-storage.js';
 import {
   errorOf,
   JEB,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/ports/logger.js';
-import type { KyselyStorage } from '../../src/service/next/kysely-storage.js';
-import { openSqliteStorage } from '../../src/service/next/open-storage.js';
+import type { KyselyStorage } from '../../src/service/store/kysely-storage.js';
+import { openSqliteStorage } from '../../src/service/store/open-storage.js';
 import { PunishmentRenderer } from '../../src/service/store/punishment-renderer.js';
 import { ChangeFollower } from '../../src/service/stream/change-follower.js';
 import { PunishmentFeed } from '../../src/service/stream/punishment-feed.js';

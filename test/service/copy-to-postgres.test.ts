@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../../src/db/open-db.js';
-import { openPostgresStorage, openSqliteStorage } from '../../src/service/next/open-storage.js';
 import { createPgPool } from '../../src/service/sharing/pg-db.js';
+import { openPostgresStorage, openSqliteStorage } from '../../src/service/store/open-storage.js';
 import type { ServiceStoresPorts } from '../../src/service/store/ports/stores.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { writeLegacySqliteFile } from './next/legacy-fixtures.js';
+import { writeLegacySqliteFile } from './store/legacy-fixtures.js';
 import { JEB, NOTCH, newPunishment } from './store-conformance/fixtures.js';
 
 const MAIN = join(import.meta.dirname, '../../dist/src/cli/main.js');

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { openSqliteStorage } from '../../src/service/next/open-storage.js';
 import { isPasswordCorrect } from '../../src/service/panel/passwords.js';
+import { openSqliteStorage } from '../../src/service/store/open-storage.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bailiff-create-admin-'));
 const dbPath = join(dir, 'service.db');

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KyselyStorage } from '../../src/service/next/kysely-storage.js';
-import { openPostgresStorage } from '../../src/service/next/open-storage.js';
 import { csrfTokenOf } from '../../src/service/panel/csrf.js';
 import { hashSessionId, SESSION_COOKIE } from '../../src/service/panel/staff-session.js';
+import type { KyselyStorage } from '../../src/service/store/kysely-storage.js';
+import { openPostgresStorage } from '../../src/service/store/open-storage.js';
 import type { ServiceStoresPorts } from '../../src/service/store/ports/stores.js';
 import { FakeTime } from '../support/fake-time.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';

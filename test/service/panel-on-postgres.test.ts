@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KyselyStorage } from '../../src/service/next/kysely-storage.js';
-import { openPostgresStorage } from '../../src/service/next/open-storage.js';
 import { hashPassword } from '../../src/service/panel/passwords.js';
+import type { KyselyStorage } from '../../src/service/store/kysely-storage.js';
+import { openPostgresStorage } from '../../src/service/store/open-storage.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { JEB, NOTCH, startTestService, type TestService, ticketFixture } from './helpers/fixture.js';
 import { PanelClient } from './helpers/panel-client.js';

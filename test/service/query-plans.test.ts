@@ -7,9 +7,8 @@ import { sqliteKyselyDialect } from '../../src/service/db/dialect/sqlite-driver.
 import { migrateServiceSchema } from '../../src/service/db/migrate.js';
 import type { Prepared, SqlContext } from '../../src/service/db/prepared.js';
 import type { ServiceTables } from '../../src/service/db/tables.js';
-import { KyselyStorage, TransactionScope } from '../../src/service/next/kysely-storage.js';
-import { STORE_STATEMENTS } from '../../src/service/next/statements.js';
 import { ipBanKeysHolding } from '../../src/service/store/ip-ban-keys.js';
+import { KyselyStorage, TransactionScope } from '../../src/service/store/kysely-storage.js';
 import type { ServiceStorage } from '../../src/service/store/ports/storage.js';
 import {
   TICKET_PAGE_FILTERS,
@@ -18,6 +17,7 @@ import {
   type TicketPageStatement,
 } from '../../src/service/store/ports/ticket-list.js';
 import { hashApiKey } from '../../src/service/store/server-rows.js';
+import { STORE_STATEMENTS } from '../../src/service/store/statements.js';
 import { FIXTURE_API_KEY, type FixtureFacts, fillNetworkFixture } from './helpers/network-fixture.js';
 
 /** Enough rows that ANALYZE gives the planner the proportions of a real network. */
@@ -30,7 +30,7 @@ type Args = unknown[] | Record<string, unknown>;
 /** How a statement must run: the parameters it is planned with and the index each table is read through. */
 interface Expected {
   args: (facts: FixtureFacts) => Args;
-  /** The values of the one store's statement (src/service/next/), when they are not `args`. */
+  /** The values of the one store's statement, when they are not `args`. */
   values?: (facts: FixtureFacts) => Record<string, unknown>;
   /** Every one of these must appear in the plan (`USING INDEX x`, `USING PRIMARY KEY`...). */
   uses: string[];
@@ -440,7 +440,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: () => [16],
     uses: ['service_webhook_deliveries_queue'],
   },
-  // The one store's lease of due heads (src/service/next/): each by its id, its endpoint by its id.
+  // The one store's lease of due heads: each by its id, its endpoint by its id.
   'webhookDeliveries.lease': {
     args: () => [],
     values: (f) => ({ rowIds: [1, 2], nowMs: f.nowMs, leasedUntilMs: f.nowMs, instanceId: 'a' }),
@@ -856,7 +856,7 @@ function walks(key: string, plan: string[]): string[] {
 const TABLE_OF_ALIAS: Record<string, string> = { n: 'service_notifications', p: 'service_punishments' };
 const isLargeTable = (name: string) => LARGE_TABLES.includes(TABLE_OF_ALIAS[name] ?? name);
 
-/** The one store's statements (src/service/next/), as compiled for SQLite, by `store.name`. */
+/** The one store's statements, as compiled for SQLite, by `store.name`. */
 const storeCatalogue = Object.entries(STORE_STATEMENTS).flatMap(([store, statements]) =>
   Object.entries(statements as Record<string, Prepared<unknown, unknown>>).map(([name, statement]) => ({
     key: `${store}.${name}`,
@@ -866,7 +866,7 @@ const storeCatalogue = Object.entries(STORE_STATEMENTS).flatMap(([store, stateme
 // The address pruner's batches run off the request path, bounded by LIMIT, as before.
 const UNPLANNED = new Set(['addressRetention.deleteHistory', 'addressRetention.clearLastAddress']);
 
-describe('query plans of the one store (src/service/next/) on a network-sized database of its schema', () => {
+describe('query plans of the one store on a network-sized database of its schema', () => {
   let file: Db;
   let sqlContext: SqlContext;
   let storeFacts: FixtureFacts;

@@ -8,8 +8,8 @@ import { silentLogger } from '../../src/ports/logger.js';
 import { createContext } from '../../src/service/context.js';
 import { startService } from '../../src/service/index.js';
 import { ImportJobs } from '../../src/service/migration/import-job.js';
-import { openSqliteStorage } from '../../src/service/next/open-storage.js';
 import { DEFAULT_RULES } from '../../src/service/rules/catalogue.js';
+import { openSqliteStorage } from '../../src/service/store/open-storage.js';
 import { fillNetworkFixture, fixtureUuid } from './helpers/network-fixture.js';
 
 const SHAPE = { players: 1_000, stored: 10_000, active: 1_000, tickets: 100 };

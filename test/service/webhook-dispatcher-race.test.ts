@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/ports/logger.js';
-import type { KyselyStorage } from '../../src/service/next/kysely-storage.js';
-import { openSqliteStorage } from '../../src/service/next/open-storage.js';
+import type { KyselyStorage } from '../../src/service/store/kysely-storage.js';
+import { openSqliteStorage } from '../../src/service/store/open-storage.js';
 import type { DeliveryStorePort, QueueHead } from '../../src/service/store/ports/webhook-deliveries.js';
 import { WebhookDispatcher } from '../../src/service/webhooks/dispatcher.js';
 import type { WebhookFetch } from '../../src/service/webhooks/send.js';

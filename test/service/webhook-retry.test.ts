@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/ports/logger.js';
-import { openSqliteStorage } from '../../src/service/next/open-storage.js';
+import { openSqliteStorage } from '../../src/service/store/open-storage.js';
 import { WebhookDispatcher } from '../../src/service/webhooks/dispatcher.js';
 import { type AttemptResult, nextStep, type RetryPolicy } from '../../src/service/webhooks/retry-schedule.js';
 import type { WebhookFetch } from '../../src/service/webhooks/send.js';

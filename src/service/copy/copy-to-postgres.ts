@@ -3,8 +3,8 @@ import { type Db, openDb } from '../../db/open-db.js';
 import { sqliteChoices } from '../db/dialect/sqlite-choices.js';
 import { compareSteps, MIGRATION_TABLE } from '../db/migrate.js';
 import { LEGACY_SQLITE_LAST_VERSION } from '../db/migrations/legacy.js';
-import { openPostgresStorage } from '../next/open-storage.js';
 import { PgDb } from '../sharing/pg-db.js';
+import { openPostgresStorage } from '../store/open-storage.js';
 import { PG_COPY_SQL, type PgColumn, TABLES_IN_COPY_ORDER } from './copy-tables.js';
 
 /** A copy that cannot be made: the message says why and what to do. */

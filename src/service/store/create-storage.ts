@@ -1,7 +1,7 @@
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
-import type { KyselyStorage } from '../next/kysely-storage.js';
-import { openPostgresStorage, openSqliteStorage } from '../next/open-storage.js';
+import type { KyselyStorage } from './kysely-storage.js';
+import { openPostgresStorage, openSqliteStorage } from './open-storage.js';
 
 export interface ServiceStorageOptions {
   /** The SQLite file (or `:memory:`). */

@@ -3,7 +3,7 @@ import { createServer as createRelay, type Server as Relay, type Socket } from '
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context.js';
-import type { KyselyStorage } from '../next/kysely-storage.js';
+import type { KyselyStorage } from '../store/kysely-storage.js';
 import { type RehearsalNetwork, writeRehearsalNetwork } from './rehearsal-network.js';
 import { settleHeap } from './settle-heap.js';
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
-import { openPostgresStorage, openSqliteStorage } from '../../../src/service/next/open-storage.js';
+import type { KyselyStorage } from '../../../src/service/store/kysely-storage.js';
+import { openPostgresStorage, openSqliteStorage } from '../../../src/service/store/open-storage.js';
 import type { ServiceStoresPorts } from '../../../src/service/store/ports/stores.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 

@@ -3,8 +3,8 @@ import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postgresChoices } from '../../../src/service/db/dialect/postgres-choices.js';
 import { MIGRATION_TABLE, serviceStepNames } from '../../../src/service/db/migrate.js';
-import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
-import { openPostgresStorage } from '../../../src/service/next/open-storage.js';
+import type { KyselyStorage } from '../../../src/service/store/kysely-storage.js';
+import { openPostgresStorage } from '../../../src/service/store/open-storage.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { newPunishment } from './fixtures.js';
 

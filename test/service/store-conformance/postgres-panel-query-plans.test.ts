@@ -2,19 +2,19 @@ import { createHash } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prepared } from '../../../src/service/db/prepared.js';
-import { APPEAL_CODE_STATEMENTS } from '../../../src/service/next/appeal-codes.js';
-import { APPEAL_STATEMENTS } from '../../../src/service/next/appeals.js';
-import { DASHBOARD_STATEMENTS } from '../../../src/service/next/dashboard-counts.js';
-import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
-import { openPostgresStorage as openNextPostgresStorage } from '../../../src/service/next/open-storage.js';
-import { PANEL_ACCOUNT_STATEMENTS } from '../../../src/service/next/panel-accounts.js';
-import { PANEL_DEVICE_STATEMENTS } from '../../../src/service/next/panel-devices.js';
-import { PANEL_SESSION_STATEMENTS } from '../../../src/service/next/panel-sessions.js';
-import { PLAYER_LOOKUP_STATEMENTS } from '../../../src/service/next/player-lookup.js';
-import { TICKET_LIST_STATEMENTS } from '../../../src/service/next/ticket-list.js';
-import { TICKET_STATEMENTS } from '../../../src/service/next/tickets.js';
+import { APPEAL_CODE_STATEMENTS } from '../../../src/service/store/appeal-codes.js';
+import { APPEAL_STATEMENTS } from '../../../src/service/store/appeals.js';
+import { DASHBOARD_STATEMENTS } from '../../../src/service/store/dashboard-counts.js';
+import type { KyselyStorage } from '../../../src/service/store/kysely-storage.js';
+import { openPostgresStorage as openNextPostgresStorage } from '../../../src/service/store/open-storage.js';
+import { PANEL_ACCOUNT_STATEMENTS } from '../../../src/service/store/panel-accounts.js';
+import { PANEL_DEVICE_STATEMENTS } from '../../../src/service/store/panel-devices.js';
+import { PANEL_SESSION_STATEMENTS } from '../../../src/service/store/panel-sessions.js';
+import { PLAYER_LOOKUP_STATEMENTS } from '../../../src/service/store/player-lookup.js';
 import { DAY_MS } from '../../../src/service/store/ports/dashboard.js';
 import { TICKET_PAGE_FILTERS, type TicketPageStatement } from '../../../src/service/store/ports/ticket-list.js';
+import { TICKET_LIST_STATEMENTS } from '../../../src/service/store/ticket-list.js';
+import { TICKET_STATEMENTS } from '../../../src/service/store/tickets.js';
 import { createTestDatabase, type TestDatabase, testPool } from '../../support/postgres.js';
 
 const PUNISHMENTS = 60_000;
@@ -88,7 +88,7 @@ function nodesOf(node: PlanNode, found: PlanNode[] = []): PlanNode[] {
   return found;
 }
 
-/** The one store's statement (src/service/next/) of the same meaning, with its values. */
+/** The one store's statement of the same meaning, with its values. */
 type OneStore = { statement: Prepared<never, unknown>; values: Record<string, unknown> };
 const oneStore = <P>(statement: Prepared<P, unknown>, values: P): OneStore => ({
   statement: statement as unknown as Prepared<never, unknown>,
@@ -351,7 +351,7 @@ const ONE_STORE_ONLY: ReadonlyArray<readonly [string, OneStore, string[]]> = [
   ],
 ];
 
-describe('PostgreSQL query plans of the one store (src/service/next/) for the panel, on its schema', () => {
+describe('PostgreSQL query plans of the one store for the panel, on its schema', () => {
   let database: TestDatabase;
   let storage: KyselyStorage;
   beforeAll(async () => {

@@ -2,20 +2,20 @@ import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseIpAddress } from '../../../src/ip/ip-range.js';
 import type { Prepared } from '../../../src/service/db/prepared.js';
-import { DASHBOARD_STATEMENTS } from '../../../src/service/next/dashboard-counts.js';
-import { EVASION_STATEMENTS } from '../../../src/service/next/evasion-punishments.js';
-import { EXPIRY_STATEMENTS } from '../../../src/service/next/expiries.js';
-import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
-import { NOTIFICATION_STATEMENTS } from '../../../src/service/next/notifications.js';
-import { openPostgresStorage as openNextPostgresStorage } from '../../../src/service/next/open-storage.js';
-import { PLAYER_IP_STATEMENTS } from '../../../src/service/next/player-ips.js';
-import { PLAYER_LOOKUP_STATEMENTS } from '../../../src/service/next/player-lookup.js';
-import { PLAYER_STATEMENTS } from '../../../src/service/next/players.js';
-import { PUBLIC_LIST_STATEMENTS } from '../../../src/service/next/public-list.js';
-import { PUNISHMENT_STATEMENTS } from '../../../src/service/next/punishments.js';
-import { STREAM_CHANGE_STATEMENTS } from '../../../src/service/next/stream-changes.js';
-import { DELIVERY_STATEMENTS } from '../../../src/service/next/webhook-deliveries.js';
+import { DASHBOARD_STATEMENTS } from '../../../src/service/store/dashboard-counts.js';
+import { EVASION_STATEMENTS } from '../../../src/service/store/evasion-punishments.js';
+import { EXPIRY_STATEMENTS } from '../../../src/service/store/expiries.js';
 import { ipBanKeysHolding } from '../../../src/service/store/ip-ban-keys.js';
+import type { KyselyStorage } from '../../../src/service/store/kysely-storage.js';
+import { NOTIFICATION_STATEMENTS } from '../../../src/service/store/notifications.js';
+import { openPostgresStorage as openNextPostgresStorage } from '../../../src/service/store/open-storage.js';
+import { PLAYER_IP_STATEMENTS } from '../../../src/service/store/player-ips.js';
+import { PLAYER_LOOKUP_STATEMENTS } from '../../../src/service/store/player-lookup.js';
+import { PLAYER_STATEMENTS } from '../../../src/service/store/players.js';
+import { PUBLIC_LIST_STATEMENTS } from '../../../src/service/store/public-list.js';
+import { PUNISHMENT_STATEMENTS } from '../../../src/service/store/punishments.js';
+import { STREAM_CHANGE_STATEMENTS } from '../../../src/service/store/stream-changes.js';
+import { DELIVERY_STATEMENTS } from '../../../src/service/store/webhook-deliveries.js';
 import { createTestDatabase, type TestDatabase, testPool } from '../../support/postgres.js';
 
 const PUNISHMENTS = 60_000;
@@ -72,7 +72,7 @@ const PUBLIC_PAGE = {
   limit: 50,
 };
 
-/** The one store's statement (src/service/next/) of the same meaning, with its values. */
+/** The one store's statement of the same meaning, with its values. */
 type OneStore = { statement: Prepared<never, unknown>; values: Record<string, unknown> };
 const oneStore = <P>(statement: Prepared<P, unknown>, values: P): OneStore => ({
   statement: statement as unknown as Prepared<never, unknown>,
@@ -243,7 +243,7 @@ const ONE_STORE_ONLY: ReadonlyArray<readonly [string, OneStore, string[]]> = [
   ],
 ];
 
-describe('PostgreSQL query plans of the one store (src/service/next/) on its schema', () => {
+describe('PostgreSQL query plans of the one store on its schema', () => {
   let database: TestDatabase;
   let storage: KyselyStorage;
   beforeAll(async () => {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresChoices } from '../../../src/service/db/dialect/postgres-choices.js';
 import { describeDatabaseUrl } from '../../../src/service/db/dialect/postgres-driver.js';
 import { MIGRATION_TABLE, serviceStepNames } from '../../../src/service/db/migrate.js';
-import type { KyselyStorage } from '../../../src/service/next/kysely-storage.js';
-import { openPostgresStorage } from '../../../src/service/next/open-storage.js';
+import type { KyselyStorage } from '../../../src/service/store/kysely-storage.js';
+import { openPostgresStorage } from '../../../src/service/store/open-storage.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 describe('the one storage on PostgreSQL', () => {

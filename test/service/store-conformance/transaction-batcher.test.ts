@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openSqliteStorage } from '../../../src/service/next/open-storage.js';
+import { openSqliteStorage } from '../../../src/service/store/open-storage.js';
 import type { ServiceStorage } from '../../../src/service/store/ports/storage.js';
 import { TransactionBatcher, type TransactionWork } from '../../../src/service/transaction-batcher.js';
 import { type ConformanceStorage, DIALECTS, useConformanceStorage } from './backends.js';
