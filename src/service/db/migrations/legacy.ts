@@ -16,7 +16,7 @@ const LEGACY = {
   sqlite: {
     versions: sql<{ version: number }>`SELECT version FROM schema_migrations WHERE component = 'service'`,
     table: 'schema_migrations',
-    // The service's numbered migrations (src/service/db/schema.ts), one a line: a step the baseline holds.
+    // The service's numbered migrations of the release before (its src/service/db/schema.ts), one a line: a step the baseline holds.
     final: [
       ...upTo(13),
       14, // migration imports leased, their files kept in chunks
@@ -46,7 +46,7 @@ const LEGACY = {
   postgres: {
     versions: sql<{ version: number }>`SELECT version FROM service_schema_migrations`,
     table: 'service_schema_migrations',
-    // PostgreSQL's steps (src/service/store/postgres/schema.ts), one a line: a step the baseline holds.
+    // PostgreSQL's steps of the release before (its src/service/store/postgres/schema.ts), one a line: a step the baseline holds.
     final: [
       ...upTo(5),
       10, // the player search's index of names by prefix
