@@ -1,9 +1,11 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { SummaryReporter } from './test/support/summary-reporter.js';
+
+/** The soak holds both hosts busy for minutes: it runs alone, after every other file, as a soak should. */
+const SOAK = 'test/e2e/soak.e2e.test.ts';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Makes no server: the first test file that needs PostgreSQL starts one for the run (test/support/postgres.ts).
     globalSetup: ['test/support/postgres-global-setup.ts'],
     reporters: ['default', new SummaryReporter()],
@@ -11,5 +13,17 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'bailiff',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, SOAK],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      { extends: true, test: { name: 'soak', include: [SOAK], sequence: { groupOrder: 1 } } },
+    ],
   },
 });

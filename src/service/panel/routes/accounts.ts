@@ -5,6 +5,7 @@ import { USERNAME_PATTERN } from '../create-admin.js';
 import { isWithin, permissionsBeyond, refuseEscalation } from '../escalation.js';
 import { type FieldErrors, fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
+import { panelAuditRecorder } from '../panel-audit.js';
 import type { PanelContext } from '../panel-context.js';
 import { hashPassword, passwordProblem } from '../passwords.js';
 import { renderStaffPage } from '../render.js';
@@ -98,16 +99,7 @@ export function registerAccountRoutes(app: FastifyInstance, panel: PanelContext)
     await panel.staffSignals.send({ kind: 'account', accountId });
   }
 
-  const audit = (networkId: number, actor: string, action: string, subject: string, detail?: Record<string, unknown>) =>
-    stores.auditLog.record({
-      networkId,
-      actor,
-      via: 'panel',
-      action,
-      subject,
-      ...(detail ? { detail } : {}),
-      atMs: clock.now(),
-    });
+  const audit = panelAuditRecorder(panel.service);
 
   app.get('/accounts', guard, async (request, reply) => renderAccounts(request, reply));
 

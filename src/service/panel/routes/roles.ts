@@ -4,6 +4,7 @@ import { HttpError } from '../../http/errors.js';
 import { isWithin, refuseEscalation } from '../escalation.js';
 import { type FieldErrors, fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
+import { panelAuditRecorder } from '../panel-audit.js';
 import type { PanelContext } from '../panel-context.js';
 import { BUILT_IN_ROLES, builtInRole, isPermission, PERMISSION_DESCRIPTIONS, PERMISSIONS } from '../permissions.js';
 import { renderStaffPage } from '../render.js';
@@ -73,16 +74,7 @@ export function registerRoleRoutes(app: FastifyInstance, panel: PanelContext): v
     );
   }
 
-  const audit = (networkId: number, actor: string, action: string, subject: string, detail?: Record<string, unknown>) =>
-    stores.auditLog.record({
-      networkId,
-      actor,
-      via: 'panel',
-      action,
-      subject,
-      ...(detail ? { detail } : {}),
-      atMs: clock.now(),
-    });
+  const audit = panelAuditRecorder(panel.service);
 
   app.get('/roles', guard, async (request, reply) => renderRoles(request, reply));
 

@@ -71,7 +71,8 @@ export async function startSoakService(dir: string): Promise<SoakService> {
       try {
         const descriptions = db.prepare('SELECT description FROM service_tickets').pluck().all() as string[];
         return Object.fromEntries(
-          markers.map((marker) => [marker, descriptions.filter((text) => text.includes(marker)).length]),
+          // A whole word: marker 2 is a prefix of marker 20.
+          markers.map((marker) => [marker, descriptions.filter((text) => text.split(/\s+/).includes(marker)).length]),
         );
       } finally {
         db.close();
