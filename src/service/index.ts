@@ -67,7 +67,7 @@ import {
   STREAM_PAGE_SIZE,
   STREAM_SNAPSHOT_REUSE_MS,
 } from './stream/stream-settings.js';
-import { warmUpLoginChecks } from './warm-up/login-warm-up.js';
+import { DEFAULT_WARM_UP_MAX_MS, warmUpLoginChecks } from './warm-up/login-warm-up.js';
 import { type DestinationPolicy, systemResolver } from './webhooks/destination.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { EXPIRY_BATCH_SIZE, EXPIRY_MAX_LATE_MS, ExpiryAnnouncer } from './webhooks/expiry-announcer.js';
@@ -247,7 +247,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     // Before the background work starts: the rehearsal needs the storage to itself. A database in
     // memory starts empty at every start, so no storm of a network meets it.
     if (options.warmUpChecks && storage.canRehearse()) {
-      await warmUpLoginChecks(app, context, storage, { checks: options.warmUpChecks, platform });
+      await warmUpLoginChecks(app, context, storage, {
+        checks: options.warmUpChecks,
+        maxMs: options.warmUpMaxMs ?? DEFAULT_WARM_UP_MAX_MS,
+        platform,
+      });
       // The rehearsal's requests are not the operator's: the metrics start with the first real one.
       const rehearsedMetrics = [
         metrics?.requests,

@@ -162,6 +162,8 @@ export interface ServiceOptions {
    * @default 0, a cold start
    */
   warmUpChecks?: number;
+  /** How long the warm-up may take at most: a start is never held up long by a busy machine. @default 1000 */
+  warmUpMaxMs?: number;
   /**
    * Bearer token of `GET /metrics` (Prometheus text format) on the service's port. Without it and
    * without `metricsPort` there are no metrics. At least 22 characters, as the admin token.
@@ -280,6 +282,7 @@ export function checkOptions(options: ServiceOptions): void {
   positiveInteger('keepAliveTimeoutMs', 1);
   positiveInteger('connectionsPerAddress', 1);
   positiveInteger('warmUpChecks', 0);
+  positiveInteger('warmUpMaxMs', 1);
   if (options.trustProxy !== undefined) {
     if (!Array.isArray(options.trustProxy) || options.trustProxy.some((entry) => typeof entry !== 'string')) {
       throw new RangeError('service option trustProxy: must be a list of addresses or CIDR ranges');

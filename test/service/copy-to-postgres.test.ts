@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../../src/db/open-db.js';
-import { createPgPool } from '../../src/service/sharing/pg-db.js';
+import { createPgPool } from '../../src/service/db/dialect/postgres-driver.js';
 import { openPostgresStorage, openSqliteStorage } from '../../src/service/store/open-storage.js';
 import type { ServiceStoresPorts } from '../../src/service/store/ports/stores.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';

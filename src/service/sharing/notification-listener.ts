@@ -13,8 +13,7 @@ export interface NotificationHandlers {
 /**
  * LISTEN on one channel, on a connection of its own, for the life of the service. When the
  * connection drops it connects again after a growing wait (reset once listening), and says so,
- * so the caller checks what it may have missed. (The change log's listener, change-listener.ts,
- * works the same way on its own channel.)
+ * so the caller checks what it may have missed.
  */
 export class PgNotificationListener {
   private client: pg.Client | undefined;
@@ -28,6 +27,8 @@ export class PgNotificationListener {
     private readonly timers: Timers,
     private readonly logger: Logger,
     private readonly backoff: BackoffLimits,
+    /** What the log lines call it. */
+    private readonly label = 'notification listener',
   ) {
     if (!/^[a-z_]+$/.test(channel))
       throw new RangeError(`notification channel: lower-case letters only, received ${channel}`);
@@ -53,7 +54,7 @@ export class PgNotificationListener {
       if (isLost || this.isClosed) return;
       isLost = true;
       this.client = undefined;
-      this.logger.warn('notification listener lost its PostgreSQL connection; reconnecting', {
+      this.logger.warn(`${this.label} lost its PostgreSQL connection; reconnecting`, {
         channel: this.channel,
         problem: error?.message ?? 'connection ended',
       });
@@ -89,7 +90,7 @@ export class PgNotificationListener {
       () => {
         this.retryTimer = undefined;
         this.listen(handlers).catch((error: unknown) => {
-          this.logger.warn('notification listener could not reconnect to PostgreSQL; retrying', {
+          this.logger.warn(`${this.label} could not reconnect to PostgreSQL; retrying`, {
             channel: this.channel,
             problem: error instanceof Error ? error.message : String(error),
             failures: this.failures,

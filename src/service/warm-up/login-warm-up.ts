@@ -10,7 +10,7 @@ import { settleHeap } from './settle-heap.js';
 /** Connections the rehearsal's checks share, as a few game servers would. */
 const CONNECTIONS = 4;
 /** The rehearsal stops here if it has not answered its checks by then (a busy machine): a start is never held up long. */
-const MAX_WARM_UP_MS = 1000;
+export const DEFAULT_WARM_UP_MAX_MS = 1000;
 
 /**
  * Before the service listens: answers `checks` login checks over HTTP on loopback, through the
@@ -26,7 +26,7 @@ export async function warmUpLoginChecks(
   app: FastifyInstance,
   context: ServiceContext,
   storage: KyselyStorage,
-  settings: { checks: number; platform: string },
+  settings: { checks: number; maxMs: number; platform: string },
 ): Promise<void> {
   await app.ready();
   const startedAt = performance.now();
@@ -41,7 +41,7 @@ export async function warmUpLoginChecks(
         `http://127.0.0.1:${relay.port}/v1/${settings.platform}/player/login`,
         network,
         settings.checks,
-        startedAt + MAX_WARM_UP_MS,
+        startedAt + settings.maxMs,
       );
     });
   } finally {

@@ -26,30 +26,41 @@ const serviceTypes = {
   },
 } as pg.CustomTypesConfig;
 
+/** How long opening a connection (or waiting for a free one) may take before the request is answered 503. */
+export const PG_CONNECT_TIMEOUT_MS = 10_000;
+
 export interface PgPoolOptions {
   /** Connections the pool opens at most. @default 10 */
   maxConnections?: number;
+  /** How long opening a connection, or waiting for a free one, may take. @default PG_CONNECT_TIMEOUT_MS */
+  connectTimeoutMs?: number;
   /** Told about an idle connection that failed (the server restarted, the network dropped). */
   logger?: Logger;
 }
 
 /** A pool for a `postgres://` URL whose BIGINT columns come back as numbers. */
 export function createPgPool(databaseUrl: string, options: PgPoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.maxConnections ?? 10, types: serviceTypes });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.maxConnections ?? 10,
+    // Without it, a database whose network drops packets holds every request for minutes.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS,
+    types: serviceTypes,
+  });
   // Without a listener an idle client's error would end the process; the pool replaces the client.
   pool.on('error', (error) => options.logger?.warn('idle PostgreSQL connection failed', { problem: error.message }));
   return pool;
+}
+
+/** A lost or unobtainable connection as a DatabaseUnavailableError (a 503), anything else as it is. */
+export function rethrowUnavailable(error: unknown): never {
+  throw postgresUnavailable(error) ?? error;
 }
 
 /**
  * The pool as Kysely sees it, with every statement text given a name, so each connection plans it
  * once and reuses the plan (what SQLite's prepared statements do).
  */
-/** A lost or unobtainable connection as a DatabaseUnavailableError (a 503), anything else as it is. */
-function rethrowUnavailable(error: unknown): never {
-  throw postgresUnavailable(error) ?? error;
-}
-
 function namingPool(pool: pg.Pool, checkAcquire: () => void, watch: ConnectionWatch): PostgresPool {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
