@@ -11,6 +11,7 @@ import { findTypeRule } from '../../rules/catalogue.js';
 import { computePreview } from '../../rules/preview.js';
 import { fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
+import { nextWarningView } from '../next-warning-view.js';
 import type { PanelContext } from '../panel-context.js';
 import { renderPlayerPage } from '../player-page.js';
 import { punishFormSchema, WARNING_CHOICE } from '../punish-form.js';
@@ -78,6 +79,7 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
           : { action: suggested.action, length: lengthText(suggested.duration) },
         finalLength: lengthText(duration),
         isOverride: !kind.isWarning && form.duration !== undefined,
+        nextWarning: kind.isWarning ? await nextWarningView(stores, staff.networkId, player.uuid, nowMs) : undefined,
         once: randomBytes(16).toString('base64url'),
       });
     }
