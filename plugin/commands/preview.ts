@@ -6,6 +6,7 @@ import type { Completions } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatOutcome } from './format.js';
+import { nextWarningPlaceholders } from './next-warning.js';
 import { resolveTarget, resolveTypeArgument } from './resolve-arguments.js';
 
 /** `/preview <player> <type>`: points, tiers, offense level and the outcome of each severity. */
@@ -49,4 +50,6 @@ async function preview(deps: CommandDeps, { sender, args }: CommandInvocation): 
   for (const severity of severitySchema.options) {
     sender.sendMessage(render('commands.preview.severity', { severity, outcome: formatOutcome(result[severity]) }));
   }
+  const next = nextWarningPlaceholders(result);
+  if (next) sender.sendMessage(render('commands.punish.next-warning', next));
 }

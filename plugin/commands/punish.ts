@@ -11,6 +11,7 @@ import { formatOutcome } from './format.js';
 import { issuePunishment } from './issue-punishment.js';
 import { makeWayFor } from './make-way.js';
 import { REPLACE_FLAG, SILENT_FLAG } from './moderation-args.js';
+import { nextWarningPlaceholders } from './next-warning.js';
 import { registerPreEmptive } from './register-pre-emptive.js';
 import { resolveAnyTarget, resolveTypeArgument } from './resolve-arguments.js';
 
@@ -72,6 +73,8 @@ async function punish(deps: CommandDeps, { sender, args: raw }: CommandInvocatio
         level: preview.offenseLevel,
       }),
     );
+    const next = nextWarningPlaceholders(preview);
+    if (next) sender.sendMessage(deps.messages.render('commands.punish.next-warning', next));
   } catch (error) {
     // Unreachable: go on and queue the creation. Anything else (unknown player, ...) stops here.
     if (!isTransient(error)) return reportFailure(sender, deps, error, 'preview');

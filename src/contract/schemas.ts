@@ -354,6 +354,17 @@ export type LinkedAccountsQuery = z.infer<typeof linkedAccountsQuery>;
 
 // ---------------------------------------------------------------- responses
 
+/**
+ * Extension of the preview: what the player's next warning does on the network's warning ladder
+ * (their live warnings it makes, and the punishment it issues there, or null).
+ */
+export const nextWarningPreview = z.looseObject({
+  ladder: z.string(),
+  warnings: z.number().int(),
+  triggers: z.looseObject({ typeOrdinal: z.number().int(), title: z.string(), duration: z.number().int() }).nullable(),
+});
+export type NextWarningPreview = z.infer<typeof nextWarningPreview>;
+
 export const previewResponse = z.looseObject({
   status: z.number().int(),
   success: z.boolean(),
@@ -366,6 +377,7 @@ export const previewResponse = z.looseObject({
   lenient: outcome,
   regular: outcome,
   aggravated: outcome,
+  nextWarning: nextWarningPreview.optional(),
 });
 export type PreviewResponse = z.infer<typeof previewResponse>;
 

@@ -24,6 +24,7 @@ import { registerAppealAdminRoutes } from './routes/admin-appeals.js';
 import { registerMigrationAdminRoutes } from './routes/admin-migrations.js';
 import { registerNetworkSettingsRoutes } from './routes/admin-network-settings.js';
 import { registerServerAdminRoutes } from './routes/admin-servers.js';
+import { registerWarningLadderRoutes } from './routes/admin-warning-ladder.js';
 import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
 import { appealCodeHandlers } from './routes/appeal-codes.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
@@ -126,6 +127,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
       registerAdminRoutes(scope, context, settings.adminToken, settings.authThrottle);
       registerWebhookAdminRoutes(scope, context, settings.webhooks);
       registerNetworkSettingsRoutes(scope, context);
+      registerWarningLadderRoutes(scope, context);
       registerMigrationAdminRoutes(scope, context, settings.jobs);
       registerAppealAdminRoutes(scope, context);
       registerServerAdminRoutes(scope, context, settings.servers);

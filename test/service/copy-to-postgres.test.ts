@@ -213,6 +213,15 @@ async function populate(stores: ServiceStoresPorts): Promise<void> {
     expiresAtMs: 3_200 + 86_400_000,
   });
   await stores.appeals.setUnappealable(alpha, 'p1', { markedBy: 'mod', markedAtMs: 3_300 });
+  await stores.warningLadders.replace(alpha, {
+    name: 'Chat conduct',
+    warningLifetimeMs: 30 * 86_400_000,
+    steps: [
+      { warnings: 3, typeOrdinal: 1, duration: 86_400_000 },
+      { warnings: 5, typeOrdinal: 2, duration: -1 },
+    ],
+    updatedAt: 3_400,
+  });
 }
 
 const sqliteTables = (db: Db) =>

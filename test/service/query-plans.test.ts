@@ -581,6 +581,20 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, codeHash: Buffer.alloc(32), nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_appeal_codes_1'],
   },
+  'warningLadders.ladder': { args: (f) => ({ networkId: f.networkId }), uses: ['INTEGER PRIMARY KEY'] },
+  'warningLadders.steps': {
+    args: (f) => ({ networkId: f.networkId }),
+    uses: ['sqlite_autoindex_service_warning_ladder_steps_1'],
+  },
+  'warningLadders.clearSteps': {
+    args: (f) => ({ networkId: f.networkId }),
+    uses: ['sqlite_autoindex_service_warning_ladder_steps_1'],
+  },
+  'warningLadders.remove': { args: (f) => ({ networkId: f.networkId }), uses: ['INTEGER PRIMARY KEY'] },
+  'warningLadders.liveWarnings': {
+    args: (f) => ({ networkId: f.networkId, playerUuid: f.punishedPlayers[0], sinceMs: f.nowMs - 30 * DAY_MS }),
+    uses: ['service_punishments_target_status (network_id=? AND target_uuid=? AND status=? AND created_at>?)'],
+  },
   ...ticketListPages({
     page: [{}, 'service_tickets_created'],
     pageOfStatus: [{ status: 'Open' }, 'service_tickets_status_created'],

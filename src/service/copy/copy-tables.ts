@@ -33,6 +33,8 @@ export const TABLES_IN_COPY_ORDER = [
   'service_panel_devices',
   'service_panel_two_factor_roles',
   'service_audit_log',
+  'service_warning_ladders',
+  'service_warning_ladder_steps',
 ] as const;
 
 /** A column of a PostgreSQL service table. */

@@ -396,4 +396,25 @@ export interface ServiceTables {
   service_appeal_codes: AppealCodesTable;
   service_unappealable_punishments: UnappealablePunishmentsTable;
   service_rate_buckets: RateBucketsTable;
+  service_warning_ladders: WarningLaddersTable;
+  service_warning_ladder_steps: WarningLadderStepsTable;
+}
+
+/** A network's warning ladder (004-ladders). */
+export interface WarningLaddersTable {
+  network_id: number;
+  /** Named in the reason of every punishment the ladder issues. */
+  name: string;
+  /** How long a warning counts towards the ladder after it was given. */
+  warning_lifetime_ms: number;
+  updated_at: number;
+}
+
+/** One step of a network's warning ladder: what the warning that makes `warnings` live warnings issues. */
+export interface WarningLadderStepsTable {
+  network_id: number;
+  warnings: number;
+  type_ordinal: number;
+  /** Milliseconds; -1 permanent. */
+  duration: number;
 }

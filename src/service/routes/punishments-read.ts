@@ -4,6 +4,7 @@ import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { integerFromQuery, parseOrThrow } from '../http/validate.js';
+import { nextWarningPreview } from '../ladders/next-warning.js';
 import { computePreview } from '../rules/preview.js';
 import type { EndpointHandlers } from './endpoint-handlers.js';
 
@@ -42,7 +43,10 @@ export function punishmentReadHandlers(
           throw notFound(`player ${query.playerUuid} not found`);
         }
         const history = await stores.punishments.historyOf(caller.networkId, query.playerUuid);
-        return computePreview(history, query.typeOrdinal, rules, clock.now());
+        const nowMs = clock.now();
+        const preview = computePreview(history, query.typeOrdinal, rules, nowMs);
+        const nextWarning = await nextWarningPreview(stores, caller.networkId, query.playerUuid, nowMs);
+        return nextWarning ? { ...preview, nextWarning } : preview;
       },
     },
     recentPunishments: {

@@ -15,8 +15,9 @@ import { callerOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { idempotentCreations } from '../http/idempotency.js';
 import { parseOrThrow } from '../http/validate.js';
+import { issueWithin } from '../ladders/escalation.js';
 import { boundedData, storedId } from '../limits.js';
-import { insertPunishment, publishPunishment } from '../punishment-actions.js';
+import { publishChanges } from '../punishment-actions.js';
 import { computePreview } from '../rules/preview.js';
 import type { EndpointHandlers } from './endpoint-handlers.js';
 
@@ -44,7 +45,7 @@ export function punishmentWriteHandlers(
   const createOnce = idempotentCreations(context);
 
   // Inside the creation's transaction; the caller publishes once it committed.
-  async function create(stores: ServiceStores, networkId: number, body: CreateRequest): Promise<string> {
+  async function create(stores: ServiceStores, networkId: number, body: CreateRequest): Promise<string[]> {
     refuseTooBroadIpBan(body.data, context.evasion.ipBanPrefixLimits);
     const targetName = (await stores.players.findName(networkId, body.targetUuid)) ?? addressOnlyName(body);
     if (targetName === undefined) throw notFound(`target player ${body.targetUuid} not found`);
@@ -56,36 +57,42 @@ export function punishmentWriteHandlers(
         body.severity ?? 'regular'
       ].duration;
     const id = ids();
-    await insertPunishment(context, stores, {
-      networkId,
-      id,
-      targetUuid: body.targetUuid,
-      targetName,
-      issuerName: body.issuerName ?? 'Console',
-      ...(body.issuerId === undefined ? {} : { issuerId: body.issuerId }),
-      typeOrdinal: body.typeOrdinal,
-      reason: body.reason ?? '',
-      duration,
-      ...(body.severity === undefined ? {} : { severity: body.severity }),
-      status: body.status ?? 'active',
-      ...(body.data === undefined ? {} : { data: body.data }),
-      ...(body.notes === undefined ? {} : { notes: body.notes }),
-      ...(body.attachedTicketIds === undefined ? {} : { attachedTicketIds: body.attachedTicketIds }),
-      createdAt: nowMs,
-    });
-    return id;
+    return issueWithin(
+      context,
+      stores,
+      {
+        networkId,
+        id,
+        targetUuid: body.targetUuid,
+        targetName,
+        issuerName: body.issuerName ?? 'Console',
+        ...(body.issuerId === undefined ? {} : { issuerId: body.issuerId }),
+        typeOrdinal: body.typeOrdinal,
+        reason: body.reason ?? '',
+        duration,
+        ...(body.severity === undefined ? {} : { severity: body.severity }),
+        status: body.status ?? 'active',
+        ...(body.data === undefined ? {} : { data: body.data }),
+        ...(body.notes === undefined ? {} : { notes: body.notes }),
+        ...(body.attachedTicketIds === undefined ? {} : { attachedTicketIds: body.attachedTicketIds }),
+        createdAt: nowMs,
+      },
+      'api',
+    );
   }
 
   /** Creates once per `Idempotency-Key`; publishes only a punishment this request created. */
   async function createAndPublish(request: FastifyRequest, reply: FastifyReply, body: CreateRequest) {
     const { networkId, serverName } = callerOf(request);
     let created: string | undefined;
+    let issued: string[] = [];
     const punishmentId = await createOnce(request, reply, networkId, async (stores) => {
-      created = await create(stores, networkId, body);
-      return created;
+      issued = await create(stores, networkId, body);
+      created = issued[0];
+      return created!;
     });
     if (created !== undefined) {
-      await publishPunishment(context, networkId, created);
+      await publishChanges(context, networkId, issued);
       await auditApiAction(context, {
         networkId,
         via: 'api',

@@ -26,6 +26,7 @@ import { SERVER_KEY_STATEMENTS } from './server-keys.js';
 import { STREAM_CHANGE_STATEMENTS } from './stream-changes.js';
 import { TICKET_LIST_STATEMENTS } from './ticket-list.js';
 import { TICKET_STATEMENTS } from './tickets.js';
+import { WARNING_LADDER_STATEMENTS } from './warning-ladders.js';
 import { DELIVERY_STATEMENTS } from './webhook-deliveries.js';
 import { WEBHOOK_LOG_STATEMENTS } from './webhook-log.js';
 import { WEBHOOK_STATEMENTS } from './webhooks.js';
@@ -66,4 +67,5 @@ export const STORE_STATEMENTS = {
   publicList: PUBLIC_LIST_STATEMENTS,
   appeals: APPEAL_STATEMENTS,
   appealCodes: APPEAL_CODE_STATEMENTS,
+  warningLadders: WARNING_LADDER_STATEMENTS,
 } as const;

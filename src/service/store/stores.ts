@@ -30,6 +30,7 @@ import { ServerKeyStore } from './server-keys.js';
 import { StreamChangeStore } from './stream-changes.js';
 import { TicketListStore } from './ticket-list.js';
 import { TicketStore } from './tickets.js';
+import { WarningLadderStore } from './warning-ladders.js';
 import { type DeliveryLeases, DeliveryStore, instanceLeases } from './webhook-deliveries.js';
 import { WebhookLog } from './webhook-log.js';
 import { WebhookStore } from './webhooks.js';
@@ -78,6 +79,7 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
     publicList: new PublicListStore(sql),
     appeals: new AppealStore(sql),
     appealCodes: new AppealCodeStore(sql),
+    warningLadders: new WarningLadderStore(sql),
   };
 }
 

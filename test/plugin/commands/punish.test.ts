@@ -39,6 +39,36 @@ async function run(args: string[], sender = fakeSender({ kind: 'player', name: '
 }
 
 describe('/punish', () => {
+  it("says what the player's next warning triggers on the network's warning ladder", async () => {
+    const nextWarning = {
+      ladder: 'Chat conduct',
+      warnings: 3,
+      triggers: { typeOrdinal: 1, title: 'Manual Mute', duration: DAY },
+    };
+    deps = testDeps({
+      api: {
+        previewPunishment: async () => ({ ...PREVIEW, nextWarning }),
+        createPunishmentDynamic: async () => ({ punishmentId: 'p-43', message: 'created' }),
+      },
+    });
+    const sender = await run(['steve', 'cheating', 'flying']);
+    expect(plain(sender.messages)).toEqual([
+      'Cheating for Steve (regular, offence level medium): ban, 60d',
+      'Their next warning (number 3) triggers Manual Mute, 1d on the warning ladder Chat conduct.',
+      'Punished Steve (Cheating). Punishment ID: p-43',
+    ]);
+
+    // No line when the next warning reaches no step.
+    deps.db.close();
+    deps = testDeps({
+      api: {
+        previewPunishment: async () => ({ ...PREVIEW, nextWarning: { ...nextWarning, warnings: 2, triggers: null } }),
+        createPunishmentDynamic: async () => ({ punishmentId: 'p-44', message: 'created' }),
+      },
+    });
+    expect(plain((await run(['steve', 'cheating', 'flying'])).messages)).toHaveLength(2);
+  });
+
   it('shows the outcome, creates with dynamic create, applies at once and tells the id', async () => {
     deps = serviceUp();
     const sender = await run(['steve', 'cheating', 'aggravated', 'flying', 'hacks']);

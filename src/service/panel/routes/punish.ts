@@ -5,11 +5,13 @@ import { uuid } from '../../../contract/schemas.js';
 import type { ServiceStores } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
 import { createOnceWithin } from '../../http/idempotency.js';
-import { insertPunishment, publishPunishment } from '../../punishment-actions.js';
+import { issueWithin } from '../../ladders/escalation.js';
+import { publishChanges } from '../../punishment-actions.js';
 import { findTypeRule } from '../../rules/catalogue.js';
 import { computePreview } from '../../rules/preview.js';
 import { fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
+import { nextWarningView } from '../next-warning-view.js';
 import type { PanelContext } from '../panel-context.js';
 import { renderPlayerPage } from '../player-page.js';
 import { punishFormSchema, WARNING_CHOICE } from '../punish-form.js';
@@ -77,6 +79,7 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
           : { action: suggested.action, length: lengthText(suggested.duration) },
         finalLength: lengthText(duration),
         isOverride: !kind.isWarning && form.duration !== undefined,
+        nextWarning: kind.isWarning ? await nextWarningView(stores, staff.networkId, player.uuid, nowMs) : undefined,
         once: randomBytes(16).toString('base64url'),
       });
     }
@@ -96,9 +99,10 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
     };
     // The confirm token is claimed in the transaction that issues: a double click, or the same
     // confirm sent to two instances, issues one punishment and shows it to both.
+    let issued: string[] = [];
     const outcome = await storage.transaction(async (stores) => {
       const issue = async (stores: ServiceStores) => {
-        await insertPunishment(context, stores, record);
+        issued = await issueWithin(context, stores, record, 'panel');
         return record.id;
       };
       if (onceKey === undefined) return { id: await issue(stores), isReplay: false };
@@ -107,7 +111,7 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
     });
     const anchor = `#punishment-${encodeURIComponent(outcome.id)}`;
     if (outcome.isReplay) return reply.redirect(`/panel/players/${player.uuid}${anchor}`, 303);
-    await publishPunishment(context, staff.networkId, outcome.id);
+    await publishChanges(context, staff.networkId, issued);
     await stores.auditLog.record({
       networkId: staff.networkId,
       actor: staff.username,

@@ -28,6 +28,7 @@ export type * from './stores.js';
 export type * from './stream-changes.js';
 export type * from './ticket-list.js';
 export type * from './tickets.js';
+export type * from './warning-ladders.js';
 export type * from './webhook-deliveries.js';
 export type * from './webhook-log.js';
 export type * from './webhooks.js';

@@ -26,6 +26,7 @@ import type { ServerKeyStorePort } from './server-keys.js';
 import type { StreamChangeStorePort } from './stream-changes.js';
 import type { TicketListStorePort } from './ticket-list.js';
 import type { TicketStorePort } from './tickets.js';
+import type { WarningLadderStorePort } from './warning-ladders.js';
 import type { DeliveryStorePort } from './webhook-deliveries.js';
 import type { WebhookLogPort } from './webhook-log.js';
 import type { WebhookStorePort } from './webhooks.js';
@@ -75,4 +76,6 @@ export interface ServiceStoresPorts {
   panelRecoveryCodes: PanelRecoveryCodeStorePort;
   /** Servers and keys as operators add, rotate and remove them. */
   serverKeys: ServerKeyStorePort;
+  /** Each network's warning ladder and the live warnings it counts. */
+  warningLadders: WarningLadderStorePort;
 }
