@@ -396,4 +396,13 @@ export interface ServiceTables {
   service_appeal_codes: AppealCodesTable;
   service_unappealable_punishments: UnappealablePunishmentsTable;
   service_rate_buckets: RateBucketsTable;
+  service_ticket_punishments: TicketPunishmentsTable;
+}
+
+/** A punishment issued from a ticket, or created with the ticket among its attached tickets. */
+export interface TicketPunishmentsTable {
+  network_id: number;
+  ticket_id: string;
+  punishment_id: string;
+  created_at: number;
 }
