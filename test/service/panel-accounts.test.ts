@@ -158,6 +158,7 @@ const ROUTES: { method: 'GET' | 'POST'; path: string; permission: string; form?:
   { method: 'POST', path: '/panel/servers/none/rotate', permission: 'manage-servers', form: { grace: '0' } },
   { method: 'POST', path: '/panel/servers/none/remove', permission: 'manage-servers' },
   { method: 'POST', path: '/panel/migration/none/cancel', permission: 'migrate' },
+  { method: 'POST', path: '/panel/tickets/bulk', permission: 'manage-tickets', form: { action: 'close' } },
 ];
 const ROLE_PERMISSIONS: Record<string, string[]> = {
   admin: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets', 'manage-users', 'manage-servers', 'migrate'],
