@@ -198,6 +198,25 @@ describe('a report worked on its ticket page', () => {
   });
 });
 
+describe('punishments created through the API with attachedTicketIds', () => {
+  it('are listed on each ticket the network has; an unknown id stays on the punishment only', async () => {
+    const id = await chatReport('attached through the API');
+    const created = await t.call('POST', '/punishments/dynamic', {
+      targetUuid: JEB,
+      typeOrdinal: 6,
+      issuerName: 'api-mod',
+      reason: 'from a server',
+      attachedTicketIds: [id, 'no-such-ticket', id],
+    });
+    expect(created.status).toBe(200);
+    const { punishmentId } = (await created.json()) as { punishmentId: string };
+    expect((await t.stores.tickets.punishmentsOf(alpha(), id)).map((p) => p.id)).toEqual([punishmentId]);
+    expect(await t.stores.tickets.punishmentsOf(alpha(), 'no-such-ticket')).toEqual([]);
+    const page = await moderator.get(`/panel/tickets/${id}`);
+    expect(page.html).toContain(`#punishment-${punishmentId}">jeb_</a>`);
+  });
+});
+
 describe('bulk actions on the ticket list', () => {
   it('assigns and closes the ticked tickets, each audited, skipping what cannot change', async () => {
     const ids = [await chatReport('bulk one'), await chatReport('bulk two'), await chatReport('bulk three')];
