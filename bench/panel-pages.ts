@@ -87,9 +87,53 @@ async function addViewer(path: string, username: string): Promise<void> {
   }
 }
 
+/** Chat lines of the ticket page's report: the most a report may carry. */
+const CHAT_LINES = 100;
+const REPORT_ID = 'bench-chat-report';
+
+/**
+ * A chat report of {@link CHAT_LINES} lines about a punished player of the fixture, with two of
+ * their punishments linked to it: the ticket page reads the ticket, its lines, replies and links.
+ */
+async function addChatReport(path: string, reportedUuid: string, reporterUuid: string): Promise<string> {
+  const storage = await openSqliteStorage(path);
+  try {
+    const { stores } = storage;
+    const networkId = (await stores.networks.findNetwork(FIXTURE_NETWORK))!;
+    const nowMs = Date.now();
+    const reportedName = (await stores.players.findName(networkId, reportedUuid)) ?? 'Reported';
+    await stores.tickets.create(networkId, {
+      id: REPORT_ID,
+      type: 'chat',
+      subject: `Chat report: ${reportedName}`,
+      description: 'advertising another server',
+      priority: 'normal',
+      creatorUuid: reporterUuid,
+      creatorName: 'Reporter',
+      reportedPlayerUuid: reportedUuid,
+      reportedPlayerName: reportedName,
+      tags: [],
+      createdServer: 'lobby',
+      replayUrl: null,
+      chatMessages: Array.from({ length: CHAT_LINES }, (_, n) => ({
+        playerName: reportedName,
+        message: `line ${n}: join play.example.net for free ranks`,
+        sentAt: new Date(nowMs - (CHAT_LINES - n) * 5000).toISOString(),
+      })),
+      createdAtMs: nowMs,
+    });
+    for (const row of await stores.playerLookup.punishmentsOf(networkId, reportedUuid, 2)) {
+      await stores.tickets.linkPunishment(networkId, REPORT_ID, row.id, nowMs);
+    }
+    return REPORT_ID;
+  } finally {
+    await storage.close();
+  }
+}
+
 /**
  * The panel with 1,000,000 stored punishments (the login-check fixture): the dashboard (charts of
- * 30 days, recent punishments, open tickets) and player pages answered by a service in its own
+ * 30 days, recent punishments, open tickets), player pages and a chat report's ticket page answered by a service in its own
  * process, sequentially over HTTP; and first contentful paint of both in headless Chromium.
  */
 export async function run(): Promise<BenchResult[]> {
@@ -99,6 +143,8 @@ export async function run(): Promise<BenchResult[]> {
     await createAdmin({ dbPath: fixture.path, network: FIXTURE_NETWORK, username: 'bench', password: PASSWORD });
     await addViewer(fixture.path, 'viewer');
     markEndedAsAnnounced(fixture.path);
+    const [reported, reporter] = fixture.facts.punishedPlayers;
+    const reportId = await addChatReport(fixture.path, reported!, reporter!);
     const { child, url } = await startServiceProcess(fixture.path);
     try {
       const client = new PanelClient(url);
@@ -114,6 +160,8 @@ export async function run(): Promise<BenchResult[]> {
       if ((await viewer.login('viewer', PASSWORD)).status !== 303) throw new Error('the viewer could not log in');
       const viewerPlayer = await timePages(viewer, (n) => `/panel/players/${players[n % players.length]}`);
       const cpuViewer = await cpuOf(child);
+      const ticket = await timePages(client, () => `/panel/tickets/${reportId}`);
+      const cpuTicket = await cpuOf(child);
       const perPage = (cpuUs: number) => cpuUs / (WARM_UP + SAMPLES) / 1000;
       const load = `load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
       const notes = `${NETWORK_AT_SCALE.stored.toLocaleString('en')} punishments stored; sequential GETs, whole page; ${load}`;
@@ -143,6 +191,19 @@ export async function run(): Promise<BenchResult[]> {
           name: 'player page of a role without see-ip: service CPU per page',
           unit: 'ms',
           value: perPage(cpuViewer - cpuAfter),
+          notes: 'user + system CPU of the service process, whatever else runs on the machine',
+        },
+        {
+          name: `ticket page of a chat report with ${CHAT_LINES} lines (server)`,
+          unit: 'ms',
+          ...ticket,
+          target: 'p99 <= 50 ms',
+          notes: `the lines, both players' links, 2 linked punishments and the punish form; ${notes}`,
+        },
+        {
+          name: `ticket page of a chat report with ${CHAT_LINES} lines: service CPU per page`,
+          unit: 'ms',
+          value: perPage(cpuTicket - cpuViewer),
           notes: 'user + system CPU of the service process, whatever else runs on the machine',
         },
       ];

@@ -29,8 +29,13 @@ export interface Issue {
  * applied here at once and announced to staff unless silent. When it cannot go now (the service
  * is unreachable, rate-limiting or rejecting the key) it waits in the outbox and is applied under
  * a local id until the service's copy takes its place. A refusal is told and changes nothing.
+ * Returns the service's id when the service took it now; undefined when it waits or was refused.
  */
-export async function issuePunishment(deps: CommandDeps, sender: CommandSender, issue: Issue): Promise<void> {
+export async function issuePunishment(
+  deps: CommandDeps,
+  sender: CommandSender,
+  issue: Issue,
+): Promise<string | undefined> {
   const { placeholders } = issue;
   const render = deps.messages.render.bind(deps.messages);
   const creationId = deps.ids();
@@ -45,7 +50,10 @@ export async function issuePunishment(deps: CommandDeps, sender: CommandSender, 
       { operation: 'createPunishmentDynamic', payload: body },
       { idempotencyKey: creationIdempotencyKey(creationId), orderingKey: `player:${body.targetUuid.toLowerCase()}` },
     );
-    if (outcome.kind === 'refused') return reportFailure(sender, deps, outcome.error, issue.action);
+    if (outcome.kind === 'refused') {
+      reportFailure(sender, deps, outcome.error, issue.action);
+      return undefined;
+    }
     const punishmentId = outcome.kind === 'sent' ? idIn(outcome.response) : undefined;
     if (punishmentId === undefined) {
       const why = outcome.kind === 'queued' ? outcome.error : undefined;
@@ -56,10 +64,11 @@ export async function issuePunishment(deps: CommandDeps, sender: CommandSender, 
         type: body.typeOrdinal,
       });
       applyAtOnce(deps, issue, body, localIdOfCreation(creationId));
-      return;
+      return undefined;
     }
     sender.sendMessage(render(issue.messages.created, { ...placeholders, id: punishmentId }));
     applyAtOnce(deps, issue, body, punishmentId);
+    return punishmentId;
   } finally {
     sent();
   }

@@ -1,4 +1,5 @@
 import { isApiError } from '../../src/api/errors.js';
+import { severity as severitySchema } from '../../src/contract/schemas.js';
 import { REPORT_TICKET_TYPES, type TicketListResponse } from '../../src/contract/staff-ticket-schemas.js';
 import type { CommandHandler, CommandInvocation, CommandSender } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
@@ -7,16 +8,19 @@ import type { CommandDeps } from './deps.js';
 import { reportFailure } from './failures.js';
 import { formatTimestamp } from './format.js';
 import { claimReport, closeReport, replyToReport } from './report-actions.js';
+import { type PunishReportRequest, punishReport } from './report-punish.js';
 
 export const REPORTS_PAGE_SIZE = 8;
-const SUBCOMMANDS = ['claim', 'close', 'reply'] as const;
+const SUBCOMMANDS = ['claim', 'close', 'reply', 'punish'] as const;
+const SEVERITIES = severitySchema.options;
 
 /** What `/reports ...` asks for. */
 export type ReportsRequest =
   | { action: 'list'; page: number }
   | { action: 'claim'; id: string }
   | { action: 'close'; id: string; reason: string }
-  | { action: 'reply'; id: string; text: string };
+  | { action: 'reply'; id: string; text: string }
+  | ({ action: 'punish' } & PunishReportRequest);
 
 /** Reads the arguments of `/reports`; a usage error for anything else. */
 export function parseReportsArgs(args: readonly string[]): ReportsRequest {
@@ -34,12 +38,24 @@ export function parseReportsArgs(args: readonly string[]): ReportsRequest {
     case 'reply':
       if (id === undefined || text === '') throw new CommandUsageError('usage: /reports reply <id> <text>');
       return { action: 'reply', id, text };
+    case 'punish': {
+      const [type, third, ...more] = rest;
+      if (id === undefined || type === undefined) {
+        throw new CommandUsageError('usage: /reports punish <id> <type> [lenient|regular|aggravated] [reason]');
+      }
+      const given = SEVERITIES.find((value) => value === third?.toLowerCase());
+      const reasonWords = given === undefined && third !== undefined ? [third, ...more] : more;
+      return { action: 'punish', id, type, severity: given ?? 'regular', reason: reasonWords.join(' ').trim() };
+    }
     default:
       throw new CommandUsageError();
   }
 }
 
-/** `/reports [page]`, `/reports claim <id>`, `/reports close <id> [reason]`, `/reports reply <id> <text>`. */
+/**
+ * `/reports [page]`, `/reports claim <id>`, `/reports close <id> [reason]`, `/reports reply <id> <text>`,
+ * `/reports punish <id> <type> [severity] [reason]` (punish the reported player and close).
+ */
 export function reportsCommand(deps: CommandDeps): CommandHandler {
   return {
     execute: (invocation) => reports(deps, invocation),
@@ -63,6 +79,8 @@ async function reports(deps: CommandDeps, { sender, args }: CommandInvocation): 
       return closeReport(deps, sender, request.id, request.reason);
     case 'reply':
       return replyToReport(deps, sender, request.id, request.text);
+    case 'punish':
+      return punishReport(deps, sender, request);
   }
 }
 

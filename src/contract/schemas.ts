@@ -233,6 +233,14 @@ export const chatLine = z.strictObject({
 });
 export type ChatLine = z.infer<typeof chatLine>;
 
+/**
+ * A chat report's line as the ticket route takes it: today's object, or a line of text as modl's
+ * own plugin sends it (`"[12:00:01] Name: text"`, `"Name: text"` or the text alone).
+ */
+export const chatMessageInput = z.union([playerText(MAX_CHAT_LINE_LENGTH), chatLine], {
+  error: 'must be a chat line (playerName, message, sentAt) or a line of text',
+});
+
 /** Body of the ticket creation extension, with the hosted panel's field names. */
 export const createTicketBody = z.strictObject({
   creatorUuid: uuid,
@@ -244,7 +252,10 @@ export const createTicketBody = z.strictObject({
   reportedPlayerName: playerName.optional(),
   priority: z.enum(TICKET_PRIORITIES).optional(),
   createdServer: playerText(MAX_PLAYER_NAME_LENGTH).optional(),
-  chatMessages: z.array(chatLine).max(MAX_CHAT_MESSAGES, `must hold at most ${MAX_CHAT_MESSAGES} lines`).optional(),
+  chatMessages: z
+    .array(chatMessageInput)
+    .max(MAX_CHAT_MESSAGES, `must hold at most ${MAX_CHAT_MESSAGES} lines`)
+    .optional(),
   tags: z
     .array(playerText(MAX_TAG_LENGTH))
     .max(MAX_TICKET_TAGS, `must hold at most ${MAX_TICKET_TAGS} tags`)

@@ -32,6 +32,10 @@ export async function insertPunishment(
   if (!(await stores.punishments.insert(record))) return false;
   const nowMs = context.clock.now();
   if (options.notify) await stores.notifications.create(record.networkId, record.id, record.targetUuid, nowMs);
+  // The tickets it answers list it, and it names them: an id the network has no ticket for is kept on it only.
+  for (const ticketId of new Set(record.attachedTicketIds ?? [])) {
+    await stores.tickets.linkPunishment(record.networkId, ticketId, record.id, nowMs);
+  }
   const row = {
     id: record.id,
     target_name: record.targetName,

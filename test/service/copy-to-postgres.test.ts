@@ -104,6 +104,7 @@ async function populate(stores: ServiceStoresPorts): Promise<void> {
     updatedAt: new Date(2_000).toISOString(),
     replies: [{ id: 'r1', authorName: 'mod', message: 'seen', createdAt: new Date(2_500).toISOString() }],
   });
+  await stores.tickets.linkPunishment(alpha, 't1', 'p2', 2_600);
   await stores.migrations.startUpload({
     id: 'u1',
     networkId: alpha,

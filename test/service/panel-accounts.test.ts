@@ -161,6 +161,7 @@ const ROUTES: { method: 'GET' | 'POST'; path: string; permission: string; form?:
   { method: 'GET', path: '/panel/ladder', permission: 'view' },
   { method: 'POST', path: '/panel/ladder', permission: 'manage-users', form: { name: 'x' } },
   { method: 'POST', path: '/panel/ladder/remove', permission: 'manage-users' },
+  { method: 'POST', path: '/panel/tickets/bulk', permission: 'manage-tickets', form: { action: 'close' } },
 ];
 const ROLE_PERMISSIONS: Record<string, string[]> = {
   admin: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets', 'manage-users', 'manage-servers', 'migrate'],

@@ -51,6 +51,38 @@ async function ban(target: string, reason: string): Promise<string> {
 }
 
 describe('the panel on PostgreSQL', () => {
+  it('punishes and closes from a ticket: linked both ways, the reporter told, then bulk-assigned', async () => {
+    await t.admin(
+      'POST',
+      '/networks/alpha/tickets',
+      ticketFixture({ id: 'report-pg', subject: 'a spammer', reportedPlayerUuid: JEB, reportedPlayerName: 'jeb_' }),
+    );
+    const form = { ticketId: 'report-pg', close: 'yes', closeReply: 'muted, thanks', typeOrdinal: '6', reason: 'spam' };
+    const confirm = await moderator.post(`/panel/players/${JEB}/punish`, { ...form, confirm: 'yes' });
+    expect(confirm.status).toBe(303);
+    const alpha = (await storage.stores.networks.findNetwork('alpha'))!;
+    const [linked] = await storage.stores.tickets.punishmentsOf(alpha, 'report-pg');
+    expect(linked).toMatchObject({ targetUuid: JEB, issuerName: 'mod', reason: 'spam' });
+    expect(await storage.stores.tickets.ticketsOfTarget(alpha, JEB, 10)).toContainEqual({
+      punishmentId: linked!.id,
+      ticketId: 'report-pg',
+      subject: 'a spammer',
+    });
+    expect(await storage.stores.tickets.find(alpha, 'report-pg')).toMatchObject({
+      status: 'Closed',
+      replies: [{ authorName: 'mod', message: 'muted, thanks' }],
+    });
+    const notices = await storage.stores.notifications.pendingFor(alpha, NOTCH);
+    expect(notices.map((row) => row.message)).toContain('Staff replied to your ticket report-pg: muted, thanks');
+    const bulk = await moderator.post('/panel/tickets/bulk', {
+      ids: ['report-pg', 'grief-1'],
+      action: 'assign',
+      assignee: 'mod',
+    });
+    expect(bulk.location).toBe('/panel/tickets?assigned=2&skipped=0');
+    expect(await storage.stores.ticketList.assigneeOf(alpha, 'grief-1')).toBe('mod');
+  });
+
   it("shows the dashboard's punishments, open tickets and charts", async () => {
     const id = await ban(NOTCH, 'dashboard on postgres');
     t.clock.advance(5000);

@@ -298,6 +298,16 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, id: f.ticketId, staffName: 'mod', reason: null, nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_tickets_1'],
   },
+  'tickets.punishmentsOfTicket': {
+    values: (f) => ({ networkId: f.networkId, id: f.ticketId }),
+    args: (f) => [f.networkId, f.ticketId],
+    uses: ['sqlite_autoindex_service_ticket_punishments_1'],
+  },
+  'tickets.ticketsOfTarget': {
+    values: (f) => ({ networkId: f.networkId, uuid: f.ticketCreator, limit: 200 }),
+    args: (f) => [f.networkId, f.ticketCreator, 200],
+    uses: ['service_ticket_punishments_punishment'],
+  },
   'migrations.updateUpload': {
     args: (f) => ({ id: 'upload-1', status: 'processing', processed: 1, message: 'x', nowMs: f.nowMs }),
     uses: ['sqlite_autoindex_service_migration_uploads_1'],

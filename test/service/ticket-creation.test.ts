@@ -73,7 +73,32 @@ describe('ticket creation extension', () => {
     expect(list.tickets.map((summary) => summary.id)).toContain(created.ticketId);
   });
 
+  it('takes a chat report’s lines as modl’s plugin sends them (lines of text), beside objects', async () => {
+    const chatMessages = [
+      '[11:58:30] jeb_: join play.example.net',
+      'Notch: stop it',
+      'best server ever',
+      '[2026-01-10T11:59:45.000Z] jeb_: last one',
+      { playerName: 'jeb_', message: 'an object line', sentAt: SENT_AT },
+    ];
+    const response = await createTicket(chatReport({ chatMessages }));
+    expect(response.status).toBe(200);
+    const created = createTicketResponse.parse(await response.json());
+    const { ticket } = ticketResponse.parse(await (await t.call('GET', `/tickets/${created.ticketId}`)).json());
+    // The service's clock reads 2026-01-10T12:00:00Z: a clock time is the latest one before it.
+    expect((ticket as { chatMessages?: unknown }).chatMessages).toEqual([
+      { playerName: 'jeb_', message: 'join play.example.net', sentAt: '2026-01-10T11:58:30.000Z' },
+      { playerName: 'Notch', message: 'stop it', sentAt: '2026-01-10T12:00:00.000Z' },
+      { playerName: 'jeb_', message: 'best server ever', sentAt: '2026-01-10T12:00:00.000Z' },
+      { playerName: 'jeb_', message: 'last one', sentAt: '2026-01-10T11:59:45.000Z' },
+      { playerName: 'jeb_', message: 'an object line', sentAt: SENT_AT },
+    ]);
+  });
+
   it.each([
+    [{ chatMessages: ['   '] }, 'chatMessages[0]: must not be blank'],
+    [{ chatMessages: [42] }, 'chatMessages[0]: must be a chat line (playerName, message, sentAt) or a line of text'],
+    [{ chatMessages: ['x'.repeat(513)] }, 'chatMessages[0]: must be at most 512 characters'],
     [{ subject: '   ' }, 'subject: must not be blank'],
     [{ type: 'complaint' }, 'type: must be one of player, chat, bug, support, appeal, application'],
     [{ creatorUuid: 'notch' }, 'creatorUuid: must be a UUID'],

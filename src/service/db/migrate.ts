@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import type { DialectChoices } from './dialect/choices.js';
 import { createBaseline } from './migrations/001-baseline.js';
+import { createTicketPunishments } from './migrations/002-ticket-punishments.js';
 import { createWarningLadders } from './migrations/004-ladders.js';
 import { adoptLegacySchema } from './migrations/legacy.js';
 
@@ -20,6 +21,7 @@ function serviceMigrations(choices: DialectChoices): Record<string, Migration> {
         if (!(await adoptLegacySchema(db, choices))) await createBaseline(db, choices);
       },
     },
+    '002-ticket-punishments': { up: (db) => createTicketPunishments(db, choices) },
     '004-ladders': { up: (db) => createWarningLadders(db, choices) },
   };
 }

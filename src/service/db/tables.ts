@@ -396,6 +396,7 @@ export interface ServiceTables {
   service_appeal_codes: AppealCodesTable;
   service_unappealable_punishments: UnappealablePunishmentsTable;
   service_rate_buckets: RateBucketsTable;
+  service_ticket_punishments: TicketPunishmentsTable;
   service_warning_ladders: WarningLaddersTable;
   service_warning_ladder_steps: WarningLadderStepsTable;
 }
@@ -417,4 +418,12 @@ export interface WarningLadderStepsTable {
   type_ordinal: number;
   /** Milliseconds; -1 permanent. */
   duration: number;
+}
+
+/** A punishment issued from a ticket, or created with the ticket among its attached tickets. */
+export interface TicketPunishmentsTable {
+  network_id: number;
+  ticket_id: string;
+  punishment_id: string;
+  created_at: number;
 }

@@ -23,6 +23,12 @@ export function describeIssue(issue: z.core.$ZodIssue, data: unknown, rootName: 
     const where = describePath([...issue.path, issue.keys[0] ?? '']);
     return `${where}: is not an accepted field`;
   }
+  if (issue.code === 'invalid_union') {
+    // The one alternative of the right shape that failed inside names the field (a chat line's `sentAt`).
+    const inside = issue.errors.filter((errors) => errors.length > 0 && errors.every((error) => error.path.length > 0));
+    const first = inside.length === 1 ? inside[0]![0] : undefined;
+    if (first) return describeIssue({ ...first, path: [...issue.path, ...first.path] }, data, rootName);
+  }
   const where = describePath(issue.path) || rootName;
   if (issue.code === 'invalid_type') {
     if (valueAt(data, issue.path) === undefined) return `${where}: is required`;

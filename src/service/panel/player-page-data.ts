@@ -17,6 +17,8 @@ export interface HistoryEntry extends PunishmentView {
   pardon: { issuerName: string; reason: string; pardonedAt: string } | null;
   /** Staff marked it unappealable: no appeal code is given for it. */
   unappealable: boolean;
+  /** The tickets it was issued from (or created with attached). */
+  tickets: { id: string; subject: string }[];
 }
 
 /** Everything the player page shows; addresses only when the staff member has `see-ip`. */
@@ -39,6 +41,7 @@ export async function playerPageData(context: ServiceContext, staff: Staff, uuid
   const evidence = byPunishment(await stores.playerLookup.evidenceOf(networkId, player.uuid, DETAILS_LIMIT));
   const pardons = byPunishment(await stores.playerLookup.pardonsOf(networkId, player.uuid, DETAILS_LIMIT));
   const unappealable = new Set(await stores.appeals.unappealableOfTarget(networkId, player.uuid));
+  const tickets = byPunishment(await stores.tickets.ticketsOfTarget(networkId, player.uuid, DETAILS_LIMIT));
   const history: HistoryEntry[] = rows.map((row) => {
     const pardon = pardons.get(row.id)?.[0];
     return {
@@ -59,6 +62,7 @@ export async function playerPageData(context: ServiceContext, staff: Staff, uuid
         ? { issuerName: pardon.issuerName, reason: pardon.reason, pardonedAt: iso(pardon.pardonedAt) }
         : null,
       unappealable: unappealable.has(row.id),
+      tickets: (tickets.get(row.id) ?? []).map((item) => ({ id: item.ticketId, subject: item.subject })),
     };
   });
   const linked = (await linkedAccounts(stores, evasion, networkId, player.uuid, nowMs)).slice(0, LINKED_LIMIT);

@@ -8,6 +8,7 @@ import { idempotentCreations } from '../http/idempotency.js';
 import { parseOrThrow } from '../http/validate.js';
 import { storedId } from '../limits.js';
 import { toIso } from '../store/dates.js';
+import { chatLinesOf } from '../tickets/chat-lines.js';
 import { ticketCreatedEvents, ticketEvent } from '../webhooks/events.js';
 import type { EndpointHandlers } from './endpoint-handlers.js';
 
@@ -42,7 +43,10 @@ export function ticketWriteHandlers(context: ServiceContext): Pick<EndpointHandl
             tags: body.tags ?? [],
             createdServer: body.createdServer ?? caller.serverName,
             replayUrl: body.replayUrl ?? null,
-            chatMessages: body.chatMessages ?? [],
+            chatMessages: chatLinesOf(body.chatMessages ?? [], {
+              playerName: body.reportedPlayerName ?? body.creatorName,
+              receivedAtMs: nowMs,
+            }),
             createdAtMs: nowMs,
           };
           await stores.tickets.create(caller.networkId, ticket);

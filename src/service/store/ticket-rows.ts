@@ -146,3 +146,57 @@ export function toStaffRow(row: TicketRow): StaffTicketRow {
     assigneeName: row.assignee_name,
   };
 }
+
+/** A punishment issued from a ticket, as both databases return it. */
+export interface TicketPunishmentRow {
+  id: string;
+  target_uuid: string;
+  target_name: string;
+  issuer_name: string;
+  type_ordinal: number;
+  status: string;
+  reason: string;
+  duration: number;
+  created_at: number;
+}
+
+/** A punishment issued from a ticket (or created with the ticket attached), as the ticket page lists it. */
+export interface TicketPunishment {
+  id: string;
+  targetUuid: string;
+  targetName: string;
+  issuerName: string;
+  typeOrdinal: number;
+  status: string;
+  reason: string;
+  durationMs: number;
+  createdAtMs: number;
+}
+
+export function toTicketPunishment(row: TicketPunishmentRow): TicketPunishment {
+  return {
+    id: row.id,
+    targetUuid: row.target_uuid,
+    targetName: row.target_name,
+    issuerName: row.issuer_name,
+    typeOrdinal: Number(row.type_ordinal),
+    status: row.status,
+    reason: row.reason,
+    durationMs: Number(row.duration),
+    createdAtMs: Number(row.created_at),
+  };
+}
+
+/** A ticket one of a player's punishments was issued from. */
+export interface PunishmentTicketRow {
+  punishment_id: string;
+  ticket_id: string;
+  subject: string;
+}
+
+/** A ticket a punishment was issued from (the player page's link back). */
+export interface PunishmentTicket {
+  punishmentId: string;
+  ticketId: string;
+  subject: string;
+}

@@ -4,10 +4,12 @@ import type {
   ClaimOutcome,
   CloseOutcome,
   NewTicket,
+  PunishmentTicket,
   Reply,
   StaffTicketRow,
   Ticket,
   TicketFacts,
+  TicketPunishment,
   TicketStorePort,
   TicketSummary,
   UnrenderableTicketReport,
@@ -15,14 +17,17 @@ import type {
 import { CLOSED_STATUS, OPEN_STATUS } from './ports/tickets.js';
 import { ticketColumns } from './ticket-columns.js';
 import {
+  type PunishmentTicketRow,
   type ReplyRow,
   renderable,
+  type TicketPunishmentRow,
   type TicketRow,
   toFacts,
   toReply,
   toStaffRow,
   toSummary,
   toTicket,
+  toTicketPunishment,
 } from './ticket-rows.js';
 
 /** The columns every ticket statement reads or writes. */
@@ -204,6 +209,54 @@ export const TICKET_STATEMENTS = {
       .where('id', '=', p.id)
       .where(raw`lower(status)`, '<>', raw.lit('closed')),
   ),
+  linkPunishment: prepare<Ref & { punishmentId: string; nowMs: number }, never>('tickets.linkPunishment', ({ db }, p) =>
+    db
+      .insertInto('service_ticket_punishments')
+      .values({ network_id: p.networkId, ticket_id: p.id, punishment_id: p.punishmentId, created_at: p.nowMs })
+      .onConflict((conflict) => conflict.doNothing()),
+  ),
+  punishmentsOfTicket: prepare<Ref, TicketPunishmentRow>('tickets.punishmentsOfTicket', ({ db }, p) =>
+    db
+      .selectFrom('service_ticket_punishments as tp')
+      .innerJoin('service_punishments as p', (join) =>
+        join.onRef('p.network_id', '=', 'tp.network_id').onRef('p.id', '=', 'tp.punishment_id'),
+      )
+      .select([
+        'p.id',
+        'p.target_uuid',
+        'p.target_name',
+        'p.issuer_name',
+        'p.type_ordinal',
+        'p.status',
+        'p.reason',
+        'p.duration',
+        'p.created_at',
+      ])
+      .where('tp.network_id', '=', p.networkId)
+      .where('tp.ticket_id', '=', p.id)
+      .orderBy('tp.created_at')
+      .orderBy('tp.punishment_id'),
+  ),
+  // The player page: for each of a player's punishments, the tickets it was issued from.
+  ticketsOfTarget: prepare<{ networkId: number; uuid: string; limit: number }, PunishmentTicketRow>(
+    'tickets.ticketsOfTarget',
+    ({ db }, p) =>
+      db
+        .selectFrom('service_punishments as p')
+        .innerJoin('service_ticket_punishments as tp', (join) =>
+          join.onRef('tp.network_id', '=', 'p.network_id').onRef('tp.punishment_id', '=', 'p.id'),
+        )
+        .innerJoin('service_tickets as t', (join) =>
+          join.onRef('t.network_id', '=', 'tp.network_id').onRef('t.id', '=', 'tp.ticket_id'),
+        )
+        .select(['p.id as punishment_id', 't.id as ticket_id', 't.subject'])
+        .where('p.network_id', '=', p.networkId)
+        .where('p.target_uuid', '=', p.uuid)
+        .orderBy('tp.created_at')
+        .orderBy('tp.punishment_id')
+        .orderBy('tp.ticket_id')
+        .limit(p.limit),
+  ),
 };
 
 const q = TICKET_STATEMENTS;
@@ -303,6 +356,25 @@ export class TicketStore implements TicketStorePort {
     if (!row) return undefined;
     const replies = await q.repliesOf.all(this.sql, { networkId, id });
     return toTicket(row, renderable(replies, id, toReply, this.reportUnrenderable));
+  }
+
+  /** Links a punishment to a ticket of the network; false (nothing written) when there is no such ticket. */
+  async linkPunishment(networkId: number, ticketId: string, punishmentId: string, nowMs: number): Promise<boolean> {
+    return inTransaction(this.sql, async (sql) => {
+      if ((await q.byId.first(sql, { networkId, id: ticketId })) === undefined) return false;
+      await q.linkPunishment.run(sql, { networkId, id: ticketId, punishmentId, nowMs });
+      return true;
+    });
+  }
+
+  async punishmentsOf(networkId: number, ticketId: string): Promise<TicketPunishment[]> {
+    const rows = await q.punishmentsOfTicket.all(this.sql, { networkId, id: ticketId });
+    return rows.map(toTicketPunishment);
+  }
+
+  async ticketsOfTarget(networkId: number, targetUuid: string, limit: number): Promise<PunishmentTicket[]> {
+    const rows = await q.ticketsOfTarget.all(this.sql, { networkId, uuid: targetUuid.toLowerCase(), limit });
+    return rows.map((row) => ({ punishmentId: row.punishment_id, ticketId: row.ticket_id, subject: row.subject }));
   }
 
   async byPlayer(networkId: number, creatorUuid: string, limit: number): Promise<TicketSummary[]> {

@@ -74,6 +74,18 @@ describe('parseReportsArgs', () => {
     [['CLOSE', 'abc'], { action: 'close', id: 'abc', reason: '' }],
     [['close', 'abc', 'warned', 'him'], { action: 'close', id: 'abc', reason: 'warned him' }],
     [['reply', 'abc', 'we', 'are', 'on', 'it'], { action: 'reply', id: 'abc', text: 'we are on it' }],
+    [
+      ['punish', 'abc', 'chat-abuse'],
+      { action: 'punish', id: 'abc', type: 'chat-abuse', severity: 'regular', reason: '' },
+    ],
+    [
+      ['punish', 'abc', '6', 'Aggravated', 'ads', 'again'],
+      { action: 'punish', id: 'abc', type: '6', severity: 'aggravated', reason: 'ads again' },
+    ],
+    [
+      ['punish', 'abc', '6', 'spam', 'links'],
+      { action: 'punish', id: 'abc', type: '6', severity: 'regular', reason: 'spam links' },
+    ],
   ])('%j reads as %j', (args, expected) => {
     expect(parseReportsArgs(args)).toEqual(expected);
   });
@@ -84,6 +96,7 @@ describe('parseReportsArgs', () => {
     [['claim', 'a', 'b'], 'usage: /reports claim <id>'],
     [['close'], 'usage: /reports close <id> [reason]'],
     [['reply', 'abc'], 'usage: /reports reply <id> <text>'],
+    [['punish', 'abc'], 'usage: /reports punish <id> <type> [lenient|regular|aggravated] [reason]'],
     [['reply', 'abc', ' '], 'usage: /reports reply <id> <text>'],
     [['delete', 'abc'], undefined],
   ])('%j is a usage error', (args, message) => {

@@ -9,6 +9,7 @@ import { issueWithin } from '../../ladders/escalation.js';
 import { publishChanges } from '../../punishment-actions.js';
 import { findTypeRule } from '../../rules/catalogue.js';
 import { computePreview } from '../../rules/preview.js';
+import { closeTicketWithReply } from '../../tickets/close-with-reply.js';
 import { fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
 import { nextWarningView } from '../next-warning-view.js';
@@ -18,15 +19,19 @@ import { punishFormSchema, WARNING_CHOICE } from '../punish-form.js';
 import { lengthText } from '../punishment-view.js';
 import { visitorInput } from '../redact-addresses.js';
 import { renderStaffPage } from '../render.js';
+import { renderTicketPage } from '../ticket-page.js';
+import { ticketPunishFields } from '../ticket-punish.js';
 
 const uuidParams = z.object({ uuid });
 /** What a confirm token's key is recorded with: the token alone names the request. */
 const CONFIRM_HASH = 'panel';
 
 /**
- * Issuing from the player page: the form shows the preview's outcome (points, tier, suggested
- * length) on a confirm page, and the confirm issues it through the same service function as the
- * API (stream, acknowledgements, webhooks follow), written to the audit log.
+ * Issuing from the player page (or a ticket's page): the form shows the preview's outcome (points,
+ * tier, suggested length) on a confirm page, and the confirm issues it through the same service
+ * function as the API (stream, acknowledgements, webhooks follow), written to the audit log. From a
+ * ticket, the punishment is linked to it and "punish and close" closes it with a reply its reporter
+ * is told in game, in the same transaction.
  */
 export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext): void {
   const context = panel.service;
@@ -39,7 +44,28 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
     const player = params.success ? await stores.players.find(staff.networkId, params.data.uuid) : undefined;
     if (!player) throw new HttpError(404, 'this network has never seen that player');
     const body = formBody(request.body);
+    const fromTicket = ticketPunishFields.safeParse(body);
+    if (!fromTicket.success) throw new HttpError(400, `the ticket fields: ${fromTicket.error.issues[0]!.message}`);
+    const { ticketId, close, closeReply } = fromTicket.data;
+    const ticket = ticketId === undefined ? undefined : await stores.tickets.factsOf(staff.networkId, ticketId);
+    if (ticketId !== undefined && !ticket) throw new HttpError(404, 'this network has no such ticket');
+    if (close === 'yes' && !staff.permissions.has('manage-tickets')) {
+      throw new HttpError(
+        403,
+        `closing the ticket needs the "manage-tickets" permission, which your role (${staff.role}) does not have`,
+      );
+    }
     const parsed = punishForm.safeParse(body);
+    if (!parsed.success && ticket) {
+      return renderTicketPage(
+        panel,
+        request,
+        reply,
+        ticket.id,
+        { errors: fieldErrorsOf(parsed.error), values: body },
+        400,
+      );
+    }
     if (!parsed.success) {
       return renderPlayerPage(
         panel,
@@ -81,6 +107,12 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
         isOverride: !kind.isWarning && form.duration !== undefined,
         nextWarning: kind.isWarning ? await nextWarningView(stores, staff.networkId, player.uuid, nowMs) : undefined,
         once: randomBytes(16).toString('base64url'),
+        ticket: ticket && {
+          id: ticket.id,
+          subject: ticket.subject,
+          close: close === 'yes',
+          closeReply: visitorInput({ text: closeReply }).text,
+        },
       });
     }
     const onceKey = form.once === undefined ? undefined : `panel:${staff.accountId}:${form.once}`;
@@ -95,14 +127,27 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
       duration,
       severity: form.severity,
       status: kind.status,
+      ...(ticket ? { attachedTicketIds: [ticket.id] } : {}),
       createdAt: nowMs,
     };
     // The confirm token is claimed in the transaction that issues: a double click, or the same
     // confirm sent to two instances, issues one punishment and shows it to both.
     let issued: string[] = [];
+    let closedTicket = false;
     const outcome = await storage.transaction(async (stores) => {
       const issue = async (stores: ServiceStores) => {
         issued = await issueWithin(context, stores, record, 'panel');
+        if (ticket && close === 'yes') {
+          const answer = { id: ids(), authorName: staff.username, message: closeReply };
+          ({ closed: closedTicket } = await closeTicketWithReply(
+            context,
+            stores,
+            staff.networkId,
+            ticket,
+            answer,
+            nowMs,
+          ));
+        }
         return record.id;
       };
       if (onceKey === undefined) return { id: await issue(stores), isReplay: false };
@@ -110,7 +155,10 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
       return createOnceWithin(stores, once, issue);
     });
     const anchor = `#punishment-${encodeURIComponent(outcome.id)}`;
-    if (outcome.isReplay) return reply.redirect(`/panel/players/${player.uuid}${anchor}`, 303);
+    const done = ticket
+      ? `/panel/tickets/${encodeURIComponent(ticket.id)}#ticket-punishments`
+      : `/panel/players/${player.uuid}${anchor}`;
+    if (outcome.isReplay) return reply.redirect(done, 303);
     await publishChanges(context, staff.networkId, issued);
     await stores.auditLog.record({
       networkId: staff.networkId,
@@ -118,9 +166,27 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
       via: 'panel',
       action: kind.isWarning ? 'punishment.warn' : 'punishment.create',
       subject: outcome.id,
-      detail: { player: player.uuid, type: title, severity: form.severity, duration, reason: form.reason },
+      detail: {
+        player: player.uuid,
+        type: title,
+        severity: form.severity,
+        duration,
+        reason: form.reason,
+        ...(ticket ? { ticket: ticket.id } : {}),
+      },
       atMs: nowMs,
     });
-    return reply.redirect(`/panel/players/${player.uuid}${anchor}`, 303);
+    if (ticket && closedTicket) {
+      await stores.auditLog.record({
+        networkId: staff.networkId,
+        actor: staff.username,
+        via: 'panel',
+        action: 'ticket.close',
+        subject: ticket.id,
+        detail: { punishmentId: outcome.id, reply: closeReply },
+        atMs: nowMs,
+      });
+    }
+    return reply.redirect(done, 303);
   });
 }

@@ -11,10 +11,13 @@ import { requireStaff, staffOf } from '../guard.js';
 import type { PanelContext } from '../panel-context.js';
 import { parseCursor, shownDate } from '../public/public-rows.js';
 import { renderStaffPage } from '../render.js';
+import { renderTicketPage } from '../ticket-page.js';
+import { MAX_REPLY_LENGTH } from '../ticket-punish.js';
+import { registerTicketBulkRoutes } from './ticket-bulk.js';
 
 export const TICKET_PAGE_SIZE = 50;
-/** Longest reply staff may write. */
-export const MAX_REPLY_LENGTH = 4000;
+export { MAX_REPLY_LENGTH };
+
 const TICKET_STATUSES = ['Open', 'Closed'] as const;
 
 const ticketParams = z.object({ id: storedId });
@@ -33,6 +36,12 @@ const replyForm = z.object({
 });
 const statusForm = z.object({ status: z.enum(TICKET_STATUSES) });
 const assignForm = z.object({ assignee: z.string().max(64) });
+/** What the bulk actions report back to the list (`?closed=3&skipped=1`). */
+const bulkOutcome = z.object({
+  closed: z.coerce.number().int().min(0).optional(),
+  assigned: z.coerce.number().int().min(0).optional(),
+  skipped: z.coerce.number().int().min(0).optional(),
+});
 /** The assignee filter's value for tickets assigned to nobody. */
 const NOBODY = '-';
 
@@ -46,6 +55,8 @@ export function registerTicketRoutes(app: FastifyInstance, panel: PanelContext):
   const { stores, clock, ids, webhooks } = context;
   const canView = { preHandler: requireStaff(panel, 'view') };
   const canManage = { preHandler: requireStaff(panel, 'manage-tickets') };
+
+  registerTicketBulkRoutes(app, panel);
 
   app.get('/tickets', canView, async (request, reply) => {
     const staff = staffOf(request);
@@ -75,38 +86,12 @@ export function registerTicketRoutes(app: FastifyInstance, panel: PanelContext):
       assignees: accounts.map((account) => account.username),
       nobody: NOBODY,
       nextHref: rows.length > TICKET_PAGE_SIZE && last ? `/panel/tickets?${keep}` : null,
+      done: bulkOutcome.safeParse(request.query).data ?? null,
     });
   });
 
-  async function ticketPage(request: FastifyRequest, reply: FastifyReply, errors: Record<string, string> = {}) {
-    const staff = staffOf(request);
-    const { id } = ticketParams.parse(request.params);
-    const ticket = await stores.tickets.find(staff.networkId, id);
-    if (!ticket) return renderStaffPage(panel, request, reply, 'tickets/missing', { title: 'No such ticket', id }, 404);
-    const [assignee, appeal, accounts] = await Promise.all([
-      stores.ticketList.assigneeOf(staff.networkId, id),
-      stores.appeals.byTicket(staff.networkId, id),
-      stores.panelAccounts.ofNetworkAndSuperusers(staff.networkId),
-    ]);
-    return renderStaffPage(
-      panel,
-      request,
-      reply,
-      'tickets/ticket',
-      {
-        title: `Ticket ${ticket.subject}`,
-        ticket,
-        created: shownDate(Date.parse(ticket.createdAt)),
-        replies: ticket.replies.map((item) => ({ ...item, created: shownDate(Date.parse(item.createdAt)) })),
-        assignee,
-        assignees: accounts.map((account) => account.username),
-        appeal: appeal && { ...appeal, decided: appeal.decidedAt === null ? null : shownDate(appeal.decidedAt) },
-        errors,
-        isOpen: ticket.status.toLowerCase() !== 'closed',
-      },
-      Object.keys(errors).length > 0 ? 400 : 200,
-    );
-  }
+  const ticketPage = (request: FastifyRequest, reply: FastifyReply, errors: Record<string, string> = {}) =>
+    renderTicketPage(panel, request, reply, ticketParams.parse(request.params).id, { errors });
 
   app.get('/tickets/:id', canView, async (request, reply) => ticketPage(request, reply));
 

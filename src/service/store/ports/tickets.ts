@@ -1,9 +1,15 @@
 import type { Reply, Ticket, TicketSummary } from '../../../contract/schemas.js';
 import type { NewTicket } from '../ticket-columns.js';
-import type { StaffTicketRow, TicketFacts } from '../ticket-rows.js';
+import type { PunishmentTicket, StaffTicketRow, TicketFacts, TicketPunishment } from '../ticket-rows.js';
 
 export type { NewTicket } from '../ticket-columns.js';
-export type { StaffTicketRow, TicketFacts, UnrenderableTicketReport } from '../ticket-rows.js';
+export type {
+  PunishmentTicket,
+  StaffTicketRow,
+  TicketFacts,
+  TicketPunishment,
+  UnrenderableTicketReport,
+} from '../ticket-rows.js';
 
 /** What became of a claim: done (also when the staff member held it already), or why not. */
 export type ClaimOutcome =
@@ -64,4 +70,13 @@ export interface TicketStorePort {
     staff: { name: string; reason: string | null },
     nowMs: number,
   ): Promise<CloseOutcome>;
+  /**
+   * Links a punishment to a ticket of the network (linking again changes nothing); false, and
+   * nothing written, when the network has no such ticket.
+   */
+  linkPunishment(networkId: number, ticketId: string, punishmentId: string, nowMs: number): Promise<boolean>;
+  /** The punishments linked to a ticket, oldest link first. */
+  punishmentsOf(networkId: number, ticketId: string): Promise<TicketPunishment[]>;
+  /** For a player's punishments, the tickets each was linked to (oldest link first, at most `limit`). */
+  ticketsOfTarget(networkId: number, targetUuid: string, limit: number): Promise<PunishmentTicket[]>;
 }
