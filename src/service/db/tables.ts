@@ -362,6 +362,18 @@ export interface RateBucketsTable {
   granted: number;
 }
 
+export interface FreezesTable {
+  network_id: number;
+  /** Lower case. */
+  player_uuid: string;
+  player_name: string;
+  reason: string;
+  issuer_name: string;
+  /** The server whose key froze the player; null when frozen from the panel. */
+  server_name: string | null;
+  frozen_at: number;
+}
+
 /** Every table of the service, by name. */
 export interface ServiceTables {
   service_networks: NetworksTable;
@@ -396,4 +408,5 @@ export interface ServiceTables {
   service_appeal_codes: AppealCodesTable;
   service_unappealable_punishments: UnappealablePunishmentsTable;
   service_rate_buckets: RateBucketsTable;
+  service_freezes: FreezesTable;
 }

@@ -7,6 +7,7 @@ import type { DashboardCountsPort } from './dashboard.js';
 import type { EnforcementStorePort } from './enforcement.js';
 import type { EvasionPunishmentStorePort } from './evasion.js';
 import type { ExpiryStorePort } from './expiries.js';
+import type { FreezeStorePort } from './freezes.js';
 import type { IdempotencyKeyStorePort } from './idempotency-keys.js';
 import type { MigrationStorePort } from './migrations.js';
 import type { NetworkStorePort } from './networks.js';
@@ -75,4 +76,6 @@ export interface ServiceStoresPorts {
   panelRecoveryCodes: PanelRecoveryCodeStorePort;
   /** Servers and keys as operators add, rotate and remove them. */
   serverKeys: ServerKeyStorePort;
+  /** Frozen players (extension and panel). */
+  freezes: FreezeStorePort;
 }
