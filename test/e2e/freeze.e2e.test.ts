@@ -41,7 +41,7 @@ describe.each(HOSTS)('freeze end to end on $name', { timeout: 120_000 }, (host) 
     const { mover } = bot;
     const before = mover.corrections;
     const from = mover.x();
-    mover.stepBy(0.5);
+    mover.stepBy(0.3);
     await waitFor('the server to undo the step', () => mover.corrections > before);
     expect(Math.abs(mover.x() - from)).toBeLessThan(0.01);
   };
