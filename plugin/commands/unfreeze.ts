@@ -1,13 +1,12 @@
 import type { CommandHandler, CommandInvocation } from '../../src/runtime/plugin-api.js';
 import { CommandUsageError } from '../../src/runtime/plugin-api.js';
-import type { Completions } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { localOnlyText } from './freeze.js';
 import { askForSender } from './player-call.js';
 import { resolveAnyTarget } from './resolve-arguments.js';
 
 /** `/unfreeze <player>`: lets a frozen player go, on every server of the network when the service keeps freezes. */
-export function unfreezeCommand(deps: CommandDeps, completions?: Completions): CommandHandler {
+export function unfreezeCommand(deps: CommandDeps): CommandHandler {
   return {
     execute: (invocation) => unfreeze(deps, invocation),
     tabComplete: ({ args }) =>

@@ -158,6 +158,8 @@ const ROUTES: { method: 'GET' | 'POST'; path: string; permission: string; form?:
   { method: 'POST', path: '/panel/servers/none/rotate', permission: 'manage-servers', form: { grace: '0' } },
   { method: 'POST', path: '/panel/servers/none/remove', permission: 'manage-servers' },
   { method: 'POST', path: '/panel/migration/none/cancel', permission: 'migrate' },
+  { method: 'GET', path: '/panel/frozen', permission: 'view' },
+  { method: 'POST', path: '/panel/frozen/00000000-0000-4000-8000-000000000000/unfreeze', permission: 'pardon' },
 ];
 const ROLE_PERMISSIONS: Record<string, string[]> = {
   admin: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets', 'manage-users', 'manage-servers', 'migrate'],

@@ -15,6 +15,7 @@ import { registerAccountRoutes } from './routes/accounts.js';
 import { registerAppealRoutes } from './routes/appeals.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
+import { registerFrozenRoutes } from './routes/frozen.js';
 import { registerLiveRoutes } from './routes/live.js';
 import { registerLoginRoutes } from './routes/login.js';
 import { registerLoginCodeRoutes } from './routes/login-code.js';
@@ -115,6 +116,7 @@ export async function registerPanel(
       registerAppealRoutes(scope, panel);
       registerTicketRoutes(scope, panel);
       registerServerRoutes(scope, panel);
+      registerFrozenRoutes(scope, panel);
       registerAuditRoutes(scope, panel);
       registerMigrationRoutes(scope, panel);
       registerLiveRoutes(scope, panel);
