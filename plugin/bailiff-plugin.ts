@@ -9,6 +9,7 @@ import { installAcknowledgements } from './features/acknowledgements.js';
 import { installCommands } from './features/commands.js';
 import { installEnforcement } from './features/enforcement.js';
 import { installEvasion } from './features/evasion.js';
+import { installFreeze } from './features/freeze.js';
 import { installPlayerReports } from './features/player-reports.js';
 import { installReload } from './features/reload.js';
 import { installReplyNotices } from './features/reply-notices.js';
@@ -67,6 +68,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     reports,
     installReportAlerts(core, featureHooks(context)),
     installReplyNotices(core, featureHooks(context)),
+    installFreeze(core, featureHooks(context)),
     installCommands(core, context as PluginContext<unknown>, { sync, status, reload, evasion, reports }),
   ];
 

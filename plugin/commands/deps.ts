@@ -11,6 +11,7 @@ import type { CreatedReport } from '../core/report-events.js';
 import type { LiftRequest, PunishmentRecords } from '../enforcement/command-effects.js';
 import type { InFlightCreations } from '../enforcement/in-flight-creations.js';
 import type { EvasionLookups } from '../evasion/evasion.js';
+import type { Freezes } from '../freeze/freezes.js';
 import type { KnownPlayer, PlayerDirectory } from '../identity/known-player.js';
 import type { Identified } from '../identity/resolve-player.js';
 import type { MessageRenderer } from '../messages/messages.js';
@@ -75,6 +76,8 @@ export interface CommandDeps {
   records: PunishmentRecords;
   /** Addresses this server saw and linked accounts (for /ban-ip, /unban-ip, /alts). */
   evasion: EvasionLookups;
+  /** Frozen players: `/freeze`, `/unfreeze`, `/frozen`. */
+  freezes: Pick<Freezes, 'freeze' | 'unfreeze' | 'list'>;
   /** A snapshot for `/bailiff status`. */
   status(): StatusSnapshot;
   /** Polls `recent` once now and applies what changed. */

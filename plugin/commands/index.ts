@@ -7,6 +7,8 @@ import { checkCommand } from './check.js';
 import { withCompletions } from './completion.js';
 import type { CommandDeps } from './deps.js';
 import { evidenceCommand } from './evidence.js';
+import { freezeCommand } from './freeze.js';
+import { frozenCommand } from './frozen.js';
 import { historyCommand } from './history.js';
 import { ipBanCommand, ipUnbanCommand } from './ip-bans.js';
 import { liftCommand } from './lift.js';
@@ -17,6 +19,7 @@ import { reportCommand } from './report.js';
 import { reportsCommand } from './reports.js';
 import { ticketCommand } from './ticket.js';
 import { ticketsCommand } from './tickets.js';
+import { unfreezeCommand } from './unfreeze.js';
 
 export type { CommandDeps } from './deps.js';
 
@@ -55,6 +58,9 @@ export function buildCommands(
     alts: altsCommand(deps, completions),
     reports: reportsCommand(deps),
     appeal: appealCommand(deps),
+    freeze: freezeCommand(deps, completions),
+    unfreeze: unfreezeCommand(deps),
+    frozen: frozenCommand(deps),
   };
 }
 

@@ -31,6 +31,9 @@ const TITLES: Record<ExtensionName, string> = {
   staffReplyToTicket: 'staff replies',
   pendingNotices: 'notices for online players',
   appealCode: 'appeal codes',
+  freezePlayer: 'freezes',
+  unfreezePlayer: 'unfreezes',
+  frozenPlayers: 'frozen players list',
 };
 
 /** The status line of what the service offers beyond the published contract; undefined when not reported. */

@@ -196,6 +196,26 @@ const outboxSection = z.strictObject({
   maxDelayMs: z.number().int().min(0).optional(),
 });
 
+const freezeSection = z.strictObject({
+  /**
+   * The only commands a frozen player may run (lower case, without `/`; `namespace:` forms match
+   * too). @default ['login', 'l', 'register', 'reg', 'appeal']
+   */
+  allowedCommands: z
+    .array(z.string().min(1))
+    .default(['login', 'l', 'register', 'reg', 'appeal'])
+    .transform((names) => names.map((name) => name.toLowerCase().replace(/^\//, ''))),
+  /**
+   * How often, in ms, the service is asked for the network's frozen players while anyone is
+   * online (it is also asked when a player joins); 0: only at joins. @default 5000
+   */
+  pollIntervalMs: z
+    .number()
+    .int('must be an integer number of milliseconds')
+    .refine((ms) => ms === 0 || ms >= 1000, 'must be 0 (only at joins) or at least 1000')
+    .default(5000),
+});
+
 /** config.yml of the Bailiff plugin. Unknown keys are refused so typos are caught. */
 export const bailiffConfigSchema = z.strictObject({
   api: apiSection.prefault({}),
@@ -210,6 +230,7 @@ export const bailiffConfigSchema = z.strictObject({
   evasion: evasionSection.prefault({}),
   reports: reportsSection.prefault({}),
   ticketUpdates: ticketUpdatesSection.prefault({}),
+  freeze: freezeSection.prefault({}),
 });
 
 export type BailiffConfig = z.infer<typeof bailiffConfigSchema>;

@@ -20,6 +20,8 @@ import { type CommandEffects, createCommandEffects } from '../enforcement/comman
 import type { EnforcementContext } from '../enforcement/enforcement-context.js';
 import { InFlightCreations } from '../enforcement/in-flight-creations.js';
 import type { StaffAudience } from '../enforcement/staff-broadcast.js';
+import { FreezeBook } from '../freeze/freeze-book.js';
+import { Freezes } from '../freeze/freezes.js';
 import type { MessageTable } from '../messages/schema.js';
 import { createReportEvents, type ReportEventBus } from './report-events.js';
 import { type CoreSettings, createCoreSettings } from './settings.js';
@@ -77,6 +79,8 @@ export interface Core {
   readonly appealCodes: AppealCodes;
   /** Appeal codes on ban screens (the pre-login wait for a code not held yet). */
   readonly appealScreens: AppealScreens;
+  /** Frozen players, held here and kept network-wide by the service where it can. */
+  readonly freezes: Freezes;
   readonly keySource: string;
   /** Enforced punishments the cache indexed at start. */
   readonly enforcedAtStart: number;
@@ -140,6 +144,14 @@ export function createCore(options: CoreOptions): Core {
   const audience: StaffAudience = { online: () => options.players.online(), console: options.console };
   const inFlight = new InFlightCreations();
   const effects = createCommandEffects({ enforcement, audience, permissions: options.permissions, inFlight });
+  const freezes = new Freezes({
+    book: new FreezeBook(db),
+    client,
+    players: options.players,
+    messages: settings.messages,
+    clock,
+    logger,
+  });
   let checkpointer: WalCheckpointer | undefined;
 
   return {
@@ -157,6 +169,7 @@ export function createCore(options: CoreOptions): Core {
     reports: createReportEvents(),
     appealCodes,
     appealScreens,
+    freezes,
     keySource: options.keySource,
     enforcedAtStart,
     start() {

@@ -71,6 +71,7 @@ export function commandDeps(
     inFlight: core.inFlight,
     records: effects.records,
     evasion: features.evasion.lookups,
+    freezes: core.freezes,
     status: () => features.status.snapshot(),
     syncNow: () => features.sync.syncNow(),
     reload: () => features.reload.reload(),

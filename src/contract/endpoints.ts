@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { appealCodeBody, appealCodeResponse } from './appeal-code-schemas.js';
 import {
+  freezePlayerBody,
+  freezeResponse,
+  frozenPlayersResponse,
+  unfreezePlayerBody,
+  unfreezeResponse,
+} from './freeze-schemas.js';
+import {
   acknowledgeNotificationsBody,
   acknowledgePunishmentBody,
   acknowledgePunishmentResponse,
@@ -306,6 +313,31 @@ const DEFINITIONS = {
     path: 'appeals/code',
     body: appealCodeBody,
     response: appealCodeResponse,
+    extension: true,
+    queueable: false,
+  },
+  freezePlayer: {
+    method: 'POST',
+    path: 'players/:uuid/freeze',
+    params: { uuid },
+    body: freezePlayerBody,
+    response: freezeResponse,
+    extension: true,
+    queueable: false,
+  },
+  unfreezePlayer: {
+    method: 'POST',
+    path: 'players/:uuid/unfreeze',
+    params: { uuid },
+    body: unfreezePlayerBody,
+    response: unfreezeResponse,
+    extension: true,
+    queueable: false,
+  },
+  frozenPlayers: {
+    method: 'GET',
+    path: 'freezes',
+    response: frozenPlayersResponse,
     extension: true,
     queueable: false,
   },

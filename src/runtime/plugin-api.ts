@@ -53,6 +53,12 @@ export interface Player extends CommandSender {
   readonly xuid?: string;
   isOnline(): boolean;
   kick(message: string): void;
+  /**
+   * Holds the player in place (`true`) or lets them go (`false`): while held, the host undoes
+   * their movement and drops their block breaking and placing, item and entity use, and clicks in
+   * inventories and containers. Undefined on a host that cannot.
+   */
+  restrain?(restrained: boolean): void;
 }
 
 export interface Players {

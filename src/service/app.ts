@@ -28,6 +28,7 @@ import { registerWarningLadderRoutes } from './routes/admin-warning-ladder.js';
 import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
 import { appealCodeHandlers } from './routes/appeal-codes.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
+import { freezeHandlers } from './routes/freezes.js';
 import { linkedAccountHandlers } from './routes/linked-accounts.js';
 import { migrationHandlers } from './routes/migration.js';
 import { notificationHandlers } from './routes/notifications-and-players.js';
@@ -116,6 +117,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
           ...pendingNoticeHandlers(context),
           ...migrationHandlers(context, settings),
           ...appealCodeHandlers(context),
+          ...freezeHandlers(context),
         },
         settings.rateLimits.settings.writesPerMinute,
       );

@@ -56,6 +56,20 @@ describe('config.yml schema', () => {
     ]);
   });
 
+  it('defaults the freeze section (allowed commands lower case, without /) and names a bad value of it', () => {
+    expect(bailiffConfigSchema.parse({}).freeze).toEqual({
+      allowedCommands: ['login', 'l', 'register', 'reg', 'appeal'],
+      pollIntervalMs: 5000,
+    });
+    expect(bailiffConfigSchema.parse({ freeze: { allowedCommands: ['/Login'] } }).freeze.allowedCommands).toEqual([
+      'login',
+    ]);
+    const result = bailiffConfigSchema.safeParse({ freeze: { pollIntervalMs: 10 } });
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['freeze.pollIntervalMs', 'must be 0 (only at joins) or at least 1000'],
+    ]);
+  });
+
   it('defaults the reports section and names a bad value of it', () => {
     expect(bailiffConfigSchema.parse({}).reports).toEqual({ cooldownMs: 60_000, maxReasonLength: 256, chatLines: 10 });
     const result = bailiffConfigSchema.safeParse({

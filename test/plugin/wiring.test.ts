@@ -95,6 +95,7 @@ describe('enableBailiff', () => {
       'player-reports',
       'report-alerts',
       'reply-notices',
+      'freeze',
       'commands',
     ]);
     for (const name of Object.keys(readPluginDescriptor(REPOSITORY_ROOT).commands)) {

@@ -162,6 +162,8 @@ const ROUTES: { method: 'GET' | 'POST'; path: string; permission: string; form?:
   { method: 'POST', path: '/panel/ladder', permission: 'manage-users', form: { name: 'x' } },
   { method: 'POST', path: '/panel/ladder/remove', permission: 'manage-users' },
   { method: 'POST', path: '/panel/tickets/bulk', permission: 'manage-tickets', form: { action: 'close' } },
+  { method: 'GET', path: '/panel/frozen', permission: 'view' },
+  { method: 'POST', path: '/panel/frozen/00000000-0000-4000-8000-000000000000/unfreeze', permission: 'pardon' },
 ];
 const ROLE_PERMISSIONS: Record<string, string[]> = {
   admin: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets', 'manage-users', 'manage-servers', 'migrate'],

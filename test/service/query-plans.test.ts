@@ -605,6 +605,19 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, playerUuid: f.punishedPlayers[0], sinceMs: f.nowMs - 30 * DAY_MS }),
     uses: ['service_punishments_target_status (network_id=? AND target_uuid=? AND status=? AND created_at>?)'],
   },
+  'freezes.remove': {
+    args: (f) => ({ networkId: f.networkId, playerUuid: f.punishedPlayers[0] }),
+    uses: ['sqlite_autoindex_service_freezes_1'],
+  },
+  'freezes.find': {
+    args: (f) => ({ networkId: f.networkId, playerUuid: f.punishedPlayers[0] }),
+    uses: ['sqlite_autoindex_service_freezes_1'],
+  },
+  'freezes.list': { args: (f) => ({ networkId: f.networkId, limit: 1000 }), uses: ['service_freezes_newest'] },
+  'freezes.count': {
+    args: (f) => ({ networkId: f.networkId }),
+    uses: ['service_freezes_newest|sqlite_autoindex_service_freezes_1'],
+  },
   ...ticketListPages({
     page: [{}, 'service_tickets_created'],
     pageOfStatus: [{ status: 'Open' }, 'service_tickets_status_created'],

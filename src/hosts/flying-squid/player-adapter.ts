@@ -2,6 +2,7 @@ import type { PermissionService } from '../../runtime/permissions.js';
 import type { Player, Players } from '../../runtime/plugin-api.js';
 import { kickWithMessage, sendColouredMessage } from './chat-components.js';
 import type { FsPlayer, FsServer } from './flying-squid-types.js';
+import { restrainPlayer } from './player-restraint.js';
 
 /** The runtime's view of one flying-squid player. */
 class FlyingSquidPlayer implements Player {
@@ -33,6 +34,10 @@ class FlyingSquidPlayer implements Player {
 
   hasPermission(node: string): boolean {
     return this.permissions.playerHas({ name: this.name, uuid: this.uuid }, node);
+  }
+
+  restrain(restrained: boolean): void {
+    if (!this.player.disconnected) restrainPlayer(this.player, restrained);
   }
 }
 

@@ -7,6 +7,7 @@ import { toSectionCodes } from './bedrock-text.js';
 import { shareOperatorRights } from './operator-rights.js';
 import { type BedrockPlayerDirectory, knownXuid } from './player-adapter.js';
 import { forgetEmptyPermissionMember, forgetStrayStorage } from './player-release.js';
+import { holdRestrainedPlayers } from './player-restraint.js';
 
 /**
  * Translates SerenityJS's player lifecycle for the runtime: pre-login (awaited by SerenityJS inside
@@ -84,4 +85,6 @@ export function bridgeSerenityEvents(
     if (!sender) return false;
     return runtime.routeCommand(sender, packet.command) === 'host';
   });
+
+  holdRestrainedPlayers(serenity, players);
 }

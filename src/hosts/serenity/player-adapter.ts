@@ -16,6 +16,8 @@ class BedrockPlayer implements Player {
   readonly name: string;
   readonly xuid: string | undefined;
   online = true;
+  /** Held in place (see `Player.restrain`); read by the host's packet filter. */
+  restrained = false;
 
   constructor(
     private readonly player: SerenityPlayer,
@@ -42,6 +44,10 @@ class BedrockPlayer implements Player {
 
   hasPermission(node: string): boolean {
     return this.permissions.playerHas({ name: this.name, uuid: this.uuid }, node);
+  }
+
+  restrain(restrained: boolean): void {
+    this.restrained = restrained;
   }
 }
 
@@ -72,6 +78,11 @@ export class BedrockPlayerDirectory implements Players {
 
   get(player: SerenityPlayer): Player | undefined {
     return this.joined.get(player);
+  }
+
+  /** Whether a joined player is held in place. */
+  isRestrained(player: SerenityPlayer): boolean {
+    return this.joined.get(player)?.restrained === true;
   }
 
   online(): Player[] {

@@ -4,6 +4,7 @@ import type { DialectChoices } from './dialect/choices.js';
 import { createBaseline } from './migrations/001-baseline.js';
 import { createTicketPunishments } from './migrations/002-ticket-punishments.js';
 import { createWarningLadders } from './migrations/004-ladders.js';
+import { createFreezes } from './migrations/006-freeze.js';
 import { adoptLegacySchema } from './migrations/legacy.js';
 
 /** Where the migrator records what it applied (Kysely's own table, named for the service). */
@@ -23,6 +24,7 @@ function serviceMigrations(choices: DialectChoices): Record<string, Migration> {
     },
     '002-ticket-punishments': { up: (db) => createTicketPunishments(db, choices) },
     '004-ladders': { up: (db) => createWarningLadders(db, choices) },
+    '006-freeze': { up: (db) => createFreezes(db, choices) },
   };
 }
 

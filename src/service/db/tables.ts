@@ -362,6 +362,18 @@ export interface RateBucketsTable {
   granted: number;
 }
 
+export interface FreezesTable {
+  network_id: number;
+  /** Lower case. */
+  player_uuid: string;
+  player_name: string;
+  reason: string;
+  issuer_name: string;
+  /** The server whose key froze the player; null when frozen from the panel. */
+  server_name: string | null;
+  frozen_at: number;
+}
+
 /** Every table of the service, by name. */
 export interface ServiceTables {
   service_networks: NetworksTable;
@@ -399,6 +411,7 @@ export interface ServiceTables {
   service_ticket_punishments: TicketPunishmentsTable;
   service_warning_ladders: WarningLaddersTable;
   service_warning_ladder_steps: WarningLadderStepsTable;
+  service_freezes: FreezesTable;
 }
 
 /** A network's warning ladder (004-ladders). */

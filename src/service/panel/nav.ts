@@ -11,6 +11,7 @@ export const STAFF_NAV: readonly NavItem[] = [
   { href: '/panel/', label: 'Dashboard', permission: 'view' },
   { href: '/panel/players', label: 'Players', permission: 'view' },
   { href: '/panel/tickets', label: 'Tickets', permission: 'view' },
+  { href: '/panel/frozen', label: 'Frozen', permission: 'view' },
   { href: '/panel/servers', label: 'Servers', permission: 'view' },
   { href: '/panel/audit', label: 'Audit', permission: 'view' },
   { href: '/panel/migration', label: 'Migration', permission: 'migrate' },

@@ -15,6 +15,7 @@ import { registerAccountRoutes } from './routes/accounts.js';
 import { registerAppealRoutes } from './routes/appeals.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
+import { registerFrozenRoutes } from './routes/frozen.js';
 import { registerLadderRoutes } from './routes/ladder.js';
 import { registerLiveRoutes } from './routes/live.js';
 import { registerLoginRoutes } from './routes/login.js';
@@ -117,6 +118,7 @@ export async function registerPanel(
       registerTicketRoutes(scope, panel);
       registerServerRoutes(scope, panel);
       registerLadderRoutes(scope, panel);
+      registerFrozenRoutes(scope, panel);
       registerAuditRoutes(scope, panel);
       registerMigrationRoutes(scope, panel);
       registerLiveRoutes(scope, panel);

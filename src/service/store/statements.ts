@@ -7,6 +7,7 @@ import { DASHBOARD_STATEMENTS } from './dashboard-counts.js';
 import { ENFORCEMENT_STATEMENTS } from './enforcement.js';
 import { EVASION_STATEMENTS } from './evasion-punishments.js';
 import { EXPIRY_STATEMENTS } from './expiries.js';
+import { FREEZE_STATEMENTS } from './freezes.js';
 import { IDEMPOTENCY_KEY_STATEMENTS } from './idempotency-keys.js';
 import { MIGRATION_STATEMENTS } from './migrations.js';
 import { NETWORK_STATEMENTS } from './networks.js';
@@ -68,4 +69,5 @@ export const STORE_STATEMENTS = {
   appeals: APPEAL_STATEMENTS,
   appealCodes: APPEAL_CODE_STATEMENTS,
   warningLadders: WARNING_LADDER_STATEMENTS,
+  freezes: FREEZE_STATEMENTS,
 } as const;

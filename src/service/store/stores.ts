@@ -9,6 +9,7 @@ import { DashboardCounts } from './dashboard-counts.js';
 import { EnforcementStore } from './enforcement.js';
 import { EvasionPunishmentStore } from './evasion-punishments.js';
 import { ExpiryStore } from './expiries.js';
+import { FreezeStore } from './freezes.js';
 import { IdempotencyKeyStore } from './idempotency-keys.js';
 import { MigrationStore } from './migrations.js';
 import { NetworkStore } from './networks.js';
@@ -80,6 +81,7 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
     appeals: new AppealStore(sql),
     appealCodes: new AppealCodeStore(sql),
     warningLadders: new WarningLadderStore(sql),
+    freezes: new FreezeStore(sql),
   };
 }
 

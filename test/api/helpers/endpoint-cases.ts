@@ -397,6 +397,58 @@ function endpointSamples(
       // Not in the contract: a service without the extension answers 404.
       errorStatuses: [400, 401, 404, 429, 500],
     },
+    freezePlayer: {
+      payload: { uuid: PLAYER_UUID, body: { playerName: 'Notch', issuerName: 'Mod', reason: 'x-ray' } },
+      path: `players/${PLAYER_UUID}/freeze`,
+      okBody: {
+        success: true,
+        outcome: 'frozen',
+        freeze: {
+          playerUuid: PLAYER_UUID,
+          playerName: 'Notch',
+          reason: 'x-ray',
+          issuerName: 'Mod',
+          serverName: 'lobby',
+          frozenAt: NOW_ISO,
+        },
+      },
+      requiredField: ['freeze', 'frozenAt'],
+      badPayload: { uuid: PLAYER_UUID, body: { playerName: '', issuerName: 'Mod' } },
+      badPath: 'playerName',
+      // Not in the contract: a service without the extension answers 404.
+      errorStatuses: [400, 401, 404, 409, 429, 500],
+    },
+    unfreezePlayer: {
+      payload: { uuid: PLAYER_UUID, body: { issuerName: 'Mod' } },
+      path: `players/${PLAYER_UUID}/unfreeze`,
+      okBody: { success: true, outcome: 'unfrozen' },
+      requiredField: ['outcome'],
+      badPayload: { uuid: 'not-a-uuid', body: { issuerName: 'Mod' } },
+      badPath: 'uuid',
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
+    frozenPlayers: {
+      payload: undefined,
+      path: 'freezes',
+      okBody: {
+        success: true,
+        players: [
+          {
+            playerUuid: PLAYER_UUID,
+            playerName: 'Notch',
+            reason: 'x-ray',
+            issuerName: 'Mod',
+            serverName: 'lobby',
+            frozenAt: NOW_ISO,
+          },
+        ],
+      },
+      requiredField: ['players', 0, 'playerUuid'],
+      badPayload: undefined,
+      badOptions: { timeoutMs: -1 },
+      badPath: 'options.timeoutMs',
+      errorStatuses: [401, 404, 429, 500],
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { type BedrockBot, bedrockOfflineUuid, joinBedrock } from './bedrock-bots.js';
 import { joinBot, offlineUuid, type TestBot } from './bots.js';
 import { BEDROCK_TEST_SETTINGS } from './game-server.js';
+import { bedrockMover, javaMover, type Mover } from './movement.js';
 
 /** A player connected to the game server under test, whatever its edition. */
 export interface PlayerBot {
@@ -16,6 +17,8 @@ export interface PlayerBot {
   command(line: string): void;
   /** Calls `listener` with each line this player sees from now on, as it arrives. */
   onLine(listener: (line: string) => void): void;
+  /** Moves the player and counts the server's corrections of its position. */
+  readonly mover: Mover;
   quit(): Promise<void>;
 }
 
@@ -46,6 +49,7 @@ function fromJava(bot: TestBot): PlayerBot {
     command: (line) => bot.bot.chat(`/${line}`),
     // Registered after the bot's own recorder: the line is the newest seen.
     onLine: (listener) => bot.bot.on('messagestr', () => listener(bot.seen.at(-1)!)),
+    mover: javaMover(bot.bot),
     quit: () => bot.quit(),
   };
 }
@@ -61,6 +65,7 @@ function fromBedrock(bot: BedrockBot): PlayerBot {
     whisper: (target, message) => bot.command(`msg ${target} ${message}`),
     command: (line) => bot.command(line),
     onLine: (listener) => bot.client.on('text', () => listener(bot.seen.at(-1)!)),
+    mover: bedrockMover(bot.client),
     quit: () => bot.quit(),
   };
 }

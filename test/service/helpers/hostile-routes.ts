@@ -71,6 +71,9 @@ const OPERATION_SAMPLES: { readonly [Name in OperationName]: OperationSample } =
   staffReplyToTicket: { ids: [ALPHA_TICKET], body: { staffName: 'Mod', message: 'looking into it' } },
   pendingNotices: { query: { since: ISO, limit: '10' } },
   appealCode: { body: { punishmentId: ALPHA_PUNISHMENT, playerUuid: JEB, playerName: 'jeb_', ipAddress: '127.0.0.1' } },
+  freezePlayer: { ids: [JEB], body: { playerName: 'jeb_', issuerName: 'Mod', reason: 'x-ray' } },
+  unfreezePlayer: { ids: [JEB], body: { issuerName: 'Mod' } },
+  frozenPlayers: {},
 };
 
 const API_ROUTES: HostileRoute[] = OPERATION_NAMES.map((name) => ({

@@ -7,6 +7,7 @@ import type { DashboardCountsPort } from './dashboard.js';
 import type { EnforcementStorePort } from './enforcement.js';
 import type { EvasionPunishmentStorePort } from './evasion.js';
 import type { ExpiryStorePort } from './expiries.js';
+import type { FreezeStorePort } from './freezes.js';
 import type { IdempotencyKeyStorePort } from './idempotency-keys.js';
 import type { MigrationStorePort } from './migrations.js';
 import type { NetworkStorePort } from './networks.js';
@@ -78,4 +79,6 @@ export interface ServiceStoresPorts {
   serverKeys: ServerKeyStorePort;
   /** Each network's warning ladder and the live warnings it counts. */
   warningLadders: WarningLadderStorePort;
+  /** Frozen players (extension and panel). */
+  freezes: FreezeStorePort;
 }

@@ -170,6 +170,7 @@ export function testDeps(options: TestDepsOptions = {}): TestDeps {
       appealUrl: () => 'https://example.com/appeal',
     },
     inFlight,
+    freezes: core.freezes,
     records: moderation.records,
     evasion: {
       lastAddressOf: () => undefined,
