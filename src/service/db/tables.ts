@@ -396,4 +396,16 @@ export interface ServiceTables {
   service_appeal_codes: AppealCodesTable;
   service_unappealable_punishments: UnappealablePunishmentsTable;
   service_rate_buckets: RateBucketsTable;
+  service_staff_role_limits: StaffRoleLimitsTable;
+}
+
+/** What a panel role may issue (issue 34, point 4); null: no limit of that kind. */
+export interface StaffRoleLimitsTable {
+  network_id: number;
+  role: string;
+  ban_max_ms: number | null;
+  mute_max_ms: number | null;
+  hourly_max: number | null;
+  weight: number;
+  updated_at: number;
 }

@@ -16,4 +16,6 @@ export const STAFF_NAV: readonly NavItem[] = [
   { href: '/panel/migration', label: 'Migration', permission: 'migrate' },
   { href: '/panel/accounts', label: 'Accounts', permission: 'manage-users' },
   { href: '/panel/roles', label: 'Roles', permission: 'manage-users' },
+  { href: '/panel/staff-limits', label: 'Staff limits', permission: 'manage-users' },
+  { href: '/panel/rollback', label: 'Rollback', permission: 'rollback' },
 ];

@@ -8,6 +8,8 @@ export const PERMISSIONS = [
   'manage-users',
   'manage-servers',
   'migrate',
+  'pardon-own',
+  'rollback',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -24,6 +26,8 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'manage-users': 'create staff accounts, change their roles, disable them, reset passwords; edit roles',
   'manage-servers': 'manage the game servers of the network',
   migrate: 'upload migration files',
+  'pardon-own': 'pardon only the punishments they issued themselves',
+  rollback: 'pardon every punishment one staff member issued in a time range (rollback)',
 };
 
 export interface RoleDefinition {

@@ -27,6 +27,7 @@ import type { UnrenderableTicketReport } from './ports/tickets.js';
 import { PublicListStore } from './public-list.js';
 import { PunishmentStore } from './punishments.js';
 import { ServerKeyStore } from './server-keys.js';
+import { StaffLimitStore } from './staff-limits.js';
 import { StreamChangeStore } from './stream-changes.js';
 import { TicketListStore } from './ticket-list.js';
 import { TicketStore } from './tickets.js';
@@ -78,6 +79,7 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
     publicList: new PublicListStore(sql),
     appeals: new AppealStore(sql),
     appealCodes: new AppealCodeStore(sql),
+    staffLimits: new StaffLimitStore(sql),
   };
 }
 

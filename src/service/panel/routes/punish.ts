@@ -8,6 +8,7 @@ import { createOnceWithin } from '../../http/idempotency.js';
 import { insertPunishment, publishPunishment } from '../../punishment-actions.js';
 import { findTypeRule } from '../../rules/catalogue.js';
 import { computePreview } from '../../rules/preview.js';
+import { refuseBeyondLimits, roleIssueLimits } from '../../staff/check-issue.js';
 import { fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
 import type { PanelContext } from '../panel-context.js';
@@ -57,7 +58,18 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
     const title = kind.isWarning ? 'Warning' : rule.title;
     const suggested = rule.durationsDays ? preview[form.severity] : preview.singleSeverity;
     const duration = kind.isWarning ? 0 : (form.duration ?? suggested.duration);
+    const limitCheck = {
+      networkId: staff.networkId,
+      issuerName: staff.username,
+      limits: roleIssueLimits(staff.role, await stores.staffLimits.find(staff.networkId, staff.role)),
+      typeOrdinal: kind.typeOrdinal,
+      status: kind.status,
+      durationMs: duration,
+      nowMs,
+    };
     if (form.confirm !== 'yes') {
+      // Refused before the confirm page too, so nobody confirms what cannot be issued.
+      await refuseBeyondLimits(stores, rules, limitCheck);
       return renderStaffPage(panel, request, reply, 'confirm-punishment', {
         title: `Confirm: ${title} for ${player.name}`,
         player: { uuid: player.uuid, name: player.name },
@@ -98,6 +110,7 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
     // confirm sent to two instances, issues one punishment and shows it to both.
     const outcome = await storage.transaction(async (stores) => {
       const issue = async (stores: ServiceStores) => {
+        await refuseBeyondLimits(stores, rules, limitCheck);
         await insertPunishment(context, stores, record);
         return record.id;
       };

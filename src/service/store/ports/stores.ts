@@ -23,6 +23,7 @@ import type { PlayerStorePort } from './players.js';
 import type { PublicListStorePort } from './public-list.js';
 import type { PunishmentStorePort } from './punishments.js';
 import type { ServerKeyStorePort } from './server-keys.js';
+import type { StaffLimitStorePort } from './staff-limits.js';
 import type { StreamChangeStorePort } from './stream-changes.js';
 import type { TicketListStorePort } from './ticket-list.js';
 import type { TicketStorePort } from './tickets.js';
@@ -75,4 +76,6 @@ export interface ServiceStoresPorts {
   panelRecoveryCodes: PanelRecoveryCodeStorePort;
   /** Servers and keys as operators add, rotate and remove them. */
   serverKeys: ServerKeyStorePort;
+  /** What each panel role may issue, and what one issuer issued (staff limits, rollback). */
+  staffLimits: StaffLimitStorePort;
 }
