@@ -5,10 +5,11 @@ const UNITS: ReadonlyArray<readonly [string, number]> = [
   ['m', 60_000],
 ];
 
-/** A length as the limits name it: `7d`, `12h`, `90m`, `permanent` for -1; the largest unit that divides it. */
+/** A length as the limits name it: `7d`, `12h`, `90m`, `permanent` for -1; the largest unit (days at most) that divides it. */
 export function limitText(durationMs: number): string {
   if (durationMs < 0) return 'permanent';
-  for (const [unit, ms] of UNITS) if (durationMs >= ms && durationMs % ms === 0) return `${durationMs / ms}${unit}`;
+  for (const [unit, ms] of UNITS.slice(1))
+    if (durationMs >= ms && durationMs % ms === 0) return `${durationMs / ms}${unit}`;
   return `${Math.ceil(durationMs / 1000)}s`;
 }
 
