@@ -246,7 +246,7 @@ describe.each(['sqlite', 'postgres'] as const)('staff held to account on %s', (d
     const rollback = audit.find((entry) => entry.action === 'staff.rollback');
     expect(rollback).toMatchObject({ actor: 'boss', subject: 'Rogue', via: 'panel' });
     expect(JSON.stringify(rollback)).toContain(ids[1]);
-    const pardons = audit.filter((entry) => entry.action === 'punishment.pardon' && ids.includes(entry.subject));
+    const pardons = audit.filter((entry) => entry.action === 'punishment.pardon' && ids.includes(entry.subject ?? ''));
     expect(pardons).toHaveLength(2);
 
     // A second run finds nothing left to pardon.
