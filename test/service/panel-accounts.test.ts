@@ -158,9 +158,24 @@ const ROUTES: { method: 'GET' | 'POST'; path: string; permission: string; form?:
   { method: 'POST', path: '/panel/servers/none/rotate', permission: 'manage-servers', form: { grace: '0' } },
   { method: 'POST', path: '/panel/servers/none/remove', permission: 'manage-servers' },
   { method: 'POST', path: '/panel/migration/none/cancel', permission: 'migrate' },
+  { method: 'GET', path: '/panel/staff-limits', permission: 'manage-users' },
+  { method: 'POST', path: '/panel/staff-limits/none', permission: 'manage-users' },
+  // Rollback needs pardon too; every role holding manage-users here holds it.
+  { method: 'GET', path: '/panel/rollback', permission: 'manage-users' },
+  { method: 'POST', path: '/panel/rollback', permission: 'manage-users' },
 ];
 const ROLE_PERMISSIONS: Record<string, string[]> = {
-  admin: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets', 'manage-users', 'manage-servers', 'migrate'],
+  admin: [
+    'view',
+    'punish',
+    'pardon',
+    'see-ip',
+    'manage-tickets',
+    'manage-users',
+    'manage-servers',
+    'migrate',
+    'pardon-own',
+  ],
   moderator: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets'],
   helper: ['view', 'punish', 'manage-tickets'],
   viewer: ['view'],

@@ -83,7 +83,7 @@ describe('every set of permissions with manage-users, through the routes', () =>
       expect(outcomes).toEqual(wanted);
       expect((await t.stores.panelAccounts.find(target))!.role).toBe('nothing');
       expect((await t.stores.panelRoles.find(alpha(), custom))!.permissions).toEqual(own);
-      // The panel lists 200 custom roles at most: this one has done its part.
+      // The panel lists 300 custom roles at most: this one has done its part.
       await t.stores.panelRoles.remove(alpha(), custom);
     },
   );

@@ -17,5 +17,5 @@ export const STAFF_NAV: readonly NavItem[] = [
   { href: '/panel/accounts', label: 'Accounts', permission: 'manage-users' },
   { href: '/panel/roles', label: 'Roles', permission: 'manage-users' },
   { href: '/panel/staff-limits', label: 'Staff limits', permission: 'manage-users' },
-  { href: '/panel/rollback', label: 'Rollback', permission: 'rollback' },
+  { href: '/panel/rollback', label: 'Rollback', permission: 'manage-users' },
 ];

@@ -9,7 +9,6 @@ export const PERMISSIONS = [
   'manage-servers',
   'migrate',
   'pardon-own',
-  'rollback',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -27,7 +26,6 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'manage-servers': 'manage the game servers of the network',
   migrate: 'upload migration files',
   'pardon-own': 'pardon only the punishments they issued themselves',
-  rollback: 'pardon every punishment one staff member issued in a time range (rollback)',
 };
 
 export interface RoleDefinition {

@@ -6,7 +6,7 @@ import { pardonPunishment } from '../../punishment-actions.js';
 import { fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
 import type { PanelContext } from '../panel-context.js';
-import { refuseOthersPardon } from '../pardon-own.js';
+import { refuseOthersPardon, refuseWithoutPardon } from '../pardon-own.js';
 import { renderPlayerPage } from '../player-page.js';
 import { evidenceForm, pardonForm } from '../punish-form.js';
 
@@ -45,6 +45,7 @@ export function registerPunishmentRoutes(app: FastifyInstance, panel: PanelConte
   }
 
   app.post('/punishments/:id/pardon', { preHandler: requireStaff(panel, null) }, async (request, reply) => {
+    refuseWithoutPardon(staffOf(request));
     const { staff, row } = await punishmentOfNetwork(request);
     refuseOthersPardon(staff, row.issuer_name);
     const parsed = pardonForm.safeParse(formBody(request.body));

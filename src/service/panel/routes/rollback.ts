@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { HttpError } from '../../http/errors.js';
 import { listRollback, type RollbackRange, runRollback } from '../../staff/rollback.js';
 import { toIso } from '../../store/dates.js';
 import { fieldErrorsOf, formBody } from '../form-errors.js';
@@ -7,6 +8,7 @@ import { requireStaff, staffOf } from '../guard.js';
 import type { PanelContext } from '../panel-context.js';
 import { visitorInput } from '../redact-addresses.js';
 import { renderStaffPage } from '../render.js';
+import type { Staff } from '../staff-session.js';
 
 /** `2026-11-28T04:00` (a datetime-local field) or a full ISO time; a time without a zone is UTC. */
 const instant = (field: string) =>
@@ -33,21 +35,30 @@ const rollbackForm = z
   })
   .refine((form) => form.from <= form.to, { path: ['to'], message: 'must not be before from' });
 
+/** Rollback pardons anyone's punishments in bulk: it takes both managing staff and pardoning. */
+function refuseWithoutPardon(staff: Staff): void {
+  if (!staff.permissions.has('pardon')) {
+    throw new HttpError(403, `your role (${staff.role}) does not have the "pardon" permission, which rollback needs`);
+  }
+}
+
 /**
- * Rollback (`rollback`): every punishment one staff account or in-game name issued in a time range
+ * Rollback (`manage-users` and `pardon`): every punishment one staff account or in-game name issued in a time range
  * is listed (the dry run), then pardoned with a reason; each pardon and the rollback are audited
  * and players are told as for any pardon.
  */
 export function registerRollbackRoutes(app: FastifyInstance, panel: PanelContext): void {
   const context = panel.service;
-  const guard = { preHandler: requireStaff(panel, 'rollback') };
+  const guard = { preHandler: requireStaff(panel, 'manage-users') };
 
-  app.get('/rollback', guard, async (request, reply) =>
-    renderStaffPage(panel, request, reply, 'rollback', { title: 'Rollback', values: {}, errors: {} }),
-  );
+  app.get('/rollback', guard, async (request, reply) => {
+    refuseWithoutPardon(staffOf(request));
+    return renderStaffPage(panel, request, reply, 'rollback', { title: 'Rollback', values: {}, errors: {} });
+  });
 
   app.post('/rollback', guard, async (request, reply) => {
     const staff = staffOf(request);
+    refuseWithoutPardon(staff);
     const body = formBody(request.body);
     const parsed = rollbackForm.safeParse(body);
     const values = visitorInput({
