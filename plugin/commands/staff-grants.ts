@@ -45,18 +45,15 @@ export const HOURLY_COUNTS = [
   '1000',
   'unlimited',
 ] as const;
-/** Weights `bailiff.weight.<n>` may name: 1 to 100. */
-const WEIGHTS = Array.from({ length: 100 }, (_, index) => String(index + 1));
 
 const PROBED = [
   ...LIMIT_LENGTHS.map((length) => `bailiff.limit.ban.${length}`),
   ...LIMIT_LENGTHS.map((length) => `bailiff.limit.mute.${length}`),
   ...HOURLY_COUNTS.map((count) => `bailiff.limit.hourly.${count}`),
-  ...WEIGHTS.map((weight) => `bailiff.weight.${weight}`),
 ];
 
 /**
- * The limit and weight permissions the sender holds, sent with each creation: the service decides
+ * The limit permissions the sender holds, sent with each creation: the service decides
  * from them, so every server of the network refuses alike. A host can only be asked node by node,
  * so the nodes are a fixed list. The console has no limits.
  */

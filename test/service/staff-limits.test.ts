@@ -103,7 +103,7 @@ describe.each(['sqlite', 'postgres'] as const)('staff held to account on %s', (d
   it('answers 400 naming a grant that is not a limit permission', async () => {
     const answer = await create({ issuerName: 'Steve', issuerGrants: ['bailiff.ban'] });
     expect(answer.status).toBe(400);
-    expect((await errorOf(answer)).message).toContain('must be a bailiff.limit.* or bailiff.weight.<n> permission');
+    expect((await errorOf(answer)).message).toContain('must be a bailiff.limit.* permission');
   });
 
   it("sets a role's limits on the panel, and the panel refuses its holders beyond them with the limit named", async () => {
@@ -122,7 +122,6 @@ describe.each(['sqlite', 'postgres'] as const)('staff held to account on %s', (d
       banMaxMs: DAY_MS,
       muteMaxMs: 2 * HOUR_MS,
       hourlyMax: 2,
-      weight: 0,
     });
     expect((await boss.get('/panel/staff-limits')).html).toMatch(/name="banMax"[^>]*value="1d"/);
 

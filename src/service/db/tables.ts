@@ -406,6 +406,5 @@ export interface StaffRoleLimitsTable {
   ban_max_ms: number | null;
   mute_max_ms: number | null;
   hourly_max: number | null;
-  weight: number;
   updated_at: number;
 }

@@ -45,7 +45,6 @@ export function roleIssueLimits(role: string, stored: RoleLimits | undefined): I
     banMaxMs: stored?.banMaxMs ?? null,
     muteMaxMs: stored?.muteMaxMs ?? null,
     hourlyMax: stored?.hourlyMax ?? null,
-    weight: stored?.weight ?? 0,
     source: `your role (${role})`,
     names: {},
   };

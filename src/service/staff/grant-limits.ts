@@ -15,15 +15,10 @@ export function limitsFromGrants(grants: readonly string[]): IssueLimits {
   const ban = longest(grants, 'ban');
   const mute = longest(grants, 'mute');
   const hourly = mostHourly(grants);
-  const weights = grants.flatMap((node) => {
-    const match = /^bailiff\.weight\.(\d+)$/.exec(node);
-    return match ? [Number(match[1])] : [];
-  });
   return {
     banMaxMs: ban.ms,
     muteMaxMs: mute.ms,
     hourlyMax: hourly.max,
-    weight: weights.length === 0 ? 0 : Math.max(...weights),
     source: 'your in-game permissions',
     names: {
       ...(ban.node === undefined ? {} : { ban: ban.node }),

@@ -6,8 +6,6 @@ export interface IssueLimits {
   banMaxMs: number | null;
   muteMaxMs: number | null;
   hourlyMax: number | null;
-  /** Immunity weight; 0 when none. */
-  weight: number;
   /** `your role (moderator)`, `your in-game permissions`: who set the limit, for the refusal. */
   source: string;
   /** The permission node or setting that names each limit, for the refusal. */

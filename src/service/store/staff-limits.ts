@@ -15,7 +15,6 @@ const LIMIT_COLUMNS = [
   'ban_max_ms as banMaxMs',
   'mute_max_ms as muteMaxMs',
   'hourly_max as hourlyMax',
-  'weight',
 ] as const;
 
 /** The statements of {@link StaffLimitStore}; the query-plan tests check each one's plan. */
@@ -29,7 +28,6 @@ export const STAFF_LIMIT_STATEMENTS = {
         ban_max_ms: p.banMaxMs,
         mute_max_ms: p.muteMaxMs,
         hourly_max: p.hourlyMax,
-        weight: p.weight,
         updated_at: p.nowMs,
       })
       .onConflict((conflict) =>
@@ -37,7 +35,6 @@ export const STAFF_LIMIT_STATEMENTS = {
           ban_max_ms: update.ref('excluded.ban_max_ms'),
           mute_max_ms: update.ref('excluded.mute_max_ms'),
           hourly_max: update.ref('excluded.hourly_max'),
-          weight: update.ref('excluded.weight'),
           updated_at: update.ref('excluded.updated_at'),
         })),
       ),
@@ -97,7 +94,6 @@ const limitsOf = (row: StoredRoleLimits): StoredRoleLimits => ({
   banMaxMs: row.banMaxMs === null ? null : Number(row.banMaxMs),
   muteMaxMs: row.muteMaxMs === null ? null : Number(row.muteMaxMs),
   hourlyMax: row.hourlyMax === null ? null : Number(row.hourlyMax),
-  weight: Number(row.weight),
 });
 
 /** Limits per panel role, and what one issuer issued (the hourly limit, rollback). */

@@ -10,14 +10,9 @@ describe.each(BACKENDS)('staff limit store on %s', (backend) => {
     const { alpha, beta } = await twoNetworks(storage().stores);
     expect(await staffLimits.find(alpha, 'helper')).toBeUndefined();
     const week = 7 * 86_400_000;
-    await staffLimits.save(alpha, 'helper', { banMaxMs: week, muteMaxMs: null, hourlyMax: 5, weight: 10 }, 1_000);
-    await staffLimits.save(
-      alpha,
-      'moderator',
-      { banMaxMs: null, muteMaxMs: 3_600_000, hourlyMax: null, weight: 0 },
-      1_000,
-    );
-    await staffLimits.save(beta, 'helper', { banMaxMs: 1, muteMaxMs: 1, hourlyMax: 1, weight: 1 }, 1_000);
+    await staffLimits.save(alpha, 'helper', { banMaxMs: week, muteMaxMs: null, hourlyMax: 5 }, 1_000);
+    await staffLimits.save(alpha, 'moderator', { banMaxMs: null, muteMaxMs: 3_600_000, hourlyMax: null }, 1_000);
+    await staffLimits.save(beta, 'helper', { banMaxMs: 1, muteMaxMs: 1, hourlyMax: 1 }, 1_000);
     expect(await staffLimits.find(alpha, 'helper')).toEqual({
       banMaxMs: week,
       muteMaxMs: null,
@@ -25,10 +20,10 @@ describe.each(BACKENDS)('staff limit store on %s', (backend) => {
       weight: 10,
     });
 
-    await staffLimits.save(alpha, 'helper', { banMaxMs: null, muteMaxMs: 60_000, hourlyMax: null, weight: 3 }, 2_000);
+    await staffLimits.save(alpha, 'helper', { banMaxMs: null, muteMaxMs: 60_000, hourlyMax: null }, 2_000);
     expect(await staffLimits.list(alpha)).toEqual([
-      { role: 'helper', banMaxMs: null, muteMaxMs: 60_000, hourlyMax: null, weight: 3 },
-      { role: 'moderator', banMaxMs: null, muteMaxMs: 3_600_000, hourlyMax: null, weight: 0 },
+      { role: 'helper', banMaxMs: null, muteMaxMs: 60_000, hourlyMax: null },
+      { role: 'moderator', banMaxMs: null, muteMaxMs: 3_600_000, hourlyMax: null },
     ]);
     expect(await staffLimits.list(beta)).toHaveLength(1);
   });

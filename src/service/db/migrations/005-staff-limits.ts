@@ -6,7 +6,7 @@ type Db = Kysely<any>;
 
 /**
  * Staff held to account (issue 34, point 4): what each panel role may issue (the longest ban and
- * mute, punishments an hour) and its immunity weight. What one issuer issued in a range is read
+ * mute, punishments an hour). What one issuer issued in a range is read
  * through the punishments' (network, created_at) index: an index led by the issuer would be
  * chosen by PostgreSQL's skip scan for the dashboard's per-day counts instead of theirs.
  */
@@ -20,7 +20,6 @@ export async function addStaffLimits(db: Db, choices: DialectChoices): Promise<v
     .addColumn('ban_max_ms', bigint)
     .addColumn('mute_max_ms', bigint)
     .addColumn('hourly_max', 'integer')
-    .addColumn('weight', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('updated_at', bigint, (c) => c.notNull())
     .addPrimaryKeyConstraint('service_staff_role_limits_pk', ['network_id', 'role'])
     .execute();

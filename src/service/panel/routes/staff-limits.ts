@@ -72,7 +72,6 @@ export function registerStaffLimitRoutes(app: FastifyInstance, panel: PanelConte
       banMaxMs: parsed.data.banMax,
       muteMaxMs: parsed.data.muteMax,
       hourlyMax: parsed.data.hourlyMax,
-      weight: (await stores.staffLimits.find(staff.networkId, name))?.weight ?? 0,
     };
     await stores.staffLimits.save(staff.networkId, name, limits, clock.now());
     await audit(staff.networkId, staff.username, 'role.limits', name, { ...limits });

@@ -6,8 +6,6 @@ export interface RoleLimits {
   muteMaxMs: number | null;
   /** How many punishments each holder may issue in any hour. */
   hourlyMax: number | null;
-  /** Immunity: nobody punishes a player whose weight is equal or higher. */
-  weight: number;
 }
 
 export interface StoredRoleLimits extends RoleLimits {
