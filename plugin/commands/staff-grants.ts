@@ -46,19 +46,32 @@ export const HOURLY_COUNTS = [
   'unlimited',
 ] as const;
 
-const PROBED = [
-  ...LIMIT_LENGTHS.map((length) => `bailiff.limit.ban.${length}`),
-  ...LIMIT_LENGTHS.map((length) => `bailiff.limit.mute.${length}`),
-  ...HOURLY_COUNTS.map((count) => `bailiff.limit.hourly.${count}`),
-];
-
 /**
- * The limit permissions the sender holds, sent with each creation: the service decides
- * from them, so every server of the network refuses alike. A host can only be asked node by node,
- * so the nodes are a fixed list. The console has no limits.
+ * The limit permissions that bind the sender, sent with each creation: the service decides from
+ * them, so every server of the network refuses alike. A host can only be asked node by node, so
+ * the nodes are a fixed list, asked from the most generous down; only the most generous one held
+ * of each kind is sent (it is the one that counts), and none when it means no limit (`permanent`,
+ * `unlimited`, which a wildcard grant or an op holds). The console has no limits.
  */
 export function staffGrantsOf(sender: CommandSender): string[] | undefined {
   if (sender.kind === 'console') return undefined;
-  const held = PROBED.filter((node) => sender.hasPermission(node));
+  const held = [
+    mostGenerous(sender, 'bailiff.limit.ban.', LIMIT_LENGTHS, 'permanent'),
+    mostGenerous(sender, 'bailiff.limit.mute.', LIMIT_LENGTHS, 'permanent'),
+    mostGenerous(sender, 'bailiff.limit.hourly.', HOURLY_COUNTS, 'unlimited'),
+  ].filter((node): node is string => node !== undefined);
   return held.length === 0 ? undefined : held;
+}
+
+function mostGenerous(
+  sender: CommandSender,
+  prefix: string,
+  values: readonly string[],
+  unlimited: string,
+): string | undefined {
+  for (const value of [...values].reverse()) {
+    if (!sender.hasPermission(`${prefix}${value}`)) continue;
+    return value === unlimited ? undefined : `${prefix}${value}`;
+  }
+  return undefined;
 }
