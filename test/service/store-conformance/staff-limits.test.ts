@@ -17,7 +17,6 @@ describe.each(BACKENDS)('staff limit store on %s', (backend) => {
       banMaxMs: week,
       muteMaxMs: null,
       hourlyMax: 5,
-      weight: 10,
     });
 
     await staffLimits.save(alpha, 'helper', { banMaxMs: null, muteMaxMs: 60_000, hourlyMax: null }, 2_000);
