@@ -6,6 +6,7 @@ import { creationKey } from '../enforcement/in-flight-creations.js';
 import type { KnownPlayer } from '../identity/known-player.js';
 import type { CommandDeps } from './deps.js';
 import { describeFailure, reportFailure } from './failures.js';
+import { staffGrantsOf } from './staff-grants.js';
 
 export interface Issue {
   body: DynamicCreateBody;
@@ -40,10 +41,12 @@ export async function issuePunishment(
   const render = deps.messages.render.bind(deps.messages);
   const creationId = deps.ids();
   // The duration applied here is the one sent, so the service's copy matches what this server enforces.
-  const body =
+  const grants = staffGrantsOf(sender);
+  const withDuration =
     issue.durationMs === undefined || issue.body.duration !== undefined
       ? issue.body
       : { ...issue.body, duration: issue.durationMs };
+  const body = grants === undefined ? withDuration : { ...withDuration, issuerGrants: grants };
   const sent = deps.inFlight.begin(creationKey(body));
   try {
     const outcome = await deps.outbox.sendNow(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { staffGrants } from './staff-grants.js';
 import { MAX_TYPE_ORDINAL, MIN_TYPE_ORDINAL } from './type-catalogue.js';
 
 /**
@@ -139,6 +140,7 @@ const createFields = {
   attachedTicketIds: z.array(z.string()).optional(),
   severity: severity.optional(),
   status: z.string().optional(),
+  issuerGrants: staffGrants.optional(),
 };
 
 export const createPunishmentBody = z.strictObject({

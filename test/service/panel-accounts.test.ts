@@ -164,9 +164,24 @@ const ROUTES: { method: 'GET' | 'POST'; path: string; permission: string; form?:
   { method: 'POST', path: '/panel/tickets/bulk', permission: 'manage-tickets', form: { action: 'close' } },
   { method: 'GET', path: '/panel/frozen', permission: 'view' },
   { method: 'POST', path: '/panel/frozen/00000000-0000-4000-8000-000000000000/unfreeze', permission: 'pardon' },
+  { method: 'GET', path: '/panel/staff-limits', permission: 'manage-users' },
+  { method: 'POST', path: '/panel/staff-limits/none', permission: 'manage-users' },
+  // Rollback needs pardon too; every role holding manage-users here holds it.
+  { method: 'GET', path: '/panel/rollback', permission: 'manage-users' },
+  { method: 'POST', path: '/panel/rollback', permission: 'manage-users' },
 ];
 const ROLE_PERMISSIONS: Record<string, string[]> = {
-  admin: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets', 'manage-users', 'manage-servers', 'migrate'],
+  admin: [
+    'view',
+    'punish',
+    'pardon',
+    'see-ip',
+    'manage-tickets',
+    'manage-users',
+    'manage-servers',
+    'migrate',
+    'pardon-own',
+  ],
   moderator: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets'],
   helper: ['view', 'punish', 'manage-tickets'],
   viewer: ['view'],

@@ -800,6 +800,17 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, afterCreatedAt: f.nowMs - DAY_MS, afterRowid: 0, limit: 1000 }),
     uses: ['service_punishments_status_created'],
   },
+  'staffLimits.byRole': { args: (f) => ({ networkId: f.networkId, role: 'helper' }), uses: [PK] },
+  'staffLimits.ofNetwork': { args: (f) => ({ networkId: f.networkId }), uses: [PK] },
+  // The hour before, and a rollback's range: a range of the (network, created_at) index, narrowed by issuer.
+  'staffLimits.countSince': {
+    args: (f) => ({ networkId: f.networkId, issuerName: 'mod', sinceMs: f.nowMs - 3_600_000 }),
+    uses: ['service_punishments_recent|service_punishments_created_type'],
+  },
+  'staffLimits.issuedBetween': {
+    args: (f) => ({ networkId: f.networkId, issuerName: 'mod', fromMs: f.nowMs - DAY_MS, toMs: f.nowMs }),
+    uses: ['service_punishments_recent|service_punishments_created_type'],
+  },
 };
 
 const isPlainInsert = (sql: string) => /^\s*INSERT\b/i.test(sql);

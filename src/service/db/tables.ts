@@ -412,6 +412,7 @@ export interface ServiceTables {
   service_warning_ladders: WarningLaddersTable;
   service_warning_ladder_steps: WarningLadderStepsTable;
   service_freezes: FreezesTable;
+  service_staff_role_limits: StaffRoleLimitsTable;
 }
 
 /** A network's warning ladder (004-ladders). */
@@ -439,4 +440,14 @@ export interface TicketPunishmentsTable {
   ticket_id: string;
   punishment_id: string;
   created_at: number;
+}
+
+/** What a panel role may issue (issue 34, point 4); null: no limit of that kind. */
+export interface StaffRoleLimitsTable {
+  network_id: number;
+  role: string;
+  ban_max_ms: number | null;
+  mute_max_ms: number | null;
+  hourly_max: number | null;
+  updated_at: number;
 }

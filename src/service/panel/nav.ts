@@ -18,4 +18,6 @@ export const STAFF_NAV: readonly NavItem[] = [
   { href: '/panel/accounts', label: 'Accounts', permission: 'manage-users' },
   { href: '/panel/roles', label: 'Roles', permission: 'manage-users' },
   { href: '/panel/ladder', label: 'Ladder', permission: 'view' },
+  { href: '/panel/staff-limits', label: 'Staff limits', permission: 'manage-users' },
+  { href: '/panel/rollback', label: 'Rollback', permission: 'manage-users' },
 ];

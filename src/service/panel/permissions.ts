@@ -8,6 +8,7 @@ export const PERMISSIONS = [
   'manage-users',
   'manage-servers',
   'migrate',
+  'pardon-own',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -24,6 +25,7 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'manage-users': 'create staff accounts, change their roles, disable them, reset passwords; edit roles',
   'manage-servers': 'manage the game servers of the network',
   migrate: 'upload migration files',
+  'pardon-own': 'pardon only the punishments they issued themselves',
 };
 
 export interface RoleDefinition {

@@ -26,7 +26,9 @@ import { registerPublicListRoutes } from './routes/public-list.js';
 import { registerPunishRoutes } from './routes/punish.js';
 import { registerPunishmentRoutes } from './routes/punishments.js';
 import { registerRoleRoutes } from './routes/roles.js';
+import { registerRollbackRoutes } from './routes/rollback.js';
 import { registerServerRoutes } from './routes/servers.js';
+import { registerStaffLimitRoutes } from './routes/staff-limits.js';
 import { registerTicketRoutes } from './routes/tickets.js';
 import { createViews } from './views.js';
 
@@ -127,6 +129,8 @@ export async function registerPanel(
       registerPunishmentRoutes(scope, panel);
       registerAccountRoutes(scope, panel);
       registerRoleRoutes(scope, panel);
+      registerStaffLimitRoutes(scope, panel);
+      registerRollbackRoutes(scope, panel);
     },
     { prefix: PANEL_PREFIX },
   );

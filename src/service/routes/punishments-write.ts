@@ -19,6 +19,8 @@ import { issueWithin } from '../ladders/escalation.js';
 import { boundedData, storedId } from '../limits.js';
 import { publishChanges } from '../punishment-actions.js';
 import { computePreview } from '../rules/preview.js';
+import { refuseBeyondLimits } from '../staff/check-issue.js';
+import { limitsFromGrants } from '../staff/grant-limits.js';
 import type { EndpointHandlers } from './endpoint-handlers.js';
 
 // The contract only sets a minimum for create's snake_case ordinal.
@@ -56,6 +58,18 @@ export function punishmentWriteHandlers(
       computePreview(await stores.punishments.historyOf(networkId, body.targetUuid), body.typeOrdinal, rules, nowMs)[
         body.severity ?? 'regular'
       ].duration;
+    const status = body.status ?? 'active';
+    if (body.issuerGrants !== undefined) {
+      await refuseBeyondLimits(stores, rules, {
+        networkId,
+        issuerName: body.issuerName ?? 'Console',
+        limits: limitsFromGrants(body.issuerGrants),
+        typeOrdinal: body.typeOrdinal,
+        status,
+        durationMs: duration,
+        nowMs,
+      });
+    }
     const id = ids();
     return issueWithin(
       context,
@@ -71,7 +85,7 @@ export function punishmentWriteHandlers(
         reason: body.reason ?? '',
         duration,
         ...(body.severity === undefined ? {} : { severity: body.severity }),
-        status: body.status ?? 'active',
+        status,
         ...(body.data === undefined ? {} : { data: body.data }),
         ...(body.notes === undefined ? {} : { notes: body.notes }),
         ...(body.attachedTicketIds === undefined ? {} : { attachedTicketIds: body.attachedTicketIds }),

@@ -26,7 +26,7 @@ export const PANEL_ROLE_STATEMENTS = {
       .select(['name', 'permissions'])
       .where('network_id', '=', p.networkId)
       .orderBy('name')
-      .limit(raw.lit(200)),
+      .limit(raw.lit(300)),
   ),
   byName: prepare<Role, RoleRow>('panelRoles.byName', ({ db }, p) =>
     db
@@ -66,7 +66,7 @@ export const PANEL_ROLE_STATEMENTS = {
 
 const q = PANEL_ROLE_STATEMENTS;
 
-/** Custom roles per network (at most 200 are listed), and the roles a network requires two-factor of. */
+/** Custom roles per network (at most 300 are listed), and the roles a network requires two-factor of. */
 export class PanelRoleStore implements PanelRoleStorePort {
   constructor(private readonly sql: SqlContext) {}
 

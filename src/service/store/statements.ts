@@ -24,6 +24,7 @@ import { PLAYER_STATEMENTS } from './players.js';
 import { PUBLIC_LIST_STATEMENTS } from './public-list.js';
 import { PUNISHMENT_STATEMENTS } from './punishments.js';
 import { SERVER_KEY_STATEMENTS } from './server-keys.js';
+import { STAFF_LIMIT_STATEMENTS } from './staff-limits.js';
 import { STREAM_CHANGE_STATEMENTS } from './stream-changes.js';
 import { TICKET_LIST_STATEMENTS } from './ticket-list.js';
 import { TICKET_STATEMENTS } from './tickets.js';
@@ -70,4 +71,5 @@ export const STORE_STATEMENTS = {
   appealCodes: APPEAL_CODE_STATEMENTS,
   warningLadders: WARNING_LADDER_STATEMENTS,
   freezes: FREEZE_STATEMENTS,
+  staffLimits: STAFF_LIMIT_STATEMENTS,
 } as const;

@@ -28,6 +28,7 @@ import type { UnrenderableTicketReport } from './ports/tickets.js';
 import { PublicListStore } from './public-list.js';
 import { PunishmentStore } from './punishments.js';
 import { ServerKeyStore } from './server-keys.js';
+import { StaffLimitStore } from './staff-limits.js';
 import { StreamChangeStore } from './stream-changes.js';
 import { TicketListStore } from './ticket-list.js';
 import { TicketStore } from './tickets.js';
@@ -82,6 +83,7 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
     appealCodes: new AppealCodeStore(sql),
     warningLadders: new WarningLadderStore(sql),
     freezes: new FreezeStore(sql),
+    staffLimits: new StaffLimitStore(sql),
   };
 }
 

@@ -9,6 +9,7 @@ import { issueWithin } from '../../ladders/escalation.js';
 import { publishChanges } from '../../punishment-actions.js';
 import { findTypeRule } from '../../rules/catalogue.js';
 import { computePreview } from '../../rules/preview.js';
+import { refuseBeyondLimits, roleIssueLimits } from '../../staff/check-issue.js';
 import { closeTicketWithReply } from '../../tickets/close-with-reply.js';
 import { fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
@@ -85,7 +86,18 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
     const title = kind.isWarning ? 'Warning' : rule.title;
     const suggested = rule.durationsDays ? preview[form.severity] : preview.singleSeverity;
     const duration = kind.isWarning ? 0 : (form.duration ?? suggested.duration);
+    const limitCheck = {
+      networkId: staff.networkId,
+      issuerName: staff.username,
+      limits: roleIssueLimits(staff.role, await stores.staffLimits.find(staff.networkId, staff.role)),
+      typeOrdinal: kind.typeOrdinal,
+      status: kind.status,
+      durationMs: duration,
+      nowMs,
+    };
     if (form.confirm !== 'yes') {
+      // Refused before the confirm page too, so nobody confirms what cannot be issued.
+      await refuseBeyondLimits(stores, rules, limitCheck);
       return renderStaffPage(panel, request, reply, 'confirm-punishment', {
         title: `Confirm: ${title} for ${player.name}`,
         player: { uuid: player.uuid, name: player.name },
@@ -136,6 +148,7 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
     let closedTicket = false;
     const outcome = await storage.transaction(async (stores) => {
       const issue = async (stores: ServiceStores) => {
+        await refuseBeyondLimits(stores, rules, limitCheck);
         issued = await issueWithin(context, stores, record, 'panel');
         if (ticket && close === 'yes') {
           const answer = { id: ids(), authorName: staff.username, message: closeReply };

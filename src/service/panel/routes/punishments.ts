@@ -6,6 +6,7 @@ import { pardonPunishment } from '../../punishment-actions.js';
 import { fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
 import type { PanelContext } from '../panel-context.js';
+import { refuseOthersPardon, refuseWithoutPardon } from '../pardon-own.js';
 import { renderPlayerPage } from '../player-page.js';
 import { evidenceForm, pardonForm } from '../punish-form.js';
 
@@ -43,8 +44,10 @@ export function registerPunishmentRoutes(app: FastifyInstance, panel: PanelConte
     return renderPlayerPage(panel, request, reply, row.target_uuid, refused, 400);
   }
 
-  app.post('/punishments/:id/pardon', { preHandler: requireStaff(panel, 'pardon') }, async (request, reply) => {
+  app.post('/punishments/:id/pardon', { preHandler: requireStaff(panel, null) }, async (request, reply) => {
+    refuseWithoutPardon(staffOf(request));
     const { staff, row } = await punishmentOfNetwork(request);
+    refuseOthersPardon(staff, row.issuer_name);
     const parsed = pardonForm.safeParse(formBody(request.body));
     if (!parsed.success) {
       return refuseForm(request, reply, row, 'pardon', fieldErrorsOf(parsed.error).reason);

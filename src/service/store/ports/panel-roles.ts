@@ -6,7 +6,7 @@ import type { CustomRole } from '../panel-role-rows.js';
 export interface PanelRoleStorePort {
   /** Creates the role or replaces its permissions. */
   save(networkId: number, role: CustomRole, nowMs: number): Promise<void>;
-  /** By name, at most 200. */
+  /** By name, at most 300. */
   list(networkId: number): Promise<CustomRole[]>;
   find(networkId: number, name: string): Promise<CustomRole | undefined>;
   /** Deletes the custom role and its two-factor requirement. */

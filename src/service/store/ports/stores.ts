@@ -24,6 +24,7 @@ import type { PlayerStorePort } from './players.js';
 import type { PublicListStorePort } from './public-list.js';
 import type { PunishmentStorePort } from './punishments.js';
 import type { ServerKeyStorePort } from './server-keys.js';
+import type { StaffLimitStorePort } from './staff-limits.js';
 import type { StreamChangeStorePort } from './stream-changes.js';
 import type { TicketListStorePort } from './ticket-list.js';
 import type { TicketStorePort } from './tickets.js';
@@ -81,4 +82,6 @@ export interface ServiceStoresPorts {
   warningLadders: WarningLadderStorePort;
   /** Frozen players (extension and panel). */
   freezes: FreezeStorePort;
+  /** What each panel role may issue, and what one issuer issued (staff limits, rollback). */
+  staffLimits: StaffLimitStorePort;
 }

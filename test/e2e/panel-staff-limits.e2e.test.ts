@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createModerationClient } from '../../src/api/client.js';
+import { createAdmin } from '../../src/service/panel/create-admin.js';
+import { closeBrowsers, describeInBrowser, launchBrowser, screenshotPath } from '../support/browser.js';
+import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
+import { HOSTS, type PlayerBot } from './helpers/hosts.js';
+import { API_KEY, NETWORK, startTestService } from './helpers/service.js';
+import { waitFor } from './helpers/wait.js';
+
+const PASSWORD = 'panel limits password';
+const host = HOSTS.find((candidate) => candidate.name.startsWith('flying-squid'))!;
+
+/**
+ * Staff limits and rollback in Chromium, with a real game server and bot: the admin role is given a
+ * longest ban of 1d on the staff limits page, a 7-day ban from the player page is refused with the
+ * limit named; a rogue in-game name's ban is listed by the rollback's dry run and pardoned by its
+ * run, and the banned bot is let back in.
+ */
+describeInBrowser('staff limits and rollback in the panel', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-limits-panel-'));
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  let game: RunningGameServer;
+  let browser: Browser;
+  const bots: PlayerBot[] = [];
+  const shot = (page: Page, name: string) => page.screenshot({ path: screenshotPath(`${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    const dbPath = join(dir, 'service.db');
+    service = await startTestService({ dbPath, players: ['Victim1', 'Victim2'], uuidOf: host.uuidOf });
+    await createAdmin({ dbPath, network: NETWORK, username: 'boss', password: PASSWORD });
+    writeTestServerFolder(dir, undefined, host.serverSettings);
+    game = await startGameServerProcess(dir, { BAILIFF_API_URL: service.url, BAILIFF_API_KEY: API_KEY });
+    await waitFor('the stream to connect', () => game.output().includes('"state":"connected"'));
+    browser = await launchBrowser();
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const bot of bots) await bot.quit().catch(() => {});
+    await closeBrowsers();
+    await game?.stop();
+    await service?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a ban beyond the role limit, then rolls a rogue name back and the player is let in', {
+    timeout: 90_000,
+  }, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${service.url}/panel/login`);
+    await page.fill('input[name="username"]', 'boss');
+    await page.fill('input[name="password"]', PASSWORD);
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${service.url}/panel/`);
+
+    await page.click('nav a[href="/panel/staff-limits"]');
+    await page.fill('tr[data-role="admin"] input[name="banMax"]', 'forever');
+    await page.click('tr[data-role="admin"] button[type="submit"]');
+    expect(await page.textContent('tr[data-role="admin"] .field-error')).toContain("'forever' is not a length");
+    await page.fill('tr[data-role="admin"] input[name="banMax"]', '1d');
+    await page.click('tr[data-role="admin"] button[type="submit"]');
+    await page.waitForURL(`${service.url}/panel/staff-limits`);
+    expect(await page.inputValue('tr[data-role="admin"] input[name="banMax"]')).toBe('1d');
+    await shot(page, 'staff-limits');
+
+    await page.goto(`${service.url}/panel/players?q=Victim2`);
+    await page.waitForURL(/\/panel\/players\/[0-9a-f-]{36}$/);
+    await page.selectOption('select[name="typeOrdinal"]', '2');
+    await page.fill('#punish-form input[name="reason"]', 'too long');
+    await page.fill('#punish-form input[name="duration"]', '7d');
+    await page.click('#punish-form button[type="submit"]');
+    expect(await page.textContent('main')).toContain(
+      'refused: the longest ban your role (admin) may issue is 1d; this one is 7d',
+    );
+
+    // A rogue in-game name bans Victim1 through the server's key; the bot is kicked.
+    const joined = await host.join(game.port, 'Victim1');
+    if (!joined.joined) throw new Error(`Victim1 was refused: ${joined.reason}`);
+    bots.push(joined.bot);
+    const client = createModerationClient({ baseUrl: service.url, apiKey: API_KEY });
+    const ban = await client.createPunishmentDynamic({
+      targetUuid: host.uuidOf('Victim1'),
+      typeOrdinal: 2,
+      issuerName: 'RogueMod',
+      reason: 'abuse',
+    });
+    await waitFor('Victim1 to be kicked', () => joined.bot.kickedWith);
+
+    const from = new Date(Date.now() - 3_600_000).toISOString().slice(0, 16);
+    const to = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16);
+    await page.goto(`${service.url}/panel/rollback`);
+    await page.fill('input[name="issuer"]', 'RogueMod');
+    await page.fill('input[name="from"]', from);
+    await page.fill('input[name="to"]', to);
+    await page.fill('input[name="reason"]', 'compromised account');
+    await page.click('button[value="preview"]');
+    await page.waitForSelector(`table[data-rollback-list] tr[data-id="${ban.punishmentId}"]`);
+    expect(await page.textContent(`tr[data-id="${ban.punishmentId}"]`)).toContain('Victim1');
+    await shot(page, 'rollback');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click('button[value="run"]');
+    await page.waitForSelector('[data-rollback-done="1"]');
+
+    const back = await waitFor(
+      'the rolled-back player to be let back in',
+      async () => {
+        const attempt = await host.join(game.port, 'Victim1');
+        return attempt.joined ? attempt.bot : undefined;
+      },
+      20_000,
+      250,
+    );
+    bots.push(back);
+    await page.goto(`${service.url}/panel/audit`);
+    expect(await page.textContent('main')).toContain('staff.rollback');
+    await context.close();
+  });
+});
