@@ -68,7 +68,7 @@ async function migrateWithService(
   }
 }
 
-/** `bailiff migrate --from vanilla|essentials --dir PATH [--dry-run] [--out FILE] ...` */
+/** `bailiff migrate --from vanilla|essentials --dir PATH | --from litebans|... --database-url URL [--dry-run] ...` */
 export const command: CliCommand = async (context) => {
   const args = parseMigrateArgs(context.argv, context.cwd);
   if (args.help) {
@@ -79,6 +79,8 @@ export const command: CliCommand = async (context) => {
   const base: MigrationOptions = {
     from: args.from,
     dir: args.dir,
+    databaseUrl: args.databaseUrl,
+    tablePrefix: args.tablePrefix,
     outFile: args.outFile,
     dryRun: args.dryRun,
     onProgress: (event) => display.onProgress(event),

@@ -3,14 +3,19 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../cli/command.js';
 import { readSecret } from '../../cli/secret-input.js';
 import { errorMessage } from '../../errors/error-message.js';
-import { MIGRATION_SOURCES, type MigrationSourceKind } from '../types.js';
+import { isDatabaseSource, MIGRATION_SOURCES, type MigrationSourceKind } from '../types.js';
 
 export const MIGRATE_USAGE = [
   'usage: bailiff migrate --from vanilla|essentials --dir PATH [--dry-run] [--out FILE]',
   '                       [--api-url URL] [--api-key-file FILE] [--db PATH]',
+  '       bailiff migrate --from litebans|libertybans|advancedban|banmanager --database-url URL',
+  '                       [--table-prefix PREFIX] [--dry-run] [--out FILE] [--api-url URL] ...',
   '',
-  '  --from      vanilla (banned-players.json, banned-ips.json) or essentials (userdata/*.yml)',
+  '  --from      vanilla (banned-players.json, banned-ips.json) or essentials (userdata/*.yml),',
+  '              or a plugin whose tables --database-url holds',
   '  --dir       the server folder (vanilla) or plugins/Essentials or its userdata folder',
+  '  --database-url  mysql://USER:PASSWORD@HOST:PORT/DATABASE or postgres://... of the plugin',
+  "  --table-prefix  the plugin's table prefix (default litebans_, libertybans_, none, bm_)",
   '  --dry-run   write the migration file and stop (no network)',
   '  --out       where to write the migration file (default: a file in the temp folder)',
   '  --api-url   service URL (default: BAILIFF_API_URL, else server/plugin-data/Bailiff/config.yml)',
@@ -26,6 +31,8 @@ export interface MigrateArgs {
   help: boolean;
   from: MigrationSourceKind;
   dir: string;
+  databaseUrl: string | undefined;
+  tablePrefix: string | undefined;
   dryRun: boolean;
   outFile: string | undefined;
   apiUrl: string | undefined;
@@ -48,15 +55,23 @@ export function parseMigrateArgs(argv: string[], cwd: string): MigrateArgs {
   const help = values.help ?? false;
   const from = values.from;
   if (!help && !MIGRATION_SOURCES.includes(from as MigrationSourceKind)) {
-    throw new UsageError(`--from: expected vanilla or essentials, received ${describe(from)}\n${MIGRATE_USAGE}`);
+    throw new UsageError(
+      `--from: expected ${MIGRATION_SOURCES.join(', ')}, received ${describe(from)}\n${MIGRATE_USAGE}`,
+    );
   }
-  if (!help && (values.dir === undefined || values.dir.trim() === '')) {
+  const fromDatabase = !help && isDatabaseSource(from as MigrationSourceKind);
+  if (fromDatabase && (values['database-url'] === undefined || values['database-url'].trim() === '')) {
+    throw new UsageError(`--database-url: expected the ${from} database's URL, received nothing\n${MIGRATE_USAGE}`);
+  }
+  if (!help && !fromDatabase && (values.dir === undefined || values.dir.trim() === '')) {
     throw new UsageError(`--dir: expected the folder to read from, received nothing\n${MIGRATE_USAGE}`);
   }
   return {
     help,
     from: from as MigrationSourceKind,
     dir: resolve(cwd, values.dir ?? '.'),
+    databaseUrl: values['database-url'],
+    tablePrefix: values['table-prefix'],
     dryRun: values['dry-run'] ?? false,
     outFile: values.out === undefined ? undefined : resolve(cwd, values.out),
     apiUrl: values['api-url'],
@@ -82,6 +97,8 @@ function parse(argv: string[]) {
     options: {
       from: { type: 'string' },
       dir: { type: 'string' },
+      'database-url': { type: 'string' },
+      'table-prefix': { type: 'string' },
       'dry-run': { type: 'boolean' },
       out: { type: 'string' },
       'api-url': { type: 'string' },
