@@ -269,3 +269,161 @@ describe('bailiff migrate --from litebans', () => {
     );
   });
 });
+
+async function importAll(from: DatabaseSourceKind, url: string) {
+  const summary = await migrate(from, url);
+  const upload = await waitForImport(String(summary.serviceAnswer!.uploadId));
+  return { summary, upload };
+}
+
+describe('bailiff migrate --from advancedban', () => {
+  it('imports the history, in force or lifted (who and why unknown), and skips notes', async () => {
+    const columns = '(name, uuid, reason, operator, punishmentType, start, end, calculation)';
+    const row = (name: string, uuid: string, reason: string, type: string, start: number, end: number) =>
+      `('${name}', '${uuid}', '${reason}', 'Moderator', '${type}', ${start}, ${end}, NULL)`;
+    const history = [
+      row('Alice', hex(ALICE), 'Hacking', 'BAN', now - DAY, -1),
+      row('Bob', hex(BOB), 'Spam', 'TEMP_MUTE', now - HOUR, now + HOUR),
+      row('Carol', hex(CAROL), 'Griefing', 'BAN', now - 2 * DAY, -1),
+      row('Dave', '198.51.100.20', 'Alts', 'IP_BAN', now - HOUR, -1),
+      row('Dave', hex(DAVE), 'Language', 'WARNING', now - HOUR, -1),
+      row('Dave', hex(DAVE), 'AFK', 'KICK', now - HOUR, -1),
+      row('Dave', hex(DAVE), 'watch him', 'NOTE', now - HOUR, -1),
+    ];
+    const inForce = [history[0], history[1], history[3], history[4]];
+    const url = await pluginDatabase('advancedban', [
+      ...ADVANCEDBAN_SCHEMA,
+      `INSERT INTO PunishmentHistory ${columns} VALUES ${history.join(', ')}`,
+      `INSERT INTO Punishments ${columns} VALUES ${inForce.join(', ')}`,
+    ]);
+    const { summary, upload } = await importAll('advancedban', url);
+    expect(summary.skipped.map(({ reason, count }) => ({ reason, count }))).toEqual([
+      { reason: 'AdvancedBan note (not a punishment)', count: 1 },
+    ]);
+    expect(upload.message).toContain('6 punishments (0 already known');
+    expect((await punishment('advancedban-history-1')).punishment).toMatchObject({
+      targetUuid: ALICE,
+      targetName: 'Alice',
+      typeOrdinal: 2,
+      status: 'active',
+      issuerName: 'Moderator',
+    });
+    expect((await punishment('advancedban-history-2')).punishment).toMatchObject({
+      typeOrdinal: 1,
+      duration: 2 * HOUR,
+    });
+    expect(await punishment('advancedban-history-3')).toMatchObject({
+      punishment: { status: 'pardoned' },
+      pardon: { issuerName: 'Unknown', reason: 'Lifted in AdvancedBan, which records neither who nor why' },
+    });
+    expect((await punishment('advancedban-history-4')).punishment).toMatchObject({
+      data: { ipAddress: '198.51.100.20' },
+      status: 'active',
+    });
+    expect((await punishment('advancedban-history-5')).punishment).toMatchObject({ status: 'warning' });
+    expect((await punishment('advancedban-history-6')).punishment).toMatchObject({ status: 'expired', duration: 0 });
+  });
+});
+
+describe('bailiff migrate --from libertybans', () => {
+  it('imports punishments with victims, operators and undo records', async () => {
+    const s = (ms: number) => Math.floor(ms / 1000);
+    const uuid = (value: string) => `UNHEX('${hex(value)}')`;
+    const consoleId = `UNHEX('${'0'.repeat(32)}')`;
+    const noAddress = `UNHEX('${'0'.repeat(8)}')`;
+    const url = await pluginDatabase('libertybans', [
+      ...LIBERTYBANS_SCHEMA,
+      `INSERT INTO libertybans_names VALUES (${uuid(ALICE)}, 'Alice', ${s(now)}), (${uuid(BOB)}, 'Bob', ${s(now)}),
+        (${uuid(CAROL)}, 'Carol', ${s(now)}), (${uuid(MOD)}, 'Moderator', ${s(now)})`,
+      `INSERT INTO libertybans_victims VALUES (1, 0, ${uuid(ALICE)}, ${noAddress}), (2, 0, ${uuid(BOB)}, ${noAddress}),
+        (3, 0, ${uuid(CAROL)}, ${noAddress}), (4, 1, ${consoleId}, INET6_ATON('203.0.113.50'))`,
+      `INSERT INTO libertybans_punishments (id, type, operator, reason, scope, start, end) VALUES
+        (1, 0, ${uuid(MOD)}, 'Cheating', '', ${s(now - DAY)}, 0),
+        (2, 1, ${consoleId}, 'Spam', '', ${s(now - HOUR)}, ${s(now + HOUR)}),
+        (3, 0, ${uuid(MOD)}, 'Griefing', '', ${s(now - 2 * DAY)}, 0),
+        (4, 0, ${uuid(MOD)}, 'Bots', '', ${s(now - HOUR)}, 0),
+        (5, 2, ${uuid(MOD)}, 'Language', '', ${s(now - HOUR)}, 0),
+        (6, 3, ${uuid(MOD)}, 'AFK', '', ${s(now - HOUR)}, 0)`,
+      'INSERT INTO libertybans_history VALUES (1, 1), (2, 2), (3, 3), (4, 4), (5, 1), (6, 2)',
+      'INSERT INTO libertybans_bans VALUES (1, 1), (4, 4)',
+      'INSERT INTO libertybans_mutes VALUES (2, 2)',
+      'INSERT INTO libertybans_warns VALUES (5, 1)',
+      `INSERT INTO libertybans_undone VALUES (3, ${uuid(MOD)}, 'Appeal accepted', ${s(now - DAY)})`,
+    ]);
+    const { upload } = await importAll('libertybans', url);
+    expect(upload.message).toContain('6 punishments (0 already known');
+    expect((await punishment('libertybans-1')).punishment).toMatchObject({
+      targetUuid: ALICE,
+      targetName: 'Alice',
+      issuerName: 'Moderator',
+      typeOrdinal: 2,
+      duration: -1,
+      status: 'active',
+    });
+    expect((await punishment('libertybans-2')).punishment).toMatchObject({ typeOrdinal: 1, issuerName: 'Console' });
+    expect(await punishment('libertybans-3')).toMatchObject({
+      punishment: { status: 'pardoned' },
+      pardon: {
+        issuerName: 'Moderator',
+        reason: 'Appeal accepted',
+        pardonedAt: new Date(s(now - DAY) * 1000).toISOString(),
+      },
+    });
+    expect((await punishment('libertybans-4')).punishment).toMatchObject({ data: { ipAddress: '203.0.113.50' } });
+    expect((await punishment('libertybans-5')).punishment).toMatchObject({ status: 'warning' });
+    expect((await punishment('libertybans-6')).punishment).toMatchObject({ typeOrdinal: 0, status: 'expired' });
+  });
+});
+
+describe('bailiff migrate --from banmanager', () => {
+  it('imports bans, records (lifted or run out), IP bans, mutes, warnings and kicks', async () => {
+    const s = (ms: number) => Math.floor(ms / 1000);
+    const uuid = (value: string) => `UNHEX('${hex(value)}')`;
+    const ip = (text: string) => `INET6_ATON('${text}')`;
+    const url = await pluginDatabase('banmanager', [
+      ...BANMANAGER_SCHEMA,
+      `INSERT INTO bm_players VALUES (${uuid(ALICE)}, 'Alice', ${ip('203.0.113.1')}, ${s(now)}),
+        (${uuid(BOB)}, 'Bob', ${ip('203.0.113.2')}, ${s(now)}), (${uuid(CAROL)}, 'Carol', ${ip('203.0.113.3')}, ${s(now)}),
+        (${uuid(DAVE)}, 'Dave', ${ip('203.0.113.4')}, ${s(now)}), (${uuid(MOD)}, 'Moderator', ${ip('127.0.0.1')}, ${s(now)})`,
+      `INSERT INTO bm_player_bans (player_id, reason, actor_id, created, updated, expires, silent) VALUES
+        (${uuid(ALICE)}, 'Cheating', ${uuid(MOD)}, ${s(now - DAY)}, ${s(now - DAY)}, 0, 0)`,
+      `INSERT INTO bm_player_ban_records (player_id, reason, expired, actor_id, pastActor_id, pastCreated, created, createdReason, silent) VALUES
+        (${uuid(CAROL)}, 'Griefing', 0, ${uuid(MOD)}, ${uuid(MOD)}, ${s(now - 3 * DAY)}, ${s(now - DAY)}, 'Appeal accepted', 0),
+        (${uuid(DAVE)}, 'Toxicity', ${s(now - 2 * DAY)}, ${uuid(MOD)}, ${uuid(MOD)}, ${s(now - 3 * DAY)}, ${s(now - 2 * DAY)}, '', 0)`,
+      `INSERT INTO bm_ip_bans (ip, reason, actor_id, created, updated, expires, silent) VALUES
+        (${ip('198.51.100.30')}, 'Bots', ${uuid(MOD)}, ${s(now - HOUR)}, ${s(now - HOUR)}, 0, 0)`,
+      `INSERT INTO bm_player_mutes (player_id, reason, actor_id, created, updated, expires, silent, soft) VALUES
+        (${uuid(BOB)}, 'Spam', ${uuid(MOD)}, ${s(now - HOUR)}, ${s(now - HOUR)}, ${s(now + HOUR)}, 0, 0)`,
+      `INSERT INTO bm_player_warnings (player_id, reason, actor_id, created, expires, \`read\`, points) VALUES
+        (${uuid(ALICE)}, 'Language', ${uuid(MOD)}, ${s(now - HOUR)}, 0, 1, 1)`,
+      `INSERT INTO bm_player_kicks (player_id, reason, actor_id, created) VALUES (${uuid(DAVE)}, 'AFK', ${uuid(MOD)}, ${s(now - HOUR)})`,
+    ]);
+    const { summary, upload } = await importAll('banmanager', url);
+    expect(summary.byKind).toEqual({ bans: 3, 'ip bans': 1, mutes: 1, warnings: 1, kicks: 1, pardoned: 1 });
+    expect(upload.message).toContain('7 punishments (0 already known');
+    expect((await punishment('banmanager-player_bans-1')).punishment).toMatchObject({
+      targetUuid: ALICE,
+      targetName: 'Alice',
+      issuerName: 'Moderator',
+      duration: -1,
+      status: 'active',
+    });
+    expect(await punishment('banmanager-player_ban_records-1')).toMatchObject({
+      punishment: { targetName: 'Carol', status: 'pardoned', reason: 'Griefing' },
+      pardon: { issuerName: 'Moderator', reason: 'Appeal accepted' },
+    });
+    expect(await punishment('banmanager-player_ban_records-2')).toMatchObject({
+      punishment: { status: 'expired', duration: DAY },
+      pardon: null,
+    });
+    expect((await punishment('banmanager-ip_bans-1')).punishment).toMatchObject({
+      data: { ipAddress: '198.51.100.30' },
+    });
+    expect((await punishment('banmanager-player_mutes-1')).punishment).toMatchObject({
+      typeOrdinal: 1,
+      status: 'active',
+    });
+    expect((await punishment('banmanager-player_warnings-1')).punishment).toMatchObject({ status: 'warning' });
+    expect((await punishment('banmanager-player_kicks-1')).punishment).toMatchObject({ typeOrdinal: 0 });
+  });
+});
