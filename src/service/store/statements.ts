@@ -21,6 +21,7 @@ import { PLAYER_IP_STATEMENTS } from './player-ips.js';
 import { PLAYER_LOOKUP_STATEMENTS } from './player-lookup.js';
 import { PLAYER_STATEMENTS } from './players.js';
 import { PUBLIC_LIST_STATEMENTS } from './public-list.js';
+import { PUNISHMENT_EXPORT_STATEMENTS } from './punishment-export.js';
 import { PUNISHMENT_STATEMENTS } from './punishments.js';
 import { SERVER_KEY_STATEMENTS } from './server-keys.js';
 import { STREAM_CHANGE_STATEMENTS } from './stream-changes.js';
@@ -66,4 +67,5 @@ export const STORE_STATEMENTS = {
   publicList: PUBLIC_LIST_STATEMENTS,
   appeals: APPEAL_STATEMENTS,
   appealCodes: APPEAL_CODE_STATEMENTS,
+  punishmentExport: PUNISHMENT_EXPORT_STATEMENTS,
 } as const;

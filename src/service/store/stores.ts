@@ -25,6 +25,7 @@ import { PlayerStore } from './players.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
 import type { UnrenderableTicketReport } from './ports/tickets.js';
 import { PublicListStore } from './public-list.js';
+import { PunishmentExportStore } from './punishment-export.js';
 import { PunishmentStore } from './punishments.js';
 import { ServerKeyStore } from './server-keys.js';
 import { StreamChangeStore } from './stream-changes.js';
@@ -78,6 +79,7 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
     publicList: new PublicListStore(sql),
     appeals: new AppealStore(sql),
     appealCodes: new AppealCodeStore(sql),
+    punishmentExport: new PunishmentExportStore(sql),
   };
 }
 

@@ -21,6 +21,7 @@ import type { PlayerIpStorePort } from './player-ips.js';
 import type { PlayerLookupPort } from './player-lookup.js';
 import type { PlayerStorePort } from './players.js';
 import type { PublicListStorePort } from './public-list.js';
+import type { PunishmentExportStorePort } from './punishment-export.js';
 import type { PunishmentStorePort } from './punishments.js';
 import type { ServerKeyStorePort } from './server-keys.js';
 import type { StreamChangeStorePort } from './stream-changes.js';
@@ -75,4 +76,6 @@ export interface ServiceStoresPorts {
   panelRecoveryCodes: PanelRecoveryCodeStorePort;
   /** Servers and keys as operators add, rotate and remove them. */
   serverKeys: ServerKeyStorePort;
+  /** A network's punishments in id order, for `bailiff migrate --to json`. */
+  punishmentExport: PunishmentExportStorePort;
 }
