@@ -8,13 +8,14 @@ import type { Random } from '../ports/random.js';
 import type { Timers } from '../ports/timers.js';
 
 /** Where the punishments come from. */
-export type FileSourceKind = 'vanilla' | 'essentials';
+/** `json`: a migration file, such as `bailiff migrate --to json` writes (`--file`). */
+export type FileSourceKind = 'vanilla' | 'essentials' | 'json';
 /** Plugins whose MySQL/MariaDB or PostgreSQL tables are read (`--database-url`). */
 export type DatabaseSourceKind = 'litebans' | 'libertybans' | 'advancedban' | 'banmanager';
 export type MigrationSourceKind = FileSourceKind | DatabaseSourceKind;
 
 export const DATABASE_SOURCES: readonly DatabaseSourceKind[] = ['litebans', 'libertybans', 'advancedban', 'banmanager'];
-export const MIGRATION_SOURCES: readonly MigrationSourceKind[] = ['vanilla', 'essentials', ...DATABASE_SOURCES];
+export const MIGRATION_SOURCES: readonly MigrationSourceKind[] = ['vanilla', 'essentials', 'json', ...DATABASE_SOURCES];
 
 export function isDatabaseSource(kind: MigrationSourceKind): kind is DatabaseSourceKind {
   return (DATABASE_SOURCES as readonly string[]).includes(kind);

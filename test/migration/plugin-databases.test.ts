@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,10 +15,13 @@ import {
   LIBERTYBANS_SCHEMA,
   LITEBANS_SCHEMA,
 } from './helpers/plugin-schemas.js';
+import { runCli } from './helpers/run-cli.js';
 
 const NETWORK = 'survival';
 const API_KEY = 'plugin-import-test-key-0001';
 const ADMIN_TOKEN = 'plugin-import-admin-token';
+const OTHER_NETWORK = 'creative';
+const OTHER_API_KEY = 'plugin-import-other-key-0001';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -35,8 +39,8 @@ let service: RunningService;
 let client: ModerationApi;
 const now = Date.now();
 
-async function admin(path: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${service.url}/admin/v1/networks/${NETWORK}${path}`, {
+async function admin(path: string, network = NETWORK): Promise<Record<string, unknown>> {
+  const response = await fetch(`${service.url}/admin/v1/networks/${network}${path}`, {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
   });
   expect(response.status, path).toBe(200);
@@ -45,9 +49,9 @@ async function admin(path: string): Promise<Record<string, unknown>> {
 
 type UploadRecord = { id: string; status: string; message: string };
 
-async function waitForImport(uploadId: string): Promise<UploadRecord> {
+async function waitForImport(uploadId: string, network = NETWORK): Promise<UploadRecord> {
   for (let attempt = 0; attempt < 400; attempt++) {
-    const { migrations } = (await admin('/migrations')) as { migrations: UploadRecord[] };
+    const { migrations } = (await admin('/migrations', network)) as { migrations: UploadRecord[] };
     const upload = migrations.find((entry) => entry.id === uploadId);
     if (upload && upload.status !== 'processing') return upload;
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -80,8 +84,8 @@ async function migrate(from: DatabaseSourceKind, databaseUrl: string, dryRun = f
   });
 }
 
-async function punishment(id: string) {
-  return (await admin(`/punishments/${id}`)) as {
+async function punishment(id: string, network = NETWORK) {
+  return (await admin(`/punishments/${id}`, network)) as {
     punishment: Record<string, unknown>;
     pardon: { issuerName: string; reason: string; pardonedAt: string } | null;
   };
@@ -94,7 +98,12 @@ beforeAll(async () => {
     port: 0,
     dbPath: join(dir, 'service.db'),
     adminToken: ADMIN_TOKEN,
-    seed: { networks: [{ name: NETWORK, servers: [{ name: 'hub', apiKey: API_KEY }] }] },
+    seed: {
+      networks: [
+        { name: NETWORK, servers: [{ name: 'hub', apiKey: API_KEY }] },
+        { name: OTHER_NETWORK, servers: [{ name: 'creative', apiKey: OTHER_API_KEY }] },
+      ],
+    },
   });
   client = createModerationClient({ baseUrl: service.url, apiKey: API_KEY });
 }, 60_000);
@@ -425,5 +434,83 @@ describe('bailiff migrate --from banmanager', () => {
     });
     expect((await punishment('banmanager-player_warnings-1')).punishment).toMatchObject({ status: 'warning' });
     expect((await punishment('banmanager-player_kicks-1')).punishment).toMatchObject({ typeOrdinal: 0 });
+  });
+});
+
+describe('bailiff migrate --to json, and --from json', () => {
+  it("exports a network's punishments to a file that imports back the same punishments, once", async () => {
+    const file = join(dir, 'survival-export.json');
+    const exported = await runCli(
+      ['migrate', '--to', 'json', '--service-db', join(dir, 'service.db'), '--network', NETWORK, '--out', file],
+      dir,
+    );
+    expect(exported.stderr).toBe('');
+    expect(exported.code).toBe(0);
+    const count = Number(/punishments: +(\d+)/.exec(exported.stdout)?.[1]);
+    expect(count).toBeGreaterThanOrEqual(9 + 6 + 6 + 7);
+    const { players } = JSON.parse(readFileSync(file, 'utf8')) as { players: { punishments: { id: string }[] }[] };
+    const ids = players.map((player) => player.punishments[0]!.id);
+    expect(ids).toHaveLength(count);
+    expect(ids).toContain('litebans-bans-3');
+
+    const cli = (network: string, key: string) => [
+      'migrate',
+      '--from',
+      'json',
+      '--file',
+      file,
+      '--api-url',
+      service.url,
+      '--api-key',
+      key,
+      '--db',
+      join(dir, `${network}-outbox.db`),
+    ];
+    const imported = await runCli(cli(OTHER_NETWORK, OTHER_API_KEY), dir);
+    expect(imported.stderr).toBe('');
+    expect(imported.code).toBe(0);
+    const { migrations } = (await admin('/migrations', OTHER_NETWORK)) as { migrations: UploadRecord[] };
+    const upload = await waitForImport(migrations[0]!.id, OTHER_NETWORK);
+    expect(upload.message).toContain(`${count} punishments (0 already known, 0 invalid`);
+    for (const id of ids) {
+      const original = await punishment(id);
+      const copy = await punishment(id, OTHER_NETWORK);
+      const fields = ({ punishment: p, pardon }: typeof original) => ({
+        ...p,
+        started: undefined,
+        updatedAt: undefined,
+        pardon: pardon && { issuerName: pardon.issuerName, reason: pardon.reason, pardonedAt: pardon.pardonedAt },
+      });
+      expect(fields(copy), id).toEqual(fields(original));
+    }
+
+    // Where it came from, it adds nothing.
+    const again = await runCli(cli(NETWORK, API_KEY), dir);
+    expect(again.code).toBe(0);
+    const latest = (await admin('/migrations')) as { migrations: UploadRecord[] };
+    const back = await waitForImport(latest.migrations[0]!.id);
+    expect(back.message).toContain(`0 punishments (${count} already known`);
+  });
+
+  it('says what is missing for --to json', async () => {
+    const result = await runCli(['migrate', '--to', 'json', '--network', NETWORK, '--out', 'x.json'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--service-db: expected the service's SQLite file or postgres:// URL");
+    const missing = await runCli(
+      [
+        'migrate',
+        '--to',
+        'json',
+        '--service-db',
+        join(dir, 'service.db'),
+        '--network',
+        'nope',
+        '--out',
+        join(dir, 'x.json'),
+      ],
+      dir,
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('--network: no network named "nope" in this database');
   });
 });

@@ -5,6 +5,7 @@ import { resolveApiSettings } from '../../migration/cli/api-settings.js';
 import { formatSummary } from '../../migration/cli/format-summary.js';
 import {
   DEFAULT_PLUGIN_FOLDER,
+  type ExportArgs,
   MIGRATE_USAGE,
   type MigrateArgs,
   parseMigrateArgs,
@@ -68,6 +69,31 @@ async function migrateWithService(
   }
 }
 
+/** `bailiff migrate --to json`: a network's punishments to a migration file. */
+async function exportToJson(exportTo: ExportArgs, context: CliContext): Promise<number> {
+  const { exportNetwork } = await import('../../migration/export/export-network.js');
+  try {
+    const summary = await exportNetwork(exportTo);
+    const kinds = Object.entries(summary.byKind)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([kind, n]) => `    ${kind}: ${n.toLocaleString('en-US')}`);
+    context.stdout.write(
+      [
+        `Exported network ${exportTo.network}`,
+        `  punishments:  ${summary.punishments.toLocaleString('en-US')}`,
+        ...kinds,
+        `  file:         ${summary.filePath} (${summary.fileSize.toLocaleString('en-US')} bytes)`,
+        '',
+      ].join('\n'),
+    );
+    return 0;
+  } catch (error) {
+    if (!isMigrationError(error)) throw error;
+    context.stderr.write(`bailiff migrate: ${error.message}\n`);
+    return 1;
+  }
+}
+
 /** `bailiff migrate --from vanilla|essentials --dir PATH | --from litebans|... --database-url URL [--dry-run] ...` */
 export const command: CliCommand = async (context) => {
   const args = parseMigrateArgs(context.argv, context.cwd);
@@ -75,6 +101,7 @@ export const command: CliCommand = async (context) => {
     context.stdout.write(`${MIGRATE_USAGE}\n`);
     return 0;
   }
+  if (args.exportTo) return exportToJson(args.exportTo, context);
   const display = createProgressDisplay(context.stdout);
   const base: MigrationOptions = {
     from: args.from,

@@ -2,6 +2,7 @@ import { MigrationError } from '../errors.js';
 import { isDatabaseSource, MIGRATION_SOURCES, type MigrationSource, type MigrationSourceKind } from '../types.js';
 import { openDatabaseSource } from './database/index.js';
 import { openEssentialsSource } from './essentials.js';
+import { openExportedFileSource } from './exported-file.js';
 import { openVanillaSource } from './vanilla.js';
 
 export interface SourceSettings {
@@ -22,6 +23,8 @@ export function openSource(settings: SourceSettings, nowMs: () => number): Promi
       return openVanillaSource(settings.dir, nowMs);
     case 'essentials':
       return openEssentialsSource(settings.dir, nowMs);
+    case 'json':
+      return openExportedFileSource(settings.dir);
     default:
       throw new MigrationError(
         'invalid_option',

@@ -25,7 +25,7 @@ const EXPIRED_MARK = '#expired';
 export function wildcardToCidr(ip: string): string {
   const parts = ip.split('.');
   if (parts.length !== 4) return ip;
-  const stars = parts.findIndex((part) => part === '*');
+  const stars = parts.indexOf('*');
   if (stars < 0 || parts.slice(stars).some((part) => part !== '*')) return ip;
   return `${parts.map((part) => (part === '*' ? '0' : part)).join('.')}/${stars * 8}`;
 }
