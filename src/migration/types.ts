@@ -16,6 +16,9 @@ export type MigrationSourceKind = FileSourceKind | DatabaseSourceKind;
 
 export const DATABASE_SOURCES: readonly DatabaseSourceKind[] = ['litebans', 'libertybans', 'advancedban', 'banmanager'];
 export const MIGRATION_SOURCES: readonly MigrationSourceKind[] = ['vanilla', 'essentials', 'json', ...DATABASE_SOURCES];
+/** What `/bailiff migrate` in game reads: a folder of the server (the other sources take a URL or a file). */
+export type ServerFolderSourceKind = 'vanilla' | 'essentials';
+export const SERVER_FOLDER_SOURCES: readonly ServerFolderSourceKind[] = ['vanilla', 'essentials'];
 
 export function isDatabaseSource(kind: MigrationSourceKind): kind is DatabaseSourceKind {
   return (DATABASE_SOURCES as readonly string[]).includes(kind);

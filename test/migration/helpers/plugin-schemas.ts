@@ -12,7 +12,8 @@ const LITEBANS_PUNISHMENT_COLUMNS = `
   time BIGINT NOT NULL, until BIGINT NOT NULL, template TINYINT UNSIGNED NOT NULL DEFAULT 255,
   server_scope VARCHAR(32), server_origin VARCHAR(32),
   silent BIT(1) NOT NULL DEFAULT 0, ipban BIT(1) NOT NULL DEFAULT 0, ipban_wildcard BIT(1) NOT NULL DEFAULT 0,
-  active BIT(1) NOT NULL DEFAULT 1`;
+  active BIT(1) NOT NULL DEFAULT 1,
+  KEY idx_uuid (uuid), KEY idx_ip (ip), KEY idx_time (time), KEY idx_until (until)`;
 
 export const LITEBANS_SCHEMA = [
   `CREATE TABLE litebans_bans (${LITEBANS_PUNISHMENT_COLUMNS}) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`,
@@ -23,10 +24,11 @@ export const LITEBANS_SCHEMA = [
     banned_by_uuid VARCHAR(36), banned_by_name VARCHAR(128), time BIGINT NOT NULL, until BIGINT NOT NULL,
     template TINYINT UNSIGNED NOT NULL DEFAULT 255, server_scope VARCHAR(32), server_origin VARCHAR(32),
     silent BIT(1) NOT NULL DEFAULT 0, ipban BIT(1) NOT NULL DEFAULT 0, ipban_wildcard BIT(1) NOT NULL DEFAULT 0,
-    active BIT(1) NOT NULL DEFAULT 1) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`,
+    active BIT(1) NOT NULL DEFAULT 1, KEY idx_uuid (uuid)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`,
   `CREATE TABLE litebans_history (
     id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, date TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    name VARCHAR(16), uuid VARCHAR(36), ip VARCHAR(45)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`,
+    name VARCHAR(16), uuid VARCHAR(36), ip VARCHAR(45), KEY idx_uuid (uuid), KEY idx_name (name))
+    ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`,
 ];
 
 export const ADVANCEDBAN_SCHEMA = ['Punishments', 'PunishmentHistory'].map(
