@@ -32,7 +32,7 @@ describe('parseMigrateArgs', () => {
   it.each([
     [
       ['--dir', 'x'],
-      '--from: expected vanilla, essentials, litebans, libertybans, advancedban, banmanager, received nothing',
+      '--from: expected vanilla, essentials, json, litebans, libertybans, advancedban, banmanager, received nothing',
     ],
     [['--from', 'litebans', '--dir', 'x'], "--database-url: expected the litebans database's URL, received nothing"],
     [['--from', 'vanilla'], '--dir: expected the folder to read from, received nothing'],

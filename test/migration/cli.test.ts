@@ -72,7 +72,7 @@ describe('bailiff migrate (built CLI)', () => {
     const result = await runCli(['migrate', '--from', 'mybans', '--dir', '.'], dir);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      '--from: expected vanilla, essentials, litebans, libertybans, advancedban, banmanager, received "mybans"',
+      '--from: expected vanilla, essentials, json, litebans, libertybans, advancedban, banmanager, received "mybans"',
     );
     expect(result.stderr).toContain('usage: bailiff migrate');
   });

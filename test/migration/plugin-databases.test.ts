@@ -490,7 +490,8 @@ describe('bailiff migrate --to json, and --from json', () => {
     const latest = (await admin('/migrations')) as { migrations: UploadRecord[] };
     const back = await waitForImport(latest.migrations[0]!.id);
     expect(back.message).toContain(`0 punishments (${count} already known`);
-  });
+    // Three runs of the built CLI, each a node process starting: on a loaded machine that passes 20 s.
+  }, 120_000);
 
   it('says what is missing for --to json', async () => {
     const result = await runCli(['migrate', '--to', 'json', '--network', NETWORK, '--out', 'x.json'], dir);
@@ -512,5 +513,5 @@ describe('bailiff migrate --to json, and --from json', () => {
     );
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('--network: no network named "nope" in this database');
-  });
+  }, 60_000);
 });
