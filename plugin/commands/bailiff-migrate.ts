@@ -4,19 +4,20 @@ import { errorMessage } from '../../src/errors/error-message.js';
 import {
   activePunishmentsOf,
   describeProgressEvent,
-  MIGRATION_SOURCES,
   type MigrationProgressEvent,
-  type MigrationSourceKind,
   type MigrationSummary,
   runMigration,
+  SERVER_FOLDER_SOURCES,
+  type ServerFolderSourceKind,
   sourceDirFor,
 } from '../../src/migration/index.js';
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import type { CommandDeps } from './deps.js';
 import { logForOwner } from './staff-log.js';
 
-export { MIGRATION_SOURCES };
-export type MigrationSource = MigrationSourceKind;
+/** The in-game command reads the server's own folder: vanilla or EssentialsX. */
+export const MIGRATION_SOURCES = SERVER_FOLDER_SOURCES;
+export type MigrationSource = ServerFolderSourceKind;
 
 const FILE_PREFIX = 'bailiff-migration-';
 

@@ -1,3 +1,4 @@
+import { KindTally } from './kind-tally.js';
 import { SkipTally } from './skip-tally.js';
 import type { MigrationPlayer, MigrationSource } from './types.js';
 import { openMigrationFileWriter } from './writer.js';
@@ -23,6 +24,8 @@ export interface BuiltFile {
   punishments: number;
   entriesRead: number;
   skipped: SkipTally;
+  /** Punishments by kind (see {@link KindTally}). */
+  byKind: Record<string, number>;
   fileSize: number;
 }
 
@@ -41,6 +44,7 @@ export async function buildMigrationFile(
   const serviceEvery = Math.max(localEvery, Math.ceil(source.total / 100));
   const writer = await openMigrationFileWriter(outFile);
   const skipped = new SkipTally();
+  const kinds = new KindTally();
   let processed = 0;
   let players = 0;
   let punishments = 0;
@@ -52,6 +56,7 @@ export async function buildMigrationFile(
         options.onPlayer?.(item.player);
         players++;
         punishments += item.player.punishments.length;
+        for (const punishment of item.player.punishments) kinds.add(punishment);
       } else if (item.kind === 'skipped') {
         skipped.add(item.reason, item.where);
       }
@@ -61,7 +66,7 @@ export async function buildMigrationFile(
       if (processed % serviceEvery === 0) options.onServiceProgress({ processed, total });
     }
     const fileSize = await writer.commit();
-    return { players, punishments, entriesRead: processed, skipped, fileSize };
+    return { players, punishments, entriesRead: processed, skipped, byKind: kinds.result(), fileSize };
   } catch (error) {
     await writer.abort();
     throw error;

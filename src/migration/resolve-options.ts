@@ -9,6 +9,7 @@ import { type Random, systemRandom } from '../ports/random.js';
 import { systemTimers, type Timers } from '../ports/timers.js';
 import { MigrationError } from './errors.js';
 import {
+  isDatabaseSource,
   MIGRATION_SOURCES,
   type MigrationOptions,
   type MigrationPlayer,
@@ -25,6 +26,8 @@ export const MIGRATION_DEFAULTS = {
 export interface ResolvedMigrationOptions {
   from: MigrationSourceKind;
   dir: string;
+  databaseUrl: string | undefined;
+  tablePrefix: string | undefined;
   outFile: string;
   /** True when `outFile` was not given: the file in the OS temp folder is removed once uploaded. */
   removeFileAfterUpload: boolean;
@@ -58,10 +61,14 @@ export function resolveMigrationOptions(options: MigrationOptions): ResolvedMigr
   if (!MIGRATION_SOURCES.includes(options.from)) {
     throw new MigrationError(
       'invalid_option',
-      `option from: expected vanilla or essentials, received ${String(options.from)}`,
+      `option from: expected one of ${MIGRATION_SOURCES.join(', ')}, received ${String(options.from)}`,
     );
   }
-  if (typeof options.dir !== 'string' || options.dir.trim() === '') {
+  const fromDatabase = isDatabaseSource(options.from);
+  if (fromDatabase && (typeof options.databaseUrl !== 'string' || options.databaseUrl.trim() === '')) {
+    throw new MigrationError('invalid_option', `option databaseUrl: expected the ${options.from} database's URL`);
+  }
+  if (!fromDatabase && (typeof options.dir !== 'string' || options.dir.trim() === '')) {
     throw new MigrationError('invalid_option', 'option dir: expected the folder to read from');
   }
   const client = options.client;
@@ -76,7 +83,9 @@ export function resolveMigrationOptions(options: MigrationOptions): ResolvedMigr
   const onProgress = options.onProgress;
   return {
     from: options.from,
-    dir: resolve(options.dir),
+    dir: fromDatabase ? '' : resolve(options.dir ?? '.'),
+    databaseUrl: options.databaseUrl,
+    tablePrefix: options.tablePrefix,
     outFile: resolve(options.outFile ?? join(tmpdir(), `bailiff-migration-${options.from}-${runId}.json`)),
     removeFileAfterUpload: options.outFile === undefined && !(options.dryRun ?? false),
     dryRun: options.dryRun ?? false,

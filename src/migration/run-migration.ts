@@ -14,7 +14,7 @@ async function migrate(
   run: ResolvedMigrationOptions,
   reporter: ProgressReporter | undefined,
 ): Promise<MigrationSummary> {
-  const source = await openSource(run.from, run.dir, () => run.clock.now());
+  const source = await openSource(run, () => run.clock.now());
   const building = (processed: number, total: number) =>
     `Writing the migration file: ${count(processed)} of ${count(total)} entries`;
   reporter?.report('building_json', building(0, source.total), { processed: 0, total: source.total });
@@ -34,6 +34,7 @@ async function migrate(
     punishments: built.punishments,
     entriesRead: built.entriesRead,
     skipped: built.skipped.list(),
+    byKind: built.byKind,
     fileSize: built.fileSize,
     filePath: run.outFile,
     dryRun: run.dryRun,

@@ -8,9 +8,29 @@ import type { Random } from '../ports/random.js';
 import type { Timers } from '../ports/timers.js';
 
 /** Where the punishments come from. */
-export type MigrationSourceKind = 'vanilla' | 'essentials';
+/** `json`: a migration file, such as `bailiff migrate --to json` writes (`--file`). */
+export type FileSourceKind = 'vanilla' | 'essentials' | 'json';
+/** Plugins whose MySQL/MariaDB or PostgreSQL tables are read (`--database-url`). */
+export type DatabaseSourceKind = 'litebans' | 'libertybans' | 'advancedban' | 'banmanager';
+export type MigrationSourceKind = FileSourceKind | DatabaseSourceKind;
 
-export const MIGRATION_SOURCES: readonly MigrationSourceKind[] = ['vanilla', 'essentials'];
+export const DATABASE_SOURCES: readonly DatabaseSourceKind[] = ['litebans', 'libertybans', 'advancedban', 'banmanager'];
+export const MIGRATION_SOURCES: readonly MigrationSourceKind[] = ['vanilla', 'essentials', 'json', ...DATABASE_SOURCES];
+/** What `/bailiff migrate` in game reads: a folder of the server (the other sources take a URL or a file). */
+export type ServerFolderSourceKind = 'vanilla' | 'essentials';
+export const SERVER_FOLDER_SOURCES: readonly ServerFolderSourceKind[] = ['vanilla', 'essentials'];
+
+export function isDatabaseSource(kind: MigrationSourceKind): kind is DatabaseSourceKind {
+  return (DATABASE_SOURCES as readonly string[]).includes(kind);
+}
+
+/** Who lifted a punishment before its end, when and why (an extension of the file format). */
+export interface MigrationPardon {
+  issuerName: string;
+  reason: string;
+  /** ISO 8601. */
+  date: string;
+}
 
 /** One punishment of the migration file format (docs/contract/service-semantics.md, Migration). */
 export interface MigrationPunishment {
@@ -23,6 +43,12 @@ export interface MigrationPunishment {
   /** Milliseconds; -1 is permanent. */
   duration: number;
   active: boolean;
+  /** Extension: `warning` for a warning (a Kick-type record, as `/warn` makes); absent otherwise. */
+  status?: 'warning';
+  /** Extension: the punishment's `data`, e.g. `{ipAddress}` for an IP ban. */
+  data?: Record<string, unknown>;
+  /** Extension: the pardon of a punishment lifted before its end. */
+  pardon?: MigrationPardon;
 }
 
 /** One player of the migration file format, with their punishments. */
@@ -69,6 +95,8 @@ export interface MigrationSummary {
   /** Source entries read (players, IP bans, userdata files). */
   entriesRead: number;
   skipped: SkippedEntries[];
+  /** Punishments written, by kind (`bans`, `ip bans`, `mutes`, `warnings`, `kicks`, `pardoned`). */
+  byKind?: Record<string, number>;
   /** Bytes of the written migration file. */
   fileSize: number;
   filePath: string;
@@ -84,9 +112,13 @@ export interface MigrationOptions {
   /**
    * Folder holding the source: for `vanilla` the server folder with `banned-players.json`
    * (and optionally `banned-ips.json`); for `essentials` the `userdata` folder, or a folder
-   * containing `userdata/` (such as `plugins/Essentials`).
+   * containing `userdata/` (such as `plugins/Essentials`). Not used by the database sources.
    */
-  dir: string;
+  dir?: string;
+  /** `mysql://` or `postgres://` URL of the plugin's database; required for the database sources. */
+  databaseUrl?: string;
+  /** Prefix of the plugin's table names. @default the plugin's own (`litebans_`, `libertybans_`, none, `bm_`) */
+  tablePrefix?: string;
   /**
    * Where the migration file is written, and kept. @default `<os tmpdir>/bailiff-migration-<from>-<run id>.json`,
    * removed once uploaded (a dry run keeps it)

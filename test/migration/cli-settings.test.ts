@@ -30,7 +30,11 @@ describe('parseMigrateArgs', () => {
   });
 
   it.each([
-    [['--dir', 'x'], '--from: expected vanilla or essentials, received nothing'],
+    [
+      ['--dir', 'x'],
+      '--from: expected vanilla, essentials, json, litebans, libertybans, advancedban, banmanager, received nothing',
+    ],
+    [['--from', 'litebans', '--dir', 'x'], "--database-url: expected the litebans database's URL, received nothing"],
     [['--from', 'vanilla'], '--dir: expected the folder to read from, received nothing'],
     [['--from', 'vanilla', '--dir', 'x', '--verbose'], "Unknown option '--verbose'"],
   ])('throws a usage error naming the flag for %j', (argv, message) => {

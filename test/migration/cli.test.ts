@@ -69,9 +69,11 @@ describe('bailiff migrate (built CLI)', () => {
   });
 
   it('exits 2 with the problem and the usage for a bad flag', async () => {
-    const result = await runCli(['migrate', '--from', 'litebans', '--dir', '.'], dir);
+    const result = await runCli(['migrate', '--from', 'mybans', '--dir', '.'], dir);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--from: expected vanilla or essentials, received "litebans"');
+    expect(result.stderr).toContain(
+      '--from: expected vanilla, essentials, json, litebans, libertybans, advancedban, banmanager, received "mybans"',
+    );
     expect(result.stderr).toContain('usage: bailiff migrate');
   });
 

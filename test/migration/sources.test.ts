@@ -57,7 +57,7 @@ describe('vanilla source', () => {
   it('yields one player per entry, then each IP ban as skipped', async () => {
     await writeBannedPlayers(dir, [vanillaEntry(1, CREATED), vanillaEntry(2, CREATED, { flavour: 'unknown field' })]);
     await writeBannedIps(dir, ['10.0.0.1', '10.0.0.2'], CREATED);
-    const source = await openSource('vanilla', dir, now);
+    const source = await openSource({ from: 'vanilla', dir }, now);
     expect(source.total).toBe(4);
     const items = await readAll(source);
     expect(items.map((item) => item.kind)).toEqual(['player', 'player', 'skipped', 'skipped']);
@@ -67,9 +67,9 @@ describe('vanilla source', () => {
 
   it('reads an empty list and a blank file as no entries', async () => {
     await writeBannedPlayers(dir, []);
-    expect(await readAll(await openSource('vanilla', dir, now))).toEqual([]);
+    expect(await readAll(await openSource({ from: 'vanilla', dir }, now))).toEqual([]);
     await writeBannedPlayers(dir, '');
-    expect(await readAll(await openSource('vanilla', dir, now))).toEqual([]);
+    expect(await readAll(await openSource({ from: 'vanilla', dir }, now))).toEqual([]);
   });
 
   it('skips a bad entry with its position and keeps going', async () => {
@@ -78,7 +78,7 @@ describe('vanilla source', () => {
       vanillaEntry(2, CREATED, { uuid: 12 }),
       vanillaEntry(3, CREATED),
     ]);
-    const items = await readAll(await openSource('vanilla', dir, now));
+    const items = await readAll(await openSource({ from: 'vanilla', dir }, now));
     expect(items[1]).toEqual({ kind: 'skipped', reason: VANILLA_SKIP.badUuid, where: 'banned-players.json entry #2' });
     expect(items[2]?.kind).toBe('player');
   });
@@ -90,7 +90,7 @@ describe('vanilla source', () => {
     ['text that is not JSON', () => 'banned: everyone', /must hold a JSON array of bans, received something else/],
   ])('fails on malformed JSON (%s) naming the file and the entry', async (_label, content, expected) => {
     await writeBannedPlayers(dir, content(JSON.stringify(vanillaEntry(1, CREATED))));
-    const error = await openSource('vanilla', dir, now)
+    const error = await openSource({ from: 'vanilla', dir }, now)
       .then(readAll)
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MigrationError);
@@ -100,10 +100,12 @@ describe('vanilla source', () => {
 
   it('fails on the wrong shape and on a missing file with a message naming them', async () => {
     await writeBannedPlayers(dir, { players: [] });
-    await expect(openSource('vanilla', dir, now)).rejects.toThrow(
+    await expect(openSource({ from: 'vanilla', dir }, now)).rejects.toThrow(
       'banned-players.json must hold a JSON array of bans, received an object',
     );
-    await expect(openSource('vanilla', join(dir, 'nowhere'), now)).rejects.toThrow(/banned-players\.json not found in/);
+    await expect(openSource({ from: 'vanilla', dir: join(dir, 'nowhere') }, now)).rejects.toThrow(
+      /banned-players\.json not found in/,
+    );
   });
 });
 
@@ -129,7 +131,7 @@ describe('essentials source', () => {
     await writeFile(join(dir, 'plugins', 'Essentials', 'userdata', 'notes.txt'), 'ignored');
 
     for (const folder of [join(dir, 'plugins', 'Essentials'), join(dir, 'plugins', 'Essentials', 'userdata')]) {
-      const source = await openSource('essentials', folder, now);
+      const source = await openSource({ from: 'essentials', dir: folder }, now);
       expect(source.total).toBe(5);
       const items = await readAll(source);
       expect(items.map((item) => item.kind)).toEqual(['player', 'player', 'empty', 'skipped', 'skipped']);
@@ -146,7 +148,7 @@ describe('essentials source', () => {
   });
 
   it('fails when the folder does not exist', async () => {
-    await expect(openSource('essentials', join(dir, 'missing'), now)).rejects.toThrow(
+    await expect(openSource({ from: 'essentials', dir: join(dir, 'missing') }, now)).rejects.toThrow(
       /Essentials userdata folder not found/,
     );
   });

@@ -241,6 +241,10 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - DAY_MS, limit: 100 }),
     uses: ['service_notifications_unread_text'],
   },
+  'punishmentExport.page': {
+    args: (f) => ({ networkId: f.networkId, afterId: 'p10', limit: 1000 }),
+    uses: ['sqlite_autoindex_service_punishments_1', PK],
+  },
   'pardons.byPunishment': {
     values: (f) => ({ networkId: f.networkId, punishmentId: 'p11' }),
     args: (f) => [f.networkId, 'p11'],

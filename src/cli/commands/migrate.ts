@@ -5,6 +5,7 @@ import { resolveApiSettings } from '../../migration/cli/api-settings.js';
 import { formatSummary } from '../../migration/cli/format-summary.js';
 import {
   DEFAULT_PLUGIN_FOLDER,
+  type ExportArgs,
   MIGRATE_USAGE,
   type MigrateArgs,
   parseMigrateArgs,
@@ -68,17 +69,45 @@ async function migrateWithService(
   }
 }
 
-/** `bailiff migrate --from vanilla|essentials --dir PATH [--dry-run] [--out FILE] ...` */
+/** `bailiff migrate --to json`: a network's punishments to a migration file. */
+async function exportToJson(exportTo: ExportArgs, context: CliContext): Promise<number> {
+  const { exportNetwork } = await import('../../migration/export/export-network.js');
+  try {
+    const summary = await exportNetwork(exportTo);
+    const kinds = Object.entries(summary.byKind)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([kind, n]) => `    ${kind}: ${n.toLocaleString('en-US')}`);
+    context.stdout.write(
+      [
+        `Exported network ${exportTo.network}`,
+        `  punishments:  ${summary.punishments.toLocaleString('en-US')}`,
+        ...kinds,
+        `  file:         ${summary.filePath} (${summary.fileSize.toLocaleString('en-US')} bytes)`,
+        '',
+      ].join('\n'),
+    );
+    return 0;
+  } catch (error) {
+    if (!isMigrationError(error)) throw error;
+    context.stderr.write(`bailiff migrate: ${error.message}\n`);
+    return 1;
+  }
+}
+
+/** `bailiff migrate --from vanilla|essentials --dir PATH | --from litebans|... --database-url URL [--dry-run] ...` */
 export const command: CliCommand = async (context) => {
   const args = parseMigrateArgs(context.argv, context.cwd);
   if (args.help) {
     context.stdout.write(`${MIGRATE_USAGE}\n`);
     return 0;
   }
+  if (args.exportTo) return exportToJson(args.exportTo, context);
   const display = createProgressDisplay(context.stdout);
   const base: MigrationOptions = {
     from: args.from,
     dir: args.dir,
+    databaseUrl: args.databaseUrl,
+    tablePrefix: args.tablePrefix,
     outFile: args.outFile,
     dryRun: args.dryRun,
     onProgress: (event) => display.onProgress(event),

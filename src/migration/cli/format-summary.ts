@@ -10,6 +10,9 @@ export function formatSummary(summary: MigrationSummary): string {
     summary.dryRun ? 'Migration file written (dry run, nothing uploaded)' : 'Migration uploaded',
     `  players:      ${count(summary.players)}`,
     `  punishments:  ${count(summary.punishments)}`,
+    ...Object.entries(summary.byKind ?? {})
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([kind, n]) => `    ${kind}: ${count(n)}`),
     `  entries read: ${count(summary.entriesRead)}`,
     `  skipped:      ${count(skippedCount)}`,
     ...summary.skipped.map(

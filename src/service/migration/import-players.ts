@@ -1,6 +1,16 @@
+import { ADDRESS_ONLY_TARGET, ADDRESS_ONLY_TARGET_NAME } from '../../contract/evasion-data.js';
 import type { ServiceStores } from '../context.js';
 import type { ImportTally } from '../store/migration-rows.js';
-import { currentName, migrationPlayer } from './migration-record.js';
+import { currentName, type MigrationPlayer, migrationPlayer } from './migration-record.js';
+
+type ImportedPunishment = MigrationPlayer['punishments'][number];
+
+/** A pardon wins over a warning, a warning over `active`. */
+function statusOf(punishment: ImportedPunishment): string {
+  if (punishment.pardon) return 'pardoned';
+  if (punishment.status === 'warning') return 'warning';
+  return punishment.active ? 'active' : 'expired';
+}
 
 export { emptyTally, type ImportTally } from '../store/migration-rows.js';
 
@@ -24,8 +34,9 @@ export async function importPlayerBatch(
       continue;
     }
     const player = parsed.data;
-    const name = currentName(player);
-    await stores.players.save(networkId, player.minecraftUuid, name);
+    const addressOnly = player.minecraftUuid === ADDRESS_ONLY_TARGET;
+    const name = addressOnly ? ADDRESS_ONLY_TARGET_NAME : currentName(player);
+    if (!addressOnly) await stores.players.save(networkId, player.minecraftUuid, name);
     counted.players += 1;
     for (const punishment of player.punishments) {
       const inserted = await stores.punishments.insert({
@@ -37,11 +48,22 @@ export async function importPlayerBatch(
         typeOrdinal: punishment.typeOrdinal,
         reason: punishment.reason ?? '',
         duration: punishment.duration,
-        status: punishment.active ? 'active' : 'expired',
+        status: statusOf(punishment),
+        ...(punishment.data ? { data: punishment.data } : {}),
         createdAt: punishment.issued,
         // Imported punishments were already enforced by the old system.
         startedAt: punishment.issued,
       });
+      if (inserted && punishment.pardon) {
+        await stores.pardons.record({
+          networkId,
+          punishmentId: punishment.id,
+          issuerName: punishment.pardon.issuerName,
+          reason: punishment.pardon.reason,
+          serverId: null,
+          pardonedAt: punishment.pardon.date,
+        });
+      }
       if (inserted) counted.punishments += 1;
       else counted.duplicates += 1;
     }

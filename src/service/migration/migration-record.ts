@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { evasionData } from '../../contract/evasion-data.js';
 import { durationMs, uuid } from '../../contract/schemas.js';
 import { storedId } from '../limits.js';
 import { epochMs } from '../store/dates.js';
@@ -19,6 +20,11 @@ const importedPunishment = z.looseObject({
   issuerName: z.string().optional(),
   duration: durationMs,
   active: z.boolean(),
+  // Extensions (docs/contract/service-semantics.md, Migration): a warning, the punishment's data
+  // (an IP ban's address), and who lifted it, when and why.
+  status: z.literal('warning').optional(),
+  data: evasionData.optional(),
+  pardon: z.looseObject({ issuerName: z.string().min(1), reason: z.string(), date: dateLike }).optional(),
 });
 
 /** One element of `players` in a migration file (docs/contract/service-semantics.md, Migration). */

@@ -22,6 +22,7 @@ import { PLAYER_IP_STATEMENTS } from './player-ips.js';
 import { PLAYER_LOOKUP_STATEMENTS } from './player-lookup.js';
 import { PLAYER_STATEMENTS } from './players.js';
 import { PUBLIC_LIST_STATEMENTS } from './public-list.js';
+import { PUNISHMENT_EXPORT_STATEMENTS } from './punishment-export.js';
 import { PUNISHMENT_STATEMENTS } from './punishments.js';
 import { SERVER_KEY_STATEMENTS } from './server-keys.js';
 import { STAFF_LIMIT_STATEMENTS } from './staff-limits.js';
@@ -72,4 +73,5 @@ export const STORE_STATEMENTS = {
   warningLadders: WARNING_LADDER_STATEMENTS,
   freezes: FREEZE_STATEMENTS,
   staffLimits: STAFF_LIMIT_STATEMENTS,
+  punishmentExport: PUNISHMENT_EXPORT_STATEMENTS,
 } as const;

@@ -26,6 +26,7 @@ import { PlayerStore } from './players.js';
 import type { ServiceStoresPorts } from './ports/stores.js';
 import type { UnrenderableTicketReport } from './ports/tickets.js';
 import { PublicListStore } from './public-list.js';
+import { PunishmentExportStore } from './punishment-export.js';
 import { PunishmentStore } from './punishments.js';
 import { ServerKeyStore } from './server-keys.js';
 import { StaffLimitStore } from './staff-limits.js';
@@ -84,6 +85,7 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
     warningLadders: new WarningLadderStore(sql),
     freezes: new FreezeStore(sql),
     staffLimits: new StaffLimitStore(sql),
+    punishmentExport: new PunishmentExportStore(sql),
   };
 }
 

@@ -21,6 +21,7 @@ export type * from './player-ips.js';
 export type * from './player-lookup.js';
 export type * from './players.js';
 export type * from './public-list.js';
+export type * from './punishment-export.js';
 export type * from './punishments.js';
 export type * from './server-keys.js';
 export type * from './staff-limits.js';

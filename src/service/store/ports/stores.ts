@@ -22,6 +22,7 @@ import type { PlayerIpStorePort } from './player-ips.js';
 import type { PlayerLookupPort } from './player-lookup.js';
 import type { PlayerStorePort } from './players.js';
 import type { PublicListStorePort } from './public-list.js';
+import type { PunishmentExportStorePort } from './punishment-export.js';
 import type { PunishmentStorePort } from './punishments.js';
 import type { ServerKeyStorePort } from './server-keys.js';
 import type { StaffLimitStorePort } from './staff-limits.js';
@@ -84,4 +85,6 @@ export interface ServiceStoresPorts {
   freezes: FreezeStorePort;
   /** What each panel role may issue, and what one issuer issued (staff limits, rollback). */
   staffLimits: StaffLimitStorePort;
+  /** A network's punishments in id order, for `bailiff migrate --to json`. */
+  punishmentExport: PunishmentExportStorePort;
 }
