@@ -223,6 +223,16 @@ async function populate(stores: ServiceStoresPorts): Promise<void> {
     ],
     updatedAt: 3_400,
   });
+  await stores.staffLimits.save(alpha, 'helper', { banMaxMs: 86_400_000, muteMaxMs: null, hourlyMax: 20 }, 3_500);
+  await stores.freezes.freeze({
+    networkId: alpha,
+    playerUuid: JEB,
+    playerName: 'jeb_',
+    reason: 'looking into it',
+    issuerName: 'mod',
+    serverName: 'lobby',
+    frozenAt: 3_600,
+  });
 }
 
 const sqliteTables = (db: Db) =>
