@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import type { DialectChoices } from './dialect/choices.js';
 import { createBaseline } from './migrations/001-baseline.js';
+import { addStaffNotes } from './migrations/003-notes.js';
 import { adoptLegacySchema } from './migrations/legacy.js';
 
 /** Where the migrator records what it applied (Kysely's own table, named for the service). */
@@ -19,6 +20,7 @@ function serviceMigrations(choices: DialectChoices): Record<string, Migration> {
         if (!(await adoptLegacySchema(db, choices))) await createBaseline(db, choices);
       },
     },
+    '003-notes': { up: (db) => addStaffNotes(db, choices) },
   };
 }
 

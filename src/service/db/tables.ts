@@ -362,6 +362,19 @@ export interface RateBucketsTable {
   granted: number;
 }
 
+/** A staff note on a player or a comment on a punishment; never shown to players. */
+export interface StaffNotesTable {
+  id: AutoId;
+  network_id: number;
+  subject_kind: 'player' | 'punishment';
+  subject_id: string;
+  author_name: string;
+  author_via: 'panel' | 'game';
+  text: string;
+  created_at: number;
+  edited_at: number | null;
+}
+
 /** Every table of the service, by name. */
 export interface ServiceTables {
   service_networks: NetworksTable;
@@ -396,4 +409,5 @@ export interface ServiceTables {
   service_appeal_codes: AppealCodesTable;
   service_unappealable_punishments: UnappealablePunishmentsTable;
   service_rate_buckets: RateBucketsTable;
+  service_staff_notes: StaffNotesTable;
 }

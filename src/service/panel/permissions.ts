@@ -8,6 +8,7 @@ export const PERMISSIONS = [
   'manage-users',
   'manage-servers',
   'migrate',
+  'manage-notes',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -24,6 +25,7 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'manage-users': 'create staff accounts, change their roles, disable them, reset passwords; edit roles',
   'manage-servers': 'manage the game servers of the network',
   migrate: 'upload migration files',
+  'manage-notes': "edit and delete other staff members' notes and comments",
 };
 
 export interface RoleDefinition {

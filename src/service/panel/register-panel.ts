@@ -19,6 +19,7 @@ import { registerLiveRoutes } from './routes/live.js';
 import { registerLoginRoutes } from './routes/login.js';
 import { registerLoginCodeRoutes } from './routes/login-code.js';
 import { registerMigrationRoutes } from './routes/migration.js';
+import { registerNoteRoutes } from './routes/notes.js';
 import { registerPlayerRoutes } from './routes/players.js';
 import { registerPublicListRoutes } from './routes/public-list.js';
 import { registerPunishRoutes } from './routes/punish.js';
@@ -123,6 +124,7 @@ export async function registerPanel(
       registerPunishmentRoutes(scope, panel);
       registerAccountRoutes(scope, panel);
       registerRoleRoutes(scope, panel);
+      registerNoteRoutes(scope, panel);
     },
     { prefix: PANEL_PREFIX },
   );

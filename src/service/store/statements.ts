@@ -23,6 +23,8 @@ import { PLAYER_STATEMENTS } from './players.js';
 import { PUBLIC_LIST_STATEMENTS } from './public-list.js';
 import { PUNISHMENT_STATEMENTS } from './punishments.js';
 import { SERVER_KEY_STATEMENTS } from './server-keys.js';
+import { STAFF_NOTE_STATEMENTS } from './staff-notes.js';
+import { STAFF_STATS_STATEMENTS } from './staff-stats.js';
 import { STREAM_CHANGE_STATEMENTS } from './stream-changes.js';
 import { TICKET_LIST_STATEMENTS } from './ticket-list.js';
 import { TICKET_STATEMENTS } from './tickets.js';
@@ -66,4 +68,6 @@ export const STORE_STATEMENTS = {
   publicList: PUBLIC_LIST_STATEMENTS,
   appeals: APPEAL_STATEMENTS,
   appealCodes: APPEAL_CODE_STATEMENTS,
+  staffNotes: STAFF_NOTE_STATEMENTS,
+  staffStats: STAFF_STATS_STATEMENTS,
 } as const;

@@ -27,6 +27,8 @@ import type { UnrenderableTicketReport } from './ports/tickets.js';
 import { PublicListStore } from './public-list.js';
 import { PunishmentStore } from './punishments.js';
 import { ServerKeyStore } from './server-keys.js';
+import { StaffNoteStore } from './staff-notes.js';
+import { StaffStats } from './staff-stats.js';
 import { StreamChangeStore } from './stream-changes.js';
 import { TicketListStore } from './ticket-list.js';
 import { TicketStore } from './tickets.js';
@@ -78,6 +80,8 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
     publicList: new PublicListStore(sql),
     appeals: new AppealStore(sql),
     appealCodes: new AppealCodeStore(sql),
+    staffNotes: new StaffNoteStore(sql),
+    staffStats: new StaffStats(sql),
   };
 }
 

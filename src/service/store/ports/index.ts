@@ -23,6 +23,8 @@ export type * from './players.js';
 export type * from './public-list.js';
 export type * from './punishments.js';
 export type * from './server-keys.js';
+export type * from './staff-notes.js';
+export type * from './staff-stats.js';
 export type * from './storage.js';
 export type * from './stores.js';
 export type * from './stream-changes.js';

@@ -23,6 +23,8 @@ import type { PlayerStorePort } from './players.js';
 import type { PublicListStorePort } from './public-list.js';
 import type { PunishmentStorePort } from './punishments.js';
 import type { ServerKeyStorePort } from './server-keys.js';
+import type { StaffNoteStorePort } from './staff-notes.js';
+import type { StaffStatsPort } from './staff-stats.js';
 import type { StreamChangeStorePort } from './stream-changes.js';
 import type { TicketListStorePort } from './ticket-list.js';
 import type { TicketStorePort } from './tickets.js';
@@ -75,4 +77,8 @@ export interface ServiceStoresPorts {
   panelRecoveryCodes: PanelRecoveryCodeStorePort;
   /** Servers and keys as operators add, rotate and remove them. */
   serverKeys: ServerKeyStorePort;
+  /** Staff notes on players and comments on punishments (panel, extension). */
+  staffNotes: StaffNoteStorePort;
+  /** The dashboard's punishments, tickets and accepted appeals per staff member. */
+  staffStats: StaffStatsPort;
 }
