@@ -11,6 +11,8 @@ import { historyCommand } from './history.js';
 import { ipBanCommand, ipUnbanCommand } from './ip-bans.js';
 import { liftCommand } from './lift.js';
 import { moderationCommand } from './moderation.js';
+import { noteCommand } from './note.js';
+import { notesCommand } from './notes.js';
 import { previewCommand } from './preview.js';
 import { punishCommand } from './punish.js';
 import { reportCommand } from './report.js';
@@ -55,6 +57,8 @@ export function buildCommands(
     alts: altsCommand(deps, completions),
     reports: reportsCommand(deps),
     appeal: appealCommand(deps),
+    note: noteCommand(deps, completions),
+    notes: notesCommand(deps, completions),
   };
 }
 

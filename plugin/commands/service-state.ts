@@ -31,6 +31,8 @@ const TITLES: Record<ExtensionName, string> = {
   staffReplyToTicket: 'staff replies',
   pendingNotices: 'notices for online players',
   appealCode: 'appeal codes',
+  playerNotes: 'staff notes',
+  addPlayerNote: 'adding staff notes',
 };
 
 /** The status line of what the service offers beyond the published contract; undefined when not reported. */

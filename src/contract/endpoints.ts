@@ -39,6 +39,12 @@ import {
   uuid,
 } from './schemas.js';
 import {
+  addPlayerNoteBody,
+  addPlayerNoteResponse,
+  playerNotesQuery,
+  playerNotesResponse,
+} from './staff-note-schemas.js';
+import {
   claimTicketBody,
   closeTicketBody,
   pendingNoticesQuery,
@@ -306,6 +312,24 @@ const DEFINITIONS = {
     path: 'appeals/code',
     body: appealCodeBody,
     response: appealCodeResponse,
+    extension: true,
+    queueable: false,
+  },
+  playerNotes: {
+    method: 'GET',
+    path: 'players/:uuid/notes',
+    params: { uuid },
+    query: playerNotesQuery,
+    response: playerNotesResponse,
+    extension: true,
+    queueable: false,
+  },
+  addPlayerNote: {
+    method: 'POST',
+    path: 'players/:uuid/notes',
+    params: { uuid },
+    body: addPlayerNoteBody,
+    response: addPlayerNoteResponse,
     extension: true,
     queueable: false,
   },

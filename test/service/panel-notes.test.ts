@@ -100,7 +100,7 @@ describe('staff notes on the player page', () => {
   });
 
   it('comments on a punishment, shown beside it on the player page and never on the public pages', async () => {
-    await t.call('PUT', '/admin/network-settings', { publicList: true }).catch(() => undefined);
+    await t.stores.publicList.setPublic(alpha(), true);
     await bob.get(`/panel/players/${NOTCH}`);
     const commented = await bob.post(`/panel/punishments/${encodeURIComponent(banId)}/comments`, {
       text: 'secret: evidence in the staff channel',
@@ -116,8 +116,10 @@ describe('staff notes on the player page', () => {
       actor: 'bob',
       subject: banId,
     });
-    for (const path of ['/panel/public/', `/panel/public/players/${NOTCH}`]) {
+    for (const path of ['/panel/public/alpha/', `/panel/public/alpha/player/${NOTCH}`]) {
       const visitor = await t.client().get(path);
+      expect(visitor.status).toBe(200);
+      expect(visitor.html).toContain('x-ray');
       expect(visitor.html).not.toContain('secret: evidence');
     }
     expect((await alice.post(`/panel/notes/${id}/delete`)).status).toBe(403);
@@ -144,5 +146,51 @@ describe('staff statistics on the dashboard', () => {
     expect(wrong.html).toContain('from: no such day');
     const backwards = await admin.get(`/panel/?from=${today}&to=2020-01-01`);
     expect(backwards.html).toContain('to: must not be before from');
+  });
+});
+
+describe('the staff notes extension (a server key)', () => {
+  it('adds a note by an in-game name, audited, listed newest first with the total; only manage-notes changes it', async () => {
+    const added = await t.call('POST', `/players/${JEB}/notes`, { staffName: 'Steve', text: '  asked for op  ' });
+    expect(added.status).toBe(200);
+    const { noteId, total } = (await added.json()) as { noteId: number; total: number };
+    expect(total).toBe(1);
+    expect(await t.stores.staffNotes.find(alpha(), noteId)).toMatchObject({
+      authorName: 'Steve',
+      authorVia: 'game',
+      text: 'asked for op',
+    });
+    expect((await t.stores.auditLog.newest(alpha(), 1))[0]).toMatchObject({
+      actor: 'Steve',
+      via: 'api',
+      action: 'note.add',
+      subject: JEB,
+      detail: { note: noteId, text: 'asked for op' },
+    });
+    await t.call('POST', `/players/${JEB}/notes`, { staffName: 'Alex', text: 'second' });
+    const listed = await t.call('GET', `/players/${JEB}/notes?limit=1`);
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toMatchObject({
+      success: true,
+      total: 2,
+      notes: [{ authorName: 'Alex', authorVia: 'game', text: 'second', editedAt: null }],
+    });
+    // A panel account named like the in-game author is not its author.
+    await t.addAccount('Steve', 'alpha', 'moderator');
+    const steve = await t.loggedIn('Steve');
+    expect((await steve.post(`/panel/notes/${noteId}/delete`)).status).toBe(403);
+    expect((await admin.post(`/panel/notes/${noteId}/edit`, { text: 'asked for op (twice)' })).status).toBe(303);
+    expect((await t.stores.staffNotes.find(alpha(), noteId))?.text).toBe('asked for op (twice)');
+  });
+
+  it('refuses a blank note, a bad limit and a bad UUID with 400, storing nothing', async () => {
+    const before = await t.stores.staffNotes.count(alpha(), 'player', NOTCH);
+    expect((await t.call('POST', `/players/${NOTCH}/notes`, { staffName: 'Steve', text: '   ' })).status).toBe(400);
+    expect(
+      (await t.call('POST', `/players/${NOTCH}/notes`, { staffName: 'Steve', text: 'x'.repeat(1001) })).status,
+    ).toBe(400);
+    expect((await t.call('POST', '/players/not-a-uuid/notes', { staffName: 'Steve', text: 'hi' })).status).toBe(400);
+    expect((await t.call('GET', `/players/${NOTCH}/notes?limit=51`)).status).toBe(400);
+    expect(await t.stores.staffNotes.count(alpha(), 'player', NOTCH)).toBe(before);
   });
 });

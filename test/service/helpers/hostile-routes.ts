@@ -71,6 +71,8 @@ const OPERATION_SAMPLES: { readonly [Name in OperationName]: OperationSample } =
   staffReplyToTicket: { ids: [ALPHA_TICKET], body: { staffName: 'Mod', message: 'looking into it' } },
   pendingNotices: { query: { since: ISO, limit: '10' } },
   appealCode: { body: { punishmentId: ALPHA_PUNISHMENT, playerUuid: JEB, playerName: 'jeb_', ipAddress: '127.0.0.1' } },
+  playerNotes: { ids: [NOTCH], query: { limit: '5' } },
+  addPlayerNote: { ids: [NOTCH], body: { staffName: 'Mod', staffUuid: JEB, text: 'warned in chat' } },
 };
 
 const API_ROUTES: HostileRoute[] = OPERATION_NAMES.map((name) => ({
