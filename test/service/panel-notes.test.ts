@@ -135,7 +135,25 @@ describe('staff statistics on the dashboard', () => {
     expect(page.html.slice(page.html.indexOf('id="staff-statistics"'), page.html.indexOf('<h2>Open tickets'))).toMatch(
       /<tr data-staff="alice"><td class="wrap">alice<\/td><td>1<\/td><td>0<\/td><td>0<\/td><\/tr>/,
     );
+    // A punishment of yesterday (the days before today are counted apart, then cached) adds to today's.
+    await t.stores.punishments.insert({
+      networkId: alpha(),
+      id: 'yesterday-1',
+      targetUuid: JEB,
+      targetName: 'jeb_',
+      issuerName: 'alice',
+      typeOrdinal: 2,
+      reason: 'spam',
+      duration: -1,
+      status: 'active',
+      createdAt: t.clock.now() - 86_400_000,
+    });
+    const yesterday = new Date(t.clock.now() - 86_400_000).toISOString().slice(0, 10);
     const today = new Date(t.clock.now()).toISOString().slice(0, 10);
+    const both = await admin.get(`/panel/?from=${yesterday}&to=${today}`);
+    expect(both.html).toMatch(/<tr data-staff="alice"><td class="wrap">alice<\/td><td>2<\/td>/);
+    const onlyYesterday = await admin.get(`/panel/?from=${yesterday}&to=${yesterday}`);
+    expect(onlyYesterday.html).toMatch(/<tr data-staff="alice"><td class="wrap">alice<\/td><td>1<\/td>/);
     const before = await admin.get('/panel/?from=2020-01-01&to=2020-01-31');
     expect(before.html).not.toContain('data-staff="alice"');
     const ranged = await admin.get(`/panel/?from=2020-01-01&to=${today}`);

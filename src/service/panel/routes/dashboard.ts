@@ -3,11 +3,12 @@ import { DashboardReader } from '../dashboard-data.js';
 import { requireStaff, staffOf } from '../guard.js';
 import type { PanelContext } from '../panel-context.js';
 import { renderStaffPage } from '../render.js';
-import { STATS_DEFAULT_DAYS, staffStatistics, statsRangeOf } from '../staff-stats-data.js';
+import { STATS_DEFAULT_DAYS, StaffStatsReader, statsRangeOf } from '../staff-stats-data.js';
 
 /** The dashboard: recent punishments (live), open tickets, charts of the last 30 days. */
 export function registerDashboardRoutes(app: FastifyInstance, panel: PanelContext): void {
   const reader = new DashboardReader(panel.service);
+  const staffStats = new StaffStatsReader(panel.service);
   app.get('/', { preHandler: requireStaff(panel, 'view') }, async (request, reply) => {
     const staff = staffOf(request);
     const data = await reader.read(staff.networkId);
@@ -19,7 +20,7 @@ export function registerDashboardRoutes(app: FastifyInstance, panel: PanelContex
       from: range?.from ?? '',
       to: range?.to ?? '',
       error: 'error' in asked ? asked.error : null,
-      rows: range ? await staffStatistics(panel.service, staff.networkId, range) : [],
+      rows: range ? await staffStats.read(staff.networkId, range) : [],
       defaultDays: STATS_DEFAULT_DAYS,
     };
     return renderStaffPage(
