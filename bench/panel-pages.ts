@@ -17,6 +17,8 @@ const WARM_UP = 30;
 const SAMPLES = 500;
 const PAINTS = 25;
 const PASSWORD = 'bench panel password';
+/** Days of the staff statistics' range in their row. */
+const STATS_DAYS = 90;
 
 async function timePages(client: PanelClient, paths: (n: number) => string): Promise<{ p50: number; p99: number }> {
   const durations: number[] = [];
@@ -156,6 +158,13 @@ export async function run(): Promise<BenchResult[]> {
       const cpuBetween = await cpuOf(child);
       const player = await timePages(client, (n) => `/panel/players/${players[n % players.length]}`);
       const cpuAfter = await cpuOf(child);
+      // The staff statistics over 90 days (about 123,000 of the fixture's punishments): the dashboard with a range.
+      const until = new Date();
+      const since = new Date(until.getTime() - (STATS_DAYS - 1) * 86_400_000);
+      const range = `from=${since.toISOString().slice(0, 10)}&to=${until.toISOString().slice(0, 10)}`;
+      const cpuBeforeStats = await cpuOf(child);
+      const stats = await timePages(client, () => `/panel/?${range}`);
+      const cpuAfterStats = await cpuOf(child);
       const viewer = new PanelClient(url);
       if ((await viewer.login('viewer', PASSWORD)).status !== 303) throw new Error('the viewer could not log in');
       const viewerPlayer = await timePages(viewer, (n) => `/panel/players/${players[n % players.length]}`);
@@ -178,6 +187,19 @@ export async function run(): Promise<BenchResult[]> {
           name: 'player page: service CPU per page',
           unit: 'ms',
           value: perPage(cpuAfter - cpuBetween),
+          notes: 'user + system CPU of the service process, whatever else runs on the machine',
+        },
+        {
+          name: `dashboard with staff statistics of ${STATS_DAYS} days (server)`,
+          unit: 'ms',
+          ...stats,
+          target: 'p99 <= 50 ms',
+          notes: `punishments, closed tickets and accepted appeals per staff member (40 issuers); ${notes}`,
+        },
+        {
+          name: 'dashboard with staff statistics: service CPU per page',
+          unit: 'ms',
+          value: perPage(cpuAfterStats - cpuBeforeStats),
           notes: 'user + system CPU of the service process, whatever else runs on the machine',
         },
         {

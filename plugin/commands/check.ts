@@ -4,6 +4,7 @@ import type { CachedPunishment } from '../cache/cached-punishment.js';
 import { reasonText } from '../messages/reason.js';
 import type { Completions } from './completion.js';
 import type { CommandDeps } from './deps.js';
+import { NOTE_PERMISSION, notesNotOffered } from './note-calls.js';
 import { remainingText } from './remaining-text.js';
 import { resolveAnyTarget } from './resolve-arguments.js';
 
@@ -35,4 +36,17 @@ async function check(deps: CommandDeps, { sender, args }: CommandInvocation): Pr
   if (ban) sender.sendMessage(line('commands.check.ban', ban));
   if (mute) sender.sendMessage(line('commands.check.mute', mute));
   if (!ban && !mute) sender.sendMessage(render('commands.check.clean'));
+  if (sender.hasPermission(NOTE_PERMISSION)) await tellNoteCount(deps, sender, target.uuid);
+}
+
+/** How many staff notes the player has, from the service, after what this server knows. */
+async function tellNoteCount(deps: CommandDeps, sender: CommandInvocation['sender'], uuid: string): Promise<void> {
+  // Known not to offer notes (a remembered 404): no line, no call.
+  if (deps.client.extensions.isMissing('playerNotes', deps.clock.now())) return;
+  try {
+    const { total } = await deps.client.playerNotes({ uuid, query: { limit: 0 } });
+    sender.sendMessage(deps.messages.render('commands.check.notes', { count: total }));
+  } catch (error) {
+    if (!notesNotOffered(error)) sender.sendMessage(deps.messages.render('commands.check.notes-unavailable'));
+  }
 }

@@ -13,6 +13,8 @@ import { historyCommand } from './history.js';
 import { ipBanCommand, ipUnbanCommand } from './ip-bans.js';
 import { liftCommand } from './lift.js';
 import { moderationCommand } from './moderation.js';
+import { noteCommand } from './note.js';
+import { notesCommand } from './notes.js';
 import { previewCommand } from './preview.js';
 import { punishCommand } from './punish.js';
 import { reportCommand } from './report.js';
@@ -61,6 +63,8 @@ export function buildCommands(
     freeze: freezeCommand(deps, completions),
     unfreeze: unfreezeCommand(deps),
     frozen: frozenCommand(deps),
+    note: noteCommand(deps, completions),
+    notes: notesCommand(deps, completions),
   };
 }
 

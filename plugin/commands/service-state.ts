@@ -34,6 +34,8 @@ const TITLES: Record<ExtensionName, string> = {
   freezePlayer: 'freezes',
   unfreezePlayer: 'unfreezes',
   frozenPlayers: 'frozen players list',
+  playerNotes: 'staff notes',
+  addPlayerNote: 'adding staff notes',
 };
 
 /** The status line of what the service offers beyond the published contract; undefined when not reported. */

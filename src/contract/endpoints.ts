@@ -46,6 +46,12 @@ import {
   uuid,
 } from './schemas.js';
 import {
+  addPlayerNoteBody,
+  addPlayerNoteResponse,
+  playerNotesQuery,
+  playerNotesResponse,
+} from './staff-note-schemas.js';
+import {
   claimTicketBody,
   closeTicketBody,
   pendingNoticesQuery,
@@ -338,6 +344,24 @@ const DEFINITIONS = {
     method: 'GET',
     path: 'freezes',
     response: frozenPlayersResponse,
+    extension: true,
+    queueable: false,
+  },
+  playerNotes: {
+    method: 'GET',
+    path: 'players/:uuid/notes',
+    params: { uuid },
+    query: playerNotesQuery,
+    response: playerNotesResponse,
+    extension: true,
+    queueable: false,
+  },
+  addPlayerNote: {
+    method: 'POST',
+    path: 'players/:uuid/notes',
+    params: { uuid },
+    body: addPlayerNoteBody,
+    response: addPlayerNoteResponse,
     extension: true,
     queueable: false,
   },

@@ -37,6 +37,7 @@ import { pendingNoticeHandlers } from './routes/pending-notices.js';
 import { playerLoginHandlers } from './routes/player-login.js';
 import { punishmentReadHandlers } from './routes/punishments-read.js';
 import { punishmentWriteHandlers } from './routes/punishments-write.js';
+import { staffNoteHandlers } from './routes/staff-notes.js';
 import { staffTicketHandlers } from './routes/staff-tickets.js';
 import { ticketWriteHandlers } from './routes/ticket-writes.js';
 import { ticketHandlers } from './routes/tickets.js';
@@ -118,6 +119,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
           ...migrationHandlers(context, settings),
           ...appealCodeHandlers(context),
           ...freezeHandlers(context),
+          ...staffNoteHandlers(context),
         },
         settings.rateLimits.settings.writesPerMinute,
       );

@@ -169,6 +169,10 @@ const ROUTES: { method: 'GET' | 'POST'; path: string; permission: string; form?:
   // Rollback needs pardon too; every role holding manage-users here holds it.
   { method: 'GET', path: '/panel/rollback', permission: 'manage-users' },
   { method: 'POST', path: '/panel/rollback', permission: 'manage-users' },
+  { method: 'POST', path: `/panel/players/${JEB}/notes`, permission: 'punish', form: { text: 'n' } },
+  { method: 'POST', path: '/panel/punishments/none/comments', permission: 'punish', form: { text: 'c' } },
+  { method: 'POST', path: '/panel/notes/999/edit', permission: 'view', form: { text: 'e' } },
+  { method: 'POST', path: '/panel/notes/999/delete', permission: 'view' },
 ];
 const ROLE_PERMISSIONS: Record<string, string[]> = {
   admin: [
@@ -181,6 +185,7 @@ const ROLE_PERMISSIONS: Record<string, string[]> = {
     'manage-servers',
     'migrate',
     'pardon-own',
+    'manage-notes',
   ],
   moderator: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets'],
   helper: ['view', 'punish', 'manage-tickets'],

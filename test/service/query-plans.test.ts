@@ -800,6 +800,33 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0], limit: 2000 }),
     uses: ['service_punishments_target_status', PK],
   },
+  'staffNotes.byId': { args: (f) => ({ networkId: f.networkId, id: 1 }), uses: [PK] },
+  'staffNotes.ofSubject': {
+    args: (f) => ({ networkId: f.networkId, kind: 'player', subjectId: f.punishedPlayers[0], limit: 50 }),
+    uses: ['service_staff_notes_subject'],
+  },
+  'staffNotes.countOfSubject': {
+    args: (f) => ({ networkId: f.networkId, kind: 'player', subjectId: f.punishedPlayers[0] }),
+    uses: ['COVERING INDEX service_staff_notes_subject'],
+  },
+  'staffNotes.commentsOnTarget': {
+    args: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0], limit: 200 }),
+    uses: [PLAYER_ROWS, 'service_staff_notes_subject'],
+  },
+  'staffNotes.edit': { args: (f) => ({ networkId: f.networkId, id: 1, text: 'x', editedAtMs: 0 }), uses: [PK] },
+  'staffNotes.remove': { args: (f) => ({ networkId: f.networkId, id: 1 }), uses: [PK] },
+  'staffStats.punishmentsByIssuer': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 30 * DAY_MS, untilMs: f.nowMs }),
+    uses: ['COVERING INDEX service_punishments_created_type'],
+  },
+  'staffStats.ticketsClosedBy': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 30 * DAY_MS, untilMs: f.nowMs }),
+    uses: ['COVERING INDEX service_tickets_status_updated_assignee'],
+  },
+  'staffStats.appealsAcceptedByIssuer': {
+    args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 30 * DAY_MS, untilMs: f.nowMs }),
+    uses: ['service_appeals_accepted_decided', 'sqlite_autoindex_service_punishments_1'],
+  },
   'streamChanges.activePage': {
     args: (f) => ({ networkId: f.networkId, afterCreatedAt: f.nowMs - DAY_MS, afterRowid: 0, limit: 1000 }),
     uses: ['service_punishments_status_created'],

@@ -3,6 +3,7 @@ import { type Migration, Migrator } from 'kysely/migration';
 import type { DialectChoices } from './dialect/choices.js';
 import { createBaseline } from './migrations/001-baseline.js';
 import { createTicketPunishments } from './migrations/002-ticket-punishments.js';
+import { addStaffNotes } from './migrations/003-notes.js';
 import { createWarningLadders } from './migrations/004-ladders.js';
 import { addStaffLimits } from './migrations/005-staff-limits.js';
 import { createFreezes } from './migrations/006-freeze.js';
@@ -24,9 +25,10 @@ function serviceMigrations(choices: DialectChoices): Record<string, Migration> {
       },
     },
     '002-ticket-punishments': { up: (db) => createTicketPunishments(db, choices) },
+    '003-notes': { up: (db) => addStaffNotes(db, choices) },
     '004-ladders': { up: (db) => createWarningLadders(db, choices) },
-    '006-freeze': { up: (db) => createFreezes(db, choices) },
     '005-staff-limits': { up: (db) => addStaffLimits(db, choices) },
+    '006-freeze': { up: (db) => createFreezes(db, choices) },
   };
 }
 

@@ -374,6 +374,19 @@ export interface FreezesTable {
   frozen_at: number;
 }
 
+/** A staff note on a player or a comment on a punishment; never shown to players. */
+export interface StaffNotesTable {
+  id: AutoId;
+  network_id: number;
+  subject_kind: 'player' | 'punishment';
+  subject_id: string;
+  author_name: string;
+  author_via: 'panel' | 'game';
+  text: string;
+  created_at: number;
+  edited_at: number | null;
+}
+
 /** Every table of the service, by name. */
 export interface ServiceTables {
   service_networks: NetworksTable;
@@ -413,6 +426,7 @@ export interface ServiceTables {
   service_warning_ladder_steps: WarningLadderStepsTable;
   service_freezes: FreezesTable;
   service_staff_role_limits: StaffRoleLimitsTable;
+  service_staff_notes: StaffNotesTable;
 }
 
 /** A network's warning ladder (004-ladders). */

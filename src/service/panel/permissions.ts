@@ -9,6 +9,7 @@ export const PERMISSIONS = [
   'manage-servers',
   'migrate',
   'pardon-own',
+  'manage-notes',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -26,6 +27,7 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'manage-servers': 'manage the game servers of the network',
   migrate: 'upload migration files',
   'pardon-own': 'pardon only the punishments they issued themselves',
+  'manage-notes': "edit and delete other staff members' notes and comments",
 };
 
 export interface RoleDefinition {

@@ -7,6 +7,7 @@ import { playerPageData } from './player-page-data.js';
 import { punishFormOptions } from './punish-form.js';
 import { visitorInput } from './redact-addresses.js';
 import { renderStaffPage } from './render.js';
+import { notesOfPlayerPage } from './staff-notes.js';
 
 /** Renders the player page, with a form's errors and values when it was refused. */
 export async function renderPlayerPage(
@@ -19,6 +20,7 @@ export async function renderPlayerPage(
 ): Promise<FastifyReply> {
   const data = await playerPageData(panel.service, staffOf(request), uuid);
   if (!data) throw new HttpError(404, 'this network has never seen that player');
+  const notes = await notesOfPlayerPage(panel.service, staffOf(request), data.player.uuid);
   return renderStaffPage(
     panel,
     request,
@@ -27,6 +29,7 @@ export async function renderPlayerPage(
     {
       title: data.player.name,
       ...data,
+      ...notes,
       form: punishFormOptions(panel.service.rules),
       values: visitorInput(form.values ?? {}),
       errors: form.errors ?? {},

@@ -21,6 +21,7 @@ import { registerLiveRoutes } from './routes/live.js';
 import { registerLoginRoutes } from './routes/login.js';
 import { registerLoginCodeRoutes } from './routes/login-code.js';
 import { registerMigrationRoutes } from './routes/migration.js';
+import { registerNoteRoutes } from './routes/notes.js';
 import { registerPlayerRoutes } from './routes/players.js';
 import { registerPublicListRoutes } from './routes/public-list.js';
 import { registerPunishRoutes } from './routes/punish.js';
@@ -131,6 +132,7 @@ export async function registerPanel(
       registerRoleRoutes(scope, panel);
       registerStaffLimitRoutes(scope, panel);
       registerRollbackRoutes(scope, panel);
+      registerNoteRoutes(scope, panel);
     },
     { prefix: PANEL_PREFIX },
   );

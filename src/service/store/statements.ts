@@ -26,6 +26,8 @@ import { PUNISHMENT_EXPORT_STATEMENTS } from './punishment-export.js';
 import { PUNISHMENT_STATEMENTS } from './punishments.js';
 import { SERVER_KEY_STATEMENTS } from './server-keys.js';
 import { STAFF_LIMIT_STATEMENTS } from './staff-limits.js';
+import { STAFF_NOTE_STATEMENTS } from './staff-notes.js';
+import { STAFF_STATS_STATEMENTS } from './staff-stats.js';
 import { STREAM_CHANGE_STATEMENTS } from './stream-changes.js';
 import { TICKET_LIST_STATEMENTS } from './ticket-list.js';
 import { TICKET_STATEMENTS } from './tickets.js';
@@ -74,4 +76,6 @@ export const STORE_STATEMENTS = {
   freezes: FREEZE_STATEMENTS,
   staffLimits: STAFF_LIMIT_STATEMENTS,
   punishmentExport: PUNISHMENT_EXPORT_STATEMENTS,
+  staffNotes: STAFF_NOTE_STATEMENTS,
+  staffStats: STAFF_STATS_STATEMENTS,
 } as const;

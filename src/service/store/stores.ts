@@ -30,6 +30,8 @@ import { PunishmentExportStore } from './punishment-export.js';
 import { PunishmentStore } from './punishments.js';
 import { ServerKeyStore } from './server-keys.js';
 import { StaffLimitStore } from './staff-limits.js';
+import { StaffNoteStore } from './staff-notes.js';
+import { StaffStats } from './staff-stats.js';
 import { StreamChangeStore } from './stream-changes.js';
 import { TicketListStore } from './ticket-list.js';
 import { TicketStore } from './tickets.js';
@@ -86,6 +88,8 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
     freezes: new FreezeStore(sql),
     staffLimits: new StaffLimitStore(sql),
     punishmentExport: new PunishmentExportStore(sql),
+    staffNotes: new StaffNoteStore(sql),
+    staffStats: new StaffStats(sql),
   };
 }
 

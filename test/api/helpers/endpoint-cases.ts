@@ -449,6 +449,30 @@ function endpointSamples(
       badPath: 'options.timeoutMs',
       errorStatuses: [401, 404, 429, 500],
     },
+    playerNotes: {
+      payload: { uuid: PLAYER_UUID, query: { limit: 5 } },
+      path: `players/${PLAYER_UUID}/notes`,
+      query: { limit: '5' },
+      okBody: {
+        success: true,
+        playerUuid: PLAYER_UUID,
+        total: 1,
+        notes: [{ id: 1, authorName: 'Mod', authorVia: 'game', text: 'warned', createdAt: NOW_ISO, editedAt: null }],
+      },
+      requiredField: ['notes', 0, 'createdAt'],
+      badPayload: { uuid: PLAYER_UUID, query: { limit: 51 } },
+      badPath: 'limit',
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
+    addPlayerNote: {
+      payload: { uuid: PLAYER_UUID, body: { staffName: 'Mod', text: 'warned in chat' } },
+      path: `players/${PLAYER_UUID}/notes`,
+      okBody: { success: true, noteId: 1, total: 1 },
+      requiredField: ['noteId'],
+      badPayload: { uuid: PLAYER_UUID, body: { staffName: 'Mod', text: ' ' } },
+      badPath: 'text',
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
   };
 }
 

@@ -94,8 +94,13 @@ describe('/unban and /unmute', () => {
 });
 
 describe('/check, /history, /banlist', () => {
-  it('/check shows the running ban and mute with time left', async () => {
-    deps = testDeps();
+  it('/check shows the running ban and mute with time left, and how many staff notes the player has', async () => {
+    const noteCounts: Record<string, number> = { [STEVE.uuid]: 2, [ALEX.uuid]: 0 };
+    deps = testDeps({
+      api: {
+        playerNotes: async ({ uuid }) => ({ success: true, playerUuid: uuid, total: noteCounts[uuid] ?? 0, notes: [] }),
+      },
+    });
     deps.applyCreated(punishment({}), true);
     deps.applyCreated(
       punishment({
@@ -113,10 +118,15 @@ describe('/check, /history, /banlist', () => {
       'Steve:',
       '  Banned by Admin (permanent): griefing (ID p-1)',
       '  Muted by Admin (1h): spam (ID m-1)',
+      '  Staff notes: 2 (/notes)',
     ]);
     const clean = mod();
     await checkCommand(deps).execute({ sender: clean, label: 'check', args: ['Alex'] });
-    expect(plain(clean.messages)).toEqual(['Alex:', '  No active ban or mute known to this server.']);
+    expect(plain(clean.messages)).toEqual([
+      'Alex:',
+      '  No active ban or mute known to this server.',
+      '  Staff notes: 0 (/notes)',
+    ]);
   });
 
   it('/history pages every stored punishment, newest first, each line with its id; past the last page says so', async () => {

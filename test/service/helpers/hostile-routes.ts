@@ -74,6 +74,8 @@ const OPERATION_SAMPLES: { readonly [Name in OperationName]: OperationSample } =
   freezePlayer: { ids: [JEB], body: { playerName: 'jeb_', issuerName: 'Mod', reason: 'x-ray' } },
   unfreezePlayer: { ids: [JEB], body: { issuerName: 'Mod' } },
   frozenPlayers: {},
+  playerNotes: { ids: [NOTCH], query: { limit: '5' } },
+  addPlayerNote: { ids: [NOTCH], body: { staffName: 'Mod', staffUuid: JEB, text: 'warned in chat' } },
 };
 
 const API_ROUTES: HostileRoute[] = OPERATION_NAMES.map((name) => ({

@@ -13,6 +13,7 @@ import { PANEL_SESSION_STATEMENTS } from '../../../src/service/store/panel-sessi
 import { PLAYER_LOOKUP_STATEMENTS } from '../../../src/service/store/player-lookup.js';
 import { DAY_MS } from '../../../src/service/store/ports/dashboard.js';
 import { TICKET_PAGE_FILTERS, type TicketPageStatement } from '../../../src/service/store/ports/ticket-list.js';
+import { STAFF_STATS_STATEMENTS } from '../../../src/service/store/staff-stats.js';
 import { TICKET_LIST_STATEMENTS } from '../../../src/service/store/ticket-list.js';
 import { TICKET_STATEMENTS } from '../../../src/service/store/tickets.js';
 import { createTestDatabase, type TestDatabase, testPool } from '../../support/postgres.js';
@@ -159,6 +160,25 @@ const PANEL_STATEMENTS: readonly PanelStatement[] = [
     'open tickets',
     ['service_tickets_status_created'],
     oneStore(DASHBOARD_STATEMENTS.openTickets, { networkId: 1, limit: 20 }),
+  ],
+  // The dashboard's staff statistics over a range: one range of an index holding the name grouped by.
+  [
+    'punishments per issuer',
+    ['service_punishments_created_type'],
+    oneStore(STAFF_STATS_STATEMENTS.punishmentsByIssuer, {
+      networkId: 1,
+      sinceMs: DAY_START,
+      untilMs: DAY_START + 7 * DAY_MS,
+    }),
+  ],
+  [
+    'tickets closed per holder',
+    ['service_tickets_status_updated_assignee'],
+    oneStore(STAFF_STATS_STATEMENTS.ticketsClosedBy, {
+      networkId: 1,
+      sinceMs: DAY_START,
+      untilMs: DAY_START + 7 * DAY_MS,
+    }),
   ],
   [
     'names starting with',
@@ -323,6 +343,11 @@ const ONE_STORE_ONLY: ReadonlyArray<readonly [string, OneStore, string[]]> = [
     'an appeal by its link',
     oneStore(APPEAL_STATEMENTS.byToken, { tokenHash: sha256('link-7') }),
     ['service_appeals_token_hash_key'],
+  ],
+  [
+    'accepted appeals per issuer of the appealed punishment',
+    oneStore(STAFF_STATS_STATEMENTS.appealsAcceptedByIssuer, { networkId: 1, sinceMs: 1_000, untilMs: 1_300 }),
+    ['service_appeals_accepted_decided', 'service_punishments_pk'],
   ],
   [
     "a punishment's last denial",

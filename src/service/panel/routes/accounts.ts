@@ -8,6 +8,7 @@ import { requireStaff, staffOf } from '../guard.js';
 import { panelAuditRecorder } from '../panel-audit.js';
 import type { PanelContext } from '../panel-context.js';
 import { hashPassword, passwordProblem } from '../passwords.js';
+import { builtInRole } from '../permissions.js';
 import { renderStaffPage } from '../render.js';
 import { permissionsOf, roleNamesOf } from '../staff-session.js';
 
@@ -89,8 +90,10 @@ export function registerAccountRoutes(app: FastifyInstance, panel: PanelContext)
     return { staff, account };
   }
 
+  // By name, not from the roles page's list: a network may have more custom roles than it lists.
   async function checkRole(networkId: number, role: string): Promise<string | undefined> {
-    return (await roleNamesOf(stores, networkId)).includes(role) ? undefined : `no role named '${role}'`;
+    const exists = builtInRole(role) !== undefined || (await stores.panelRoles.find(networkId, role)) !== undefined;
+    return exists ? undefined : `no role named '${role}'`;
   }
 
   /** Every session of the account ends, and with them its live feeds on every instance. */

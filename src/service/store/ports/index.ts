@@ -25,6 +25,8 @@ export type * from './punishment-export.js';
 export type * from './punishments.js';
 export type * from './server-keys.js';
 export type * from './staff-limits.js';
+export type * from './staff-notes.js';
+export type * from './staff-stats.js';
 export type * from './storage.js';
 export type * from './stores.js';
 export type * from './stream-changes.js';

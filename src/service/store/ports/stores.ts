@@ -26,6 +26,8 @@ import type { PunishmentExportStorePort } from './punishment-export.js';
 import type { PunishmentStorePort } from './punishments.js';
 import type { ServerKeyStorePort } from './server-keys.js';
 import type { StaffLimitStorePort } from './staff-limits.js';
+import type { StaffNoteStorePort } from './staff-notes.js';
+import type { StaffStatsPort } from './staff-stats.js';
 import type { StreamChangeStorePort } from './stream-changes.js';
 import type { TicketListStorePort } from './ticket-list.js';
 import type { TicketStorePort } from './tickets.js';
@@ -87,4 +89,8 @@ export interface ServiceStoresPorts {
   staffLimits: StaffLimitStorePort;
   /** A network's punishments in id order, for `bailiff migrate --to json`. */
   punishmentExport: PunishmentExportStorePort;
+  /** Staff notes on players and comments on punishments (panel, extension). */
+  staffNotes: StaffNoteStorePort;
+  /** The dashboard's punishments, tickets and accepted appeals per staff member. */
+  staffStats: StaffStatsPort;
 }
