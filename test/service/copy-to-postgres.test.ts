@@ -233,6 +233,14 @@ async function populate(stores: ServiceStoresPorts): Promise<void> {
     serverName: 'lobby',
     frozenAt: 3_600,
   });
+  await stores.staffNotes.add(alpha, {
+    subjectKind: 'player',
+    subjectId: JEB,
+    authorName: 'mod',
+    authorVia: 'panel',
+    text: 'warned in chat',
+    createdAtMs: 3_700,
+  });
 }
 
 const sqliteTables = (db: Db) =>
