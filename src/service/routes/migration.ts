@@ -2,7 +2,8 @@ import { migrationProgressBody } from '../../contract/schemas.js';
 import { measureBodyByProgress } from '../connections/body-deadlines.js';
 import type { ServiceContext } from '../context.js';
 import { callerOf } from '../http/auth.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest, HttpError } from '../http/errors.js';
+import { answerAndClose } from '../http/framework-errors.js';
 import { parseOrThrow } from '../http/validate.js';
 import { acceptMigrationUpload } from '../migration/accept-upload.js';
 import type { ImportJobs } from '../migration/import-job.js';
@@ -31,10 +32,18 @@ export function migrationHandlers(
         const uploadId = ids();
         const path = uploadPath(settings.uploadDirectory, uploadId);
         const fileSize = await receiveUpload(request, path, settings.maxUploadBytes).catch((error: unknown) => {
-          // The rest of a refused body is never read: close the connection rather than leave it stalled.
-          reply.header('connection', 'close');
-          throw error;
+          if (!(error instanceof HttpError)) {
+            reply.header('connection', 'close');
+            throw error;
+          }
+          // The rest of a refused body is never kept: answer and close. What the client still sends is
+          // read and dropped for a grace, so the close reaches it as a close, not a reset that could
+          // cost it the answer while it is still writing.
+          reply.hijack();
+          answerAndClose(request.raw.socket, error.statusCode, error.message, error.extra);
+          return undefined;
         });
+        if (fileSize === undefined) return reply;
         const accepted = await acceptMigrationUpload(
           { path, size: fileSize },
           { id: uploadId, networkId: caller.networkId, serverId: caller.serverId },
