@@ -1,39 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/db/open-db.js';
 import { startService } from '../../src/service/index.js';
 import { makeTempDir, uuidOf, vanillaEntry, writeBannedIps, writeBannedPlayers } from './helpers/fixtures.js';
-
-const CLI = resolve('dist/src/cli/main.js');
-const children = new Set<ChildProcess>();
-
-/** Runs the built CLI; bounded: killed by PID after 30 s. */
-function runCli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { ...process.env, BAILIFF_API_URL: '', BAILIFF_API_KEY: '' },
-    });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      children.delete(child);
-      done({ code, stdout, stderr });
-    });
-  });
-}
+import { BUILT_CLI as CLI, killRunningClis, runCli } from './helpers/run-cli.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -42,7 +13,7 @@ beforeAll(async () => {
   ({ dir, cleanup } = await makeTempDir());
 });
 afterAll(async () => {
-  for (const child of children) if (child.pid) process.kill(child.pid, 'SIGKILL');
+  killRunningClis();
   await cleanup?.();
 });
 
