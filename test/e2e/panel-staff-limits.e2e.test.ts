@@ -1,18 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createModerationClient } from '../../src/api/client.js';
-import { createAdmin } from '../../src/service/panel/create-admin.js';
-import { closeBrowsers, describeInBrowser, launchBrowser, screenshotPath } from '../support/browser.js';
-import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
-import { HOSTS, type PlayerBot } from './helpers/hosts.js';
-import { API_KEY, NETWORK, startTestService } from './helpers/service.js';
+import { describeInBrowser } from '../support/browser.js';
+import type { PlayerBot } from './helpers/hosts.js';
+import {
+  FLYING_SQUID,
+  type PanelWithGameServer,
+  panelShot,
+  signInToPanel,
+  startPanelWithGameServer,
+} from './helpers/panel.js';
+import { API_KEY } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
 
 const PASSWORD = 'panel limits password';
-const host = HOSTS.find((candidate) => candidate.name.startsWith('flying-squid'))!;
+const host = FLYING_SQUID;
 
 /**
  * Staff limits and rollback in Chromium, with a real game server and bot: the admin role is given a
@@ -21,29 +22,24 @@ const host = HOSTS.find((candidate) => candidate.name.startsWith('flying-squid')
  * run, and the banned bot is let back in.
  */
 describeInBrowser('staff limits and rollback in the panel', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-limits-panel-'));
-  let service: Awaited<ReturnType<typeof startTestService>>;
-  let game: RunningGameServer;
-  let browser: Browser;
-  const bots: PlayerBot[] = [];
-  const shot = (page: Page, name: string) => page.screenshot({ path: screenshotPath(`${name}.png`), fullPage: true });
+  let setup: PanelWithGameServer;
+  let service: PanelWithGameServer['service'];
+  let game: PanelWithGameServer['game'];
+  let browser: PanelWithGameServer['browser'];
+  let bots: PlayerBot[];
+  const shot = panelShot;
 
   beforeAll(async () => {
-    const dbPath = join(dir, 'service.db');
-    service = await startTestService({ dbPath, players: ['Victim1', 'Victim2'], uuidOf: host.uuidOf });
-    await createAdmin({ dbPath, network: NETWORK, username: 'boss', password: PASSWORD });
-    writeTestServerFolder(dir, undefined, host.serverSettings);
-    game = await startGameServerProcess(dir, { BAILIFF_API_URL: service.url, BAILIFF_API_KEY: API_KEY });
-    await waitFor('the stream to connect', () => game.output().includes('"state":"connected"'));
-    browser = await launchBrowser();
+    setup = await startPanelWithGameServer({
+      dirPrefix: 'bailiff-e2e-limits-panel-',
+      players: ['Victim1', 'Victim2'],
+      admin: { username: 'boss', password: PASSWORD },
+    });
+    ({ service, game, browser, bots } = setup);
   }, 90_000);
 
   afterAll(async () => {
-    for (const bot of bots) await bot.quit().catch(() => {});
-    await closeBrowsers();
-    await game?.stop();
-    await service?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   it('refuses a ban beyond the role limit, then rolls a rogue name back and the player is let in', {
@@ -51,11 +47,7 @@ describeInBrowser('staff limits and rollback in the panel', () => {
   }, async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await page.goto(`${service.url}/panel/login`);
-    await page.fill('input[name="username"]', 'boss');
-    await page.fill('input[name="password"]', PASSWORD);
-    await page.click('button[type="submit"]');
-    await page.waitForURL(`${service.url}/panel/`);
+    await signInToPanel(page, service.url, 'boss', PASSWORD);
 
     await page.click('nav a[href="/panel/staff-limits"]');
     await page.fill('tr[data-role="admin"] input[name="banMax"]', 'forever');

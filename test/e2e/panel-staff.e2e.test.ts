@@ -1,17 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createAdmin } from '../../src/service/panel/create-admin.js';
-import { closeBrowsers, describeInBrowser, launchBrowser, screenshotPath } from '../support/browser.js';
-import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
-import { HOSTS, type PlayerBot } from './helpers/hosts.js';
-import { API_KEY, NETWORK, startTestService } from './helpers/service.js';
+import { describeInBrowser } from '../support/browser.js';
+import type { PlayerBot } from './helpers/hosts.js';
+import { FLYING_SQUID, type PanelWithGameServer, panelShot, startPanelWithGameServer } from './helpers/panel.js';
 import { waitFor } from './helpers/wait.js';
 
 const PASSWORD = 'panel e2e password';
-const host = HOSTS.find((candidate) => candidate.name.startsWith('flying-squid'))!;
+const host = FLYING_SQUID;
 
 /**
  * The staff panel with every real part: the reference service, `bailiff start` running flying-squid
@@ -19,30 +13,24 @@ const host = HOSTS.find((candidate) => candidate.name.startsWith('flying-squid')
  * kicks the bot and appears on an open dashboard without a reload; its pardon lets the bot back.
  */
 describeInBrowser('staff panel end to end', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-panel-'));
-  let service: Awaited<ReturnType<typeof startTestService>>;
-  let game: RunningGameServer;
-  let browser: Browser;
-  const bots: PlayerBot[] = [];
-
-  const shot = (page: Page, name: string) => page.screenshot({ path: screenshotPath(`${name}.png`), fullPage: true });
+  let setup: PanelWithGameServer;
+  let service: PanelWithGameServer['service'];
+  let game: PanelWithGameServer['game'];
+  let browser: PanelWithGameServer['browser'];
+  let bots: PlayerBot[];
+  const shot = panelShot;
 
   beforeAll(async () => {
-    const dbPath = join(dir, 'service.db');
-    service = await startTestService({ dbPath, players: ['Griefer1', 'Bystander1'], uuidOf: host.uuidOf });
-    await createAdmin({ dbPath, network: NETWORK, username: 'headmod', password: PASSWORD });
-    writeTestServerFolder(dir, undefined, host.serverSettings);
-    game = await startGameServerProcess(dir, { BAILIFF_API_URL: service.url, BAILIFF_API_KEY: API_KEY });
-    await waitFor('the stream to connect', () => game.output().includes('"state":"connected"'));
-    browser = await launchBrowser();
+    setup = await startPanelWithGameServer({
+      dirPrefix: 'bailiff-e2e-panel-',
+      players: ['Griefer1', 'Bystander1'],
+      admin: { username: 'headmod', password: PASSWORD },
+    });
+    ({ service, game, browser, bots } = setup);
   }, 90_000);
 
   afterAll(async () => {
-    for (const bot of bots) await bot.quit().catch(() => {});
-    await closeBrowsers();
-    await game?.stop();
-    await service?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   it('bans from the player page (kicking the bot), shows it live on the dashboard, pardons it (the bot rejoins)', {
