@@ -1,11 +1,7 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModerationClient } from '../../src/api/client.js';
-import { joinBot, mustJoin, offlineUuid, type TestBot } from './helpers/bots.js';
-import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
-import { API_KEY, adminApi, startTestService } from './helpers/service.js';
+import { joinBot, offlineUuid, type TestBot } from './helpers/bots.js';
+import { type GameWithBots, startGameWithBots } from './helpers/game-with-bots.js';
+import { adminApi } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
 
 const PLAYERS = [
@@ -28,51 +24,32 @@ const PLAYERS = [
  * bailiff.exempt. One game server for every check, in order.
  */
 describe('moderation commands end to end (bailiff start, reference service)', { timeout: 90_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-moderation-'));
-  let service: Awaited<ReturnType<typeof startTestService>> | undefined;
-  let game: RunningGameServer | undefined;
-  const bots = new Map<string, TestBot>();
-  const admin = adminApi(() => service!.url);
-
-  const bot = (name: string) => bots.get(name)!;
-  const join_ = async (name: string) => {
-    const joined = await mustJoin(game!.port, name);
-    bots.set(name, joined);
-    return joined;
-  };
-  const sees = (who: TestBot, text: string, timeoutMs = 10_000) =>
-    waitFor(`${who.name} to see "${text}"`, () => who.seen.find((line) => line.includes(text)), timeoutMs);
+  let world: GameWithBots;
+  const admin = adminApi(() => world.service.url);
+  const bot = (name: string) => world.bot(name);
+  const join_ = (name: string) => world.join(name);
+  const sees = (who: TestBot, text: string, timeoutMs?: number) => world.sees(who, text, timeoutMs);
   const consoleSays = (text: string) =>
-    waitFor(`the console to print "${text}"`, () => game!.output().includes(text) || undefined);
+    waitFor(`the console to print "${text}"`, () => world.game.output().includes(text) || undefined);
   /** The id at the end of "... Punishment ID: <id>" told to `who` after `index`. */
   const idToldTo = async (who: TestBot, text: string) => {
     const line = await sees(who, text);
     return /Punishment ID: (\S+)$/.exec(line)![1]!;
   };
-  const servicePunishments = async () => {
-    const client = createModerationClient({ baseUrl: service!.url, apiKey: API_KEY });
-    return (await client.recentPunishments({ hours: 1 })).punishments;
-  };
+  const servicePunishments = async () => (await world.api().recentPunishments({ hours: 1 })).punishments;
 
   beforeAll(async () => {
-    service = await startTestService({ dbPath: join(dir, 'service.db'), players: PLAYERS });
-    const server = join(dir, 'server');
-    writeTestServerFolder(server);
-    appendFileSync(join(server, 'server.yml'), 'ops: [StaffBot]\n');
-    writeFileSync(
-      join(server, 'permissions.yml'),
-      'players:\n  Watcher: [bailiff.notify]\n  Shielded: [bailiff.exempt]\n',
-    );
-    game = await startGameServerProcess(server, { BAILIFF_API_URL: service.url, BAILIFF_API_KEY: API_KEY });
-    for (const name of ['StaffBot', 'Watcher', 'Plain']) await join_(name);
+    world = await startGameWithBots({
+      dirPrefix: 'bailiff-e2e-moderation-',
+      players: PLAYERS,
+      joined: ['StaffBot', 'Watcher', 'Plain'],
+      ops: ['StaffBot'],
+      permissions: { Watcher: ['bailiff.notify'], Shielded: ['bailiff.exempt'] },
+      seesTimeoutMs: 10_000,
+    });
   });
 
-  afterAll(async () => {
-    for (const each of bots.values()) await each.quit().catch(() => {});
-    await game?.stop();
-    await service?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => world?.close());
 
   it('/ban without a duration: kicked at once, created at the service, announced to bailiff.notify only', async () => {
     const target = await join_('Target');
@@ -86,7 +63,7 @@ describe('moderation commands end to end (bailiff start, reference service)', { 
     await consoleSays('StaffBot banned Target permanently: griefing the spawn');
     const stored = (await servicePunishments()).find((punishment) => punishment.id === id);
     expect(stored).toMatchObject({ typeOrdinal: 2, duration: -1, issuerName: 'StaffBot', status: 'active' });
-    const refused = await joinBot(game!.port, 'Target');
+    const refused = await joinBot(world.game.port, 'Target');
     expect(refused.joined).toBe(false);
   });
 
@@ -137,8 +114,11 @@ describe('moderation commands end to end (bailiff start, reference service)', { 
     const warned = await join_('Warned');
     for (let index = 1; index <= 6; index += 1) {
       // One after another, so the service creates them in this order.
-      game!.console(`warn Warned reason-${index}`);
-      await waitFor(`warning ${index}`, () => game!.output().split('Warned Warned.').length - 1 >= index || undefined);
+      world.game.console(`warn Warned reason-${index}`);
+      await waitFor(
+        `warning ${index}`,
+        () => world.game.output().split('Warned Warned.').length - 1 >= index || undefined,
+      );
     }
     await sees(warned, 'You received a Warning from CONSOLE: reason-6');
     expect(warned.kickedWith).toBeUndefined();
@@ -178,30 +158,30 @@ describe('moderation commands end to end (bailiff start, reference service)', { 
     const temp = await join_('Temp');
     bot('StaffBot').bot.chat('/tempban Temp 3s cooling off');
     await waitFor('Temp to be kicked', () => temp.kickedWith);
-    const refused = await joinBot(game!.port, 'Temp');
+    const refused = await joinBot(world.game.port, 'Temp');
     expect(refused.joined).toBe(false);
     const back = await waitFor(
       'Temp to be let back in',
       async () => {
-        const attempt = await joinBot(game!.port, 'Temp');
+        const attempt = await joinBot(world.game.port, 'Temp');
         return attempt.joined ? attempt.bot : undefined;
       },
       20_000,
       500,
     );
-    bots.set('Temp', back);
+    world.track(back);
   });
 
   it('a second ban is refused naming the running one; -r pardons it and bans anew; the screen shows the new one', async () => {
-    game!.console('tempban Twice 1h first');
+    world.game.console('tempban Twice 1h first');
     await consoleSays('Banned Twice for 1h. Punishment ID:');
-    const first = /Banned Twice for 1h\. Punishment ID: (\S+)/.exec(game!.output())![1]!;
-    game!.console('ban Twice 2d again');
+    const first = /Banned Twice for 1h\. Punishment ID: (\S+)/.exec(world.game.output())![1]!;
+    world.game.console('ban Twice 2d again');
     await consoleSays(`Twice is already banned (ID ${first}, time left: 1h). Add -r to replace that ban.`);
-    game!.console('ban Twice 2d -r again');
+    world.game.console('ban Twice 2d -r again');
     await consoleSays(`The running ban of Twice (${first}) is pardoned to replace it.`);
     await consoleSays('Banned Twice for 2d. Punishment ID:');
-    const refused = await joinBot(game!.port, 'Twice');
+    const refused = await joinBot(world.game.port, 'Twice');
     if (refused.joined) throw new Error('Twice was let in while banned');
     expect(refused.reason).toContain('Reason: again');
     expect(refused.reason).toContain('Expires: 2d');
@@ -218,25 +198,25 @@ describe('moderation commands end to end (bailiff start, reference service)', { 
   // Depends on the runtime letting a plugin take over flying-squid's console `ban` (issue 11, item 5).
   it('console `ban` creates the punishment at the service, and nothing in flying-squid own list', async () => {
     const bob = await join_('Bob');
-    game!.console('ban Bob console test');
+    world.game.console('ban Bob console test');
     expect(await waitFor('Bob to be kicked', () => bob.kickedWith)).toContain('You are banned from this server.');
     await consoleSays('Banned Bob permanently. Punishment ID:');
     const stored = (await servicePunishments()).find((punishment) => punishment.targetUuid === offlineUuid('Bob'));
     expect(stored).toMatchObject({ issuerName: 'CONSOLE', typeOrdinal: 2, reason: 'console test', status: 'active' });
     // flying-squid's own ban answers "Bob was banned" on the console: never printed.
-    expect(game!.output()).not.toContain('Bob was banned');
+    expect(world.game.output()).not.toContain('Bob was banned');
     // flying-squid's own ban-ip and pardon-ip are Bailiff's IP bans, at the service.
-    game!.console('ban-ip 10.0.0.1');
+    world.game.console('ban-ip 10.0.0.1');
     await consoleSays('IP-banned 10.0.0.1 permanently. Punishment ID:');
-    game!.console('pardon-ip 10.0.0.1');
+    world.game.console('pardon-ip 10.0.0.1');
     await consoleSays('Lifted 1 IP ban(s) of 10.0.0.1.');
 
-    game!.console('banlist');
+    world.game.console('banlist');
     await consoleSays('Bob by CONSOLE (permanent): console test');
-    game!.console('pardon Bob');
+    world.game.console('pardon Bob');
     await consoleSays('Unbanned Bob.');
     expect((await admin.punishment(stored!.id)).punishment.status).toBe('pardoned');
-    game!.console('kick Warned from the console');
+    world.game.console('kick Warned from the console');
     // Bailiff's kick screen, not flying-squid's bare reason.
     const screen = await waitFor('Warned to be kicked', () => bot('Warned').kickedWith);
     expect(screen).toContain('You were kicked from this server.');
@@ -244,7 +224,7 @@ describe('moderation commands end to end (bailiff start, reference service)', { 
   });
 
   it('a punishment created elsewhere (the panel) is announced when it syncs', async () => {
-    const client = createModerationClient({ baseUrl: service!.url, apiKey: API_KEY });
+    const client = world.api();
     await client.createPunishmentDynamic({
       targetUuid: offlineUuid('Plain'),
       typeOrdinal: 1,

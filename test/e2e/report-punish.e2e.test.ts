@@ -1,12 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModerationClient } from '../../src/api/client.js';
-import { mustJoin, offlineUuid, type TestBot } from './helpers/bots.js';
-import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
-import { API_KEY, startTestService } from './helpers/service.js';
-import { waitFor } from './helpers/wait.js';
+import { offlineUuid, type TestBot } from './helpers/bots.js';
+import { type GameWithBots, startGameWithBots } from './helpers/game-with-bots.js';
 
 const PLAYERS = ['StaffBot', 'Reporter', 'Spammer', 'Helper'];
 
@@ -17,27 +11,20 @@ const PLAYERS = ['StaffBot', 'Reporter', 'Spammer', 'Helper'];
  * the reporter is told in game, and the report is closed. Helper (bailiff.reports only) may not.
  */
 describe('/reports punish end to end (bailiff start, reference service)', { timeout: 120_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-report-punish-'));
-  let service: Awaited<ReturnType<typeof startTestService>> | undefined;
-  let game: RunningGameServer | undefined;
-  const bots = new Map<string, TestBot>();
+  let world: GameWithBots;
   let reportId = '';
-
-  const api = () => createModerationClient({ baseUrl: service!.url, apiKey: API_KEY });
-  const bot = (name: string) => bots.get(name)!;
-  const sees = (who: TestBot, text: string, timeoutMs = 15_000) =>
-    waitFor(`${who.name} to see "${text}"`, () => who.seen.find((line) => line.includes(text)), timeoutMs);
+  const api = () => world.api();
+  const bot = (name: string) => world.bot(name);
+  const sees = (who: TestBot, text: string) => world.sees(who, text);
 
   beforeAll(async () => {
-    service = await startTestService({ dbPath: join(dir, 'service.db'), players: PLAYERS });
-    const server = join(dir, 'server');
-    writeTestServerFolder(server, { ticketUpdates: { pollIntervalMs: 1000 } });
-    writeFileSync(
-      join(server, 'permissions.yml'),
-      'players:\n  StaffBot: [bailiff.reports, bailiff.punish]\n  Helper: [bailiff.reports]\n',
-    );
-    game = await startGameServerProcess(server, { BAILIFF_API_URL: service.url, BAILIFF_API_KEY: API_KEY });
-    for (const name of ['StaffBot', 'Reporter', 'Spammer', 'Helper']) bots.set(name, await mustJoin(game.port, name));
+    world = await startGameWithBots({
+      dirPrefix: 'bailiff-e2e-report-punish-',
+      players: PLAYERS,
+      joined: ['StaffBot', 'Reporter', 'Spammer', 'Helper'],
+      permissions: { StaffBot: ['bailiff.reports', 'bailiff.punish'], Helper: ['bailiff.reports'] },
+      bailiffConfig: { ticketUpdates: { pollIntervalMs: 1000 } },
+    });
     const created = await api().createTicket({
       creatorUuid: offlineUuid('Reporter'),
       creatorName: 'Reporter',
@@ -51,12 +38,7 @@ describe('/reports punish end to end (bailiff start, reference service)', { time
     reportId = created.ticketId;
   });
 
-  afterAll(async () => {
-    for (const each of bots.values()) await each.quit().catch(() => {});
-    await game?.stop();
-    await service?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => world?.close());
 
   it('a holder of bailiff.reports without bailiff.punish may not punish from a report', async () => {
     bot('Helper').bot.chat(`/reports punish ${reportId} chat-abuse spam`);
@@ -77,8 +59,8 @@ describe('/reports punish end to end (bailiff start, reference service)', { time
     expect(ticket.replies.map((reply) => [reply.authorName, reply.message])).toEqual([
       ['StaffBot', 'Thank you for your report: we have acted on it.'],
     ]);
-    const networkId = (await service!.context.stores.networks.findNetwork('e2e'))!;
-    const [linked] = await service!.context.stores.tickets.punishmentsOf(networkId, reportId);
+    const networkId = (await world.service.context.stores.networks.findNetwork('e2e'))!;
+    const [linked] = await world.service.context.stores.tickets.punishmentsOf(networkId, reportId);
     expect(linked).toMatchObject({
       targetUuid: offlineUuid('Spammer'),
       issuerName: 'StaffBot',
@@ -97,7 +79,7 @@ describe('/reports punish end to end (bailiff start, reference service)', { time
   it('a report closed already is answered as such, and nothing more is issued', async () => {
     bot('StaffBot').bot.chat(`/reports punish ${reportId} chat-abuse again`);
     await sees(bot('StaffBot'), `Report ${reportId} is closed already.`);
-    const networkId = (await service!.context.stores.networks.findNetwork('e2e'))!;
-    expect(await service!.context.stores.tickets.punishmentsOf(networkId, reportId)).toHaveLength(1);
+    const networkId = (await world.service.context.stores.networks.findNetwork('e2e'))!;
+    expect(await world.service.context.stores.tickets.punishmentsOf(networkId, reportId)).toHaveLength(1);
   });
 });

@@ -1,11 +1,6 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModerationClient } from '../../src/api/client.js';
-import { mustJoin, type TestBot } from './helpers/bots.js';
-import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
-import { API_KEY, startTestService } from './helpers/service.js';
+import type { TestBot } from './helpers/bots.js';
+import { type GameWithBots, startGameWithBots } from './helpers/game-with-bots.js';
 import { waitFor } from './helpers/wait.js';
 
 const PLAYERS = ['Boss', 'Junior', 'Target', 'Other', 'Third'];
@@ -17,38 +12,32 @@ const PLAYERS = ['Boss', 'Junior', 'Target', 'Other', 'Third'];
  * refusal, which Junior is told.
  */
 describe('staff limits in game (bailiff start, reference service)', { timeout: 90_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-limits-'));
-  let service: Awaited<ReturnType<typeof startTestService>> | undefined;
-  let game: RunningGameServer | undefined;
-  const bots = new Map<string, TestBot>();
-
-  const bot = (name: string) => bots.get(name)!;
-  const sees = (who: TestBot, text: string) =>
-    waitFor(`${who.name} to see "${text}"`, () => who.seen.find((line) => line.includes(text)), 10_000);
-  const issuedBy = async (issuer: string) => {
-    const client = createModerationClient({ baseUrl: service!.url, apiKey: API_KEY });
-    return (await client.recentPunishments({ hours: 1 })).punishments.filter((p) => p.issuerName === issuer);
-  };
+  let world: GameWithBots;
+  const bot = (name: string) => world.bot(name);
+  const sees = (who: TestBot, text: string) => world.sees(who, text);
+  const issuedBy = async (issuer: string) =>
+    (await world.api().recentPunishments({ hours: 1 })).punishments.filter((p) => p.issuerName === issuer);
 
   beforeAll(async () => {
-    service = await startTestService({ dbPath: join(dir, 'service.db'), players: PLAYERS });
-    const server = join(dir, 'server');
-    writeTestServerFolder(server);
-    appendFileSync(join(server, 'server.yml'), 'ops: [Boss]\n');
-    writeFileSync(
-      join(server, 'permissions.yml'),
-      'players:\n  Junior: [bailiff.ban, bailiff.mute, bailiff.limit.ban.1d, bailiff.limit.mute.30m, bailiff.limit.hourly.2]\n',
-    );
-    game = await startGameServerProcess(server, { BAILIFF_API_URL: service.url, BAILIFF_API_KEY: API_KEY });
-    for (const name of ['Boss', 'Junior', 'Target', 'Other']) bots.set(name, await mustJoin(game.port, name));
+    world = await startGameWithBots({
+      dirPrefix: 'bailiff-e2e-limits-',
+      players: PLAYERS,
+      joined: ['Boss', 'Junior', 'Target', 'Other'],
+      ops: ['Boss'],
+      permissions: {
+        Junior: [
+          'bailiff.ban',
+          'bailiff.mute',
+          'bailiff.limit.ban.1d',
+          'bailiff.limit.mute.30m',
+          'bailiff.limit.hourly.2',
+        ],
+      },
+      seesTimeoutMs: 10_000,
+    });
   });
 
-  afterAll(async () => {
-    for (const each of bots.values()) await each.quit().catch(() => {});
-    await game?.stop();
-    await service?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => world?.close());
 
   it('refuses a ban and a mute beyond the limits with the limit named, and punishes nobody', async () => {
     bot('Junior').bot.chat('/tempban Target 7d griefing');
@@ -76,8 +65,7 @@ describe('staff limits in game (bailiff start, reference service)', { timeout: 9
     bot('Junior').bot.chat('/tempban Target 1d griefing');
     await sees(bot('Junior'), 'Banned Target for 1d.');
     await waitFor('Target to be kicked', () => bot('Target').kickedWith);
-    const third = await mustJoin(game!.port, 'Third');
-    bots.set('Third', third);
+    await world.join('Third');
     bot('Junior').bot.chat('/tempmute Third 10m spam');
     await sees(
       bot('Junior'),

@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mustJoin, offlineUuid, type TestBot } from './helpers/bots.js';
-import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
-import { API_KEY, NETWORK, startTestService } from './helpers/service.js';
+import { offlineUuid, type TestBot } from './helpers/bots.js';
+import { type GameWithBots, startGameWithBots } from './helpers/game-with-bots.js';
+import { NETWORK } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
 
 const PLAYERS = ['NoteMod', 'Suspect', 'Plain'];
@@ -16,43 +13,38 @@ const PLAYERS = ['NoteMod', 'Suspect', 'Plain'];
  * and a player without bailiff.note may neither add nor read them.
  */
 describe('staff notes end to end (bailiff start, reference service)', { timeout: 120_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-staff-notes-'));
-  let service: Awaited<ReturnType<typeof startTestService>> | undefined;
-  let game: RunningGameServer | undefined;
-  const bots = new Map<string, TestBot>();
-
-  const bot = (name: string) => bots.get(name)!;
-  const sees = (who: TestBot, text: string, timeoutMs = 15_000) =>
-    waitFor(`${who.name} to see "${text}"`, () => who.seen.find((line) => line.includes(text)), timeoutMs);
-  const networkId = async () => (await service!.context.stores.networks.findNetwork(NETWORK))!;
+  let world: GameWithBots;
+  const bot = (name: string) => world.bot(name);
+  const sees = (who: TestBot, text: string, timeoutMs?: number) => world.sees(who, text, timeoutMs);
+  const networkId = async () => (await world.service.context.stores.networks.findNetwork(NETWORK))!;
 
   beforeAll(async () => {
-    service = await startTestService({ dbPath: join(dir, 'service.db'), players: PLAYERS });
-    const server = join(dir, 'server');
-    writeTestServerFolder(server);
-    writeFileSync(join(server, 'permissions.yml'), 'players:\n  NoteMod: [bailiff.note, bailiff.check]\n');
-    game = await startGameServerProcess(server, { BAILIFF_API_URL: service.url, BAILIFF_API_KEY: API_KEY });
-    for (const name of PLAYERS) bots.set(name, await mustJoin(game.port, name));
+    world = await startGameWithBots({
+      dirPrefix: 'bailiff-e2e-staff-notes-',
+      players: PLAYERS,
+      joined: PLAYERS,
+      permissions: { NoteMod: ['bailiff.note', 'bailiff.check'] },
+    });
   });
 
-  afterAll(async () => {
-    for (const each of bots.values()) await each.quit().catch(() => {});
-    await game?.stop();
-    await service?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => world?.close());
 
   it('/note stores a note with its in-game author at the service, and the player is never told', async () => {
     bot('NoteMod').bot.chat('/note Suspect asked everyone for their password');
     await sees(bot('NoteMod'), 'Note added to Suspect (1 note(s) in all).');
     bot('NoteMod').bot.chat('/note Suspect second warning in chat');
     await sees(bot('NoteMod'), 'Note added to Suspect (2 note(s) in all).');
-    const notes = await service!.context.stores.staffNotes.of(await networkId(), 'player', offlineUuid('Suspect'), 10);
+    const notes = await world.service.context.stores.staffNotes.of(
+      await networkId(),
+      'player',
+      offlineUuid('Suspect'),
+      10,
+    );
     expect(notes.map((note) => [note.authorName, note.authorVia, note.text])).toEqual([
       ['NoteMod', 'game', 'second warning in chat'],
       ['NoteMod', 'game', 'asked everyone for their password'],
     ]);
-    const audit = await service!.context.stores.auditLog.newest(await networkId(), 5);
+    const audit = await world.service.context.stores.auditLog.newest(await networkId(), 5);
     expect(audit.filter((entry) => entry.action === 'note.add').map((entry) => [entry.actor, entry.via])).toEqual([
       ['NoteMod', 'api'],
       ['NoteMod', 'api'],
@@ -84,6 +76,8 @@ describe('staff notes end to end (bailiff start, reference service)', { timeout:
       () => bot('Plain').seen.filter((line) => line.includes('permission')).length >= 2,
     );
     expect(bot('Plain').seen.some((line) => line.includes('password'))).toBe(false);
-    expect(await service!.context.stores.staffNotes.count(await networkId(), 'player', offlineUuid('Suspect'))).toBe(2);
+    expect(
+      await world.service.context.stores.staffNotes.count(await networkId(), 'player', offlineUuid('Suspect')),
+    ).toBe(2);
   });
 });

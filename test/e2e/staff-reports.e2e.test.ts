@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModerationClient } from '../../src/api/client.js';
-import { mustJoin, offlineUuid, type TestBot } from './helpers/bots.js';
-import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
-import { ADMIN_TOKEN, API_KEY, NETWORK, startTestService } from './helpers/service.js';
-import { waitFor } from './helpers/wait.js';
+import { offlineUuid, type TestBot } from './helpers/bots.js';
+import { type GameWithBots, startGameWithBots } from './helpers/game-with-bots.js';
+import { ADMIN_TOKEN, NETWORK } from './helpers/service.js';
 
 const PLAYERS = ['StaffBot', 'Reporter', 'Cheater', 'Plain'];
 
@@ -18,37 +13,24 @@ const PLAYERS = ['StaffBot', 'Reporter', 'Cheater', 'Plain'];
  * the poll, and StaffBot closes it, which the API then shows.
  */
 describe('staff reports end to end (bailiff start, reference service)', { timeout: 120_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bailiff-e2e-staff-reports-'));
-  let service: Awaited<ReturnType<typeof startTestService>> | undefined;
-  let game: RunningGameServer | undefined;
-  const bots = new Map<string, TestBot>();
+  let world: GameWithBots;
   let reportId = '';
-
-  const api = () => createModerationClient({ baseUrl: service!.url, apiKey: API_KEY });
-  const bot = (name: string) => bots.get(name)!;
-  const join_ = async (name: string) => {
-    const joined = await mustJoin(game!.port, name);
-    bots.set(name, joined);
-    return joined;
-  };
-  const sees = (who: TestBot, text: string, timeoutMs = 15_000) =>
-    waitFor(`${who.name} to see "${text}"`, () => who.seen.find((line) => line.includes(text)), timeoutMs);
+  const api = () => world.api();
+  const bot = (name: string) => world.bot(name);
+  const join_ = (name: string) => world.join(name);
+  const sees = (who: TestBot, text: string, timeoutMs?: number) => world.sees(who, text, timeoutMs);
 
   beforeAll(async () => {
-    service = await startTestService({ dbPath: join(dir, 'service.db'), players: PLAYERS });
-    const server = join(dir, 'server');
-    writeTestServerFolder(server, { ticketUpdates: { pollIntervalMs: 1000 } });
-    writeFileSync(join(server, 'permissions.yml'), 'players:\n  StaffBot: [bailiff.reports, bailiff.reports.notify]\n');
-    game = await startGameServerProcess(server, { BAILIFF_API_URL: service.url, BAILIFF_API_KEY: API_KEY });
-    for (const name of ['StaffBot', 'Reporter', 'Plain']) await join_(name);
+    world = await startGameWithBots({
+      dirPrefix: 'bailiff-e2e-staff-reports-',
+      players: PLAYERS,
+      joined: ['StaffBot', 'Reporter', 'Plain'],
+      permissions: { StaffBot: ['bailiff.reports', 'bailiff.reports.notify'] },
+      bailiffConfig: { ticketUpdates: { pollIntervalMs: 1000 } },
+    });
   });
 
-  afterAll(async () => {
-    for (const each of bots.values()) await each.quit().catch(() => {});
-    await game?.stop();
-    await service?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => world?.close());
 
   it('a player report created through the API reaches the holder of bailiff.reports.notify as an alert', async () => {
     const created = await api().createTicket({
@@ -90,7 +72,7 @@ describe('staff reports end to end (bailiff start, reference service)', { timeou
   });
 
   it('a reply written elsewhere (the admin API) reaches the online creator in game through the poll', async () => {
-    const response = await fetch(`${service!.url}/admin/v1/networks/${NETWORK}/tickets/${reportId}/replies`, {
+    const response = await fetch(`${world.service.url}/admin/v1/networks/${NETWORK}/tickets/${reportId}/replies`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ authorName: 'PanelAdmin', message: 'also noted on the panel' }),
@@ -103,7 +85,6 @@ describe('staff reports end to end (bailiff start, reference service)', { timeou
 
   it('a staff reply to a creator who is away is told at their next join', async () => {
     await bot('Reporter').quit();
-    bots.delete('Reporter');
     bot('StaffBot').bot.chat(`/reports reply ${reportId} Cheater is banned, thank you`);
     await sees(
       bot('StaffBot'),

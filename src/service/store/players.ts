@@ -1,21 +1,5 @@
 import { prepare, type SqlContext } from '../db/prepared.js';
-
-/** A player as the login check last saw them. */
-export interface PlayerRecord {
-  uuid: string;
-  name: string;
-  lastIp: string | null;
-  lastServer: string | null;
-  lastLoginAt: number | null;
-}
-
-export interface PlayerLogin {
-  uuid: string;
-  name: string;
-  ip: string | undefined;
-  server: string;
-  at: number;
-}
+import type { PlayerLogin, PlayerRecord } from './ports/players.js';
 
 type Player = { networkId: number; uuid: string };
 

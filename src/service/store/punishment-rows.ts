@@ -1,29 +1,14 @@
 import type { Punishment, Severity } from '../../contract/schemas.js';
+import type { PunishmentsTable } from '../db/tables.js';
 import { checkDateMs, toIso, UnrenderableDateError } from './dates.js';
 import { ipBanKeyOfData } from './ip-ban-keys.js';
 
 export { toIso } from './dates.js';
 
-/** A punishment row as stored. */
-export interface PunishmentRow {
-  network_id: number;
-  id: string;
-  target_uuid: string;
-  target_name: string;
-  issuer_name: string;
-  issuer_id: string | null;
-  type_ordinal: number;
-  reason: string;
-  duration: number;
+/** A punishment row as stored (the columns the store reads back). */
+export type PunishmentRow = Omit<PunishmentsTable, 'severity' | 'ip_ban_key' | 'expiry_announced_at'> & {
   severity: Severity | null;
-  status: string;
-  data: string | null;
-  notes: string | null;
-  attached_ticket_ids: string | null;
-  created_at: number;
-  started_at: number | null;
-  updated_at: number;
-}
+};
 
 /** What a new punishment needs; optional parts default as docs/contract/service-semantics.md says. */
 export interface NewPunishment {

@@ -1,35 +1,12 @@
 import type { ChatLine, Reply, Ticket, TicketSummary } from '../../contract/schemas.js';
+import type { TicketRepliesTable, TicketsTable } from '../db/tables.js';
 import { toIso, UnrenderableDateError } from './dates.js';
 
 /** A row of `service_tickets` as both databases return it. */
-export interface TicketRow {
-  id: string;
-  type: string;
-  subject: string;
-  description: string;
-  status: string;
-  priority: string;
-  creator_uuid: string;
-  creator_name: string;
-  reported_player_uuid: string | null;
-  reported_player_name: string | null;
-  tags: string;
-  created_server: string | null;
-  replay_url: string | null;
-  chat_messages: string | null;
-  created_at: number;
-  updated_at: number;
-  assignee_uuid: string | null;
-  assignee_name: string | null;
-}
+export type TicketRow = Omit<TicketsTable, 'network_id' | 'closed_reason'>;
 
 /** A row of `service_ticket_replies`. */
-export interface ReplyRow {
-  id: string;
-  author_name: string;
-  message: string;
-  created_at: number;
-}
+export type ReplyRow = Pick<TicketRepliesTable, 'id' | 'author_name' | 'message' | 'created_at'>;
 
 /** What events and ownership checks need of a stored ticket. */
 export interface TicketFacts {
