@@ -1,6 +1,6 @@
 /**
- * The soak: `bailiff start` on flying-squid and on SerenityJS side by side under the issue's load
- * for BAILIFF_SOAK_MINUTES (10 by default): first with the same names coming back every cycle,
+ * The soak: `bailiff start` on flying-squid and on SerenityJS side by side (or the one host named
+ * by BAILIFF_SOAK_HOSTS) under the issue's load for BAILIFF_SOAK_MINUTES (10 by default): first with the same names coming back every cycle,
  * then with new names every cycle, half the time each, each on fresh servers. Every 5 s ten
  * players join a server together, chat, `/msg` or `/tickets`, report each other and leave; mutes,
  * bans (API and console) and pardons; 1,000 active bans and 2,000 players at the service (its own
@@ -17,7 +17,13 @@ import { runSoak } from '../test/e2e/helpers/soak/soak-run.js';
 import { startSoakService } from '../test/e2e/helpers/soak/soak-service.js';
 import type { ChatLine, MemorySample, NamesMode, SoakTally } from '../test/e2e/helpers/soak/soak-tally.js';
 import { type BenchResult, summarize } from './result.js';
-import { growthNote, growthPerThousandJoins, MINUTE_MS, soakDurationMs } from './support/soak-figures.js';
+import {
+  growthNote,
+  growthPerThousandJoins,
+  MINUTE_MS,
+  soakDurationMs,
+  soakHostNames,
+} from './support/soak-figures.js';
 
 const MB = 1024 * 1024;
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -93,6 +99,13 @@ function rows(tally: SoakTally, broken: string[], durationMs: number): BenchResu
         `${tally.bannedAtJoin.refused}/${tally.bannedAtJoin.attempted} banned refused, ${tally.bans.kicked}/${tally.bans.issued} bans kicked, ${tally.mutes.held}/${tally.mutes.issued} mutes held, ${tally.pardons.admittedAgain} pardoned back, ${tally.chat.length} chat lines, ${tally.reports.length} reports, outbox empty`,
     },
     {
+      name: name('game server event-loop delay during the cycles'),
+      unit: 'ms',
+      p99: tally.serverLoop ? round2(tally.serverLoop.p99Ms) : Number.NaN,
+      value: tally.serverLoop ? round2(tally.serverLoop.maxMs) : Number.NaN,
+      notes: `p99 of the worst 15 s window, value the max (a quiet loop reads 10 ms, the sampling interval); mean ${tally.serverLoop?.meanMs.toFixed(1)} ms; the soak's forced GCs left out; the players' process: p99 ${tally.playersLoop?.p99Ms.toFixed(0)} ms, max ${tally.playersLoop?.maxMs.toFixed(0)} ms${tally.watcher.kickedWith ? `; the watching player was kicked: ${tally.watcher.kickedWith}` : ''}`,
+    },
+    {
       name: name('plugin database and WAL at the end'),
       unit: 'MB',
       value: round2((tally.pluginFiles.db + tally.pluginFiles.wal) / MB),
@@ -103,6 +116,7 @@ function rows(tally: SoakTally, broken: string[], durationMs: number): BenchResu
 
 export async function run(): Promise<BenchResult[]> {
   const durationMs = soakDurationMs();
+  const hosts = soakHostNames();
   const dir = mkdtempSync(join(tmpdir(), 'bailiff-bench-soak-'));
   const service = await startSoakService(dir);
   const results: BenchResult[] = [];
@@ -113,7 +127,7 @@ export async function run(): Promise<BenchResult[]> {
         ...(await runSoak({
           dir,
           service,
-          servers: soakServers(names),
+          servers: soakServers(names, hosts),
           durationMs: durationMs / 2,
           log: (line) => process.stderr.write(`  soak ${line}\n`),
         })),

@@ -13,6 +13,23 @@ export function soakDurationMs(environment = process.env.BAILIFF_SOAK_MINUTES): 
   return minutes * MINUTE_MS;
 }
 
+/** The hosts a soak can run: flying-squid (mineflayer players) and SerenityJS (bedrock-protocol players). */
+export const SOAK_HOSTS = ['flying-squid', 'serenity'] as const;
+export type SoakHostName = (typeof SOAK_HOSTS)[number];
+
+/** The hosts to soak from BAILIFF_SOAK_HOSTS (`flying-squid`, `serenity` or `both`), else both. */
+export function soakHostNames(environment = process.env.BAILIFF_SOAK_HOSTS): SoakHostName[] {
+  const value = environment?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'both') return [...SOAK_HOSTS];
+  const host = SOAK_HOSTS.find((name) => name === value);
+  if (!host) {
+    throw new Error(
+      `BAILIFF_SOAK_HOSTS: expected flying-squid, serenity or both, received ${JSON.stringify(environment)}`,
+    );
+  }
+  return [host];
+}
+
 /**
  * Fewer joins than this after the first minute say nothing per 1,000 joins: a few MB of the JIT's
  * or the allocator's own moves, over 40 joins, read as hundreds of MB per 1,000.

@@ -2,6 +2,7 @@ import { systemRandom } from '../../src/ports/random.js';
 import { systemTimers } from '../../src/ports/timers.js';
 import type { Core } from '../core/core.js';
 import type { Feature, FeatureHooks } from '../core/feature.js';
+import { applyPageInOneTransaction } from '../sync/apply-page.js';
 import { applyPunishment } from '../sync/apply-punishment.js';
 import { liftMissingFromSnapshot } from '../sync/lift-missing.js';
 import { sqliteStreamPositionStore } from '../sync/stream-position.js';
@@ -29,6 +30,7 @@ export function installSync(core: Core, hooks: FeatureHooks): SyncFeature {
         effects.announceSynced(outcome, punishment);
         return outcome;
       },
+      applyPage: (applyAll) => applyPageInOneTransaction(enforcement, applyAll),
       liftMissing: (activeIds, storedBefore) => liftMissingFromSnapshot(enforcement, activeIds, storedBefore),
       clock: enforcement.clock,
       timers: systemTimers,

@@ -19,6 +19,8 @@ export interface SyncOptions {
   scheduler: Scheduler;
   sync: BailiffConfig['sync'];
   apply: (punishment: Punishment) => ApplyOutcome;
+  /** Runs the applies of one snapshot page together (one transaction). @default runs them as they are */
+  applyPage?: (applyAll: () => void) => void;
   /**
    * Lifts cached punishments still enforced but absent from a stream snapshot (the complete set
    * of active ones), leaving rows stored at or after `storedBefore` alone; returns how many.
@@ -131,7 +133,15 @@ export function createSync(options: SyncOptions): Sync {
         stream = createStreamClient({
           endpoint: () => options.client.streamEndpoint(),
           onSnapshotPage: (punishments, complete) => {
-            for (let at = punishments.length - 1; at >= 0; at -= 1) applySafely(punishments[at]!);
+            const applyAll = () => {
+              for (let at = punishments.length - 1; at >= 0; at -= 1) applySafely(punishments[at]!);
+            };
+            try {
+              if (options.applyPage) options.applyPage(applyAll);
+              else applyAll();
+            } catch (error) {
+              logger.error('could not store a page of the stream snapshot', { error: errorMessage(error) });
+            }
             for (const punishment of punishments) snapshotIds.add(punishment.id);
             if (punishments.length > 0) snapshotNewest = Math.max(snapshotNewest, newestOf(punishments));
             if (!complete) return;

@@ -8,17 +8,28 @@ import type { Db } from './open-db.js';
 const SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 
 // Runs as an eval'd CommonJS worker so it needs no compiled file beside this one (tests run sources).
+// Only PASSIVE checkpoints: they never take the write lock. A TRUNCATE checkpoint would hold it
+// while waiting for readers, and a connection's transaction that read before writing then fails
+// with SQLITE_BUSY at once (no busy wait can help it). The WAL file is cut back instead by the
+// connection's own next commit after a complete checkpoint (`journal_size_limit`, see open-db.ts).
 const WORKER_SOURCE = `
+const { statSync } = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driverPath);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+const walBytes = () => { try { return statSync(workerData.path + '-wal').size; } catch { return 0; } };
 const checkpoint = () => {
   try { db.pragma('wal_checkpoint(PASSIVE)'); }
   catch (error) { parentPort.postMessage({ type: 'error', message: String(error && error.message || error) }); }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
-parentPort.on('message', () => {
+parentPort.on('message', (message) => {
+  if (message === 'checkpoint') {
+    checkpoint();
+    parentPort.postMessage({ type: 'checkpointed', walBytes: walBytes() });
+    return;
+  }
   clearInterval(timer);
   checkpoint();
   db.close();
@@ -34,6 +45,8 @@ export interface WalCheckpointerOptions {
 }
 
 export interface WalCheckpointer {
+  /** Runs a checkpoint now (as the interval does); resolves with the WAL file's size after it. */
+  checkpointNow(): Promise<number>;
   /** Runs a last checkpoint and ends the worker. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -57,11 +70,15 @@ function driverLocation(): string {
  * Without a file (`:memory:`) there is nothing to do.
  */
 export function startWalCheckpointer(db: Db, options: WalCheckpointerOptions = {}): WalCheckpointer {
-  if (db.memory) return { stop: async () => {} };
+  if (db.memory) return { checkpointNow: async () => 0, stop: async () => {} };
   const driverPath = driverLocation();
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { path: db.name, driverPath, intervalMs: options.intervalMs ?? 1000 },
+    workerData: {
+      path: db.name,
+      driverPath,
+      intervalMs: options.intervalMs ?? 1000,
+    },
   });
   worker.unref();
   db.pragma('wal_autocheckpoint = 0');
@@ -73,14 +90,24 @@ export function startWalCheckpointer(db: Db, options: WalCheckpointerOptions = {
   };
   let stopped = false;
   worker.on('error', (error) => fallBackToAutomatic(error.message));
-  worker.on('message', (message: { type: string; message?: string }) => {
+  const waiting: Array<{ resolve(walBytes: number): void; reject(error: Error): void }> = [];
+  worker.on('message', (message: { type: string; message?: string; walBytes?: number }) => {
     if (message.type === 'error') options.logger?.warn('WAL checkpoint failed', { reason: message.message });
+    if (message.type === 'checkpointed') waiting.shift()?.resolve(message.walBytes ?? 0);
   });
   worker.on('exit', () => {
+    for (const caller of waiting.splice(0)) caller.reject(new Error('the WAL checkpointer exited'));
     if (!stopped) fallBackToAutomatic('worker exited');
   });
 
   return {
+    checkpointNow: () => {
+      if (stopped) return Promise.reject(new Error('the WAL checkpointer is stopped'));
+      return new Promise<number>((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        worker.postMessage('checkpoint');
+      });
+    },
     stop: async () => {
       if (stopped) return;
       stopped = true;

@@ -4,6 +4,7 @@ import {
   growthPerThousandJoins,
   MIN_JOINS_FOR_GROWTH,
   soakDurationMs,
+  soakHostNames,
 } from '../../bench/support/soak-figures.js';
 import type { MemorySample } from '../e2e/helpers/soak/soak-tally.js';
 
@@ -24,6 +25,18 @@ describe('the soak bench figures', () => {
       'BAILIFF_SOAK_MINUTES: expected a number of minutes > 0, received "ten"',
     );
     expect(() => soakDurationMs('0')).toThrow('BAILIFF_SOAK_MINUTES');
+  });
+
+  it('reads the hosts from BAILIFF_SOAK_HOSTS, both without it, and names a bad value', () => {
+    expect(soakHostNames(undefined)).toEqual(['flying-squid', 'serenity']);
+    expect(soakHostNames('')).toEqual(['flying-squid', 'serenity']);
+    expect(soakHostNames('both')).toEqual(['flying-squid', 'serenity']);
+    expect(soakHostNames(' Flying-Squid ')).toEqual(['flying-squid']);
+    expect(soakHostNames('serenity')).toEqual(['serenity']);
+    expect(() => soakHostNames('bukkit')).toThrow(
+      'BAILIFF_SOAK_HOSTS: expected flying-squid, serenity or both, received "bukkit"',
+    );
+    expect(() => soakHostNames('flying-squid,serenity')).toThrow('BAILIFF_SOAK_HOSTS');
   });
 
   it('fits the growth per 1,000 joins after the first minute only', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Db, openDb } from '../../src/db/open-db.js';
+import { type Db, openDb, WAL_SIZE_LIMIT_BYTES } from '../../src/db/open-db.js';
 import { startWalCheckpointer } from '../../src/db/wal-checkpointer.js';
 
 describe('startWalCheckpointer', () => {
@@ -40,6 +40,36 @@ describe('startWalCheckpointer', () => {
     const reader = openDb(path, { readonly: true });
     dbs.push(reader);
     expect(reader.prepare('SELECT count(*) AS n FROM rows').get()).toEqual({ n: 3000 });
+    await checkpointer.stop();
+  });
+
+  it('cuts the WAL file back under the limit at the first commit after a burst was copied, and keeps it there', async () => {
+    const { db, path } = tempDb();
+    expect(db.pragma('journal_size_limit', { simple: true })).toBe(WAL_SIZE_LIMIT_BYTES);
+    db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
+    db.exec('CREATE INDEX rows_payload ON rows (payload)');
+    const checkpointer = startWalCheckpointer(db, { intervalMs: 600_000 });
+    const insert = db.prepare('INSERT INTO rows (payload) VALUES (?)');
+    // A cache's first fill: one commit per row, as the stream's snapshot pages are applied.
+    const fill = (rows: number, from: number) => {
+      for (let at = from; at < from + rows; at += 1) db.transaction(() => insert.run(`${at}:${'x'.repeat(600)}`))();
+    };
+    fill(3000, 0);
+    const walAfterFill = statSync(`${path}-wal`).size;
+
+    await checkpointer.checkpointNow();
+    fill(1, 5000);
+
+    expect(walAfterFill).toBeGreaterThan(2 * WAL_SIZE_LIMIT_BYTES);
+    expect(statSync(`${path}-wal`).size).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES);
+    // Ordinary traffic afterwards: the file stays under the limit across checkpoints.
+    for (let round = 0; round < 3; round += 1) {
+      fill(300, 10_000 + round * 300);
+      await checkpointer.checkpointNow();
+      fill(1, 20_000 + round);
+      expect(statSync(`${path}-wal`).size).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES);
+    }
+    expect(db.prepare('SELECT count(*) AS n FROM rows').get()).toEqual({ n: 3000 + 1 + 900 + 3 });
     await checkpointer.stop();
   });
 

@@ -25,6 +25,8 @@ export interface InspectedProcess {
    * exported by `moduleName` as that process resolves it from its working directory.
    */
   countInstances(moduleName: string, exportName: string): Promise<number>;
+  /** Evaluates `expression` in that process (awaiting it if it is a promise); its value as JSON allows. */
+  evaluate(expression: string): Promise<unknown>;
   /** Writes a heap snapshot (DevTools' format) of that process to `file`. */
   writeHeapSnapshot(file: string): Promise<void>;
   close(): void;
@@ -73,7 +75,11 @@ export async function connectInspector(url: string): Promise<InspectedProcess> {
       socket.send(JSON.stringify({ id: lastId, method, params }));
     });
   const evaluate = async (expression: string) => {
-    const { result, exceptionDetails } = (await send('Runtime.evaluate', { expression, returnByValue: true })) as {
+    const { result, exceptionDetails } = (await send('Runtime.evaluate', {
+      expression,
+      returnByValue: true,
+      awaitPromise: true,
+    })) as {
       result: { value: unknown };
       exceptionDetails?: { text: string };
     };
@@ -87,6 +93,7 @@ export async function connectInspector(url: string): Promise<InspectedProcess> {
   };
   return {
     collectGarbage,
+    evaluate,
     memoryUsage: async () => JSON.parse(String(await evaluate('JSON.stringify(process.memoryUsage())'))),
     async countInstances(moduleName, exportName) {
       const group = 'bailiff-count';

@@ -16,7 +16,11 @@ export function flyingSquidOptions(settings: ServerSettings, serverDir: string):
         ? { name: 'diamond_square', options: { worldHeight: 80 } }
         : { name: 'superflat', options: { worldHeight: 80 } },
     'view-distance': settings.viewDistance,
-    kickTimeout: 10_000,
+    // A player whose keep-alive answer the server has not read for this long is kicked
+    // (`KeepAliveTimeout`). flying-squid's 10 s was met by the server's own loop alone on a loaded
+    // machine (turns of 5 to 9 s at a load average of 20; the check runs before the pending answer
+    // is read): 30 s, as the vanilla server and minecraft-protocol wait.
+    kickTimeout: 30_000,
     plugins: {},
     gameMode: 0,
     difficulty: 1,

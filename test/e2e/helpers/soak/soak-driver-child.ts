@@ -5,6 +5,7 @@
  * soak-run.ts with a {@link DriverOrder} over IPC; sends `{ progress }` after each cycle,
  * `{ console: line }` for a line to type on the server's console, and `{ tally }` at the end.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { HOSTS } from '../hosts.js';
 import { SoakDriver } from './soak-driver.js';
 import type { SoakEdition } from './soak-population.js';
@@ -39,6 +40,9 @@ async function drive(order: DriverOrder): Promise<void> {
   const driver = new SoakDriver(host, order.edition, game, order.serviceUrl, order.names, tally, order.whispers);
   await driver.start();
   process.send?.({ started: true });
+  // A player that misses its keep-alives for 30 s is dropped: how long this process kept them waiting.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const startedAt = Date.now();
   for (let cycle = 0; Date.now() - startedAt < order.durationMs; cycle += 1) {
     const cycleStartedAt = Date.now();
@@ -47,6 +51,8 @@ async function drive(order: DriverOrder): Promise<void> {
     await sleep(order.cycleMs - (Date.now() - cycleStartedAt));
   }
   await driver.stop();
+  loop.disable();
+  tally.playersLoop = { p99Ms: loop.percentile(99) / 1e6, maxMs: loop.max / 1e6, meanMs: loop.mean / 1e6 };
   const sent: SentTally = { ...tally, admittedByUuid: [...tally.admittedByUuid] };
   process.send?.({ tally: sent });
 }

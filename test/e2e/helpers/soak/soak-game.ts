@@ -6,7 +6,7 @@ import { type RunningGameServer, startGameServerProcess, writeTestServerFolder }
 import type { HostUnderTest } from '../hosts.js';
 import { waitFor } from '../wait.js';
 import { SOAK_KEYS, type SoakEdition } from './soak-population.js';
-import type { MemorySample } from './soak-tally.js';
+import type { LoopDelay, MemorySample } from './soak-tally.js';
 
 const MB = 1024 * 1024;
 
@@ -17,12 +17,44 @@ export interface SoakGame {
   /** Collects garbage in the server and records what is left, with `joins` so far. */
   sample(atMs: number, joins: number): Promise<MemorySample>;
   pluginFiles(): { db: number; wal: number };
+  /** The server's event-loop delay since the cache was filled, the sample's garbage collections left out. */
+  loopDelay(): Promise<LoopDelay>;
   stop(): Promise<void>;
 }
 
 function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 }
+
+/**
+ * Evaluated in the server: a histogram of its event-loop delay, read and reset at each memory
+ * sample (a window of 15 s) and 50 ms after that sample's forced GCs, so the GCs' own pause (a few
+ * hundred ms on a loaded machine, the soak's doing, not the server's) is not counted. The p99 is
+ * the worst window's (an interval histogram cannot be added to another).
+ */
+const LOOP = 'globalThis.__bailiffSoakLoop';
+const START_LOOP_MONITOR = `(() => {
+  const live = process.getBuiltinModule('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 });
+  live.enable();
+  ${LOOP} = { live, p99: 0, max: 0, sum: 0, count: 0 };
+  return true;
+})()`;
+const FOLD_LOOP = `(() => {
+  const loop = ${LOOP};
+  if (loop.live.count > 0) {
+    loop.p99 = Math.max(loop.p99, loop.live.percentile(99));
+    loop.max = Math.max(loop.max, loop.live.max);
+    loop.sum += loop.live.mean * loop.live.count;
+    loop.count += loop.live.count;
+  }
+  loop.live.reset();
+  return true;
+})()`;
+const RESET_LOOP_AFTER_GC = `new Promise((resolve) => setTimeout(resolve, 50)).then(() => { ${LOOP}.live.reset(); return true; })`;
+const READ_LOOP = `(() => {
+  const loop = ${LOOP};
+  return { p99Ms: loop.p99 / 1e6, maxMs: loop.max / 1e6, meanMs: loop.count === 0 ? 0 : loop.sum / loop.count / 1e6 };
+})()`;
 
 const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 
@@ -65,6 +97,7 @@ export async function startSoakGame(
       120_000,
       2000,
     );
+    await inspector.evaluate(START_LOOP_MONITOR);
   } catch (error) {
     inspector?.close();
     await game.stop();
@@ -76,9 +109,15 @@ export async function startSoakGame(
     game,
     serverDir,
     async sample(atMs, joins) {
+      await live.evaluate(FOLD_LOOP);
       await live.collectGarbage();
+      await live.evaluate(RESET_LOOP_AFTER_GC);
       const usage = await live.memoryUsage();
       return { atMs, joins, heapMb: usage.heapUsed / MB, externalMb: usage.external / MB, rssMb: rssMb(game.pid) };
+    },
+    async loopDelay() {
+      await live.evaluate(FOLD_LOOP);
+      return (await live.evaluate(READ_LOOP)) as LoopDelay;
     },
     pluginFiles: () => ({ db: sizeOf(pluginDb), wal: sizeOf(`${pluginDb}-wal`) }),
     async stop() {

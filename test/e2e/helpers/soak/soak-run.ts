@@ -137,6 +137,7 @@ async function soakOne(options: SoakRunOptions, plan: SoakServerPlan): Promise<S
     }
     const sent = await players.tally;
     const tally: SoakTally = { ...sent, admittedByUuid: new Map(sent.admittedByUuid) };
+    tally.serverLoop = await soak.loopDelay();
     memory.push(await soak.sample(Date.now() - startedAt, tally.joinAttempts));
     tally.memory = memory;
 

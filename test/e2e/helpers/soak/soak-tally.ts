@@ -13,6 +13,13 @@ export interface MemorySample {
   rssMb: number;
 }
 
+/** A process's event-loop delay over the soak (`perf_hooks.monitorEventLoopDelay`, 10 ms resolution). */
+export interface LoopDelay {
+  p99Ms: number;
+  maxMs: number;
+  meanMs: number;
+}
+
 /** One chat line a player sent, and when the watching player saw it (undefined: never). */
 export interface ChatLine {
   token: string;
@@ -64,6 +71,10 @@ export interface SoakTally {
   memory: MemorySample[];
   /** Bytes of the plugin's SQLite database and WAL file at the end. */
   pluginFiles: { db: number; wal: number };
+  /** The game server's event-loop delay during the cycles, its forced garbage collections left out. */
+  serverLoop?: LoopDelay;
+  /** The players' process's event-loop delay during the cycles. */
+  playersLoop?: LoopDelay;
 }
 
 export function emptyTally(label: string, host: string, names: NamesMode): SoakTally {
