@@ -46,8 +46,9 @@ export function lookupChain(
 ): string[] {
   const chain: string[] = [];
   for (const tag of [...tagsOf(locale), ...tagsOf(source.defaultLanguage)]) {
-    if (tag === 'en' || chain.includes(tag)) continue;
-    if (source.owner.has(tag) || source.bundled.has(tag)) chain.push(tag);
+    // English always has every message: a reader of English reads it, not the default language.
+    if (tag === 'en') break;
+    if (!chain.includes(tag) && (source.owner.has(tag) || source.bundled.has(tag))) chain.push(tag);
   }
   return chain;
 }

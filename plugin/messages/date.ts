@@ -1,3 +1,5 @@
+import { plainSpaces } from './duration.js';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const MAX_FORMATTERS = 256;
 
@@ -16,5 +18,5 @@ export function formatTimestamp(epochMs: number, locale = 'en'): string {
     formatter = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
     formatters.set(locale, formatter);
   }
-  return `${formatter.format(epochMs)} UTC`;
+  return `${plainSpaces(formatter.format(epochMs))} UTC`;
 }

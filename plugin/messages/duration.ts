@@ -21,7 +21,12 @@ function formatUnit(locale: string, unit: string, count: number): string {
     formatter = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay });
     formatters.set(key, formatter);
   }
-  return formatter.format(count);
+  return plainSpaces(formatter.format(count));
+}
+
+/** ICU puts no-break spaces in `7 Tg.`; Minecraft's font may lack U+202F: plain spaces read the same. */
+export function plainSpaces(text: string): string {
+  return text.replace(/[\u00a0\u202f]/g, ' ');
 }
 
 /**
