@@ -130,7 +130,7 @@ describe('a punishment message in the reader language', () => {
     );
     const german = catalogue().forLocale('de-DE');
     expect(renderFor(german, 'mute.chat-blocked', mute, now, '')).toBe(
-      '&cDu bist stummgeschaltet: &fkein Grund angegeben&c. Läuft ab: &f1 Tg. 12 Std.&c. (ID m1)',
+      '&cDu bist stummgeschaltet: &fkein Grund angegeben&c (verbleibend: &f1 Tg. 12 Std.&c, ID m1)',
     );
     const english = catalogue().forLocale('en');
     expect(renderFor(english, 'mute.chat-blocked', mute, now, '')).toBe(
