@@ -18,7 +18,7 @@ function formatUnit(locale: string, unit: string, count: number): string {
     if (formatters.size >= MAX_FORMATTERS) formatters.clear();
     // English keeps the compact 7d 12h; other languages read better with ICU's short units (7 Tg. 12 Std.).
     const unitDisplay = new Intl.Locale(locale).language === 'en' ? 'narrow' : 'short';
-    formatter = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay });
+    formatter = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay, useGrouping: false });
     formatters.set(key, formatter);
   }
   return plainSpaces(formatter.format(count));

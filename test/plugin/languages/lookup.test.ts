@@ -147,6 +147,9 @@ describe('a punishment message in the reader language', () => {
     expect(formatDuration(7 * day + 12 * 3_600_000, 'es')).toBe('7 d 12 h');
     expect(formatDuration(30 * 60_000, 'fr')).toBe('30 min');
     expect(formatDuration(0, 'de')).toBe('0 Sek.');
+    // A three-year ban reads as it always did: no thousands separator.
+    expect(formatDuration(1095 * day)).toBe('1095d');
+    expect(formatDuration(1095 * day, 'de')).toBe('1095 Tg.');
     const at = Date.parse('2026-11-22T10:14:00Z');
     expect(formatTimestamp(at)).toBe('2026-11-22 10:14 UTC');
     expect(formatTimestamp(at, 'de-DE')).toBe('22.11.2026, 10:14 UTC');
