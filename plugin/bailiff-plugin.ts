@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { readEmbeddedService } from '../src/connection/embedded-service.js';
 import { describeSource, resolveServiceConnection } from '../src/connection/service-connection.js';
 import type { PluginContext } from '../src/runtime/plugin-api.js';
@@ -10,6 +10,7 @@ import { installCommands } from './features/commands.js';
 import { installEnforcement } from './features/enforcement.js';
 import { installEvasion } from './features/evasion.js';
 import { installFreeze } from './features/freeze.js';
+import { installLanguages } from './features/languages.js';
 import { installPlayerReports } from './features/player-reports.js';
 import { installReload } from './features/reload.js';
 import { installReplyNotices } from './features/reply-notices.js';
@@ -17,6 +18,7 @@ import { installReportAlerts } from './features/report-alerts.js';
 import { installStatus } from './features/status.js';
 import { installSync } from './features/sync.js';
 import { BUNDLED_MESSAGES, loadBundledMessages } from './messages/load.js';
+import { loadBundledLocales, loadOwnerLocales } from './messages/locale-files.js';
 import { messagesSchema } from './messages/schema.js';
 
 /** The running plugin, as onEnable leaves it. */
@@ -38,10 +40,15 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     embedded: () => readEmbeddedService(context.dataFolder),
   });
   const messages = context.loadConfigFile({ file: 'messages.yml', defaults: BUNDLED_MESSAGES, schema: messagesSchema });
+  const bundledMessages = loadBundledMessages(context.pluginFolder);
+  const readOwnerLocales = () =>
+    loadOwnerLocales(context.dataFolder, bundledMessages, (line) => context.logger.warn(line));
   const core = createCore({
     config,
     messages: messages.get(),
-    bundledMessages: loadBundledMessages(context.pluginFolder),
+    bundledMessages,
+    bundledLocales: loadBundledLocales(join(context.pluginFolder, dirname(BUNDLED_MESSAGES))),
+    ownerLocales: readOwnerLocales(),
     databaseFile: join(context.dataFolder, DATABASE_FILE),
     connection,
     keySource: describeSource(connection.keyFrom, 'key'),
@@ -56,7 +63,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
   const evasion = installEvasion(core, context, featureHooks(context));
   const sync = installSync(core, featureHooks(context));
   const status = installStatus(core, { sync, enforcement, evasion });
-  const reload = installReload(core, { config: context.config, messages });
+  const reload = installReload(core, { config: context.config, messages, locales: readOwnerLocales });
   const reports = installPlayerReports(core, context.players, featureHooks(context));
   const features: Feature[] = [
     installAcknowledgements(core),
@@ -70,6 +77,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     installReplyNotices(core, featureHooks(context)),
     installFreeze(core, featureHooks(context)),
     installCommands(core, context as PluginContext<unknown>, { sync, status, reload, evasion, reports }),
+    installLanguages(core, featureHooks(context)),
   ];
 
   core.start();

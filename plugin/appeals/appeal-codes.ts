@@ -17,6 +17,8 @@ export interface AppealHolder {
   uuid: string;
   name: string;
   ip?: string;
+  /** The holder's client language (BCP 47), for the line on their screen. */
+  locale?: string;
 }
 
 /** A code is shown again for an hour (of its 24), so a player who joins twice sees one code, and a used one goes soon. */

@@ -10,9 +10,12 @@ import type { AppealAnswer } from './appeal-codes.js';
 export function appealLine(messages: Messages, answer: AppealAnswer | undefined): string {
   switch (answer?.kind) {
     case 'code':
-      return messages.render('ban.appeal.code', { code: answer.code, expires: formatTimestamp(answer.expiresAtMs) });
+      return messages.render('ban.appeal.code', {
+        code: answer.code,
+        expires: formatTimestamp(answer.expiresAtMs, messages.locale),
+      });
     case 'cooldown':
-      return messages.render('ban.appeal.cooldown', { date: formatTimestamp(answer.appealableAtMs) });
+      return messages.render('ban.appeal.cooldown', { date: formatTimestamp(answer.appealableAtMs, messages.locale) });
     case 'unappealable':
       return messages.render('ban.appeal.unappealable');
     case 'open-appeal':

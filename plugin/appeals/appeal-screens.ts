@@ -4,6 +4,7 @@ import type { Logger } from '../../src/ports/logger.js';
 import type { Timers } from '../../src/ports/timers.js';
 import type { PreLoginEvent } from '../../src/runtime/plugin-api.js';
 import type { Messages } from '../messages/messages.js';
+import type { MessageReader } from '../messages/reader.js';
 import type { AppealAnswer, AppealCodes, AppealHolder } from './appeal-codes.js';
 import { appealLine } from './appeal-line.js';
 
@@ -36,7 +37,7 @@ export class AppealScreens implements AppealScreenLines {
   constructor(
     private readonly deps: {
       codes: AppealCodes;
-      messages: () => Messages;
+      messages: (reader?: MessageReader) => Messages;
       waitMs: () => number;
       clock: Clock;
       timers: Timers;
@@ -48,7 +49,7 @@ export class AppealScreens implements AppealScreenLines {
     const { codes, clock, messages } = this.deps;
     const now = clock.now();
     if (!codes.isOffered(now)) return '';
-    return appealLine(messages(), codes.held(punishmentId, holder.uuid, now));
+    return appealLine(messages(holder), codes.held(punishmentId, holder.uuid, now));
   }
 
   denied(event: PreLoginEvent, denial: BanDenial): void {
@@ -81,7 +82,7 @@ export class AppealScreens implements AppealScreenLines {
         if (withdraw.signal.aborted) return;
         timers.clearTimeout(timer);
         if (answer !== undefined && event.denyMessage === denial.screen) {
-          event.deny(denial.render(appealLine(this.deps.messages(), answer)));
+          event.deny(denial.render(appealLine(this.deps.messages(denial.holder), answer)));
         }
         resolve();
       });

@@ -74,7 +74,7 @@ function lineOf(deps: CommandDeps, answer: AppealAnswer, punishment: { id: strin
         {
           ...punishment,
           code: answer.code,
-          expires: formatTimestamp(answer.expiresAtMs),
+          expires: formatTimestamp(answer.expiresAtMs, deps.messages.locale),
           appealUrl: deps.appeals.appealUrl(),
         },
         { optional: ['appealUrl'] },
@@ -82,7 +82,7 @@ function lineOf(deps: CommandDeps, answer: AppealAnswer, punishment: { id: strin
     case 'cooldown':
       return messages.render('commands.appeal.cooldown', {
         ...punishment,
-        date: formatTimestamp(answer.appealableAtMs),
+        date: formatTimestamp(answer.appealableAtMs, deps.messages.locale),
       });
     case 'unappealable':
       return messages.render('commands.appeal.unappealable', punishment);

@@ -7,10 +7,7 @@ export function formatOutcome(outcome: Outcome): string {
   return `${outcome.action}, ${formatDuration(outcome.duration)}`;
 }
 
-/** `2026-11-22 10:14 UTC`, independent of the server's locale and time zone. */
-export function formatTimestamp(epochMs: number): string {
-  return `${new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
+export { formatTimestamp } from '../messages/date.js';
 
 /** How long ago, for status lines: `12s ago`, `3m 5s ago`. */
 export function formatAgo(epochMs: number, nowMs: number): string {

@@ -32,7 +32,7 @@ function frozen(deps: CommandDeps, { sender, args, label }: CommandInvocation): 
       render('commands.frozen.line', {
         player: entry.name,
         issuer: entry.issuer,
-        since: formatDuration(Math.max(0, now - entry.frozenAt)),
+        since: formatDuration(Math.max(0, now - entry.frozenAt), deps.messages.locale),
         reason: reasonText(deps.messages, entry.reason),
         where: render(`commands.frozen.${entry.scope === 'network' ? 'network' : 'local'}`),
       }),

@@ -45,10 +45,10 @@ async function history(deps: CommandDeps, { sender, args, label }: CommandInvoca
       ? ''
       : punishment.durationMs === PERMANENT_MS
         ? `, ${render('time.permanent')}`
-        : `, ${formatDuration(punishment.durationMs)}`;
+        : `, ${formatDuration(punishment.durationMs, deps.messages.locale)}`;
     sender.sendMessage(
       render('commands.history.line', {
-        date: formatTimestamp(Date.parse(punishment.createdAt)),
+        date: formatTimestamp(Date.parse(punishment.createdAt), deps.messages.locale),
         type: titleOf(punishment, typeTitle),
         action,
         length,

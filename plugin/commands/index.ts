@@ -1,4 +1,5 @@
 import type { CommandHandler, PluginContext } from '../../src/runtime/plugin-api.js';
+import { readingAs } from '../messages/command-reader.js';
 import { altsCommand } from './alts.js';
 import { appealCommand } from './appeal.js';
 import { bailiffCommand } from './bailiff.js';
@@ -68,10 +69,19 @@ export function buildCommands(
   };
 }
 
+/** The handler with its replies in the sender's language (see {@link readingAs}). */
+function inSendersLanguage(handler: CommandHandler): CommandHandler {
+  const tabComplete = handler.tabComplete?.bind(handler);
+  return {
+    execute: (invocation) => readingAs(invocation.sender, () => handler.execute(invocation)),
+    ...(tabComplete ? { tabComplete } : {}),
+  };
+}
+
 /** Binds the plugin's commands (declared with their permissions in plugin.yml) to their handlers. */
 export function registerCommands(context: PluginContext<unknown>, deps: CommandDeps): void {
   const onlineNames = () => context.players.online().map((player) => player.name);
   for (const [name, handler] of Object.entries(buildCommands(deps, onlineNames))) {
-    context.commands.register(name, handler);
+    context.commands.register(name, inSendersLanguage(handler));
   }
 }

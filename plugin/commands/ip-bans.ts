@@ -71,7 +71,7 @@ async function banAddress(deps: CommandDeps, duration: 'optional' | 'required', 
   const length =
     durationMs === PERMANENT_MS
       ? render('broadcast.permanently')
-      : render('broadcast.for', { duration: formatDuration(durationMs) });
+      : render('broadcast.for', { duration: formatDuration(durationMs, deps.messages.locale) });
   await issuePunishment(deps, sender, {
     body,
     target: account,

@@ -142,7 +142,7 @@ async function moderate(deps: CommandDeps, spec: ModerationCommand, { sender, ar
       ? ''
       : durationMs === PERMANENT_MS
         ? render('broadcast.permanently')
-        : render('broadcast.for', { duration: formatDuration(durationMs) });
+        : render('broadcast.for', { duration: formatDuration(durationMs, deps.messages.locale) });
   const told = altBlocking ? `${length} ${render('commands.moderation.alt-blocking')}` : length;
   await issuePunishment(deps, sender, {
     body,

@@ -41,7 +41,7 @@ async function listNotes(deps: CommandDeps, { sender, args }: CommandInvocation)
         render('commands.notes.line', {
           id: note.id,
           author: playerWritten(note.authorName),
-          created: formatTimestamp(Date.parse(note.createdAt)),
+          created: formatTimestamp(Date.parse(note.createdAt), deps.messages.locale),
           text: playerWritten(note.text),
         }),
       );

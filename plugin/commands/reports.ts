@@ -119,7 +119,7 @@ async function listReports(deps: CommandDeps, sender: CommandSender, page: numbe
         reported: playerWritten(ticket.reportedPlayerName ?? '-'),
         reason: playerWritten(ticket.excerpt),
         server: playerWritten(ticket.createdServer ?? '-'),
-        created: formatTimestamp(Date.parse(ticket.createdAt)),
+        created: formatTimestamp(Date.parse(ticket.createdAt), deps.messages.locale),
         holder:
           ticket.assigneeName === null
             ? render('commands.reports.unclaimed')

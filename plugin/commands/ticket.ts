@@ -85,7 +85,7 @@ function printTicket(deps: CommandDeps, sender: CommandSender, ticket: Ticket): 
     render('commands.ticket.meta', {
       creator: playerWritten(ticket.creatorName),
       reported: playerWritten(ticket.reportedPlayerName ?? '-'),
-      created: formatTimestamp(Date.parse(ticket.createdAt)),
+      created: formatTimestamp(Date.parse(ticket.createdAt), deps.messages.locale),
     }),
   );
   sender.sendMessage(render('commands.ticket.description', { description: playerWritten(ticket.description) }));
@@ -99,7 +99,7 @@ function printTicket(deps: CommandDeps, sender: CommandSender, ticket: Ticket): 
       render('commands.ticket.reply', {
         author: playerWritten(reply.authorName),
         message: playerWritten(reply.message),
-        created: formatTimestamp(Date.parse(reply.createdAt)),
+        created: formatTimestamp(Date.parse(reply.createdAt), deps.messages.locale),
       }),
     );
   }

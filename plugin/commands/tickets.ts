@@ -66,7 +66,7 @@ async function listTickets(deps: CommandDeps, { sender, args }: CommandInvocatio
         subject: playerWritten(ticket.subject),
         status: ticket.status,
         priority: ticket.priority,
-        updated: formatTimestamp(Date.parse(ticket.updatedAt)),
+        updated: formatTimestamp(Date.parse(ticket.updatedAt), deps.messages.locale),
       }),
     );
   }

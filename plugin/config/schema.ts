@@ -231,6 +231,20 @@ export const bailiffConfigSchema = z.strictObject({
   reports: reportsSection.prefault({}),
   ticketUpdates: ticketUpdatesSection.prefault({}),
   freeze: freezeSection.prefault({}),
+  /**
+   * The network's default language (a BCP 47 tag like `en`, `de`, `pt-BR`): for players whose
+   * client language has no messages, players whose language is not known yet, and the console. @default 'en'
+   */
+  language: z
+    .string()
+    .refine((value) => {
+      try {
+        return Intl.getCanonicalLocales(value.replaceAll('_', '-')).length === 1;
+      } catch {
+        return false;
+      }
+    }, 'a language tag like en, de, es, fr or pt-BR')
+    .default('en'),
 });
 
 export type BailiffConfig = z.infer<typeof bailiffConfigSchema>;

@@ -22,7 +22,9 @@ import { InFlightCreations } from '../enforcement/in-flight-creations.js';
 import type { StaffAudience } from '../enforcement/staff-broadcast.js';
 import { FreezeBook } from '../freeze/freeze-book.js';
 import { Freezes } from '../freeze/freezes.js';
+import type { LocaleTables } from '../messages/catalogue.js';
 import type { MessageTable } from '../messages/schema.js';
+import { RememberedLocales } from '../players/remembered-locales.js';
 import { createReportEvents, type ReportEventBus } from './report-events.js';
 import { type CoreSettings, createCoreSettings } from './settings.js';
 
@@ -32,6 +34,9 @@ export interface CoreOptions {
   /** messages.yml as read at enable, and the bundled copy its missing keys fall back to. */
   messages: MessageTable;
   bundledMessages?: MessageTable;
+  /** Bundled translations and the owner's messages.<tag>.yml files, by lower-case tag. @default none */
+  bundledLocales?: LocaleTables;
+  ownerLocales?: LocaleTables;
   /** The plugin's SQLite file; `:memory:` in tests. */
   databaseFile: string;
   /** Where the service is and the key (from `resolveServiceConnection`). */
@@ -73,6 +78,8 @@ export interface Core {
   readonly audience: StaffAudience;
   /** config.yml, messages.yml and the policy, as the last reload left them. */
   readonly settings: CoreSettings;
+  /** The language each player last used here (for a ban screen before a Java client says its own). */
+  readonly locales: RememberedLocales;
   /** Reports created on this server (`reportCreated`), for the staff alert. */
   readonly reports: ReportEventBus;
   /** One-time appeal codes from the service, held for ban screens and `/appeal`. */
@@ -93,7 +100,12 @@ export interface Core {
 export function createCore(options: CoreOptions): Core {
   const { clock, logger } = options;
   const db = openDb(options.databaseFile);
-  const settings = createCoreSettings(options.config, options.messages, options.bundledMessages);
+  const locales = new RememberedLocales(db);
+  const settings = createCoreSettings(options.config, options.messages, options.bundledMessages, {
+    bundled: options.bundledLocales,
+    owner: options.ownerLocales,
+    remembered: (uuid) => locales.lastOf(uuid),
+  });
   const initial = settings.config();
   const gate = new RateLimitGate({
     requestsPerMinute: initial.api.requestsPerMinute,
@@ -166,6 +178,7 @@ export function createCore(options: CoreOptions): Core {
     inFlight,
     audience,
     settings,
+    locales,
     reports: createReportEvents(),
     appealCodes,
     appealScreens,

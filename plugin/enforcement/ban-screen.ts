@@ -2,6 +2,7 @@ import { LINKED_BAN_ORDINAL } from '../../src/contract/evasion-data.js';
 import type { AppealHolder } from '../appeals/appeal-codes.js';
 import type { CachedPunishment } from '../cache/cached-punishment.js';
 import type { KindContext } from '../kinds/kind.js';
+import type { MessageReader } from '../messages/reader.js';
 import { renderFor } from './punishment-text.js';
 
 /**
@@ -23,7 +24,13 @@ export function heldAppealLine(context: KindContext, ban: CachedPunishment, hold
  * The ban's screen with the appeal line. A screen of an owner's messages.yml from before appeal
  * codes has no `{appeal}`: the line then goes at its end, so players still get their code.
  */
-export function renderBanScreen(context: KindContext, ban: CachedPunishment, now: number, appeal: string): string {
-  const screen = renderFor(context.messages(), banScreenKey(ban), ban, now, context.appealUrl(), { appeal });
+export function renderBanScreen(
+  context: KindContext,
+  ban: CachedPunishment,
+  now: number,
+  appeal: string,
+  reader: MessageReader = {},
+): string {
+  const screen = renderFor(context.messages(reader), banScreenKey(ban), ban, now, context.appealUrl(), { appeal });
   return appeal === '' || screen.includes(appeal) ? screen : `${screen}\n${appeal}`;
 }

@@ -18,7 +18,9 @@ export function onChat(context: EnforcementContext, event: ChatEvent): void {
   const mute = activeMuteOf(context, event.player, now);
   if (!mute) return;
   event.cancelled = true;
-  event.player.sendMessage(renderFor(context.messages(), 'mute.chat-blocked', mute, now, context.appealUrl()));
+  event.player.sendMessage(
+    renderFor(context.messages(event.player), 'mute.chat-blocked', mute, now, context.appealUrl()),
+  );
 }
 
 /** `minecraft:msg` -> `msg`. */
@@ -36,6 +38,8 @@ export function onCommand(context: EnforcementContext, blocked: () => ReadonlySe
   if (!mute) return;
   event.cancelled = true;
   event.player.sendMessage(
-    renderFor(context.messages(), 'mute.command-blocked', mute, now, context.appealUrl(), { command: base }),
+    renderFor(context.messages(event.player), 'mute.command-blocked', mute, now, context.appealUrl(), {
+      command: base,
+    }),
   );
 }

@@ -13,7 +13,7 @@ import { type ApplyOutcome, applyPunishment } from '../sync/apply-punishment.js'
 import type { EnforcementContext } from './enforcement-context.js';
 import { creationKey, type InFlightCreations } from './in-flight-creations.js';
 import { runsLongerText } from './runs-longer.js';
-import { ANNOUNCE_SYNCED_WITHIN_MS, announcementOf, type StaffAudience, tellStaff } from './staff-broadcast.js';
+import { ANNOUNCE_SYNCED_WITHIN_MS, announcementOf, type StaffAudience, tellStaffIn } from './staff-broadcast.js';
 
 export interface LiftRequest {
   punishmentId: string;
@@ -73,13 +73,15 @@ export function createCommandEffects(options: CommandEffectsOptions) {
 
   const announce = (punishment: CachedPunishment) => {
     const kind = policy().kindOf(punishment);
-    const messages = context.messages();
     // An IP ban is announced without its address.
     const key =
       kind.action === 'ban' && punishment.ipAddress !== undefined ? 'broadcast.ip-ban' : kind.messages.broadcast;
-    const line = announcementOf(messages, key, punishment, isTimed(punishment));
     const longer = runningLonger(punishment);
-    tellStaff(audience, longer ? `${line}${runsLongerText(messages, longer, context.clock.now())}` : line);
+    const now = context.clock.now();
+    tellStaffIn(audience, context.messages, (messages) => {
+      const line = announcementOf(messages, key, punishment, isTimed(punishment));
+      return longer ? `${line}${runsLongerText(messages, longer, now)}` : line;
+    });
   };
 
   const applyCreated = (punishment: Punishment, silent = false): void => {
@@ -141,7 +143,7 @@ export function createCommandEffects(options: CommandEffectsOptions) {
               ? 'broadcast.ip-unban'
               : 'broadcast.unban';
         const lift = { issuer: request.issuerName, reason: request.reason };
-        tellStaff(audience, announcementOf(context.messages(), key, row, false, lift));
+        tellStaffIn(audience, context.messages, (messages) => announcementOf(messages, key, row, false, lift));
       }
     },
     isOnline: (player: KnownPlayer) => context.players.byUuid(player.uuid) !== undefined,

@@ -50,7 +50,7 @@ export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promis
     try {
       onPreLogin(context, event);
       if (unavailable && !event.denied && settings.onUnavailable === 'refuse')
-        event.deny(context.messages().render('login-check.unavailable'));
+        event.deny(context.messages(event).render('login-check.unavailable'));
     } catch (error) {
       context.logger.error('login check decision failed', {
         player: event.name,
@@ -159,8 +159,8 @@ export function onJoinedAfterCheck(deps: Pick<LoginCheckDeps, 'context' | 'notic
   const entry = context.cache.activeBan(player.uuid.toLowerCase(), now);
   if (entry) {
     const ban = recordEnforced(context, entry.punishment);
-    const appeal = heldAppealLine(context, ban, { uuid: player.uuid, name: player.name });
-    player.kick(renderBanScreen(context, ban, now, appeal));
+    const holder = { uuid: player.uuid, name: player.name, locale: player.locale };
+    player.kick(renderBanScreen(context, ban, now, heldAppealLine(context, ban, holder), holder));
     return;
   }
   deps.notices.deliver(player);

@@ -54,7 +54,7 @@ export class PendingNotices {
         // Already acknowledged from here: shown before (a staff reply shown at once, then a quick rejoin).
         if (!queueNoticeAck(this.context.outbox, { id: notification.id, targetUuid: uuid }, now)) continue;
         const message = playerWritten(notification.message);
-        lines.push(this.context.messages().render('notice.service', { message }));
+        lines.push(this.context.messages(player).render('notice.service', { message }));
       }
     })();
     for (const line of lines) player.sendMessage(line);

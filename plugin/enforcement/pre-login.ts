@@ -31,8 +31,13 @@ export function onPreLogin(context: EnforcementContext, event: PreLoginEvent): v
     });
   }
   const shown = ban;
-  const holder = { uuid: event.uuid, name: event.name, ...(event.ip === undefined ? {} : { ip: event.ip }) };
-  const render = (appeal: string) => renderBanScreen(context, shown, now, appeal);
+  const holder = {
+    uuid: event.uuid,
+    name: event.name,
+    ...(event.ip === undefined ? {} : { ip: event.ip }),
+    ...(event.locale === undefined ? {} : { locale: event.locale }),
+  };
+  const render = (appeal: string) => renderBanScreen(context, shown, now, appeal, holder);
   const screen = render(heldAppealLine(context, ban, holder));
   event.deny(screen);
   context.appeals?.denied(event, { punishmentId: ban.id, holder, screen, render });

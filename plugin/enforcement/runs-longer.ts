@@ -11,6 +11,6 @@ export function runsLongerText(messages: Messages, longer: CachedPunishment, now
   const left = remainingMs(longer, now);
   return messages.render('broadcast.runs-longer', {
     id: longer.id,
-    remaining: Number.isFinite(left) ? formatDuration(left) : messages.render('time.permanent'),
+    remaining: Number.isFinite(left) ? formatDuration(left, messages.locale) : messages.render('time.permanent'),
   });
 }

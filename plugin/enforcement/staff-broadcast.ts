@@ -3,6 +3,7 @@ import type { CachedPunishment } from '../cache/cached-punishment.js';
 import { PERMANENT_MS } from '../cache/cached-punishment.js';
 import { formatDuration } from '../messages/duration.js';
 import type { Messages } from '../messages/messages.js';
+import type { MessageReader } from '../messages/reader.js';
 import { reasonText } from '../messages/reason.js';
 
 /** Players holding it see every punishment announced. */
@@ -24,11 +25,35 @@ export function tellStaff(audience: StaffAudience, line: string): void {
   }
 }
 
+/**
+ * Sends a line to the console (in the network's language) and to every online player with
+ * `bailiff.notify`, each in their own language; each language is rendered once.
+ */
+export function tellStaffIn(
+  audience: StaffAudience,
+  messages: (reader?: MessageReader) => Messages,
+  lineIn: (messages: Messages) => string,
+): void {
+  const rendered = new Map<Messages, string>();
+  const lineFor = (table: Messages) => {
+    let line = rendered.get(table);
+    if (line === undefined) {
+      line = lineIn(table);
+      rendered.set(table, line);
+    }
+    return line;
+  };
+  audience.console.sendMessage(lineFor(messages()));
+  for (const player of audience.online()) {
+    if (player.hasPermission(NOTIFY_PERMISSION)) player.sendMessage(lineFor(messages(player)));
+  }
+}
+
 /** `for 7d`, `permanently`, or nothing for kicks and warnings (`broadcast.*` keys). */
 function lengthOf(messages: Messages, punishment: CachedPunishment, timed: boolean): string {
   if (!timed) return '';
   if (punishment.durationMs === PERMANENT_MS) return messages.render('broadcast.permanently');
-  return messages.render('broadcast.for', { duration: formatDuration(punishment.durationMs) });
+  return messages.render('broadcast.for', { duration: formatDuration(punishment.durationMs, messages.locale) });
 }
 
 /**

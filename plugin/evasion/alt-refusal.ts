@@ -33,7 +33,7 @@ export function refuseAltOfBanned(deps: AltRefusalDeps, event: PreLoginEvent): v
       player: event.name,
       linkedTo: account.name,
     });
-    event.deny(renderFor(context.messages(), 'ban.linked-screen', ban.punishment, now, context.appealUrl()));
+    event.deny(renderFor(context.messages(event), 'ban.linked-screen', ban.punishment, now, context.appealUrl()));
     return;
   }
 }

@@ -9,6 +9,7 @@ import type { Core } from '../core/core.js';
 import type { Feature } from '../core/feature.js';
 import { createIdentify } from '../identity/identify.js';
 import { playerDirectory } from '../identity/player-directory.js';
+import { commandReader } from '../messages/command-reader.js';
 import { PlayerCalls } from '../players/player-calls.js';
 import { offerNotice } from '../reports/online-notices.js';
 import type { EvasionFeature } from './evasion.js';
@@ -41,7 +42,12 @@ export function commandDeps(
   return {
     client,
     outbox,
-    messages: { render: (key, placeholders, options) => settings.messages().render(key, placeholders, options) },
+    messages: {
+      render: (key, placeholders, options) => settings.messages(commandReader()).render(key, placeholders, options),
+      get locale() {
+        return settings.messages(commandReader()).locale;
+      },
+    },
     players,
     identify: createIdentify({
       server: host.server,

@@ -3,12 +3,13 @@ import { commandBaseName } from '../enforcement/chat-guard.js';
 import type { StaffAudience } from '../enforcement/staff-broadcast.js';
 import type { Messages } from '../messages/messages.js';
 import { playerWritten } from '../messages/player-text.js';
+import type { MessageReader } from '../messages/reader.js';
 import { FREEZE_PERMISSION, type Freezes } from './freezes.js';
 
 export interface FreezeGuardDeps {
   freezes: Pick<Freezes, 'isFrozen'>;
   audience: StaffAudience;
-  messages: () => Messages;
+  messages: (reader?: MessageReader) => Messages;
   /** `freeze.allowedCommands`, lower case, without `/`. */
   allowedCommands: () => ReadonlySet<string>;
 }
@@ -17,14 +18,14 @@ export interface FreezeGuardDeps {
 export function onFrozenChat(deps: FreezeGuardDeps, event: ChatEvent): void {
   if (!deps.freezes.isFrozen(event.player.uuid)) return;
   event.cancelled = true;
-  const messages = deps.messages();
   const message = playerWritten(event.message);
-  const line = messages.render('freeze.staff-chat', { player: event.player.name, message });
-  deps.audience.console.sendMessage(line);
+  const lineIn = (reader?: MessageReader) =>
+    deps.messages(reader).render('freeze.staff-chat', { player: event.player.name, message });
+  deps.audience.console.sendMessage(lineIn());
   for (const staff of deps.audience.online()) {
-    if (staff !== event.player && staff.hasPermission(FREEZE_PERMISSION)) staff.sendMessage(line);
+    if (staff !== event.player && staff.hasPermission(FREEZE_PERMISSION)) staff.sendMessage(lineIn(staff));
   }
-  event.player.sendMessage(messages.render('freeze.chat-to-staff', { message }));
+  event.player.sendMessage(deps.messages(event.player).render('freeze.chat-to-staff', { message }));
 }
 
 /** A frozen player runs only the commands of `freeze.allowedCommands`. */
@@ -33,5 +34,7 @@ export function onFrozenCommand(deps: FreezeGuardDeps, event: CommandEvent): voi
   const base = commandBaseName(event.name);
   if (deps.allowedCommands().has(base)) return;
   event.cancelled = true;
-  event.player.sendMessage(deps.messages().render('freeze.command-blocked', { command: playerWritten(base) }));
+  event.player.sendMessage(
+    deps.messages(event.player).render('freeze.command-blocked', { command: playerWritten(base) }),
+  );
 }

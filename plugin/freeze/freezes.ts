@@ -6,6 +6,7 @@ import type { Logger } from '../../src/ports/logger.js';
 import type { Player, Players } from '../../src/runtime/plugin-api.js';
 import type { Messages } from '../messages/messages.js';
 import { playerWritten } from '../messages/player-text.js';
+import type { MessageReader } from '../messages/reader.js';
 import { reasonText } from '../messages/reason.js';
 import type { FreezeBook, FreezeEntry } from './freeze-book.js';
 
@@ -27,7 +28,7 @@ export interface FreezesDeps {
   book: FreezeBook;
   client: Pick<ModerationApi, 'freezePlayer' | 'unfreezePlayer' | 'frozenPlayers' | 'gate' | 'extensions'>;
   players: Pick<Players, 'byUuid'>;
-  messages: () => Messages;
+  messages: (reader?: MessageReader) => Messages;
   clock: Clock;
   logger: Logger;
 }
@@ -157,14 +158,14 @@ export class Freezes {
     const player = this.deps.players.byUuid(entry.uuid);
     if (!player) return;
     player.restrain?.(false);
-    player.sendMessage(this.deps.messages().render('freeze.unfrozen'));
+    player.sendMessage(this.deps.messages(player).render('freeze.unfrozen'));
   }
 
   #restrain(player: Player, entry: FreezeEntry): void {
     if (!player.restrain)
       this.deps.logger.warn('this server cannot hold a frozen player in place', { player: player.name });
     player.restrain?.(true);
-    const messages = this.deps.messages();
+    const messages = this.deps.messages(player);
     player.sendMessage(
       messages.render('freeze.frozen', {
         reason: playerWritten(reasonText(messages, entry.reason)),

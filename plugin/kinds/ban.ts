@@ -23,8 +23,8 @@ export const banKind: Kind = {
     if (reached.size === 0) return;
     const { context, next, now } = step;
     const kick = (player: Player) => {
-      const holder = { uuid: player.uuid, name: player.name };
-      player.kick(renderBanScreen(context, next, now, heldAppealLine(context, next, holder)));
+      const holder = { uuid: player.uuid, name: player.name, locale: player.locale };
+      player.kick(renderBanScreen(context, next, now, heldAppealLine(context, next, holder), holder));
     };
     step.enforce(kick, [...reached.values()]);
   },

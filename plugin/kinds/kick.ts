@@ -14,7 +14,7 @@ export const kickKind: Kind = {
       next.acknowledged = true;
       next.notified = true;
     } else if (step.target) {
-      step.enforce((player) => player.kick(step.text('kick.screen')));
+      step.enforce((player) => player.kick(step.text('kick.screen', player)));
     } else {
       next.startedAt = now;
       next.acknowledged = true;

@@ -10,6 +10,7 @@ import type { PunishmentCache } from '../cache/punishment-cache.js';
 import type { PunishmentAction } from '../config/ordinal-defaults.js';
 import type { OnlineAddresses } from '../evasion/online-addresses.js';
 import type { Messages } from '../messages/messages.js';
+import type { MessageReader } from '../messages/reader.js';
 
 /**
  * One punishment arriving from the service (or created here) and newly enforced, not yet
@@ -25,7 +26,7 @@ export interface ArrivalStep {
   readonly target: Player | undefined;
   readonly now: number;
   /** A messages.yml key rendered for this punishment. */
-  text(key: string): string;
+  text(key: string, reader?: MessageReader): string;
   /**
    * Carries it out on the online target (or on `players`, e.g. everyone on a banned address):
    * started, acknowledged, notified, both acks queued.
@@ -62,8 +63,8 @@ export interface KindContext {
   outbox: OutboxWriter;
   /** Online players. */
   players: Pick<Players, 'byUuid'>;
-  /** Current messages (they change on reload). */
-  messages(): Messages;
+  /** Current messages (they change on reload), in `reader`'s language; without one, the network's. */
+  messages(reader?: MessageReader): Messages;
   /** Current `appealUrl` of config.yml. */
   appealUrl(): string;
   clock: Clock;

@@ -10,7 +10,7 @@ export const muteKind: Kind = {
   messages: { broadcast: 'broadcast.mute', notice: 'notice.mute' },
   arrived(step) {
     if (step.target && step.now < expiresAt(step.next)) {
-      step.enforce((player) => player.sendMessage(step.text('notice.mute')));
+      step.enforce((player) => player.sendMessage(step.text('notice.mute', player)));
     }
   },
   atJoin(context, punishment, now) {

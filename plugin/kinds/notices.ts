@@ -3,11 +3,18 @@ import type { Player } from '../../src/runtime/plugin-api.js';
 import { queueNoticeAck } from '../acks/acknowledgements.js';
 import type { CachedPunishment } from '../cache/cached-punishment.js';
 import { renderFor } from '../enforcement/punishment-text.js';
+import { readerByUuid } from '../messages/reader.js';
 import type { KindContext } from './kind.js';
 
 /** `key` rendered for a punishment with the current messages and appeal URL. */
 export function textFor(context: KindContext, key: string, punishment: CachedPunishment, now: number): string {
-  return renderFor(context.messages(), key, punishment, now, context.appealUrl());
+  return renderFor(
+    context.messages(readerByUuid(context.players, punishment.targetUuid)),
+    key,
+    punishment,
+    now,
+    context.appealUrl(),
+  );
 }
 
 /** Marks the notice of a punishment as seen (row and notice ack in one transaction). */

@@ -5,6 +5,8 @@ export type Placeholders = Readonly<Record<string, string | number>>;
 
 export interface MessageRenderer {
   render(key: string, placeholders?: Record<string, string | number>, options?: RenderOptions): string;
+  /** The BCP 47 tag durations and dates are formatted in (`de-DE`). @default English */
+  readonly locale?: string;
 }
 
 export interface Messages {
@@ -14,6 +16,8 @@ export interface Messages {
    */
   render(key: string, placeholders?: Placeholders, options?: RenderOptions): string;
   has(key: string): boolean;
+  /** The BCP 47 tag of the reader's language, for durations and dates (`en`, `de-DE`). */
+  readonly locale: string;
 }
 
 export interface RenderOptions {
@@ -26,13 +30,20 @@ export interface RenderOptions {
 
 const PLACEHOLDER = /\{([a-zA-Z0-9_.-]+)\}/g;
 
+/** Every `{placeholder}` name of a template, once each. */
+export function placeholdersOf(template: string): Set<string> {
+  return new Set(Array.from(template.matchAll(PLACEHOLDER), (match) => match[1] as string));
+}
+
 /**
- * Messages from the server owner's table, falling back to the bundled defaults for missing
- * keys; a key in neither renders as the key itself so a typo is visible, not fatal.
+ * Messages from layered tables, the first table holding a key winning; a key in none renders as
+ * the key itself so a typo is visible, not fatal.
  */
-export function createMessages(table: MessageTable, defaults: MessageTable = {}): Messages {
-  const merged = new Map<string, string>([...Object.entries(defaults), ...Object.entries(table)]);
+export function layeredMessages(layers: readonly MessageTable[], locale: string): Messages {
+  const merged = new Map<string, string>();
+  for (const table of [...layers].reverse()) for (const [key, value] of Object.entries(table)) merged.set(key, value);
   return {
+    locale,
     has: (key) => merged.has(key),
     render(key, placeholders = {}, options = {}) {
       let template = merged.get(key);
@@ -45,4 +56,12 @@ export function createMessages(table: MessageTable, defaults: MessageTable = {})
       );
     },
   };
+}
+
+/**
+ * English messages from the server owner's table, falling back to the bundled defaults for
+ * missing keys.
+ */
+export function createMessages(table: MessageTable, defaults: MessageTable = {}): Messages {
+  return layeredMessages([table, defaults], 'en');
 }

@@ -2,6 +2,7 @@ import type { OutboxEvents } from '../../src/outbox/events.js';
 import type { Players } from '../../src/runtime/plugin-api.js';
 import type { MessageRenderer } from '../messages/messages.js';
 import { playerWritten } from '../messages/player-text.js';
+import type { MessageReader } from '../messages/reader.js';
 
 /**
  * Outbox keys of a player's ticket writes. Fixed when the player acts, so every retry is the same
@@ -42,7 +43,7 @@ export class TicketDeliveries {
 
   constructor(
     private readonly players: Pick<Players, 'byUuid'>,
-    private readonly messages: () => MessageRenderer,
+    private readonly messages: (reader?: MessageReader) => MessageRenderer,
   ) {}
 
   /** Runs the direct send of the write stored under `key`: its delivery is the command's to tell. */
@@ -62,7 +63,8 @@ export class TicketDeliveries {
     if (!write) return;
     const player = this.players.byUuid(write.playerUuid);
     if (!player?.isOnline()) return;
-    const render = this.messages().render.bind(this.messages());
+    const messages = this.messages(player);
+    const render = messages.render.bind(messages);
     if (write.kind === 'reply') {
       player.sendMessage(render('commands.ticket.reply-delivered', { id: playerWritten(write.ticketId) }));
       return;

@@ -3,6 +3,7 @@ import type { Player } from '../../src/runtime/plugin-api.js';
 import { type OutboxWriter, queueNoticeAck } from '../acks/acknowledgements.js';
 import type { MessageRenderer } from '../messages/messages.js';
 import { playerWritten } from '../messages/player-text.js';
+import type { MessageReader } from '../messages/reader.js';
 
 /** A notice with its own text for one player, such as a staff reply to their ticket. */
 export interface TextNotice {
@@ -14,7 +15,7 @@ export interface TextNotice {
 export interface OnlineNoticeDeps {
   byUuid(uuid: string): Player | undefined;
   outbox: OutboxWriter;
-  messages(): MessageRenderer;
+  messages(reader?: MessageReader): MessageRenderer;
   clock: Clock;
 }
 
@@ -28,6 +29,6 @@ export function offerNotice(deps: OnlineNoticeDeps, notice: TextNotice): Player 
   if (!player) return undefined;
   if (!queueNoticeAck(deps.outbox, { id: notice.id, targetUuid: notice.playerUuid }, deps.clock.now()))
     return undefined;
-  player.sendMessage(deps.messages().render('notice.service', { message: playerWritten(notice.message) }));
+  player.sendMessage(deps.messages(player).render('notice.service', { message: playerWritten(notice.message) }));
   return player;
 }

@@ -6,6 +6,7 @@ import type { CommandSender, Player } from '../../src/runtime/plugin-api.js';
 import type { CreatedReport } from '../core/report-events.js';
 import type { MessageRenderer } from '../messages/messages.js';
 import { playerWritten } from '../messages/player-text.js';
+import type { MessageReader } from '../messages/reader.js';
 
 /** Players holding it are told of each new report. */
 export const REPORTS_NOTIFY_PERMISSION = 'bailiff.reports.notify';
@@ -18,7 +19,7 @@ export interface ReportAlertDeps {
   client: Pick<ModerationApi, 'listTickets' | 'gate' | 'extensions'>;
   online(): Player[];
   console: CommandSender;
-  messages(): MessageRenderer;
+  messages(reader?: MessageReader): MessageRenderer;
   /** `ticketUpdates.pollIntervalMs`, read at each tick so a reload applies it; 0: no polls. */
   pollIntervalMs(): number;
   clock: Clock;
@@ -49,15 +50,16 @@ export class ReportAlerts {
   alert(report: CreatedReport): void {
     if (this.#alerted.has(report.id)) return;
     this.#remember(report.id);
-    const line = this.deps.messages().render('reports.alert', {
-      reporter: playerWritten(report.reporterName),
-      reported: playerWritten(report.reportedName ?? '-'),
-      reason: playerWritten(report.reason),
-      id: report.id,
-    });
-    this.deps.console.sendMessage(line);
+    const lineIn = (reader?: MessageReader) =>
+      this.deps.messages(reader).render('reports.alert', {
+        reporter: playerWritten(report.reporterName),
+        reported: playerWritten(report.reportedName ?? '-'),
+        reason: playerWritten(report.reason),
+        id: report.id,
+      });
+    this.deps.console.sendMessage(lineIn());
     for (const player of this.deps.online()) {
-      if (player.hasPermission(REPORTS_NOTIFY_PERMISSION)) player.sendMessage(line);
+      if (player.hasPermission(REPORTS_NOTIFY_PERMISSION)) player.sendMessage(lineIn(player));
     }
   }
 

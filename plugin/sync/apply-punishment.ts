@@ -6,6 +6,7 @@ import { type CachedPunishment, evasionFieldsOf, fromServicePunishment } from '.
 import type { EnforcementContext } from '../enforcement/enforcement-context.js';
 import { renderFor } from '../enforcement/punishment-text.js';
 import type { ArrivalStep } from '../kinds/index.js';
+import { readerByUuid } from '../messages/reader.js';
 import { adoptLocal, findLocalTwin } from './adopt-local.js';
 
 export type ApplyOutcome = 'new' | 'changed' | 'unchanged';
@@ -53,7 +54,14 @@ export function applyPunishment(context: EnforcementContext, incoming: Punishmen
       startedAtService: fromService.startedAt !== null,
       target,
       now,
-      text: (key) => renderFor(context.messages(), key, next, now, context.appealUrl()),
+      text: (key, reader) =>
+        renderFor(
+          context.messages(reader ?? readerByUuid(context.players, next.targetUuid)),
+          key,
+          next,
+          now,
+          context.appealUrl(),
+        ),
       enforce(show, players) {
         if (players) reached = players;
         next.startedAt ??= now;

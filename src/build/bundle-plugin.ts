@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build, type Plugin } from 'esbuild';
@@ -103,6 +103,9 @@ async function bundle(): Promise<void> {
   writeFileSync(join(out, 'plugin.yml'), stringify({ ...descriptor, main: 'bailiff.mjs' }));
   cpSync(join(root, 'config', 'config.yml'), join(out, 'config', 'config.yml'));
   cpSync(join(root, 'config', 'messages.yml'), join(out, 'config', 'messages.yml'));
+  for (const name of readdirSync(join(root, 'config')).filter((file) => /^messages\.[^.]+\.yml$/.test(file))) {
+    cpSync(join(root, 'config', name), join(out, 'config', name));
+  }
   const dependencies = Object.fromEntries(NATIVE.map((name) => [name, packageJson.dependencies[name]]));
   writeFileSync(
     join(out, 'package.json'),

@@ -10,6 +10,8 @@ export interface JoinCandidate {
   ip?: string;
   /** Bedrock: the Xbox user ID, when the host knows it. */
   xuid?: string;
+  /** The client's language as a BCP 47 tag, when it reported one at login (Bedrock). */
+  locale?: string;
 }
 
 /** What the host does with a connection the runtime decides about. */

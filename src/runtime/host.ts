@@ -49,7 +49,7 @@ export interface HostRuntime {
    */
   admit(candidate: JoinCandidate, connection: PendingConnection): Promise<boolean>;
   /** Runs the pre-login listeners only (no waiting, no refusal): `admit` is what hosts call. */
-  firePreLogin(uuid: string, name: string, ip?: string, xuid?: string): Promise<PreLoginOutcome>;
+  firePreLogin(uuid: string, name: string, ip?: string, xuid?: string, locale?: string): Promise<PreLoginOutcome>;
   /** A player's command: the event, then a plugin's command; `host` means the host runs its own. */
   routeCommand(player: Player, line: string): CommandRoute;
   /** One console line: `list`, `stop`, a plugin's command, else `host.run`. */

@@ -51,6 +51,12 @@ export interface Player extends CommandSender {
   readonly uuid: string;
   /** Bedrock: the player's Xbox user ID (XUID); undefined on Java or when the host does not know it. Never show it to players. */
   readonly xuid?: string;
+  /**
+   * The language the client reported, as a BCP 47 tag (`de-DE`): Java sends it in its client
+   * settings (after login, and again when the player changes it), Bedrock at login. Undefined
+   * while the client has not said, or on a host that cannot tell.
+   */
+  readonly locale?: string;
   isOnline(): boolean;
   kick(message: string): void;
   /**
@@ -85,6 +91,8 @@ export interface PreLoginEvent {
   readonly ip: string | undefined;
   /** Bedrock: the player's Xbox user ID (XUID); undefined on Java or when the host does not know it. Never show it to players. */
   readonly xuid?: string;
+  /** The language the client reported at login as a BCP 47 tag (Bedrock); undefined on Java, whose client says it only after login. */
+  readonly locale?: string;
   /** Refuse the join; the player sees `message` and is never half-joined. */
   deny(message: string): void;
   readonly denied: boolean;

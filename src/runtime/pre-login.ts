@@ -30,6 +30,7 @@ export class PreLoginEventImpl implements PreLoginEvent {
     readonly ip: string | undefined = undefined,
     readonly xuid: string | undefined = undefined,
     private readonly logger?: Logger,
+    readonly locale: string | undefined = undefined,
   ) {}
   get denied(): boolean {
     return this.#denied;
@@ -83,8 +84,9 @@ export async function dispatchPreLogin(
   name: string,
   ip?: string,
   xuid?: string,
+  locale?: string,
 ): Promise<PreLoginOutcome> {
-  const event = new PreLoginEventImpl(uuid, name, ip, xuid, logger);
+  const event = new PreLoginEventImpl(uuid, name, ip, xuid, logger, locale);
   let deadline: Promise<typeof timedOut> | undefined;
   let handle: TimerHandle | undefined;
   try {

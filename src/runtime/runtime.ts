@@ -218,8 +218,8 @@ export class PluginRuntime implements HostRuntime {
   }
 
   /** Runs pre-login listeners (async, within the time limit). */
-  firePreLogin(uuid: string, name: string, ip?: string, xuid?: string): Promise<PreLoginOutcome> {
-    return dispatchPreLogin(this.bus, this.logger, this.timers, this.preLogin, uuid, name, ip, xuid);
+  firePreLogin(uuid: string, name: string, ip?: string, xuid?: string, locale?: string): Promise<PreLoginOutcome> {
+    return dispatchPreLogin(this.bus, this.logger, this.timers, this.preLogin, uuid, name, ip, xuid, locale);
   }
 
   /** Lets joins through the pre-login check: call once plugins are enabled (and the host listens). */
@@ -228,7 +228,8 @@ export class PluginRuntime implements HostRuntime {
   }
 
   admit(candidate: JoinCandidate, connection: PendingConnection): Promise<boolean> {
-    const firePreLogin = ({ uuid, name, ip, xuid }: JoinCandidate) => this.firePreLogin(uuid, name, ip, xuid);
+    const firePreLogin = ({ uuid, name, ip, xuid, locale }: JoinCandidate) =>
+      this.firePreLogin(uuid, name, ip, xuid, locale);
     return admitPlayer({ ready: this.ready, firePreLogin, logger: this.logger }, candidate, connection);
   }
 

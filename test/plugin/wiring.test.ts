@@ -97,6 +97,7 @@ describe('enableBailiff', () => {
       'reply-notices',
       'freeze',
       'commands',
+      'languages',
     ]);
     for (const name of Object.keys(readPluginDescriptor(REPOSITORY_ROOT).commands)) {
       const replies: string[] = [];

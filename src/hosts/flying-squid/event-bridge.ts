@@ -2,6 +2,7 @@ import { isAcceptedName, plainPlayerText, UNACCEPTED_NAME_MESSAGE } from '../../
 import type { Logger } from '../../ports/logger.js';
 import type { HostRuntime } from '../../runtime/host.js';
 import { kickWithMessage } from './chat-components.js';
+import { followClientLocale } from './client-locale.js';
 import type { FsClient, FsPlayer, FsServer } from './flying-squid-types.js';
 import { takeOverPlayerChat } from './plain-chat.js';
 import type { PlayerDirectory } from './player-adapter.js';
@@ -14,6 +15,7 @@ type CancelBehavior = (triggerCancelBehavior?: boolean, hideFromPlugins?: boolea
  * anywhere), join, quit, chat and commands (decided by the runtime before flying-squid acts).
  */
 export function bridgeEvents(serv: FsServer, runtime: HostRuntime, players: PlayerDirectory, logger: Logger): void {
+  serv._server?.on('connection', (client: FsClient) => followClientLocale(client));
   serv.on('newPlayer', (player: FsPlayer) => {
     const originalLogin = player.login.bind(player);
     const originalSave = player.save.bind(player);
@@ -23,6 +25,7 @@ export function bridgeEvents(serv: FsServer, runtime: HostRuntime, players: Play
     let closed = false;
     player.disconnected = true;
     player.save = async () => {};
+    followClientLocale(player._client);
     player._client.once('end', () => {
       closed = true;
       if (!pending) return;

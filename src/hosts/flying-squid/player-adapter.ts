@@ -1,6 +1,7 @@
 import type { PermissionService } from '../../runtime/permissions.js';
 import type { Player, Players } from '../../runtime/plugin-api.js';
 import { kickWithMessage, sendColouredMessage } from './chat-components.js';
+import { clientLocaleOf } from './client-locale.js';
 import type { FsPlayer, FsServer } from './flying-squid-types.js';
 import { restrainPlayer } from './player-restraint.js';
 
@@ -18,6 +19,10 @@ class FlyingSquidPlayer implements Player {
     // username/uuid are only copied onto the player during login; the client has them from the start.
     this.uuid = player._client.uuid;
     this.name = player._client.username;
+  }
+
+  get locale(): string | undefined {
+    return clientLocaleOf(this.player._client);
   }
 
   isOnline(): boolean {

@@ -4,6 +4,7 @@ import { isAcceptedName, plainPlayerText, UNACCEPTED_NAME_MESSAGE } from '../../
 import type { Logger } from '../../ports/logger.js';
 import type { HostRuntime } from '../../runtime/host.js';
 import { toSectionCodes } from './bedrock-text.js';
+import { clientLanguageOf, rememberClientLanguages } from './client-language.js';
 import { shareOperatorRights } from './operator-rights.js';
 import { type BedrockPlayerDirectory, knownXuid } from './player-adapter.js';
 import { forgetEmptyPermissionMember, forgetStrayStorage } from './player-release.js';
@@ -22,6 +23,7 @@ export function bridgeSerenityEvents(
   players: BedrockPlayerDirectory,
   logger: Logger,
 ): void {
+  rememberClientLanguages(serenity);
   // SerenityJS has no time limit here and shows a thrown error's text to the player: the
   // runtime's admission bounds the listeners and never rejects.
   const admitOrRefuse = async ({ player }: PlayerJoinSignal): Promise<boolean> => {
@@ -32,7 +34,13 @@ export function bridgeSerenityEvents(
       return false;
     }
     return runtime.admit(
-      { uuid: player.uuid, name: player.username, ip: player.connection.rinfo.address, xuid: knownXuid(player.xuid) },
+      {
+        uuid: player.uuid,
+        name: player.username,
+        ip: player.connection.rinfo.address,
+        xuid: knownXuid(player.xuid),
+        locale: clientLanguageOf(player.connection),
+      },
       { refuse: (message) => player.disconnect(toSectionCodes(message), DisconnectReason.Kicked) },
     );
   };

@@ -3,6 +3,7 @@ import { DisconnectReason } from '@serenityjs/protocol';
 import type { PermissionService } from '../../runtime/permissions.js';
 import type { Player, Players } from '../../runtime/plugin-api.js';
 import { toSectionCodes } from './bedrock-text.js';
+import { clientLanguageOf } from './client-language.js';
 
 /** SerenityJS's XUID of a player, or undefined when it has none (an empty string). */
 export function knownXuid(xuid: string): string | undefined {
@@ -15,6 +16,7 @@ class BedrockPlayer implements Player {
   readonly uuid: string;
   readonly name: string;
   readonly xuid: string | undefined;
+  readonly locale: string | undefined;
   online = true;
   /** Held in place (see `Player.restrain`); read by the host's packet filter. */
   restrained = false;
@@ -26,6 +28,7 @@ class BedrockPlayer implements Player {
     this.uuid = player.uuid;
     this.name = player.username;
     this.xuid = knownXuid(player.xuid);
+    this.locale = clientLanguageOf(player.connection);
   }
 
   isOnline(): boolean {

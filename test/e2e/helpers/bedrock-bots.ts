@@ -21,9 +21,14 @@ export interface BedrockBot {
 export type BedrockJoinResult = { joined: true; bot: BedrockBot } | { joined: false; reason: string };
 
 /** Joins a SerenityJS server; resolves once spawned, or with the refusal text when kicked before. */
-export function joinBedrock(port: number, name: string, timeoutMs = 20_000): Promise<BedrockJoinResult> {
+export function joinBedrock(
+  port: number,
+  name: string,
+  timeoutMs = 20_000,
+  options: { languageCode?: string } = {},
+): Promise<BedrockJoinResult> {
   return new Promise((resolve, reject) => {
-    const client = connectBedrock(port, name);
+    const client = connectBedrock(port, name, options);
     let spawned = false;
     const { text } = recordTexts(client, () => {});
     const bot: BedrockBot = {

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { connect } from 'node:net';
 import mineflayer, { type Bot } from 'mineflayer';
 import { componentText } from '../../../src/minecraft/chat-text.js';
@@ -23,6 +24,8 @@ export type JoinResult = { joined: true; bot: TestBot } | { joined: false; reaso
 export interface JoinOptions {
   /** Connect from this loopback address (any of 127.0.0.0/8), as a player from another address would. */
   localAddress?: string;
+  /** The language the client reports in its client settings (`de_de`). @default en_US (mineflayer's) */
+  locale?: string;
 }
 
 /** Joins the server; resolves once spawned, or with the refusal text when kicked before spawning. */
@@ -33,17 +36,23 @@ export function joinBot(
   options: JoinOptions = {},
 ): Promise<JoinResult> {
   return new Promise((resolve, reject) => {
-    const { localAddress } = options;
+    const { localAddress, locale } = options;
     const bot = mineflayer.createBot({
       host: '127.0.0.1',
       port,
       username: name,
       version: GAME_VERSION,
       auth: 'offline',
+      // minecraft-protocol sends these settings in the configuration phase (1.20.2+).
+      ...(locale === undefined ? {} : { clientSettings: { locale } }),
       ...(localAddress === undefined
         ? {}
         : { connect: (client) => client.setSocket(connect({ host: '127.0.0.1', port, localAddress })) }),
     });
+    // mineflayer's createBot takes no locale: the settings packet it sends at play login reads
+    // bot.settings.locale, which exists by then; this listener runs before mineflayer's own.
+    if (locale !== undefined)
+      (bot._client as EventEmitter).once('login', () => Object.assign(bot.settings, { locale }));
     let spawned = false;
     let endedResolve!: () => void;
     const ended = new Promise<void>((done) => {

@@ -33,8 +33,11 @@ export interface HostUnderTest {
   uuidOf(name: string): string;
   /** The private-message command the host routes (what a mute refuses). */
   readonly whisperCommand: string;
-  /** @param timeoutMs how long to wait for the spawn (or the refusal). @default 20000 */
-  join(port: number, name: string, timeoutMs?: number): Promise<PlayerJoin>;
+  /**
+   * @param timeoutMs how long to wait for the spawn (or the refusal). @default 20000
+   * @param options.locale the game language the client reports, like `de_DE` (Java sends it lower-cased). @default the client library's English
+   */
+  join(port: number, name: string, timeoutMs?: number, options?: { locale?: string }): Promise<PlayerJoin>;
 }
 
 function fromJava(bot: TestBot): PlayerBot {
@@ -77,8 +80,9 @@ export const HOSTS: readonly HostUnderTest[] = [
     serverSettings: {},
     uuidOf: offlineUuid,
     whisperCommand: 'tell',
-    join: async (port, name, timeoutMs) => {
-      const result = await joinBot(port, name, timeoutMs);
+    join: async (port, name, timeoutMs, options) => {
+      const locale = options?.locale?.toLowerCase();
+      const result = await joinBot(port, name, timeoutMs, locale === undefined ? {} : { locale });
       return result.joined ? { joined: true, bot: fromJava(result.bot) } : result;
     },
   },
@@ -87,8 +91,9 @@ export const HOSTS: readonly HostUnderTest[] = [
     serverSettings: BEDROCK_TEST_SETTINGS,
     uuidOf: bedrockOfflineUuid,
     whisperCommand: 'msg',
-    join: async (port, name, timeoutMs) => {
-      const result = await joinBedrock(port, name, timeoutMs);
+    join: async (port, name, timeoutMs, options) => {
+      const languageCode = options?.locale;
+      const result = await joinBedrock(port, name, timeoutMs, languageCode === undefined ? {} : { languageCode });
       return result.joined ? { joined: true, bot: fromBedrock(result.bot) } : result;
     },
   },

@@ -28,7 +28,7 @@ function textOf(packet: { type: string; message: string; source_name?: string })
  * made idempotent: closing a raknet-native client twice corrupts the heap and aborts the process
  * (and the library may close by itself after a disconnect packet, or a connect timeout).
  */
-export function connectBedrock(port: number, name: string): Client {
+export function connectBedrock(port: number, name: string, options: { languageCode?: string } = {}): Client {
   const client = createClient({
     host: '127.0.0.1',
     port,
@@ -37,6 +37,8 @@ export function connectBedrock(port: number, name: string): Client {
     version: BEDROCK_VERSION,
     skipPing: true,
     conLog: null,
+    // The client data of the login; bedrock-protocol sends en_GB unless told.
+    ...(options.languageCode === undefined ? {} : { skinData: { LanguageCode: options.languageCode } }),
   } as unknown as Parameters<typeof createClient>[0]);
   let closed = false;
   const close = client.close.bind(client);
