@@ -831,6 +831,18 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => ({ networkId: f.networkId, afterCreatedAt: f.nowMs - DAY_MS, afterRowid: 0, limit: 1000 }),
     uses: ['service_punishments_status_created'],
   },
+  'immunity.removeRole': { args: (f) => ({ networkId: f.networkId, role: 'helper' }), uses: [PK] },
+  'immunity.roleWeight': { args: (f) => ({ networkId: f.networkId, role: 'helper' }), uses: [PK] },
+  'immunity.roleWeights': { args: (f) => ({ networkId: f.networkId }), uses: [PK] },
+  // Every login (a weight of 0 deletes) and every creation (the target's weight): one key each.
+  'immunity.removePlayer': {
+    args: (f) => ({ networkId: f.networkId, playerUuid: f.punishedPlayers[0] }),
+    uses: [PK],
+  },
+  'immunity.playerWeight': {
+    args: (f) => ({ networkId: f.networkId, playerUuid: f.punishedPlayers[0] }),
+    uses: [PK],
+  },
   'staffLimits.byRole': { args: (f) => ({ networkId: f.networkId, role: 'helper' }), uses: [PK] },
   'staffLimits.ofNetwork': { args: (f) => ({ networkId: f.networkId }), uses: [PK] },
   // The hour before, and a rollback's range: a range of the (network, created_at) index, narrowed by issuer.
