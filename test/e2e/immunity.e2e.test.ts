@@ -74,7 +74,7 @@ describe('immunity weights in game (bailiff start, reference service)', { timeou
     bot('Warden').bot.chat('/tempban Elder 1d griefing');
     await sees(
       bot('Warden'),
-      'refused: Elder has immunity weight 20 and your in-game permissions (bailiff.weight.10) gives weight 10; only a higher weight may punish them',
+      'refused: Elder has immunity weight 20, and the weight of your in-game permissions (bailiff.weight.10) is 10; only a higher weight may punish them',
     );
     bot('Warden').bot.chat('/tempban Peer 1d griefing');
     await sees(bot('Warden'), 'refused: Peer has immunity weight 10');

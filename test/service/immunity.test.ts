@@ -80,7 +80,7 @@ describe.each(['sqlite', 'postgres'] as const)('immunity weights on %s', (dialec
     expect(refused.status).toBe(403);
     expect(await errorOf(refused)).toMatchObject({
       message:
-        'refused: Notch has immunity weight 20 and your in-game permissions (bailiff.weight.10) gives weight 10; ' +
+        'refused: Notch has immunity weight 20, and the weight of your in-game permissions (bailiff.weight.10) is 10; ' +
         'only a higher weight may punish them',
       limit: 'immunity',
     });
@@ -96,7 +96,7 @@ describe.each(['sqlite', 'postgres'] as const)('immunity weights on %s', (dialec
     const refused = await create({ targetUuid: JEB, typeOrdinal: 1 });
     expect(refused.status).toBe(403);
     expect((await errorOf(refused)).message).toBe(
-      'refused: jeb_ has immunity weight 5 and an issuer without a weight gives weight 0; only a higher weight may punish them',
+      'refused: jeb_ has immunity weight 5, and the weight of an issuer that sent none is 0; only a higher weight may punish them',
     );
     expect((await create({ targetUuid: DINNERBONE })).status).toBe(200);
   });
@@ -122,7 +122,7 @@ describe.each(['sqlite', 'postgres'] as const)('immunity weights on %s', (dialec
     const refused = await mod.post(`/panel/players/${NOTCH}/punish`, form);
     expect(refused.status).toBe(403);
     expect(refused.html).toContain(
-      'refused: Notch has immunity weight 20 and your role (moderator) gives weight 10; only a higher weight may punish them',
+      'refused: Notch has immunity weight 20, and the weight of your role (moderator) is 10; only a higher weight may punish them',
     );
     const refusedConfirm = await mod.post(`/panel/players/${NOTCH}/punish`, { ...form, confirm: 'yes' });
     expect(refusedConfirm.status).toBe(403);

@@ -4,12 +4,12 @@ import { HttpError } from '../http/errors.js';
 /** Whose weight an issuer has, and where it came from (named in a refusal). */
 export interface IssuerWeight {
   weight: number;
-  /** `your role (moderator)`, `your in-game permissions (bailiff.weight.10)`, `an issuer without a weight`. */
+  /** `your role (moderator)`, `your in-game permissions (bailiff.weight.10)`, `an issuer that sent none`. */
   source: string;
 }
 
 /** An issuer of the API with no weight sent: weight 0, so an immune player stays immune. */
-export const NO_WEIGHT: IssuerWeight = { weight: 0, source: 'an issuer without a weight' };
+export const NO_WEIGHT: IssuerWeight = { weight: 0, source: 'an issuer that sent none' };
 
 /** The weight a creation's `issuerWeight` stands for. */
 export function weightFromGrant(issuerWeight: number | undefined): IssuerWeight {
@@ -36,8 +36,8 @@ export async function refuseImmuneTarget(
   if (targetWeight === 0 || targetWeight < issuer.weight) return;
   throw new HttpError(
     403,
-    `refused: ${target.name} has immunity weight ${targetWeight} and ${issuer.source} gives weight ${issuer.weight}; ` +
-      'only a higher weight may punish them',
+    `refused: ${target.name} has immunity weight ${targetWeight}, and the weight of ${issuer.source} is ` +
+      `${issuer.weight}; only a higher weight may punish them`,
     { limit: 'immunity' },
   );
 }
