@@ -429,6 +429,7 @@ export interface ServiceTables {
   service_staff_notes: StaffNotesTable;
   service_role_weights: RoleWeightsTable;
   service_player_weights: PlayerWeightsTable;
+  service_staff_issued_days: StaffIssuedDaysTable;
 }
 
 /** A network's warning ladder (004-ladders). */
@@ -482,4 +483,13 @@ export interface PlayerWeightsTable {
   player_uuid: string;
   weight: number;
   reported_at: number;
+}
+
+/** Punishments created per issuer and UTC day, kept by each creation (008-immunity): the staff statistics read them. */
+export interface StaffIssuedDaysTable {
+  network_id: number;
+  /** The UTC day's start (ms). */
+  day_ms: number;
+  issuer_name: string;
+  punishments: number;
 }
