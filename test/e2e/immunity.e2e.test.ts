@@ -61,7 +61,7 @@ describe('immunity weights in game (bailiff start, reference service)', { timeou
     ] as const) {
       await waitFor(`${name}'s weight to be reported`, async () => (await weightOf(name)) === weight || undefined);
     }
-  });
+  }, 120_000);
 
   afterAll(async () => {
     for (const each of bots.values()) await each.quit().catch(() => {});
