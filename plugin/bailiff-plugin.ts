@@ -59,7 +59,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     logger: context.logger,
   });
 
-  const enforcement = installEnforcement(core, featureHooks(context));
+  const enforcement = installEnforcement(core, featureHooks(context), context.permissions);
   const evasion = installEvasion(core, context, featureHooks(context));
   const sync = installSync(core, featureHooks(context));
   const status = installStatus(core, { sync, enforcement, evasion });

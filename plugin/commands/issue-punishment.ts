@@ -3,6 +3,7 @@ import type { DynamicCreateBody, Punishment } from '../../src/contract/schemas.j
 import type { CommandSender } from '../../src/runtime/plugin-api.js';
 import { creationIdempotencyKey, localIdOfCreation } from '../cache/local-creations.js';
 import { creationKey } from '../enforcement/in-flight-creations.js';
+import { issuerWeightOf } from '../identity/immunity-weight.js';
 import type { KnownPlayer } from '../identity/known-player.js';
 import type { CommandDeps } from './deps.js';
 import { describeFailure, reportFailure } from './failures.js';
@@ -46,7 +47,9 @@ export async function issuePunishment(
     issue.durationMs === undefined || issue.body.duration !== undefined
       ? issue.body
       : { ...issue.body, duration: issue.durationMs };
-  const body = grants === undefined ? withDuration : { ...withDuration, issuerGrants: grants };
+  const weight = issuerWeightOf(sender);
+  const withGrants = grants === undefined ? withDuration : { ...withDuration, issuerGrants: grants };
+  const body = weight === undefined ? withGrants : { ...withGrants, issuerWeight: weight };
   const sent = deps.inFlight.begin(creationKey(body));
   try {
     const outcome = await deps.outbox.sendNow(

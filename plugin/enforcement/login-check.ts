@@ -27,6 +27,8 @@ export interface LoginCheckDeps {
   timers: Timers;
   /** At most one check per player is out at a time. */
   inFlight: ChecksInFlight;
+  /** The joining player's immunity weight (`bailiff.weight.<n>`), reported with the check; unset: none reported. */
+  weightOf?: (event: PreLoginEvent) => number;
 }
 
 /**
@@ -86,7 +88,9 @@ async function askService(deps: LoginCheckDeps, event: PreLoginEvent, withdrawn:
   const uuid = event.uuid.toLowerCase();
   let answer: Awaited<ReturnType<ModerationApi['playerLogin']>>;
   try {
-    answer = await deps.client.playerLogin(requestFor(uuid, event.name, event.ip), { waitSignal: withdrawn });
+    answer = await deps.client.playerLogin(requestFor(uuid, event.name, event.ip, deps.weightOf?.(event)), {
+      waitSignal: withdrawn,
+    });
   } catch (error) {
     if (withdrawn.aborted) {
       context.logger.debug('login check withdrawn before it was sent: the join was decided without it', {
@@ -142,8 +146,13 @@ function bansAddress(punishment: Punishment, ip: string | undefined): boolean {
   return banned !== undefined && address !== undefined && rangeContains(banned, address);
 }
 
-function requestFor(uuid: string, username: string, ip: string | undefined): LoginCheckBody {
-  const body: LoginCheckBody = { minecraftUuid: uuid, username };
+function requestFor(
+  uuid: string,
+  username: string,
+  ip: string | undefined,
+  weight: number | undefined,
+): LoginCheckBody {
+  const body: LoginCheckBody = { minecraftUuid: uuid, username, ...(weight === undefined ? {} : { weight }) };
   // An address the contract's schema would refuse is left out rather than failing the check.
   if (ip !== undefined && loginCheckBody.shape.ipAddress.safeParse(ip).success) body.ipAddress = ip;
   return body;

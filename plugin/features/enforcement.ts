@@ -1,5 +1,6 @@
 import { errorMessage } from '../../src/errors/error-message.js';
 import { systemTimers } from '../../src/ports/timers.js';
+import type { Permissions } from '../../src/runtime/plugin-api.js';
 import type { Core } from '../core/core.js';
 import type { Feature, FeatureHooks } from '../core/feature.js';
 import { onChat, onCommand } from '../enforcement/chat-guard.js';
@@ -9,6 +10,7 @@ import { checkAtLogin, type LoginCheckDeps, onJoinedAfterCheck } from '../enforc
 import { type LoginCheckState, LoginCheckSupport } from '../enforcement/login-check-support.js';
 import { PendingNotices } from '../enforcement/pending-notices.js';
 import { onPreLogin } from '../enforcement/pre-login.js';
+import { joiningWeightOf } from '../identity/immunity-weight.js';
 import { applyPunishment } from '../sync/apply-punishment.js';
 
 export interface EnforcementFeature extends Feature {
@@ -17,7 +19,11 @@ export interface EnforcementFeature extends Feature {
 }
 
 /** The cache's decisions at pre-login, the login check, notices at join, and the mute on chat and commands. */
-export function installEnforcement(core: Core, hooks: FeatureHooks): EnforcementFeature {
+export function installEnforcement(
+  core: Core,
+  hooks: FeatureHooks,
+  permissions: Pick<Permissions, 'has'>,
+): EnforcementFeature {
   const { enforcement, settings, extensions } = core;
   const { clock, logger } = enforcement;
   const loginCheckSettings = () => settings.config().enforcement.loginCheck;
@@ -30,6 +36,7 @@ export function installEnforcement(core: Core, hooks: FeatureHooks): Enforcement
     apply: (punishment) => applyPunishment(enforcement, punishment),
     timers: systemTimers,
     inFlight: new ChecksInFlight(),
+    weightOf: (event) => joiningWeightOf(permissions, event),
   };
   let blockedCommands: ReadonlySet<string> = new Set(settings.config().mute.blockedCommands);
   const stopFollowingSettings = settings.onReplaced(() => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { immunityWeight } from './immunity.js';
 import { staffGrants } from './staff-grants.js';
 import { MAX_TYPE_ORDINAL, MIN_TYPE_ORDINAL } from './type-catalogue.js';
 
@@ -141,6 +142,7 @@ const createFields = {
   severity: severity.optional(),
   status: z.string().optional(),
   issuerGrants: staffGrants.optional(),
+  issuerWeight: immunityWeight.optional(),
 };
 
 export const createPunishmentBody = z.strictObject({
@@ -340,6 +342,7 @@ export const loginCheckBody = z.strictObject({
   serverName: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
   skinHash: z.string().optional(),
   ipInfo: z.unknown().optional(),
+  weight: immunityWeight.optional(),
 });
 export type LoginCheckBody = z.infer<typeof loginCheckBody>;
 

@@ -224,6 +224,8 @@ async function populate(stores: ServiceStoresPorts): Promise<void> {
     updatedAt: 3_400,
   });
   await stores.staffLimits.save(alpha, 'helper', { banMaxMs: 86_400_000, muteMaxMs: null, hourlyMax: 20 }, 3_500);
+  await stores.immunity.saveRoleWeight(alpha, 'moderator', 20, 3_550);
+  await stores.immunity.reportPlayerWeight(alpha, JEB, 10, 3_560);
   await stores.freezes.freeze({
     networkId: alpha,
     playerUuid: JEB,

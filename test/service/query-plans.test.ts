@@ -817,7 +817,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'staffNotes.remove': { args: (f) => ({ networkId: f.networkId, id: 1 }), uses: [PK] },
   'staffStats.punishmentsByIssuer': {
     args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 30 * DAY_MS, untilMs: f.nowMs }),
-    uses: ['COVERING INDEX service_punishments_created_type'],
+    uses: [PK],
   },
   'staffStats.ticketsClosedBy': {
     args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 30 * DAY_MS, untilMs: f.nowMs }),
@@ -830,6 +830,18 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   'streamChanges.activePage': {
     args: (f) => ({ networkId: f.networkId, afterCreatedAt: f.nowMs - DAY_MS, afterRowid: 0, limit: 1000 }),
     uses: ['service_punishments_status_created'],
+  },
+  'immunity.removeRole': { args: (f) => ({ networkId: f.networkId, role: 'helper' }), uses: [PK] },
+  'immunity.roleWeight': { args: (f) => ({ networkId: f.networkId, role: 'helper' }), uses: [PK] },
+  'immunity.roleWeights': { args: (f) => ({ networkId: f.networkId }), uses: [PK] },
+  // Every login (a weight of 0 deletes) and every creation (the target's weight): one key each.
+  'immunity.removePlayer': {
+    args: (f) => ({ networkId: f.networkId, playerUuid: f.punishedPlayers[0] }),
+    uses: [PK],
+  },
+  'immunity.playerWeight': {
+    args: (f) => ({ networkId: f.networkId, playerUuid: f.punishedPlayers[0] }),
+    uses: [PK],
   },
   'staffLimits.byRole': { args: (f) => ({ networkId: f.networkId, role: 'helper' }), uses: [PK] },
   'staffLimits.ofNetwork': { args: (f) => ({ networkId: f.networkId }), uses: [PK] },

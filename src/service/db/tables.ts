@@ -427,6 +427,9 @@ export interface ServiceTables {
   service_freezes: FreezesTable;
   service_staff_role_limits: StaffRoleLimitsTable;
   service_staff_notes: StaffNotesTable;
+  service_role_weights: RoleWeightsTable;
+  service_player_weights: PlayerWeightsTable;
+  service_staff_issued_days: StaffIssuedDaysTable;
 }
 
 /** A network's warning ladder (004-ladders). */
@@ -464,4 +467,29 @@ export interface StaffRoleLimitsTable {
   mute_max_ms: number | null;
   hourly_max: number | null;
   updated_at: number;
+}
+
+/** A panel role's immunity weight (008-immunity); no row: weight 0. */
+export interface RoleWeightsTable {
+  network_id: number;
+  role: string;
+  weight: number;
+  updated_at: number;
+}
+
+/** A player's immunity weight as a server last reported it at the login check (008-immunity); no row: weight 0. */
+export interface PlayerWeightsTable {
+  network_id: number;
+  player_uuid: string;
+  weight: number;
+  reported_at: number;
+}
+
+/** Punishments created per issuer and UTC day, kept by each creation (008-immunity): the staff statistics read them. */
+export interface StaffIssuedDaysTable {
+  network_id: number;
+  /** The UTC day's start (ms). */
+  day_ms: number;
+  issuer_name: string;
+  punishments: number;
 }

@@ -44,6 +44,8 @@ export function playerLoginHandlers(
             at,
           });
           if (address) await stores.playerIps.record(caller.networkId, uuid, address.text, at);
+          if (body.weight !== undefined)
+            await stores.immunity.reportPlayerWeight(caller.networkId, uuid, body.weight, at);
           return readLoginAnswer(stores, caller.networkId, uuid, address);
         });
         // Rare: a linked account's alt-blocking ban gave the player a Linked Ban (and its notice) just now.

@@ -21,6 +21,7 @@ import { publishChanges } from '../punishment-actions.js';
 import { computePreview } from '../rules/preview.js';
 import { refuseBeyondLimits } from '../staff/check-issue.js';
 import { limitsFromGrants } from '../staff/grant-limits.js';
+import { refuseImmuneTarget, weightFromGrant } from '../staff/immunity.js';
 import type { EndpointHandlers } from './endpoint-handlers.js';
 
 // The contract only sets a minimum for create's snake_case ordinal.
@@ -59,6 +60,12 @@ export function punishmentWriteHandlers(
         body.severity ?? 'regular'
       ].duration;
     const status = body.status ?? 'active';
+    await refuseImmuneTarget(
+      stores,
+      networkId,
+      { uuid: body.targetUuid, name: targetName },
+      weightFromGrant(body.issuerWeight),
+    );
     if (body.issuerGrants !== undefined) {
       await refuseBeyondLimits(stores, rules, {
         networkId,

@@ -4,6 +4,7 @@ import { prepare, type SqlContext } from '../db/prepared.js';
 import type { PunishmentsTable } from '../db/tables.js';
 import type { PastPunishment } from '../rules/preview.js';
 import { checkDateMs } from './dates.js';
+import { DAY_MS } from './ports/dashboard.js';
 import { type NewPunishment, type PunishmentRow, toInsertParams } from './punishment-rows.js';
 
 /** The columns of a punishment row (PostgreSQL's `row_id` is not one). */
@@ -57,6 +58,17 @@ export const PUNISHMENT_STATEMENTS = {
         updated_at: p.createdAt,
       })
       .onConflict((conflict) => conflict.columns(['network_id', 'id']).doNothing()),
+  ),
+  // The staff statistics' count of the issuer's day, in the creation's transaction.
+  countIssued: prepare<Scope & { dayMs: number; issuerName: string }, never>('punishments.countIssued', ({ db }, p) =>
+    db
+      .insertInto('service_staff_issued_days')
+      .values({ network_id: p.networkId, day_ms: p.dayMs, issuer_name: p.issuerName, punishments: 1 })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['network_id', 'day_ms', 'issuer_name'])
+          .doUpdateSet({ punishments: sql<number>`service_staff_issued_days.punishments + 1` }),
+      ),
   ),
   byId: prepare<Scope & { id: string }, PunishmentRow>('punishments.byId', ({ db }, p) =>
     db
@@ -138,7 +150,11 @@ export class PunishmentStore {
 
   /** Inserts unless a punishment with this id exists in the network; true when inserted. */
   async insert(record: NewPunishment): Promise<boolean> {
-    return (await q.insert.run(this.sql, toInsertParams(record))) === 1;
+    const params = toInsertParams(record);
+    if ((await q.insert.run(this.sql, params)) !== 1) return false;
+    const dayMs = params.createdAt - (params.createdAt % DAY_MS);
+    await q.countIssued.run(this.sql, { networkId: params.networkId, dayMs, issuerName: params.issuerName });
+    return true;
   }
 
   find(networkId: number, id: string): Promise<PunishmentRow | undefined> {

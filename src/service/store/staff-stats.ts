@@ -12,13 +12,15 @@ const COUNT = raw<number>`count(*)`;
  * SQLite is told which index, as the dashboard's other counts are.
  */
 export const STAFF_STATS_STATEMENTS = {
-  punishmentsByIssuer: prepare<Range, StaffCount>('staffStats.punishmentsByIssuer', ({ db, choices }, p) =>
+  // Whole UTC days, from the per-day counts each creation keeps (008-immunity): a range of 90 days
+  // reads a row per issuer and day, however many punishments it holds.
+  punishmentsByIssuer: prepare<Range, StaffCount>('staffStats.punishmentsByIssuer', ({ db }, p) =>
     db
-      .selectFrom(choices.throughIndex('service_punishments', 'service_punishments_created_type'))
-      .select(['issuer_name as name', COUNT.as('count')])
+      .selectFrom('service_staff_issued_days')
+      .select(['issuer_name as name', raw<number>`sum(punishments)`.as('count')])
       .where('network_id', '=', p.networkId)
-      .where('created_at', '>=', p.sinceMs)
-      .where('created_at', '<', p.untilMs)
+      .where('day_ms', '>=', p.sinceMs)
+      .where('day_ms', '<', p.untilMs)
       .groupBy('issuer_name')
       .orderBy(raw.ref('count'), 'desc')
       .orderBy('issuer_name'),

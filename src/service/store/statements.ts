@@ -9,6 +9,7 @@ import { EVASION_STATEMENTS } from './evasion-punishments.js';
 import { EXPIRY_STATEMENTS } from './expiries.js';
 import { FREEZE_STATEMENTS } from './freezes.js';
 import { IDEMPOTENCY_KEY_STATEMENTS } from './idempotency-keys.js';
+import { IMMUNITY_STATEMENTS } from './immunity.js';
 import { MIGRATION_STATEMENTS } from './migrations.js';
 import { NETWORK_STATEMENTS } from './networks.js';
 import { NOTIFICATION_STATEMENTS } from './notifications.js';
@@ -78,4 +79,5 @@ export const STORE_STATEMENTS = {
   punishmentExport: PUNISHMENT_EXPORT_STATEMENTS,
   staffNotes: STAFF_NOTE_STATEMENTS,
   staffStats: STAFF_STATS_STATEMENTS,
+  immunity: IMMUNITY_STATEMENTS,
 } as const;

@@ -11,6 +11,7 @@ import { EvasionPunishmentStore } from './evasion-punishments.js';
 import { ExpiryStore } from './expiries.js';
 import { FreezeStore } from './freezes.js';
 import { IdempotencyKeyStore } from './idempotency-keys.js';
+import { ImmunityStore } from './immunity.js';
 import { MigrationStore } from './migrations.js';
 import { NetworkStore } from './networks.js';
 import { NotificationStore } from './notifications.js';
@@ -90,6 +91,7 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
     punishmentExport: new PunishmentExportStore(sql),
     staffNotes: new StaffNoteStore(sql),
     staffStats: new StaffStats(sql),
+    immunity: new ImmunityStore(sql),
   };
 }
 

@@ -36,7 +36,14 @@ describe('/ban, /tempban, /mute, /tempmute, /kick, /warn', () => {
     deps = serviceUp();
     const sender = await run('ban', ['steve', 'griefing', 'spawn']);
     expect(created()).toEqual([
-      { targetUuid: STEVE.uuid, typeOrdinal: 2, issuerName: 'Mod', duration: -1, reason: 'griefing spawn' },
+      {
+        targetUuid: STEVE.uuid,
+        typeOrdinal: 2,
+        issuerName: 'Mod',
+        issuerWeight: 100,
+        duration: -1,
+        reason: 'griefing spawn',
+      },
     ]);
     expect(plain(sender.messages)).toEqual(['Banned Steve permanently. Punishment ID: p-1']);
     expect(deps.cache.activeBan(STEVE.uuid, NOW)?.id).toBe('p-1');
@@ -84,7 +91,14 @@ describe('/ban, /tempban, /mute, /tempmute, /kick, /warn', () => {
     deps = serviceUp({ online: [steve] });
     await run('kick', ['Steve', 'calm', 'down']);
     expect(created()).toEqual([
-      { targetUuid: STEVE.uuid, typeOrdinal: 0, issuerName: 'Mod', duration: 0, reason: 'calm down' },
+      {
+        targetUuid: STEVE.uuid,
+        typeOrdinal: 0,
+        issuerName: 'Mod',
+        issuerWeight: 100,
+        duration: 0,
+        reason: 'calm down',
+      },
     ]);
     expect(steve.kickedWith).toContain('calm down');
     expect(plain(deps.staffLines)).toEqual(['[Bailiff] Mod kicked Steve: calm down']);
@@ -95,7 +109,15 @@ describe('/ban, /tempban, /mute, /tempmute, /kick, /warn', () => {
     deps = serviceUp({ online: [steve] });
     const sender = await run('warn', ['Steve', 'language']);
     expect(created()).toEqual([
-      { targetUuid: STEVE.uuid, typeOrdinal: 0, issuerName: 'Mod', duration: 0, reason: 'language', status: 'warning' },
+      {
+        targetUuid: STEVE.uuid,
+        typeOrdinal: 0,
+        issuerName: 'Mod',
+        issuerWeight: 100,
+        duration: 0,
+        reason: 'language',
+        status: 'warning',
+      },
     ]);
     expect(steve.kickedWith).toBeUndefined();
     expect(plain(steve.messages)).toEqual(['You received a Warning from Mod: language. (ID p-1)']);
@@ -130,7 +152,14 @@ describe('/ban, /tempban, /mute, /tempmute, /kick, /warn', () => {
     expect(deps.outboxRows()).toEqual([
       {
         operation: 'createPunishmentDynamic',
-        payload: { targetUuid: STEVE.uuid, typeOrdinal: 2, issuerName: 'Mod', duration: 7 * DAY, reason: 'griefing' },
+        payload: {
+          targetUuid: STEVE.uuid,
+          typeOrdinal: 2,
+          issuerName: 'Mod',
+          issuerWeight: 100,
+          duration: 7 * DAY,
+          reason: 'griefing',
+        },
         idempotencyKey: 'punish:id-1',
         orderingKey: `player:${STEVE.uuid}`,
       },
@@ -268,7 +297,10 @@ describe('punishing a player who never joined this server', () => {
     ]);
     expect(deps.client.calls.map((call) => [call.method, call.args[0]])).toEqual([
       ['registerPlayer', { uuid, name: 'Griefer' }],
-      ['createPunishmentDynamic', { targetUuid: uuid, typeOrdinal: 2, issuerName: 'Mod', duration: -1, reason: 'x' }],
+      [
+        'createPunishmentDynamic',
+        { targetUuid: uuid, typeOrdinal: 2, issuerName: 'Mod', issuerWeight: 100, duration: -1, reason: 'x' },
+      ],
     ]);
     expect(deps.cache.activeBan(uuid, NOW)?.punishment.targetName).toBe('Griefer');
   });
@@ -287,7 +319,14 @@ describe('punishing a player who never joined this server', () => {
       [
         'createPunishmentDynamic',
         `player:${uuid}`,
-        { targetUuid: uuid, typeOrdinal: 1, issuerName: 'Mod', duration: 86_400_000, reason: 'spam' },
+        {
+          targetUuid: uuid,
+          typeOrdinal: 1,
+          issuerName: 'Mod',
+          issuerWeight: 100,
+          duration: 86_400_000,
+          reason: 'spam',
+        },
       ],
     ]);
     expect(deps.cache.activeMute(uuid, NOW)?.punishment.targetName).toBe(uuid);
@@ -304,7 +343,7 @@ describe('punishing a player who never joined this server', () => {
       `Notch has not joined this server: UUID ${notch.uuid} (from the profile lookup).`,
     );
     expect(created()).toEqual([
-      { targetUuid: notch.uuid, typeOrdinal: 2, issuerName: 'Mod', duration: -1, reason: 'x' },
+      { targetUuid: notch.uuid, typeOrdinal: 2, issuerName: 'Mod', issuerWeight: 100, duration: -1, reason: 'x' },
     ]);
     const ghost = await run('ban', ['Ghost', 'x']);
     expect(plain(ghost.messages)).toEqual(['No Minecraft account is named Ghost.']);

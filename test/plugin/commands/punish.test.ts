@@ -86,6 +86,7 @@ describe('/punish', () => {
             targetUuid: STEVE.uuid,
             typeOrdinal: 14,
             issuerName: 'Mod',
+            issuerWeight: 100,
             severity: 'aggravated',
             reason: 'flying hacks',
             duration: -1,
@@ -119,8 +120,22 @@ describe('/punish', () => {
     expect(plain(sender.messages)[0]).toBe('Chat Abuse for Steve (regular, offence level medium): ban, 60d');
     const creates = deps.client.calls.filter((call) => call.method === 'createPunishmentDynamic');
     expect(creates.map((call) => call.args[0])).toEqual([
-      { targetUuid: STEVE.uuid, typeOrdinal: 6, issuerName: 'Mod', severity: 'regular', duration: 60 * DAY },
-      { targetUuid: STEVE.uuid, typeOrdinal: 14, issuerName: 'Mod', severity: 'regular', duration: 60 * DAY },
+      {
+        targetUuid: STEVE.uuid,
+        typeOrdinal: 6,
+        issuerName: 'Mod',
+        issuerWeight: 100,
+        severity: 'regular',
+        duration: 60 * DAY,
+      },
+      {
+        targetUuid: STEVE.uuid,
+        typeOrdinal: 14,
+        issuerName: 'Mod',
+        issuerWeight: 100,
+        severity: 'regular',
+        duration: 60 * DAY,
+      },
     ]);
     expect(deps.applied.map((punishment) => punishment.duration)).toEqual([60 * DAY, 60 * DAY]);
   });
@@ -159,6 +174,7 @@ describe('/punish', () => {
         targetUuid: STEVE.uuid,
         typeOrdinal: 6,
         issuerName: 'Mod',
+        issuerWeight: 100,
         severity: 'regular',
         reason: 'spamming the chat',
         duration: 60 * DAY,
@@ -232,7 +248,14 @@ describe('/punish', () => {
     expect(deps.outboxRows()).toEqual([
       {
         operation: 'createPunishmentDynamic',
-        payload: { targetUuid: STEVE.uuid, typeOrdinal: 14, issuerName: 'Mod', severity: 'lenient', reason: 'x-ray' },
+        payload: {
+          targetUuid: STEVE.uuid,
+          typeOrdinal: 14,
+          issuerName: 'Mod',
+          issuerWeight: 100,
+          severity: 'lenient',
+          reason: 'x-ray',
+        },
         idempotencyKey: 'punish:id-1',
         orderingKey: `player:${STEVE.uuid}`,
       },

@@ -52,6 +52,8 @@ const FIXTURE = `
       CASE WHEN i % 20 = 0 AND i % 60 <> 0 THEN NULL ELSE 'mod' || (i % 13) END,
       i::bigint * 3 * ${MINUTE_MS}, i::bigint * 3 * ${MINUTE_MS}
     FROM generate_series(1, ${TICKETS}) AS i;
+  INSERT INTO service_staff_issued_days (network_id, day_ms, issuer_name, punishments)
+    SELECT 1 + (i / 40) % 2, (i / 80)::bigint * ${DAY_MS}, 'mod' || (i % 40), 5 FROM generate_series(0, 80 * 730 - 1) AS i;
 `;
 
 const LARGE_TABLES = [
@@ -61,6 +63,8 @@ const LARGE_TABLES = [
   'service_acknowledgements',
   'service_evidence',
   'service_pardons',
+  // A row per issuer and day (two years of 40 issuers in two networks here): read by range, never whole.
+  'service_staff_issued_days',
 ];
 
 /** The panel's and appeals' tables the one store reads by key (STAFF_AND_APPEALS fills them). */
@@ -161,10 +165,11 @@ const PANEL_STATEMENTS: readonly PanelStatement[] = [
     ['service_tickets_status_created'],
     oneStore(DASHBOARD_STATEMENTS.openTickets, { networkId: 1, limit: 20 }),
   ],
-  // The dashboard's staff statistics over a range: one range of an index holding the name grouped by.
+  // The dashboard's staff statistics over a range: one range of an index holding the name grouped by
+  // (the punishments per issuer and day, which each creation keeps).
   [
     'punishments per issuer',
-    ['service_punishments_created_type'],
+    ['service_staff_issued_days_pk'],
     oneStore(STAFF_STATS_STATEMENTS.punishmentsByIssuer, {
       networkId: 1,
       sinceMs: DAY_START,

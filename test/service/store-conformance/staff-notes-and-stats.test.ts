@@ -98,18 +98,24 @@ describe.each(BACKENDS)('staff notes and staff statistics on %s', (backend) => {
   it('counts punishments, closed tickets and accepted appeals per staff member within [since, until)', async () => {
     const { staffStats, punishments, tickets, appeals } = storage().stores;
     const { alpha, beta } = await twoNetworks(storage().stores);
+    // Punishments are counted by whole UTC days (the dashboard's ranges are days).
+    const DAY = 86_400_000;
     const issued: Array<[string, string, number]> = [
-      ['a1', 'alice', 999],
-      ['a2', 'alice', 1_000],
-      ['a3', 'alice', 1_500],
-      ['b1', 'bob', 1_200],
-      ['a4', 'alice', 2_000],
+      ['a1', 'alice', DAY - 1],
+      ['a2', 'alice', DAY],
+      ['a3', 'alice', DAY + 1_500],
+      ['b1', 'bob', DAY + 1_200],
+      ['a4', 'alice', 2 * DAY],
     ];
     for (const [id, issuerName, createdAt] of issued) {
       await punishments.insert(newPunishment(alpha, id, { issuerName, createdAt }));
     }
-    await punishments.insert(newPunishment(beta, 'x', { issuerName: 'alice', createdAt: 1_100 }));
-    expect(await staffStats.punishmentsByIssuer(alpha, 1_000, 2_000)).toEqual([
+    // The same creation again (a replay) is not stored, nor counted, twice.
+    expect(await punishments.insert(newPunishment(alpha, 'a3', { issuerName: 'alice', createdAt: DAY + 1_500 }))).toBe(
+      false,
+    );
+    await punishments.insert(newPunishment(beta, 'x', { issuerName: 'alice', createdAt: DAY + 1_100 }));
+    expect(await staffStats.punishmentsByIssuer(alpha, DAY, 2 * DAY)).toEqual([
       { name: 'alice', count: 2 },
       { name: 'bob', count: 1 },
     ]);

@@ -10,6 +10,7 @@ import { publishChanges } from '../../punishment-actions.js';
 import { findTypeRule } from '../../rules/catalogue.js';
 import { computePreview } from '../../rules/preview.js';
 import { refuseBeyondLimits, roleIssueLimits } from '../../staff/check-issue.js';
+import { refuseImmuneTarget, roleWeightOf } from '../../staff/immunity.js';
 import { closeTicketWithReply } from '../../tickets/close-with-reply.js';
 import { fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
@@ -95,8 +96,10 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
       durationMs: duration,
       nowMs,
     };
+    const issuerWeight = await roleWeightOf(stores, staff.networkId, staff.role);
     if (form.confirm !== 'yes') {
       // Refused before the confirm page too, so nobody confirms what cannot be issued.
+      await refuseImmuneTarget(stores, staff.networkId, player, issuerWeight);
       await refuseBeyondLimits(stores, rules, limitCheck);
       return renderStaffPage(panel, request, reply, 'confirm-punishment', {
         title: `Confirm: ${title} for ${player.name}`,
@@ -148,6 +151,7 @@ export function registerPunishRoutes(app: FastifyInstance, panel: PanelContext):
     let closedTicket = false;
     const outcome = await storage.transaction(async (stores) => {
       const issue = async (stores: ServiceStores) => {
+        await refuseImmuneTarget(stores, staff.networkId, player, issuerWeight);
         await refuseBeyondLimits(stores, rules, limitCheck);
         issued = await issueWithin(context, stores, record, 'panel');
         if (ticket && close === 'yes') {

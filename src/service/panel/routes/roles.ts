@@ -1,12 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { immunityWeight } from '../../../contract/immunity.js';
 import { HttpError } from '../../http/errors.js';
 import { isWithin, refuseEscalation } from '../escalation.js';
 import { type FieldErrors, fieldErrorsOf, formBody } from '../form-errors.js';
 import { requireStaff, staffOf } from '../guard.js';
 import { panelAuditRecorder } from '../panel-audit.js';
 import type { PanelContext } from '../panel-context.js';
-import { BUILT_IN_ROLES, builtInRole, isPermission, PERMISSION_DESCRIPTIONS, PERMISSIONS } from '../permissions.js';
+import {
+  BUILT_IN_ROLES,
+  builtInRole,
+  isPermission,
+  PERMISSION_DESCRIPTIONS,
+  PERMISSIONS,
+  SUPERUSER_ROLE,
+} from '../permissions.js';
 import { renderStaffPage } from '../render.js';
 import { permissionsOf, roleNamesOf } from '../staff-session.js';
 
@@ -25,6 +33,7 @@ const roleForm = z.object({
 });
 const nameParams = z.object({ name: z.string() });
 const twoFactorForm = z.object({ required: z.enum(['yes', 'no'], { message: "required: 'yes' or 'no'" }) });
+const weightForm = z.object({ weight: z.coerce.number({ message: 'weight: must be a number' }).pipe(immunityWeight) });
 
 /**
  * Built-in and custom roles; custom ones created, changed and deleted, and any role's two-factor
@@ -44,11 +53,13 @@ export function registerRoleRoutes(app: FastifyInstance, panel: PanelContext): v
     const staff = staffOf(request);
     const custom = await stores.panelRoles.list(staff.networkId);
     const requiring = new Set(await stores.panelRoles.twoFactorRoles(staff.networkId));
+    const weights = new Map((await stores.immunity.roleWeights(staff.networkId)).map((row) => [row.role, row.weight]));
     const row = (name: string, permissions: readonly string[], builtIn: boolean) => ({
       name,
       permissions: [...permissions],
       builtIn,
       twoFactorRequired: requiring.has(name),
+      weight: weights.get(name) ?? 0,
       isWithinOwn: isWithin(permissions, staff.permissions),
     });
     return renderStaffPage(
@@ -105,6 +116,7 @@ export function registerRoleRoutes(app: FastifyInstance, panel: PanelContext): v
     const holders = await stores.panelAccounts.countWithRole(staff.networkId, name);
     if (holders > 0) throw new HttpError(409, `${holders} account(s) have the role '${name}': give them another first`);
     await stores.panelRoles.remove(staff.networkId, name);
+    await stores.immunity.saveRoleWeight(staff.networkId, name, 0, clock.now());
     await audit(staff.networkId, staff.username, 'role.delete', name);
     return reply.redirect('/panel/roles', 303);
   });
@@ -125,6 +137,33 @@ export function registerRoleRoutes(app: FastifyInstance, panel: PanelContext): v
     await stores.panelRoles.setTwoFactorRequired(staff.networkId, name, required, clock.now());
     await panel.staffSignals.send({ kind: 'role', networkId: staff.networkId, role: name });
     await audit(staff.networkId, staff.username, 'role.two-factor', name, { required });
+    return reply.redirect('/panel/roles', 303);
+  });
+
+  // Immunity: only a higher weight punishes a player; nobody but the superuser role raises a role above their own.
+  app.post('/roles/:name/weight', guard, async (request, reply) => {
+    const staff = staffOf(request);
+    const { name } = nameParams.parse(request.params);
+    if (!(await roleNamesOf(stores, staff.networkId)).includes(name))
+      throw new HttpError(404, `no role named '${name}'`);
+    const parsed = weightForm.safeParse(formBody(request.body));
+    if (!parsed.success)
+      throw new HttpError(400, `weight: ${parsed.error.issues[0]!.message.replace(/^weight: /, '')}`);
+    refuseEscalation(
+      `change the weight of the role ${name}`,
+      await permissionsOf(stores, staff.networkId, name),
+      staff.permissions,
+    );
+    const { weight } = parsed.data;
+    const ownWeight = await stores.immunity.roleWeight(staff.networkId, staff.role);
+    if (staff.role !== SUPERUSER_ROLE && weight > ownWeight) {
+      throw new HttpError(
+        403,
+        `you cannot give a role weight ${weight}: your role (${staff.role}) has weight ${ownWeight}`,
+      );
+    }
+    await stores.immunity.saveRoleWeight(staff.networkId, name, weight, clock.now());
+    await audit(staff.networkId, staff.username, 'role.weight', name, { weight });
     return reply.redirect('/panel/roles', 303);
   });
 }

@@ -8,6 +8,7 @@ export type * from './enforcement.js';
 export type * from './evasion.js';
 export type * from './expiries.js';
 export type * from './idempotency-keys.js';
+export type * from './immunity.js';
 export type * from './migrations.js';
 export type * from './networks.js';
 export type * from './notifications.js';

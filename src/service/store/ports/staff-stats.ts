@@ -9,7 +9,7 @@ export interface StaffCount {
  * grouped by the name the index holds, however many punishments are stored.
  */
 export interface StaffStatsPort {
-  /** Punishments created in the range, per issuer. */
+  /** Punishments created in the range, per issuer; the range is of whole UTC days (its ends are days' starts). */
   punishmentsByIssuer(networkId: number, sinceMs: number, untilMs: number): Promise<StaffCount[]>;
   /** Tickets closed in the range (last changed while closed), per holder (whoever closed it holds it). */
   ticketsClosedBy(networkId: number, sinceMs: number, untilMs: number): Promise<StaffCount[]>;

@@ -9,6 +9,7 @@ import type { EvasionPunishmentStorePort } from './evasion.js';
 import type { ExpiryStorePort } from './expiries.js';
 import type { FreezeStorePort } from './freezes.js';
 import type { IdempotencyKeyStorePort } from './idempotency-keys.js';
+import type { ImmunityStorePort } from './immunity.js';
 import type { MigrationStorePort } from './migrations.js';
 import type { NetworkStorePort } from './networks.js';
 import type { NotificationStorePort } from './notifications.js';
@@ -93,4 +94,6 @@ export interface ServiceStoresPorts {
   staffNotes: StaffNoteStorePort;
   /** The dashboard's punishments, tickets and accepted appeals per staff member. */
   staffStats: StaffStatsPort;
+  /** Immunity weights of panel roles and players. */
+  immunity: ImmunityStorePort;
 }
