@@ -184,6 +184,11 @@ const EXPECTED_PLANS: Record<string, Expected> = {
     args: (f) => [f.networkId, f.punishedPlayers[0]],
     uses: ['service_punishments_target_status'],
   },
+  'punishments.activeWithDataFor': {
+    values: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0] }),
+    args: (f) => [f.networkId, f.punishedPlayers[0]],
+    uses: ['service_punishments_target_status'],
+  },
   'punishments.history': {
     values: (f) => ({ networkId: f.networkId, uuid: f.punishedPlayers[0] }),
     args: (f) => [f.networkId, f.punishedPlayers[0]],

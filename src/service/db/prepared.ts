@@ -1,11 +1,20 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type { DialectChoices } from './dialect/choices.js';
 import type { ServiceTables } from './tables.js';
+
+/**
+ * Runs a compiled statement at once on SQLite's one connection, past Kysely's executor and its
+ * promises, when that is what the executor would do now (the connection free, or held by the
+ * transaction asking); undefined when the statement must wait its turn through Kysely.
+ */
+export type RunNow = <R>(compiled: CompiledQuery) => QueryResult<R> | undefined;
 
 /** Where a store's statements run: the database or one transaction, and what its dialect decides. */
 export interface SqlContext {
   readonly db: Kysely<ServiceTables>;
   readonly choices: DialectChoices;
+  /** SQLite: the hot statements' short way to the connection (see {@link RunNow}). */
+  readonly runNow?: RunNow;
 }
 
 /** Stands for a value given at each run, in a statement compiled once. */
@@ -57,7 +66,7 @@ export class Prepared<P, Row> {
   }
 
   async all(sql: SqlContext, values: P): Promise<Row[]> {
-    return (await sql.db.executeQuery(this.bind(sql, values))).rows;
+    return (await this.execute(sql, values)).rows;
   }
 
   async first(sql: SqlContext, values: P): Promise<Row | undefined> {
@@ -66,7 +75,12 @@ export class Prepared<P, Row> {
 
   /** Runs a write; how many rows it changed. */
   async run(sql: SqlContext, values: P): Promise<number> {
-    return Number((await sql.db.executeQuery(this.bind(sql, values))).numAffectedRows ?? 0);
+    return Number((await this.execute(sql, values)).numAffectedRows ?? 0);
+  }
+
+  private execute(sql: SqlContext, values: P): QueryResult<Row> | Promise<QueryResult<Row>> {
+    const bound = this.bind(sql, values);
+    return sql.runNow?.<Row>(bound) ?? sql.db.executeQuery(bound);
   }
 }
 

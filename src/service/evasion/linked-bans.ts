@@ -31,7 +31,8 @@ export async function issueLinkedBans(
   const { stores } = context;
   let issued = 0;
   for (const linked of await linkedAccounts(stores, context.evasion, networkId, player.uuid, nowMs)) {
-    for (const parent of await stores.punishments.activeFor(networkId, linked.uuid)) {
+    // Only a punishment with data can be alt-blocking: the others are not read at all.
+    for (const parent of await stores.punishments.activeWithDataFor(networkId, linked.uuid)) {
       if (!isAltBlockingBan(context, parent)) continue;
       const duration = remainingOf(parent, nowMs);
       if (duration === 0 || (await stores.evasion.hasLinkedBan(networkId, parent.id, player.uuid))) continue;

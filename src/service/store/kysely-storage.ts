@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DialectChoices } from '../db/dialect/choices.js';
 import { ConnectionWatch } from '../db/dialect/connection-watch.js';
-import type { SqliteRehearsal } from '../db/dialect/sqlite-driver.js';
+import type { SqliteRehearsal, SqliteShortcut } from '../db/dialect/sqlite-driver.js';
 import { schemaStatusOf } from '../db/migrate.js';
 import type { SqlContext } from '../db/prepared.js';
 import type { ServiceTables } from '../db/tables.js';
@@ -47,15 +47,29 @@ export class TransactionScope {
 }
 
 /** A transaction's statements, refused with a clear message once its work has ended. */
-function ticketed(trx: Kysely<ServiceTables>, choices: DialectChoices, ticket: TransactionTicket): SqlContext {
+function ticketed(
+  trx: Kysely<ServiceTables>,
+  choices: DialectChoices,
+  ticket: TransactionTicket,
+  shortcut: SqliteShortcut | undefined,
+): SqlContext {
+  const refuseEnded = () => {
+    if (!ticket.open) {
+      throw new Error('the stores of a transaction were used after it ended: use them only inside its work');
+    }
+  };
   return {
     choices,
     get db() {
-      if (!ticket.open) {
-        throw new Error('the stores of a transaction were used after it ended: use them only inside its work');
-      }
+      refuseEnded();
       return trx;
     },
+    ...(shortcut && {
+      runNow: <R>(compiled: CompiledQuery) => {
+        refuseEnded();
+        return shortcut.whileHeld<R>(compiled);
+      },
+    }),
   };
 }
 
@@ -82,11 +96,16 @@ export class KyselyStorage implements ServiceStorage {
     readonly pool?: pg.Pool,
     /** SQLite: the start-up warm-up's rolled-back transaction. */
     private readonly rehearsal?: SqliteRehearsal,
+    /** SQLite: the prepared statements' short way to the one connection. */
+    private readonly shortcut?: SqliteShortcut,
   ) {
     this.dialect = choices.name;
     // One lease identity for the instance, in and out of transactions.
     this.options = { ...options, leases: options.leases ?? instanceLeases() };
-    this.stores = createStores({ db, choices }, this.options);
+    this.stores = createStores(
+      { db, choices, ...(shortcut && { runNow: (compiled) => shortcut.whenFree(compiled) }) },
+      this.options,
+    );
   }
 
   /** The stores on `sql` (tests and tools that hold their own transaction). */
@@ -105,7 +124,9 @@ export class KyselyStorage implements ServiceStorage {
       return await this.db
         .transaction()
         .execute((trx) =>
-          this.scope.run(ticket, () => work(createStores(ticketed(trx, this.choices, ticket), this.options))),
+          this.scope.run(ticket, () =>
+            work(createStores(ticketed(trx, this.choices, ticket, this.shortcut), this.options)),
+          ),
         );
     } finally {
       ticket.open = false;

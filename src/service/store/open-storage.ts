@@ -6,7 +6,7 @@ import { ConnectionWatch } from '../db/dialect/connection-watch.js';
 import { postgresChoices } from '../db/dialect/postgres-choices.js';
 import { createPgPool, describeDatabaseUrl, postgresKyselyDialect } from '../db/dialect/postgres-driver.js';
 import { sqliteChoices } from '../db/dialect/sqlite-choices.js';
-import { SqliteRehearsal, sqliteKyselyDialect } from '../db/dialect/sqlite-driver.js';
+import { SqliteRehearsal, SqliteShortcut, sqliteKyselyDialect } from '../db/dialect/sqlite-driver.js';
 import { migrateServiceSchema } from '../db/migrate.js';
 import type { ServiceTables } from '../db/tables.js';
 import { KyselyStorage, TransactionScope } from './kysely-storage.js';
@@ -38,8 +38,9 @@ export async function openSqliteStorage(path: string, options: OpenStorageOption
   const watch = new ConnectionWatch();
   // A database in memory starts empty at every start: no storm of a network meets it, nothing to rehearse.
   const rehearsal = file.memory ? undefined : new SqliteRehearsal();
+  const shortcut = new SqliteShortcut();
   const db = new Kysely<ServiceTables>({
-    dialect: sqliteKyselyDialect(file, () => scope.refuseInside(), watch, rehearsal),
+    dialect: sqliteKyselyDialect(file, () => scope.refuseInside(), watch, rehearsal, shortcut),
   });
   try {
     await migrateServiceSchema(db, sqliteChoices);
@@ -63,6 +64,7 @@ export async function openSqliteStorage(path: string, options: OpenStorageOption
     watch,
     undefined,
     rehearsal,
+    shortcut,
   );
 }
 

@@ -106,6 +106,16 @@ export const PUNISHMENT_STATEMENTS = {
       .where('status', '=', sql.lit('active'))
       .orderBy('created_at', 'desc'),
   ),
+  activeWithDataFor: prepare<Scope & { uuid: string }, PunishmentRow>('punishments.activeWithDataFor', ({ db }, p) =>
+    db
+      .selectFrom('service_punishments')
+      .select(PUNISHMENT_COLUMNS)
+      .where('network_id', '=', p.networkId)
+      .where('target_uuid', '=', p.uuid)
+      .where('status', '=', sql.lit('active'))
+      .where('data', 'is not', null)
+      .orderBy('created_at', 'desc'),
+  ),
   history: prepare<Scope & { uuid: string }, PastPunishment>('punishments.history', ({ db }, p) =>
     db
       .selectFrom('service_punishments')
@@ -172,6 +182,10 @@ export class PunishmentStore {
   /** Every active punishment of one player, however old, newest first. */
   activeFor(networkId: number, playerUuid: string): Promise<PunishmentRow[]> {
     return q.activeFor.all(this.sql, { networkId, uuid: playerUuid.toLowerCase() });
+  }
+
+  activeWithDataFor(networkId: number, playerUuid: string): Promise<PunishmentRow[]> {
+    return q.activeWithDataFor.all(this.sql, { networkId, uuid: playerUuid.toLowerCase() });
   }
 
   historyOf(networkId: number, playerUuid: string): Promise<PastPunishment[]> {

@@ -90,6 +90,11 @@ const HOT_STATEMENTS: ReadonlyArray<readonly [string, string[], OneStore]> = [
     oneStore(PUNISHMENT_STATEMENTS.activeFor, { networkId: 1, uuid: 'uuid-70' }),
   ],
   [
+    "linked accounts' active punishments with data",
+    ['service_punishments_target_status'],
+    oneStore(PUNISHMENT_STATEMENTS.activeWithDataFor, { networkId: 1, uuid: 'uuid-70' }),
+  ],
+  [
     'IP bans holding an address',
     ['service_punishments_ip_ban'],
     oneStore(EVASION_STATEMENTS.activeIpBansHolding, { networkId: 1, keys: ipBanKeysHolding(address) }),

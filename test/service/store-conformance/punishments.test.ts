@@ -104,6 +104,9 @@ describe.each(BACKENDS)('punishment store on %s', (backend) => {
       createdAt: 200,
       startedAt: null,
     });
+    await punishments.insert(newPunishment(alpha, 'alt', { createdAt: 250, data: { altBlocking: true } }));
+    expect((await punishments.activeWithDataFor(alpha, NOTCH.toUpperCase())).map((row) => row.id)).toEqual(['alt']);
+    expect((await punishments.activeFor(alpha, NOTCH)).map((row) => row.id)).toEqual(['new', 'alt', 'old']);
   });
 
   it('changes a status only when it differs, and sets the start only the first time', async () => {

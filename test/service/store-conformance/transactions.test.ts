@@ -75,6 +75,45 @@ describe.each(BACKENDS)('transactions on %s', (dialect) => {
     expect(await outside.punishments.find(alpha, 'p1')).toBeUndefined();
   });
 
+  it('keeps a statement of the storage-wide stores out of a transaction that holds the database meanwhile', async () => {
+    const { alpha } = await twoNetworks(storage().stores);
+    const other = '11111111-2222-4333-8444-555555555555';
+    let letGo: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    let wroteInside: () => void = () => {};
+    const inside = new Promise<void>((resolve) => {
+      wroteInside = resolve;
+    });
+    const failing = storage().transaction(async (stores) => {
+      await stores.players.recordLogin(alpha, {
+        uuid: NOTCH,
+        name: 'Notch',
+        ip: undefined,
+        server: 'lobby',
+        at: 1_000,
+      });
+      wroteInside();
+      await gate;
+      throw new Error('the route failed after writing');
+    });
+    await inside;
+    // Sent from outside the work while the transaction is open: it must neither join it nor be undone with it.
+    const outsideWrite = storage().stores.players.recordLogin(alpha, {
+      uuid: other,
+      name: 'jeb_',
+      ip: undefined,
+      server: 'lobby',
+      at: 1_000,
+    });
+    letGo();
+    await expect(failing).rejects.toThrow('the route failed after writing');
+    await outsideWrite;
+    expect(await storage().stores.players.findName(alpha, NOTCH)).toBeUndefined();
+    expect(await storage().stores.players.findName(alpha, other)).toBe('jeb_');
+  });
+
   it("refuses a transaction's stores once its work has ended", async () => {
     const { alpha } = await twoNetworks(storage().stores);
     const kept = await storage().transaction(async (stores) => stores);

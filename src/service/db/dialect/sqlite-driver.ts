@@ -13,6 +13,7 @@ import {
 } from 'kysely';
 import type { Db } from '../../../db/open-db.js';
 import { sqliteUnavailable } from '../../store/database-unavailable.js';
+import type { RunNow } from '../prepared.js';
 import { ConnectionWatch } from './connection-watch.js';
 
 /** Distinct statement texts kept prepared; the stores have a few hundred, so this only bounds a runaway. */
@@ -47,6 +48,15 @@ class SqliteConnection implements DatabaseConnection {
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     for (const row of this.statement(compiled.sql).iterate(compiled.parameters.map(bindable))) {
       yield { rows: [row as R] };
+    }
+  }
+
+  /** Runs the statement now; a database error thrown as the executor would reject with it. */
+  runNow<R>(compiled: CompiledQuery): QueryResult<R> {
+    try {
+      return this.run<R>(compiled);
+    } catch (error) {
+      throw unavailableOr(error);
     }
   }
 
@@ -93,9 +103,18 @@ class SqliteDriver implements Driver {
     private readonly checkAcquire: () => void,
     private readonly watch: ConnectionWatch,
     private readonly rehearsal: SqliteRehearsal,
+    shortcut: SqliteShortcut,
   ) {
     this.connection = new SqliteConnection(db);
     rehearsal.busy = () => this.held || this.connection.db.inTransaction;
+    // What acquireConnection, executeQuery and releaseConnection would do, without their promises.
+    shortcut.whenFree = <R>(compiled: CompiledQuery) => {
+      if (this.held) return undefined;
+      this.checkAcquire();
+      this.watch.waited(performance.now());
+      return this.connection.runNow<R>(compiled);
+    };
+    shortcut.whileHeld = <R>(compiled: CompiledQuery) => this.connection.runNow<R>(compiled);
     // A lone statement holds the connection for no longer than it runs: only a transaction counts as using it.
     watch.load = () => {
       const inUse = this.connection.db.inTransaction ? 1 : 0;
@@ -162,6 +181,16 @@ class SqliteDriver implements Driver {
 }
 
 /**
+ * The driver's short ways to its connection for {@link Prepared} statements (set by the driver once
+ * Kysely creates it): `whenFree` for the database's own stores, run only while no transaction holds
+ * the connection; `whileHeld` for the stores of the transaction that holds it.
+ */
+export class SqliteShortcut {
+  whenFree: RunNow = () => undefined;
+  whileHeld: RunNow = () => undefined;
+}
+
+/**
  * The start-up warm-up's rehearsal: everything written meanwhile, through the stores or their
  * transactions (savepoints meanwhile), is rolled back when it ends, so not a row is left behind.
  */
@@ -202,9 +231,10 @@ export function sqliteKyselyDialect(
   checkAcquire: () => void = () => {},
   watch = new ConnectionWatch(),
   rehearsal = new SqliteRehearsal(),
+  shortcut = new SqliteShortcut(),
 ): Dialect {
   return {
-    createDriver: () => new SqliteDriver(db, checkAcquire, watch, rehearsal),
+    createDriver: () => new SqliteDriver(db, checkAcquire, watch, rehearsal, shortcut),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createAdapter: () => new ServiceSqliteAdapter(),
     createIntrospector: (kysely: Kysely<unknown>) => new SqliteIntrospector(kysely),

@@ -16,6 +16,8 @@ export interface PunishmentStorePort {
   active(networkId: number): Promise<PunishmentRow[]>;
   /** Every active punishment of one player, however old, newest first. */
   activeFor(networkId: number, playerUuid: string): Promise<PunishmentRow[]>;
+  /** The active punishments of one player that carry `data` (only those can be alt-blocking), newest first. */
+  activeWithDataFor(networkId: number, playerUuid: string): Promise<PunishmentRow[]>;
   historyOf(networkId: number, playerUuid: string): Promise<PastPunishment[]>;
   /** True when the status actually changed. */
   setStatus(networkId: number, id: string, status: string, nowMs: number): Promise<boolean>;
