@@ -154,4 +154,22 @@ describe.each(['sqlite', 'postgres'] as const)('chat log route on %s', (dialect)
     expect((await t.call('POST', '/chat-log', body, 'not-a-key')).status).toBe(401);
     expect((await t.call('POST', '/chat-log', body, KEY_A1)).status).toBe(200);
   });
+
+  it("sets a network's retention and size bound through the admin API, null going back to the defaults", async () => {
+    const read = async () =>
+      (await (await t.admin('GET', '/networks/alpha/settings')).json()) as Record<string, unknown>;
+    expect(await read()).toMatchObject({ chatLogRetentionDays: 30, chatLogMaxLines: 10_000_000 });
+    const changed = await t.admin('PATCH', '/networks/alpha/settings', {
+      chatLogRetentionDays: 7,
+      chatLogMaxLines: 1000,
+    });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({ chatLogRetentionDays: 7, chatLogMaxLines: 1000 });
+    expect(await (await t.admin('GET', '/networks/beta/settings')).json()).toMatchObject({ chatLogRetentionDays: 30 });
+    const bad = await t.admin('PATCH', '/networks/alpha/settings', { chatLogRetentionDays: 0 });
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).message).toMatch(/chatLogRetentionDays: must be at least 1 day/);
+    await t.admin('PATCH', '/networks/alpha/settings', { chatLogRetentionDays: null, chatLogMaxLines: null });
+    expect(await read()).toMatchObject({ chatLogRetentionDays: 30, chatLogMaxLines: 10_000_000 });
+  });
 });
