@@ -8,6 +8,7 @@ import { systemRandom } from '../ports/random.js';
 import { systemTimers } from '../ports/timers.js';
 import { ADDRESS_PRUNE_BATCH_SIZE, ADDRESS_PRUNE_INTERVAL_MS, AddressPruner } from './address-pruner.js';
 import { buildApp } from './app.js';
+import { CHAT_LOG_PRUNE_BATCH_SIZE, CHAT_LOG_PRUNE_INTERVAL_MS, ChatLogPruner } from './chat-log/chat-log-pruner.js';
 import { parseTrustedProxies } from './connections/client-origin.js';
 import { ConnectionGuard } from './connections/connection-guard.js';
 import {
@@ -112,6 +113,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       : undefined;
   const uploadDirectory = await mkdtemp(join(tmpdir(), 'bailiff-service-'));
   let pruner: AddressPruner | undefined;
+  let chatLogPruner: ChatLogPruner | undefined;
   let webhooks: WebhookDispatcher | undefined;
   let expiries: ExpiryAnnouncer | undefined;
   let jobs: ImportJobs | undefined;
@@ -269,6 +271,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       batchSize: ADDRESS_PRUNE_BATCH_SIZE,
     });
     pruner.start();
+    chatLogPruner = new ChatLogPruner(storage, clock, options.timers ?? systemTimers, context.logger, {
+      intervalMs: CHAT_LOG_PRUNE_INTERVAL_MS,
+      batchSize: CHAT_LOG_PRUNE_BATCH_SIZE,
+    });
+    chatLogPruner.start();
     // Deliveries left pending by an earlier run go out first.
     webhooks.wake();
     expiries = new ExpiryAnnouncer(context, webhookTimers, {
@@ -334,6 +341,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       closing ??= (async () => {
         await listener?.close();
         await pruner?.close();
+        await chatLogPruner?.close();
         await expiries?.close();
         await stream.close();
         await app.close();
@@ -368,6 +376,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   } catch (error) {
     await metricsListener?.close();
     await pruner?.close();
+    await chatLogPruner?.close();
     await expiries?.close();
     await jobs?.close();
     await webhooks?.close();

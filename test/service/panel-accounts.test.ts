@@ -186,8 +186,9 @@ const ROLE_PERMISSIONS: Record<string, string[]> = {
     'migrate',
     'pardon-own',
     'manage-notes',
+    'view-chat-log',
   ],
-  moderator: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets'],
+  moderator: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets', 'view-chat-log'],
   helper: ['view', 'punish', 'manage-tickets'],
   viewer: ['view'],
 };

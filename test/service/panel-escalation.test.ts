@@ -135,7 +135,7 @@ describe('every permission, on every route that manages roles and accounts', () 
     const created = await manager.post('/panel/accounts', { username: 'sneaky', role: 'admin', password: PASSWORD });
     expect(created.status).toBe(403);
     expect(created.html).toContain(
-      'the role admin holds permissions your role does not (punish, pardon, see-ip, manage-tickets, manage-servers, migrate, pardon-own, manage-notes)',
+      'the role admin holds permissions your role does not (punish, pardon, see-ip, manage-tickets, manage-servers, migrate, pardon-own, manage-notes, view-chat-log)',
     );
     expect(await t.stores.panelAccounts.findByUsername('sneaky')).toBeUndefined();
     expect((await manager.post('/panel/roles', { name: 'everything', permissions: [...PERMISSIONS] })).status).toBe(

@@ -10,6 +10,7 @@ export const PERMISSIONS = [
   'migrate',
   'pardon-own',
   'manage-notes',
+  'view-chat-log',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -28,6 +29,7 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   migrate: 'upload migration files',
   'pardon-own': 'pardon only the punishments they issued themselves',
   'manage-notes': "edit and delete other staff members' notes and comments",
+  'view-chat-log': "read players' chat lines and commands on the player page",
 };
 
 export interface RoleDefinition {
@@ -41,7 +43,7 @@ export const BUILT_IN_ROLES: readonly RoleDefinition[] = [
   { name: 'admin', permissions: PERMISSIONS, builtIn: true },
   {
     name: 'moderator',
-    permissions: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets'],
+    permissions: ['view', 'punish', 'pardon', 'see-ip', 'manage-tickets', 'view-chat-log'],
     builtIn: true,
   },
   { name: 'helper', permissions: ['view', 'punish', 'manage-tickets'], builtIn: true },

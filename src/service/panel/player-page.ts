@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/errors.js';
+import { chatLogOfPlayerPage } from './chat-log-view.js';
 import type { FieldErrors } from './form-errors.js';
 import { staffOf } from './guard.js';
 import type { PanelContext } from './panel-context.js';
@@ -21,6 +22,7 @@ export async function renderPlayerPage(
   const data = await playerPageData(panel.service, staffOf(request), uuid);
   if (!data) throw new HttpError(404, 'this network has never seen that player');
   const notes = await notesOfPlayerPage(panel.service, staffOf(request), data.player.uuid);
+  const chatLog = await chatLogOfPlayerPage(panel.service, staffOf(request), data.player.uuid, request.query);
   return renderStaffPage(
     panel,
     request,
@@ -30,6 +32,7 @@ export async function renderPlayerPage(
       title: data.player.name,
       ...data,
       ...notes,
+      chatLog,
       form: punishFormOptions(panel.service.rules),
       values: visitorInput(form.values ?? {}),
       errors: form.errors ?? {},

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatLine } from '../../contract/schemas.js';
 import { findTypeRule } from '../rules/catalogue.js';
+import { chatLogAroundQuery } from './chat-log-view.js';
 import type { FieldErrors } from './form-errors.js';
 import { staffOf } from './guard.js';
 import type { PanelContext } from './panel-context.js';
@@ -45,6 +46,24 @@ export async function renderTicketPage(
     stores.tickets.punishmentsOf(staff.networkId, id),
   ]);
   const errors = form.errors ?? {};
+  const chatMessages = (ticket as { chatMessages?: ChatLine[] }).chatMessages ?? [];
+  // With view-chat-log, each line links to its player's log around its time.
+  const knownUuids = new Map<string, string | null>();
+  if (reportedUuid && ticket.reportedPlayerName) knownUuids.set(ticket.reportedPlayerName.toLowerCase(), reportedUuid);
+  knownUuids.set(ticket.creatorName.toLowerCase(), ticket.creatorUuid);
+  const logLinkOf = async (line: ChatLine): Promise<string | null> => {
+    if (!staff.permissions.has('view-chat-log')) return null;
+    const name = line.playerName.toLowerCase();
+    if (!knownUuids.has(name)) {
+      knownUuids.set(name, (await stores.players.findByName(staff.networkId, line.playerName))?.uuid ?? null);
+    }
+    const uuid = knownUuids.get(name);
+    const atMs = Date.parse(line.sentAt);
+    return uuid ? `/panel/players/${uuid}?${chatLogAroundQuery(atMs)}#chat-log` : null;
+  };
+  const chatLines = [];
+  for (const line of chatMessages)
+    chatLines.push({ ...line, time: lineTime(line.sentAt), logLink: await logLinkOf(line) });
   return renderStaffPage(
     panel,
     request,
@@ -54,10 +73,7 @@ export async function renderTicketPage(
       title: `Ticket ${ticket.subject}`,
       ticket,
       created: shownDate(Date.parse(ticket.createdAt)),
-      chatLines: ((ticket as { chatMessages?: ChatLine[] }).chatMessages ?? []).map((line) => ({
-        ...line,
-        time: lineTime(line.sentAt),
-      })),
+      chatLines,
       reporter: { uuid: ticket.creatorUuid, name: ticket.creatorName },
       reported:
         ticket.reportedPlayerName || reportedUuid

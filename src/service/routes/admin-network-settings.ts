@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ADMIN_ACTOR, auditApiAction } from '../api-audit.js';
 import { appealCooldownHours } from '../appeals/appeal-cooldown.js';
+import { chatLogMaxLines, chatLogRetentionDays, chatLogSettingsOf } from '../chat-log/chat-log-settings.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../http/errors.js';
 import { parseOrThrow } from '../http/validate.js';
@@ -28,6 +29,15 @@ export const networkSettingsUpdate = z.strictObject({
     .optional(),
   /** Hours a punishment waits after a denied appeal before it may be appealed again; 0: no wait. @default 168 */
   appealCooldownHours: appealCooldownHours.optional(),
+  /** Days the network keeps its chat log; null goes back to the default. @default 30 */
+  chatLogRetentionDays: chatLogRetentionDays.optional(),
+  /** Chat log lines the network keeps at most, the oldest dropped first; null goes back to the default. @default 10000000 */
+  chatLogMaxLines: chatLogMaxLines.optional(),
+});
+
+const prefixed = (settings: { retentionDays: number; maxLines: number }) => ({
+  chatLogRetentionDays: settings.retentionDays,
+  chatLogMaxLines: settings.maxLines,
 });
 
 /** A network's settings under /admin/v1/networks/:network/settings (read, and change some). */
@@ -45,6 +55,7 @@ export function registerNetworkSettingsRoutes(app: FastifyInstance, context: Ser
     publicList: await stores.publicList.isPublic(networkId),
     publicIssuerLabel: await stores.publicList.issuerLabel(networkId),
     appealCooldownHours: await stores.appeals.cooldownHours(networkId),
+    ...prefixed(chatLogSettingsOf(await stores.chatLog.settings(networkId))),
   });
 
   app.get('/networks/:network/settings', async (request) => settingsOf(await networkOf(request.params)));
@@ -59,6 +70,10 @@ export function registerNetworkSettingsRoutes(app: FastifyInstance, context: Ser
     if (update.appealCooldownHours !== undefined) {
       await stores.appeals.setCooldownHours(networkId, update.appealCooldownHours);
     }
+    if (update.chatLogRetentionDays !== undefined) {
+      await stores.chatLog.setRetentionDays(networkId, update.chatLogRetentionDays);
+    }
+    if (update.chatLogMaxLines !== undefined) await stores.chatLog.setMaxLines(networkId, update.chatLogMaxLines);
     await auditApiAction(context, {
       networkId,
       via: 'admin',

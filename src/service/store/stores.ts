@@ -5,6 +5,7 @@ import { AppealCodeStore } from './appeal-codes.js';
 import { AppealStore } from './appeals.js';
 import { AuditLog } from './audit-log.js';
 import { AuditQueryStore } from './audit-query.js';
+import { ChatLogStore } from './chat-log.js';
 import { DashboardCounts } from './dashboard-counts.js';
 import { EnforcementStore } from './enforcement.js';
 import { EvasionPunishmentStore } from './evasion-punishments.js';
@@ -92,6 +93,7 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
     staffNotes: new StaffNoteStore(sql),
     staffStats: new StaffStats(sql),
     immunity: new ImmunityStore(sql),
+    chatLog: new ChatLogStore(sql),
   };
 }
 
