@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appealCodeBody, appealCodeResponse } from './appeal-code-schemas.js';
+import { chatLogBody, chatLogResponse } from './chat-log-schemas.js';
 import {
   freezePlayerBody,
   freezeResponse,
@@ -364,6 +365,14 @@ const DEFINITIONS = {
     response: addPlayerNoteResponse,
     extension: true,
     queueable: false,
+  },
+  sendChatLog: {
+    method: 'POST',
+    path: 'chat-log',
+    body: chatLogBody,
+    response: chatLogResponse,
+    extension: true,
+    queueable: true,
   },
 } as const satisfies Record<string, EndpointDefinition>;
 

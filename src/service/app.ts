@@ -27,6 +27,7 @@ import { registerServerAdminRoutes } from './routes/admin-servers.js';
 import { registerWarningLadderRoutes } from './routes/admin-warning-ladder.js';
 import { registerWebhookAdminRoutes } from './routes/admin-webhooks.js';
 import { appealCodeHandlers } from './routes/appeal-codes.js';
+import { chatLogHandlers } from './routes/chat-log.js';
 import { registerEndpoints } from './routes/endpoint-handlers.js';
 import { freezeHandlers } from './routes/freezes.js';
 import { linkedAccountHandlers } from './routes/linked-accounts.js';
@@ -120,6 +121,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
           ...appealCodeHandlers(context),
           ...freezeHandlers(context),
           ...staffNoteHandlers(context),
+          ...chatLogHandlers(),
         },
         settings.rateLimits.settings.writesPerMinute,
       );

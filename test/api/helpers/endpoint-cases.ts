@@ -473,6 +473,22 @@ function endpointSamples(
       badPath: 'text',
       errorStatuses: [400, 401, 404, 429, 500],
     },
+    sendChatLog: {
+      payload: {
+        batchId: 'batch-1',
+        entries: [{ playerUuid: PLAYER_UUID, playerName: 'Notch', kind: 'command', text: '/spawn', at: NOW_ISO }],
+      },
+      path: 'chat-log',
+      okBody: { success: true, accepted: 1 },
+      requiredField: ['accepted'],
+      badPayload: {
+        batchId: 'batch-1',
+        entries: [{ playerUuid: PLAYER_UUID, playerName: 'Notch', kind: 'chat', text: '', at: NOW_ISO }],
+      },
+      badPath: 'entries.0.text',
+      // Not in the contract: a service without the extension answers 404.
+      errorStatuses: [400, 401, 404, 429, 500],
+    },
   };
 }
 

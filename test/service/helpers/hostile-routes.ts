@@ -76,6 +76,12 @@ const OPERATION_SAMPLES: { readonly [Name in OperationName]: OperationSample } =
   frozenPlayers: {},
   playerNotes: { ids: [NOTCH], query: { limit: '5' } },
   addPlayerNote: { ids: [NOTCH], body: { staffName: 'Mod', staffUuid: JEB, text: 'warned in chat' } },
+  sendChatLog: {
+    body: {
+      batchId: 'batch-1',
+      entries: [{ playerUuid: NOTCH, playerName: 'Notch', kind: 'chat', text: 'hello', at: ISO }],
+    },
+  },
 };
 
 const API_ROUTES: HostileRoute[] = OPERATION_NAMES.map((name) => ({
