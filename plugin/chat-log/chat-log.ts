@@ -3,8 +3,7 @@ import {
   type ChatLogEntry,
   type ChatLogKind,
   MAX_CHAT_LOG_ENTRIES,
-  MAX_CHAT_LOG_NAME,
-  MAX_CHAT_LOG_TEXT,
+  MAX_CHAT_LOG_TEXT_LENGTH,
 } from '../../src/contract/chat-log-schemas.js';
 import type { Db } from '../../src/db/open-db.js';
 import { errorMessage } from '../../src/errors/error-message.js';
@@ -13,6 +12,9 @@ import type { Outbox } from '../../src/outbox/types.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
 import type { Logger } from '../../src/ports/logger.js';
+
+/** Characters of a player's name the service takes. */
+const MAX_PLAYER_NAME = 16;
 
 /** Lines held in memory at most while flushes fail (the database is locked or full); beyond, lines are not kept. */
 export const MAX_BUFFERED_LINES = 10 * MAX_CHAT_LOG_ENTRIES;
@@ -105,9 +107,9 @@ export class ChatLog {
     }
     lines.push({
       uuid: player.uuid,
-      name: cut(player.name, MAX_CHAT_LOG_NAME),
+      name: cut(player.name, MAX_PLAYER_NAME),
       kind,
-      text: cut(text, MAX_CHAT_LOG_TEXT),
+      text: cut(text, MAX_CHAT_LOG_TEXT_LENGTH),
       at: this.deps.clock.now(),
     });
     if (lines.length >= MAX_CHAT_LOG_ENTRIES && !this.#flushQueued) {

@@ -36,7 +36,7 @@ const TITLES: Record<ExtensionName, string> = {
   frozenPlayers: 'frozen players list',
   playerNotes: 'staff notes',
   addPlayerNote: 'adding staff notes',
-  sendChatLog: 'chat and command logs',
+  sendChatLog: 'chat log',
 };
 
 /** The status line of what the service offers beyond the published contract; undefined when not reported. */

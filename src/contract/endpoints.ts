@@ -372,6 +372,7 @@ const DEFINITIONS = {
     body: chatLogBody,
     response: chatLogResponse,
     extension: true,
+    // Through the outbox: a batch is kept across a crash and sent again; its batchId stores it once.
     queueable: true,
   },
 } as const satisfies Record<string, EndpointDefinition>;

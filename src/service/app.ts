@@ -121,7 +121,7 @@ export async function buildApp(context: ServiceContext, settings: AppSettings): 
           ...appealCodeHandlers(context),
           ...freezeHandlers(context),
           ...staffNoteHandlers(context),
-          ...chatLogHandlers(),
+          ...chatLogHandlers(context),
         },
         settings.rateLimits.settings.writesPerMinute,
       );

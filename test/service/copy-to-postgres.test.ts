@@ -241,6 +241,10 @@ async function populate(stores: ServiceStoresPorts): Promise<void> {
     text: 'warned in chat',
     createdAtMs: 3_700,
   });
+  await stores.chatLog.storeBatch(alpha, 'batch-1', 3_800, [
+    { serverName: 'lobby', playerUuid: JEB, playerName: 'jeb_', kind: 'chat', text: 'hello', atMs: 3_750 },
+  ]);
+  await stores.chatLog.setRetentionDays(alpha, 14);
 }
 
 const sqliteTables = (db: Db) =>

@@ -815,6 +815,36 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   },
   'staffNotes.edit': { args: (f) => ({ networkId: f.networkId, id: 1, text: 'x', editedAtMs: 0 }), uses: [PK] },
   'staffNotes.remove': { args: (f) => ({ networkId: f.networkId, id: 1 }), uses: [PK] },
+  'chatLog.page': {
+    args: (f) => ({
+      networkId: f.networkId,
+      playerUuid: f.punishedPlayers[0],
+      fromMs: 0,
+      beforeAtMs: f.nowMs,
+      beforeId: 0,
+      kindA: 'chat',
+      kindB: 'command',
+      pattern: '%grief%',
+      limit: 51,
+    }),
+    uses: ['service_chat_lines_player (network_id=? AND player_uuid=?'],
+  },
+  'chatLog.settings': { args: (f) => ({ networkId: f.networkId }), uses: [PK] },
+  'chatLog.storedLines': { args: (f) => ({ networkId: f.networkId }), uses: [PK] },
+  'chatLog.subtractFromCount': { args: (f) => ({ networkId: f.networkId, lines: 1 }), uses: [PK] },
+  'chatLog.deleteExpired': {
+    args: (f) => ({ networkId: f.networkId, beforeMs: f.nowMs - 30 * DAY_MS, limit: 200 }),
+    uses: ['service_chat_lines_oldest (network_id=? AND at<?)'],
+  },
+  'chatLog.deleteOldest': {
+    args: (f) => ({ networkId: f.networkId, limit: 200 }),
+    uses: ['service_chat_lines_oldest (network_id=?)'],
+  },
+  'chatLog.deleteBatches': {
+    args: (f) => ({ networkId: f.networkId, beforeMs: f.nowMs - 30 * DAY_MS, limit: 200 }),
+    uses: ['service_chat_log_batches_received (network_id=? AND received_at<?)'],
+  },
+  'chatLog.networks': { args: () => ({}), uses: ['service_chat_log_networks'] },
   'staffStats.punishmentsByIssuer': {
     args: (f) => ({ networkId: f.networkId, sinceMs: f.nowMs - 30 * DAY_MS, untilMs: f.nowMs }),
     uses: ['COVERING INDEX service_punishments_created_type'],
@@ -859,9 +889,14 @@ const LARGE_TABLES = [
   'service_appeals',
   'service_appeal_codes',
   'service_unappealable_punishments',
+  'service_chat_lines',
 ];
 /** The stream snapshot reads every active punishment of the network by design. */
-const READS_A_WHOLE_NETWORK = new Set(['punishments.active']);
+const READS_A_WHOLE_NETWORK = new Set([
+  'punishments.active',
+  // The pruner drops a network's oldest lines over its size bound: the index's first rows, LIMIT bounded.
+  'chatLog.deleteOldest',
+]);
 /** Pages through a whole network or its change log: each page must be a range of an index, not a sort. */
 const PAGES_IN_INDEX_ORDER = new Set([
   'streamChanges.activePage',
@@ -877,6 +912,9 @@ const PAGES_IN_INDEX_ORDER = new Set([
   'tickets.byStatusPage',
   'tickets.byStatusAndTypePage',
   'notifications.unreadTextSince',
+  'chatLog.page',
+  'chatLog.deleteExpired',
+  'chatLog.deleteOldest',
 ]);
 /** Reads one row per tenant or endpoint, by design: the alias of the small table each may scan. */
 const SCANS_OF_SMALL_TABLES: Record<string, string> = {
@@ -886,6 +924,8 @@ const SCANS_OF_SMALL_TABLES: Record<string, string> = {
   // A network's servers with their retired keys: both tables hold a row per game server (and rotation), never per player.
   'serverKeys.retiredKeysOf': 's',
   'webhooks.pendingDeliveries': 'w',
+  // One row per network that ever stored a chat line (the pruner's round).
+  'chatLog.networks': 'service_chat_log_networks',
 };
 
 const SMALL_SHAPE = { players: 100, stored: 1_000, active: 100, tickets: 10 };

@@ -7,6 +7,7 @@ import { addStaffNotes } from './migrations/003-notes.js';
 import { createWarningLadders } from './migrations/004-ladders.js';
 import { addStaffLimits } from './migrations/005-staff-limits.js';
 import { createFreezes } from './migrations/006-freeze.js';
+import { createChatLogs } from './migrations/007-chat-logs.js';
 import { adoptLegacySchema } from './migrations/legacy.js';
 
 /** Where the migrator records what it applied (Kysely's own table, named for the service). */
@@ -29,6 +30,7 @@ function serviceMigrations(choices: DialectChoices): Record<string, Migration> {
     '004-ladders': { up: (db) => createWarningLadders(db, choices) },
     '005-staff-limits': { up: (db) => addStaffLimits(db, choices) },
     '006-freeze': { up: (db) => createFreezes(db, choices) },
+    '007-chat-logs': { up: (db) => createChatLogs(db, choices) },
   };
 }
 

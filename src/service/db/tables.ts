@@ -427,6 +427,9 @@ export interface ServiceTables {
   service_freezes: FreezesTable;
   service_staff_role_limits: StaffRoleLimitsTable;
   service_staff_notes: StaffNotesTable;
+  service_chat_lines: ChatLinesTable;
+  service_chat_log_batches: ChatLogBatchesTable;
+  service_chat_log_networks: ChatLogNetworksTable;
 }
 
 /** A network's warning ladder (004-ladders). */
@@ -464,4 +467,33 @@ export interface StaffRoleLimitsTable {
   mute_max_ms: number | null;
   hourly_max: number | null;
   updated_at: number;
+}
+
+/** One chat line or command a player sent on a server (007-chat-logs). */
+export interface ChatLinesTable {
+  id: AutoId;
+  network_id: number;
+  /** The server whose key sent the line. */
+  server_name: string;
+  /** Lower case. */
+  player_uuid: string;
+  player_name: string;
+  kind: 'chat' | 'command';
+  text: string;
+  at: number;
+}
+
+/** A chat log batch already stored: sent again, it is answered without storing it twice. */
+export interface ChatLogBatchesTable {
+  network_id: number;
+  batch_id: string;
+  received_at: number;
+}
+
+/** A network's chat log retention, size bound (null: the defaults) and how many lines it holds. */
+export interface ChatLogNetworksTable {
+  network_id: number;
+  retention_days: number | null;
+  max_lines: number | null;
+  stored_lines: Generated<number>;
 }

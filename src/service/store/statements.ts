@@ -3,6 +3,7 @@ import { APPEAL_CODE_STATEMENTS } from './appeal-codes.js';
 import { APPEAL_STATEMENTS } from './appeals.js';
 import { AUDIT_LOG_STATEMENTS } from './audit-log.js';
 import { AUDIT_QUERY_STATEMENTS } from './audit-query.js';
+import { CHAT_LOG_STATEMENTS } from './chat-log.js';
 import { DASHBOARD_STATEMENTS } from './dashboard-counts.js';
 import { ENFORCEMENT_STATEMENTS } from './enforcement.js';
 import { EVASION_STATEMENTS } from './evasion-punishments.js';
@@ -78,4 +79,5 @@ export const STORE_STATEMENTS = {
   punishmentExport: PUNISHMENT_EXPORT_STATEMENTS,
   staffNotes: STAFF_NOTE_STATEMENTS,
   staffStats: STAFF_STATS_STATEMENTS,
+  chatLog: CHAT_LOG_STATEMENTS,
 } as const;

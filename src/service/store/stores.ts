@@ -5,6 +5,7 @@ import { AppealCodeStore } from './appeal-codes.js';
 import { AppealStore } from './appeals.js';
 import { AuditLog } from './audit-log.js';
 import { AuditQueryStore } from './audit-query.js';
+import { ChatLogStore } from './chat-log.js';
 import { DashboardCounts } from './dashboard-counts.js';
 import { EnforcementStore } from './enforcement.js';
 import { EvasionPunishmentStore } from './evasion-punishments.js';
@@ -90,6 +91,7 @@ export function createStores(sql: SqlContext, options: StoreOptions = {}) {
     punishmentExport: new PunishmentExportStore(sql),
     staffNotes: new StaffNoteStore(sql),
     staffStats: new StaffStats(sql),
+    chatLog: new ChatLogStore(sql),
   };
 }
 

@@ -476,7 +476,7 @@ function endpointSamples(
     sendChatLog: {
       payload: {
         batchId: 'batch-1',
-        entries: [{ playerUuid: PLAYER_UUID, playerName: 'Notch', kind: 'command', text: '/spawn', at: NOW_ISO }],
+        entries: [{ playerUuid: PLAYER_UUID, playerName: 'Notch', kind: 'chat', text: 'hello', at: NOW_ISO }],
       },
       path: 'chat-log',
       okBody: { success: true, accepted: 1 },

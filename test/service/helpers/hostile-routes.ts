@@ -78,8 +78,8 @@ const OPERATION_SAMPLES: { readonly [Name in OperationName]: OperationSample } =
   addPlayerNote: { ids: [NOTCH], body: { staffName: 'Mod', staffUuid: JEB, text: 'warned in chat' } },
   sendChatLog: {
     body: {
-      batchId: 'batch-1',
-      entries: [{ playerUuid: NOTCH, playerName: 'Notch', kind: 'chat', text: 'hello', at: ISO }],
+      batchId: 'hostile-batch',
+      entries: [{ playerUuid: JEB, playerName: 'jeb_', kind: 'chat', text: 'hello', at: ISO }],
     },
   },
 };

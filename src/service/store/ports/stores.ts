@@ -3,6 +3,7 @@ import type { AppealCodeStorePort } from './appeal-codes.js';
 import type { AppealStorePort } from './appeals.js';
 import type { AuditLogPort } from './audit-log.js';
 import type { AuditQueryStorePort } from './audit-query.js';
+import type { ChatLogStorePort } from './chat-log.js';
 import type { DashboardCountsPort } from './dashboard.js';
 import type { EnforcementStorePort } from './enforcement.js';
 import type { EvasionPunishmentStorePort } from './evasion.js';
@@ -93,4 +94,6 @@ export interface ServiceStoresPorts {
   staffNotes: StaffNoteStorePort;
   /** The dashboard's punishments, tickets and accepted appeals per staff member. */
   staffStats: StaffStatsPort;
+  /** Players' chat lines and commands, with each network's retention and size bound. */
+  chatLog: ChatLogStorePort;
 }
