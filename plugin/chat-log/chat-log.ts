@@ -16,8 +16,14 @@ import type { Logger } from '../../src/ports/logger.js';
 /** Characters of a player's name the service takes. */
 const MAX_PLAYER_NAME = 16;
 
+/**
+ * Lines in one batch: half of what the route takes, so each synchronous step of a batch (validated
+ * and serialised at the enqueue, again at the delivery) stays well under 1 ms of the game server's loop.
+ */
+export const BATCH_LINES = MAX_CHAT_LOG_ENTRIES / 2;
+
 /** Lines held in memory at most while flushes fail (the database is locked or full); beyond, lines are not kept. */
-export const MAX_BUFFERED_LINES = 10 * MAX_CHAT_LOG_ENTRIES;
+export const MAX_BUFFERED_LINES = 20 * BATCH_LINES;
 
 /** One captured line, as cheap to hold as possible: the time stays a number until the flush. */
 interface CapturedLine {
@@ -80,7 +86,7 @@ function linesIn(payload: string): number {
 /**
  * Players' chat lines and commands on their way to the service. Capturing appends to an array
  * (nothing else runs in the chat handler); a flush writes what was captured to the durable outbox
- * as batches of at most 500 lines, in one transaction, each with its own batch id; the outbox
+ * as batches of at most 250 lines, in one transaction, each with its own batch id; the outbox
  * delivers them and retries like any other call. What a crash loses is what was captured since the
  * last flush. The outbox holds at most `maxOutboxBatches` chat-log batches: the oldest go first.
  */
@@ -112,7 +118,7 @@ export class ChatLog {
       text: cut(text, MAX_CHAT_LOG_TEXT_LENGTH),
       at: this.deps.clock.now(),
     });
-    if (lines.length >= MAX_CHAT_LOG_ENTRIES && !this.#flushQueued) {
+    if (lines.length >= BATCH_LINES && !this.#flushQueued) {
       this.#flushQueued = true;
       this.deps.soon(() => {
         this.#flushQueued = false;
@@ -165,16 +171,16 @@ export class ChatLog {
     let batches = 0;
     db.transaction(() => {
       share.forgetDelivered();
-      const count = Math.ceil(lines.length / MAX_CHAT_LOG_ENTRIES);
+      const count = Math.ceil(lines.length / BATCH_LINES);
       for (const row of share.dropOldest(Math.max(0, this.deps.maxOutboxBatches() - count))) {
         dropped = { batches: dropped.batches + 1, lines: dropped.lines + linesIn(row.payload) };
       }
-      for (let start = 0; start < lines.length; start += MAX_CHAT_LOG_ENTRIES) {
+      for (let start = 0; start < lines.length; start += BATCH_LINES) {
         const batchId = ids();
         outbox.enqueue(
           {
             operation: 'sendChatLog',
-            payload: { batchId, entries: lines.slice(start, start + MAX_CHAT_LOG_ENTRIES).map(entryOf) },
+            payload: { batchId, entries: lines.slice(start, start + BATCH_LINES).map(entryOf) },
           },
           { idempotencyKey: `chat-log:${batchId}` },
         );

@@ -143,22 +143,22 @@ describe('the chat log', () => {
     expect(log.flush()).toEqual({ batches: 0, lines: 0, notOffered: 0 });
   });
 
-  it('asks for a flush when 500 lines wait, outside the capture, and never sends more than 500 in a batch', async () => {
+  it('asks for a flush when 250 lines wait, outside the capture, and never puts more than 250 in a batch', async () => {
     const { log, rows, soon } = setUp(':memory:', accepted);
-    for (let index = 0; index < 499; index += 1) log.capture(ALICE, 'chat', `line ${index}`);
+    for (let index = 0; index < 249; index += 1) log.capture(ALICE, 'chat', `line ${index}`);
     expect(soon).toHaveLength(0);
-    log.capture(ALICE, 'chat', 'line 499');
-    log.capture(ALICE, 'chat', 'line 500');
+    log.capture(ALICE, 'chat', 'line 249');
+    log.capture(ALICE, 'chat', 'line 250');
     expect(soon).toHaveLength(1);
     expect(rows()).toEqual([]);
 
     soon[0]!();
-    expect(rows().map((row) => (JSON.parse(row.payload) as ChatLogBody).entries.length)).toEqual([500, 1]);
+    expect(rows().map((row) => (JSON.parse(row.payload) as ChatLogBody).entries.length)).toEqual([250, 1]);
 
-    for (let index = 0; index < 1200; index += 1) log.capture(BOB, 'chat', `more ${index}`);
-    expect(log.flush()).toEqual({ batches: 3, lines: 1200, notOffered: 0 });
+    for (let index = 0; index < 600; index += 1) log.capture(BOB, 'chat', `more ${index}`);
+    expect(log.flush()).toEqual({ batches: 3, lines: 600, notOffered: 0 });
     const sizes = rows().map((row) => (JSON.parse(row.payload) as ChatLogBody).entries.length);
-    expect(sizes).toEqual([500, 1, 500, 500, 200]);
+    expect(sizes).toEqual([250, 1, 250, 250, 100]);
   });
 
   it('cuts a text to 256 characters and a name to 16, and skips an empty line', () => {
