@@ -96,6 +96,7 @@ describe('enableBailiff', () => {
       'report-alerts',
       'reply-notices',
       'freeze',
+      'chat-log',
       'commands',
     ]);
     for (const name of Object.keys(readPluginDescriptor(REPOSITORY_ROOT).commands)) {
