@@ -6,6 +6,7 @@ import type { BailiffConfig } from './config/schema.js';
 import { type Core, createCore } from './core/core.js';
 import { type Feature, featureHooks } from './core/feature.js';
 import { installAcknowledgements } from './features/acknowledgements.js';
+import { installChatLog } from './features/chat-log.js';
 import { installCommands } from './features/commands.js';
 import { installEnforcement } from './features/enforcement.js';
 import { installEvasion } from './features/evasion.js';
@@ -76,6 +77,7 @@ export function enableBailiff(context: PluginContext<BailiffConfig>): BailiffIns
     installReportAlerts(core, featureHooks(context)),
     installReplyNotices(core, featureHooks(context)),
     installFreeze(core, featureHooks(context)),
+    installChatLog(core, featureHooks(context)),
     installCommands(core, context as PluginContext<unknown>, { sync, status, reload, evasion, reports }),
     installLanguages(core, featureHooks(context)),
   ];

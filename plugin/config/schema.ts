@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_CHAT_MESSAGES, MAX_TICKET_TEXT_LENGTH } from '../../src/contract/schemas.js';
+import { DEFAULT_SECRET_COMMANDS, secretMatchName } from '../chat-log/secret-commands.js';
 import { MOJANG_PROFILE_URL } from '../identity/profile-lookup.js';
 import { DEFAULT_ORDINAL_ACTIONS, LEGACY_ACTION_NAMES, PUNISHMENT_ACTIONS } from './ordinal-defaults.js';
 
@@ -216,6 +217,38 @@ const freezeSection = z.strictObject({
     .default(5000),
 });
 
+const chatLogSection = z.strictObject({
+  /** Send players' chat lines and commands to the service (when it offers the chat-log extension). @default true */
+  enabled: z.boolean().default(true),
+  /**
+   * Commands whose lines are never sent (they carry passwords): names without `/`, matched case-insensitively
+   * with any `namespace:` prefix; list each alias. @default login, l, log, register, reg, changepassword, changepass, cp, unregister, unreg
+   */
+  secretCommands: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^\/*[^\s/]+$/, 'must be one command name without spaces, like login')
+        .transform(secretMatchName),
+    )
+    .default([...DEFAULT_SECRET_COMMANDS]),
+  /** How often, in ms, captured lines are written to the outbox as one batch (250 waiting lines go at once). @default 2000 */
+  flushIntervalMs: z
+    .number()
+    .int('must be an integer number of milliseconds')
+    .min(200, 'must be at least 200')
+    .max(60_000, 'must be at most 60000')
+    .default(2000),
+  /** Chat-log batches (250 lines each at most) the outbox holds while the service is away; the oldest are dropped beyond. @default 200 */
+  maxOutboxBatches: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(10_000, 'must be at most 10000')
+    .default(200),
+});
+
 /** config.yml of the Bailiff plugin. Unknown keys are refused so typos are caught. */
 export const bailiffConfigSchema = z.strictObject({
   api: apiSection.prefault({}),
@@ -245,6 +278,7 @@ export const bailiffConfigSchema = z.strictObject({
       }
     }, 'a language tag like en, de, es, fr or pt-BR')
     .default('en'),
+  chatLog: chatLogSection.prefault({}),
 });
 
 export type BailiffConfig = z.infer<typeof bailiffConfigSchema>;

@@ -2,6 +2,7 @@ export { OUTBOX_OPERATIONS, PAYLOAD_SCHEMAS, parseCall, parseStoredCall } from '
 export { OutboxEnqueueError } from './errors.js';
 export type { OutboxEvents } from './events.js';
 export { createOutboxInspector, type OutboxInspector } from './inspect.js';
+export { createOperationShare, type DroppedRow, type OperationShare } from './operation-share.js';
 export { createOutbox } from './outbox.js';
 export { type Decision, RETRY_RULES, type RetryRule } from './retry-policy.js';
 export {

@@ -46,6 +46,12 @@ export const OUTBOX_SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX outbox_created ON outbox (created_id) WHERE created_id IS NOT NULL;
     `,
   },
+  {
+    version: 3,
+    name: 'rows by operation',
+    // One operation's share (chat-log batches) is counted, trimmed and forgotten once delivered.
+    up: 'CREATE INDEX outbox_operation ON outbox (operation, status, id);',
+  },
 ];
 
 /** Creates or upgrades the outbox table in a shared database file. */

@@ -96,6 +96,7 @@ describe('enableBailiff', () => {
       'report-alerts',
       'reply-notices',
       'freeze',
+      'chat-log',
       'commands',
       'languages',
     ]);
