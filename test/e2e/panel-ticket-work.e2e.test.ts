@@ -77,9 +77,13 @@ describeInBrowser('a report worked on one page', () => {
     // The panel's script shows each <time> in the browser's own time zone; the attribute keeps the instant.
     const lines = page.locator('#ticket-chat li');
     expect(await lines.first().locator('time').getAttribute('datetime')).toBe('2026-01-10T11:00:00.000Z');
-    expect(await lines.first().textContent()).toMatch(/ Spammer: line 0 <b>ad<\/b>$/);
+    expect(await lines.first().locator('strong').textContent()).toBe('Spammer');
+    expect(await lines.first().locator('.wrap').textContent()).toBe('line 0 <b>ad</b>');
+    expect(await lines.first().locator('a.chat-log-link').getAttribute('href')).toMatch(
+      new RegExp(`^/panel/players/${offlineUuid('Spammer')}\\?.*#chat-log$`),
+    );
     expect(await lines.nth(1).locator('time').getAttribute('datetime')).toBe('2026-01-10T11:00:30.000Z');
-    expect(await lines.nth(1).textContent()).toMatch(/ Spammer: line 1$/);
+    expect(await lines.nth(1).locator('.wrap').textContent()).toBe('line 1');
     expect(await page.getAttribute('#ticket-reported', 'href')).toBe(`/panel/players/${offlineUuid('Spammer')}`);
     expect(await page.getAttribute('#ticket-reporter', 'href')).toBe(`/panel/players/${offlineUuid('Reporter')}`);
     await shot('ticket-report');
