@@ -5,6 +5,8 @@ import {
   type Dialect,
   type Driver,
   type Kysely,
+  type LimitNode,
+  type OffsetNode,
   type QueryResult,
   SqliteAdapter,
   SqliteIntrospector,
@@ -225,6 +227,25 @@ class ServiceSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/**
+ * SQLite's compiler with LIMIT and OFFSET values cast to integers: a bare `LIMIT ?` makes each run
+ * of the statement cost about 20 us more (measured on the login check's address query, 27 against
+ * 7 us), a cast one costs nothing more.
+ */
+class ServiceSqliteQueryCompiler extends SqliteQueryCompiler {
+  protected override visitLimit(node: LimitNode): void {
+    this.append('limit cast(');
+    this.visitNode(node.limit);
+    this.append(' as integer)');
+  }
+
+  protected override visitOffset(node: OffsetNode): void {
+    this.append('offset cast(');
+    this.visitNode(node.offset);
+    this.append(' as integer)');
+  }
+}
+
 /** Kysely over one better-sqlite3 database. */
 export function sqliteKyselyDialect(
   db: Db,
@@ -235,7 +256,7 @@ export function sqliteKyselyDialect(
 ): Dialect {
   return {
     createDriver: () => new SqliteDriver(db, checkAcquire, watch, rehearsal, shortcut),
-    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createQueryCompiler: () => new ServiceSqliteQueryCompiler(),
     createAdapter: () => new ServiceSqliteAdapter(),
     createIntrospector: (kysely: Kysely<unknown>) => new SqliteIntrospector(kysely),
   };
