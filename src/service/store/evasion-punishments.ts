@@ -2,8 +2,8 @@ import { sql as raw } from 'kysely';
 import { prepare, type SqlContext } from '../db/prepared.js';
 import { ipBanKeysHolding } from './ip-ban-keys.js';
 import type { EvasionPunishmentStorePort, IpRange } from './ports/evasion.js';
-import type { PunishmentRow } from './punishment-rows.js';
-import { PUNISHMENT_COLUMNS } from './punishments.js';
+import type { RenderableRow } from './punishment-rows.js';
+import { RENDERED_COLUMNS } from './punishments.js';
 
 type LinkedBans = { networkId: number; parentId: string };
 
@@ -12,12 +12,12 @@ type LinkedBans = { networkId: number; parentId: string };
 export const EVASION_STATEMENTS = {
   // One index probe per prefix length the address can be held by (see ip-ban-keys.ts). SQLite is told the index:
   // a planner without statistics would rather walk the network's active punishments by status.
-  activeIpBansHolding: prepare<{ networkId: number; keys: string[] }, PunishmentRow>(
+  activeIpBansHolding: prepare<{ networkId: number; keys: string[] }, RenderableRow>(
     'evasion.activeIpBansHolding',
     ({ db, choices }, p) =>
       db
         .selectFrom(choices.throughIndex('service_punishments', 'service_punishments_ip_ban'))
-        .select(PUNISHMENT_COLUMNS)
+        .select(RENDERED_COLUMNS)
         .where('network_id', '=', p.networkId)
         .where(choices.inList(raw.ref('ip_ban_key'), p.keys))
         .where('ip_ban_key', 'is not', null)
@@ -60,7 +60,7 @@ const q = EVASION_STATEMENTS;
 export class EvasionPunishmentStore implements EvasionPunishmentStorePort {
   constructor(private readonly sql: SqlContext) {}
 
-  activeIpBansHolding(networkId: number, address: IpRange): Promise<PunishmentRow[]> {
+  activeIpBansHolding(networkId: number, address: IpRange): Promise<RenderableRow[]> {
     return q.activeIpBansHolding.all(this.sql, { networkId, keys: ipBanKeysHolding(address) });
   }
 

@@ -1,7 +1,7 @@
 import type { Punishment } from '../../contract/schemas.js';
 import type { Logger } from '../../ports/logger.js';
 import { UnrenderableDateError } from './dates.js';
-import { type PunishmentRow, toPunishment } from './punishment-rows.js';
+import { type RenderableRow, toPunishment } from './punishment-rows.js';
 
 /** Most rows remembered as already reported; past it a bad row may be logged again. */
 const MAX_REPORTED = 10_000;
@@ -16,7 +16,7 @@ export class PunishmentRenderer {
 
   constructor(private readonly logger: Logger) {}
 
-  list(rows: readonly PunishmentRow[]): Punishment[] {
+  list(rows: readonly RenderableRow[]): Punishment[] {
     const punishments: Punishment[] = [];
     for (const row of rows) {
       const punishment = this.one(row);
@@ -26,7 +26,7 @@ export class PunishmentRenderer {
   }
 
   /** The punishment, or undefined when the row cannot be rendered. */
-  one(row: PunishmentRow): Punishment | undefined {
+  one(row: RenderableRow): Punishment | undefined {
     try {
       return toPunishment(row);
     } catch (error) {
@@ -36,7 +36,7 @@ export class PunishmentRenderer {
     }
   }
 
-  private reportOnce(row: PunishmentRow, error: UnrenderableDateError): void {
+  private reportOnce(row: RenderableRow, error: UnrenderableDateError): void {
     const key = `${row.network_id}:${row.id}`;
     if (this.reported.has(key)) return;
     if (this.reported.size >= MAX_REPORTED) this.reported.clear();

@@ -10,6 +10,23 @@ export type PunishmentRow = Omit<PunishmentsTable, 'severity' | 'ip_ban_key' | '
   severity: Severity | null;
 };
 
+/** The columns a punishment is rendered from (the contract's Punishment): what the login check reads. */
+export type RenderableRow = Pick<
+  PunishmentRow,
+  | 'network_id'
+  | 'id'
+  | 'target_uuid'
+  | 'target_name'
+  | 'issuer_name'
+  | 'type_ordinal'
+  | 'reason'
+  | 'duration'
+  | 'status'
+  | 'data'
+  | 'created_at'
+  | 'started_at'
+>;
+
 /** What a new punishment needs; optional parts default as docs/contract/service-semantics.md says. */
 export interface NewPunishment {
   networkId: number;
@@ -31,7 +48,7 @@ export interface NewPunishment {
 }
 
 // Every field of the contract's Punishment but the dates, and `data` (an extension) when it has any.
-function undatedFields(row: PunishmentRow) {
+function undatedFields(row: RenderableRow) {
   return {
     id: row.id,
     targetUuid: row.target_uuid,
@@ -49,7 +66,7 @@ function undatedFields(row: PunishmentRow) {
  * The contract's Punishment plus the `started` extension; throws {@link UnrenderableDateError}
  * for a row whose dates no Date holds (only an older version could have stored one).
  */
-export function toPunishment(row: PunishmentRow): Punishment {
+export function toPunishment(row: RenderableRow): Punishment {
   return {
     ...undatedFields(row),
     createdAt: toIso(row.created_at, 'createdAt'),

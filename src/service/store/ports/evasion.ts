@@ -1,5 +1,5 @@
 import type { IpRange } from '../../../ip/ip-range.js';
-import type { PunishmentRow } from '../punishment-rows.js';
+import type { RenderableRow } from '../punishment-rows.js';
 
 export type { IpRange } from '../../../ip/ip-range.js';
 export { ipBanKeysHolding } from '../ip-ban-keys.js';
@@ -10,7 +10,7 @@ export { ipBanKeysHolding } from '../ip-ban-keys.js';
  */
 export interface EvasionPunishmentStorePort {
   /** The network's active IP bans whose address or range holds `address`, newest first. */
-  activeIpBansHolding(networkId: number, address: IpRange): Promise<PunishmentRow[]>;
+  activeIpBansHolding(networkId: number, address: IpRange): Promise<RenderableRow[]>;
   /** Ids of the active Linked Bans issued for `parentId`. */
   activeLinkedBans(networkId: number, parentId: string): Promise<string[]>;
   /** Whether `targetUuid` was ever given a Linked Ban for `parentId` (whatever its status now). */

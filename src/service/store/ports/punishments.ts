@@ -1,8 +1,8 @@
 import type { PastPunishment } from '../../rules/preview.js';
-import type { NewPunishment, PunishmentRow } from '../punishment-rows.js';
+import type { NewPunishment, PunishmentRow, RenderableRow } from '../punishment-rows.js';
 
 export type { PastPunishment } from '../../rules/preview.js';
-export type { NewPunishment, PunishmentRow } from '../punishment-rows.js';
+export type { NewPunishment, PunishmentRow, RenderableRow } from '../punishment-rows.js';
 export { toInsertParams } from '../punishment-rows.js';
 
 /** Punishments of all networks; every read is scoped to one network. */
@@ -15,7 +15,7 @@ export interface PunishmentStorePort {
   /** The network's active punishments, newest first. */
   active(networkId: number): Promise<PunishmentRow[]>;
   /** Every active punishment of one player, however old, newest first. */
-  activeFor(networkId: number, playerUuid: string): Promise<PunishmentRow[]>;
+  activeFor(networkId: number, playerUuid: string): Promise<RenderableRow[]>;
   /** The active punishments of one player that carry `data` (only those can be alt-blocking), newest first. */
   activeWithDataFor(networkId: number, playerUuid: string): Promise<PunishmentRow[]>;
   historyOf(networkId: number, playerUuid: string): Promise<PastPunishment[]>;
