@@ -29,6 +29,7 @@ interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
+  'Index Cond'?: string;
   Plans?: PlanNode[];
 }
 const nodesOf = (node: PlanNode, found: PlanNode[] = []): PlanNode[] => {
@@ -37,12 +38,16 @@ const nodesOf = (node: PlanNode, found: PlanNode[] = []): PlanNode[] => {
   return found;
 };
 
-const page = {
+const range = {
   networkId: 1,
   playerUuid: 'uuid-70',
-  fromMs: 0,
+  fromAtMs: 0,
+  fromId: 0,
   beforeAtMs: Number.MAX_SAFE_INTEGER,
   beforeId: 0,
+};
+const page = {
+  ...range,
   kindA: 'chat',
   kindB: 'command',
   pattern: '%',
@@ -55,7 +60,19 @@ const EXPECTED: ReadonlyArray<readonly [string, Prepared<never, unknown>, Record
   [
     'a search within a week',
     CHAT_LOG_STATEMENTS.page as never,
-    { ...page, fromMs: 10 * DAY_MS, beforeAtMs: 17 * DAY_MS, pattern: '%diamond%' },
+    { ...page, fromAtMs: 10 * DAY_MS, beforeAtMs: 17 * DAY_MS, pattern: '%diamond%' },
+    'service_chat_lines_player',
+  ],
+  [
+    'a search bounded by the line where it stops examining',
+    CHAT_LOG_STATEMENTS.page as never,
+    { ...page, fromAtMs: 20 * DAY_MS, fromId: 150_000, pattern: '%diamond%' },
+    'service_chat_lines_player',
+  ],
+  [
+    'where a search stops examining',
+    CHAT_LOG_STATEMENTS.examinedEdge as never,
+    { ...range, offset: 4999 },
     'service_chat_lines_player',
   ],
   [
@@ -112,6 +129,14 @@ describe('PostgreSQL query plans of the chat log', () => {
     // A page is read in the index's order (backwards), never sorted after reading the player's lines.
     if (statement === (CHAT_LOG_STATEMENTS.page as never)) {
       expect(nodes.map((node) => node['Node Type'])).not.toContain('Sort');
+      // Both ends of the (at, id) range bound the index scan: the search never reads past its edge.
+      const conditions = nodes.map((node) => node['Index Cond'] ?? '').join(' ');
+      expect(conditions).toContain('ROW(at, id) >= ROW(');
+      expect(conditions).toContain('ROW(at, id) < ROW(');
+    }
+    // The edge counts entries of the index alone, never reading the lines themselves.
+    if (statement === (CHAT_LOG_STATEMENTS.examinedEdge as never)) {
+      expect(nodes.map((node) => node['Node Type'])).toContain('Index Only Scan');
     }
   });
 });
