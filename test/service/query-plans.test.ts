@@ -820,7 +820,8 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   },
   'staffNotes.edit': { args: (f) => ({ networkId: f.networkId, id: 1, text: 'x', editedAtMs: 0 }), uses: [PK] },
   'staffNotes.remove': { args: (f) => ({ networkId: f.networkId, id: 1 }), uses: [PK] },
-  // A filtered page: a range of the player index bounded at both ends by (at, id), read backwards.
+  // A filtered page: a range of the player index bounded at both ends by (at, id), read backwards,
+  // every column shown and filtered on from the index (009-chat-search): no row of the table is read.
   'chatLog.page': {
     args: (f) => ({
       networkId: f.networkId,
@@ -834,7 +835,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
       pattern: '%grief%',
       limit: 51,
     }),
-    uses: ['service_chat_lines_player (network_id=? AND player_uuid=? AND at>? AND at<?)'],
+    uses: ['COVERING INDEX service_chat_lines_player_lines (network_id=? AND player_uuid=? AND at>? AND at<?)'],
   },
   // Where a filtered page stops examining: the player index alone, never the lines' text.
   'chatLog.examinedEdge': {
@@ -847,7 +848,7 @@ const EXPECTED_PLANS: Record<string, Expected> = {
       beforeId: 0,
       offset: 4999,
     }),
-    uses: ['COVERING INDEX service_chat_lines_player (network_id=? AND player_uuid=?'],
+    uses: ['COVERING INDEX service_chat_lines_player_lines (network_id=? AND player_uuid=?'],
   },
   'chatLog.settings': { args: (f) => ({ networkId: f.networkId }), uses: [PK] },
   'chatLog.storedLines': { args: (f) => ({ networkId: f.networkId }), uses: [PK] },
