@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createModerationClient } from '../../src/api/client.js';
 import type { ChatLogEntry } from '../../src/contract/chat-log-schemas.js';
+import { CHAT_LOG_EXAMINED } from '../../src/service/panel/chat-log-view.js';
 import { createAdmin } from '../../src/service/panel/create-admin.js';
 import { hashPassword } from '../../src/service/panel/passwords.js';
 import { closeBrowsers, describeInBrowser, launchBrowser, screenshotPath } from '../support/browser.js';
@@ -14,6 +15,7 @@ import { API_KEY, NETWORK, startTestService } from './helpers/service.js';
 const PASSWORD = 'panel chat log password';
 const SPAMMER = offlineUuid('Spammer');
 const BYSTANDER = offlineUuid('Bystander');
+const FLOODER = offlineUuid('Flooder');
 const MINUTE_MS = 60_000;
 
 /**
@@ -47,7 +49,7 @@ describeInBrowser('the chat log on the player page', () => {
 
   beforeAll(async () => {
     const dbPath = join(dir, 'service.db');
-    service = await startTestService({ dbPath, players: ['Spammer', 'Bystander', 'Reporter'] });
+    service = await startTestService({ dbPath, players: ['Spammer', 'Bystander', 'Reporter', 'Flooder'] });
     await createAdmin({ dbPath, network: NETWORK, username: 'headmod', password: PASSWORD });
     const { stores } = service.context;
     const networkId = (await stores.networks.findNetwork(NETWORK))!;
@@ -75,6 +77,19 @@ describeInBrowser('the chat log on the player page', () => {
       at: new Date(startMs).toISOString(),
     });
     expect(await api().sendChatLog({ batchId: 'game-1-0001', entries })).toEqual({ success: true, accepted: 61 });
+    // The flooder: 100 more lines than a search examines, one a second from two hours ago.
+    const floodStartMs = startMs - 60 * MINUTE_MS;
+    const flood: ChatLogEntry[] = Array.from({ length: CHAT_LOG_EXAMINED + 100 }, (_, i) => ({
+      playerUuid: FLOODER,
+      playerName: 'Flooder',
+      kind: 'chat',
+      text: i === 50 || i === 3_000 ? `cheap offer ${i}` : `flood ${i}`,
+      at: new Date(floodStartMs + i * 1_000).toISOString(),
+    }));
+    for (let from = 0; from < flood.length; from += 500) {
+      const entries = flood.slice(from, from + 500);
+      expect(await api().sendChatLog({ batchId: `game-1-flood-${from}`, entries })).toMatchObject({ success: true });
+    }
     browser = await launchBrowser();
   }, 90_000);
 
@@ -150,6 +165,28 @@ describeInBrowser('the chat log on the player page', () => {
     expect(around[0]).toBe('line 59');
     expect(around.at(-1)).toBe('line 15');
     expect(around).toContain('join <b>cheap-diamonds</b>.example now');
+  });
+
+  it('searches a busy player back a bounded number of lines, says how far, and goes on when asked', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await loggedIn('headmod');
+    await page.goto(`${service.url}/panel/players/${FLOODER}?log-q=offer`);
+    expect(await texts(page)).toEqual(['cheap offer 3000']);
+    // The newest 5,000 lines are seconds 100 to 5,099: the search stopped at second 100.
+    const stoppedAt = new Date(startMs - 60 * MINUTE_MS + 100 * 1_000).toISOString();
+    const searchedTo = page.locator('[data-field="chat-log-searched-to"]');
+    expect(await searchedTo.textContent()).toContain(`Searched the ${CHAT_LOG_EXAMINED.toLocaleString('en')} newest`);
+    expect(await searchedTo.locator('time').getAttribute('datetime')).toBe(stoppedAt);
+    await shot(page, 'player-chat-log-searched-to');
+
+    expect(await page.locator('[data-field="chat-log-older"]').textContent()).toBe('Search older lines');
+    await page.click('[data-field="chat-log-older"]');
+    await page.waitForURL(/log-before=/);
+    // The 100 lines before it are fewer than the bound: all searched, nothing left to go on with.
+    expect(await texts(page)).toEqual(['cheap offer 50']);
+    expect(await page.locator('[data-field="chat-log-searched-to"]').count()).toBe(0);
+    expect(await page.locator('[data-field="chat-log-older"]').count()).toBe(0);
   });
 
   it('shows a role without view-chat-log no log, and links no ticket line to one', { timeout: 90_000 }, async () => {

@@ -51,8 +51,9 @@ describe.each(['sqlite', 'postgres'] as const)('chat log route on %s', (dialect)
       fromMs: 0,
       untilMs: Number.MAX_SAFE_INTEGER,
       limit: 1000,
+      examine: 1000,
     });
-    return page.map(({ id: _id, ...rest }) => rest);
+    return page.lines.map(({ id: _id, ...rest }) => rest);
   }
 
   it("stores a batch with the key's network and server, once however often it is sent", async () => {

@@ -820,11 +820,14 @@ const EXPECTED_PLANS: Record<string, Expected> = {
   },
   'staffNotes.edit': { args: (f) => ({ networkId: f.networkId, id: 1, text: 'x', editedAtMs: 0 }), uses: [PK] },
   'staffNotes.remove': { args: (f) => ({ networkId: f.networkId, id: 1 }), uses: [PK] },
+  // A filtered page: a range of the player index bounded at both ends by (at, id), read backwards,
+  // every column shown and filtered on from the index (009-chat-search): no row of the table is read.
   'chatLog.page': {
     args: (f) => ({
       networkId: f.networkId,
       playerUuid: f.punishedPlayers[0],
-      fromMs: 0,
+      fromAtMs: f.nowMs - DAY_MS,
+      fromId: 40,
       beforeAtMs: f.nowMs,
       beforeId: 0,
       kindA: 'chat',
@@ -832,7 +835,20 @@ const EXPECTED_PLANS: Record<string, Expected> = {
       pattern: '%grief%',
       limit: 51,
     }),
-    uses: ['service_chat_lines_player (network_id=? AND player_uuid=?'],
+    uses: ['COVERING INDEX service_chat_lines_player_lines (network_id=? AND player_uuid=? AND at>? AND at<?)'],
+  },
+  // Where a filtered page stops examining: the player index alone, never the lines' text.
+  'chatLog.examinedEdge': {
+    args: (f) => ({
+      networkId: f.networkId,
+      playerUuid: f.punishedPlayers[0],
+      fromAtMs: 0,
+      fromId: 0,
+      beforeAtMs: f.nowMs,
+      beforeId: 0,
+      offset: 4999,
+    }),
+    uses: ['COVERING INDEX service_chat_lines_player_lines (network_id=? AND player_uuid=?'],
   },
   'chatLog.settings': { args: (f) => ({ networkId: f.networkId }), uses: [PK] },
   'chatLog.storedLines': { args: (f) => ({ networkId: f.networkId }), uses: [PK] },
@@ -930,6 +946,7 @@ const PAGES_IN_INDEX_ORDER = new Set([
   'tickets.byStatusAndTypePage',
   'notifications.unreadTextSince',
   'chatLog.page',
+  'chatLog.examinedEdge',
   'chatLog.deleteExpired',
   'chatLog.deleteOldest',
 ]);

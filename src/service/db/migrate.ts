@@ -9,6 +9,7 @@ import { addStaffLimits } from './migrations/005-staff-limits.js';
 import { createFreezes } from './migrations/006-freeze.js';
 import { createChatLogs } from './migrations/007-chat-logs.js';
 import { createImmunityWeights } from './migrations/008-immunity.js';
+import { addChatSearchIndex } from './migrations/009-chat-search.js';
 import { adoptLegacySchema } from './migrations/legacy.js';
 
 /** Where the migrator records what it applied (Kysely's own table, named for the service). */
@@ -33,6 +34,7 @@ function serviceMigrations(choices: DialectChoices): Record<string, Migration> {
     '006-freeze': { up: (db) => createFreezes(db, choices) },
     '007-chat-logs': { up: (db) => createChatLogs(db, choices) },
     '008-immunity': { up: (db) => createImmunityWeights(db, choices) },
+    '009-chat-search': { up: (db) => addChatSearchIndex(db) },
   };
 }
 

@@ -6,6 +6,11 @@ import type { Staff } from './staff-session.js';
 
 /** Lines one page of the player page's chat log shows. */
 export const CHAT_LOG_PAGE_SIZE = 50;
+/**
+ * Lines of the player's a filtered page examines at most (newest first from the page's start):
+ * a search of a busy player's month stops there and says how far back it looked.
+ */
+export const CHAT_LOG_EXAMINED = 5_000;
 /** Longest search text. */
 const MAX_SEARCH_LENGTH = 64;
 /** How far either side of a reported line the ticket page's link opens the log. */
@@ -54,6 +59,13 @@ export interface ChatLogView {
   lines: { at: string; serverName: string; playerName: string; kind: string; text: string }[];
   /** The query of the next (older) page; undefined on the last. */
   olderQuery: string | undefined;
+  /**
+   * Set when the search stopped at CHAT_LOG_EXAMINED lines before filling the page: the time of the
+   * oldest line examined (older lines were not searched; `olderQuery` goes on from there).
+   */
+  searchedBackTo: string | undefined;
+  /** How many lines a filtered page examines at most. */
+  examined: number;
   /** Whether this page is not the newest (a link back to the newest is offered). */
   isPaged: boolean;
   /** The query of the newest page with the same filters. */
@@ -90,6 +102,8 @@ export async function chatLogOfPlayerPage(
       filters: { q: '', kind: '', from: '', to: '' },
       lines: [],
       olderQuery: undefined,
+      searchedBackTo: undefined,
+      examined: CHAT_LOG_EXAMINED,
       isPaged: false,
       newestQuery: '',
       error: `${String(issue.path[0] ?? 'log')}: ${issue.message}`,
@@ -110,9 +124,12 @@ export async function chatLogOfPlayerPage(
     ...(values['log-q'] ? { search: values['log-q'] } : {}),
     ...(values['log-before'] ? { after: values['log-before'] } : {}),
     limit: CHAT_LOG_PAGE_SIZE + 1,
+    examine: CHAT_LOG_EXAMINED,
   });
-  const shown = page.slice(0, CHAT_LOG_PAGE_SIZE);
+  const shown = page.lines.slice(0, CHAT_LOG_PAGE_SIZE);
   const last = shown.at(-1);
+  const { examinedTo } = page;
+  const older = page.lines.length > CHAT_LOG_PAGE_SIZE && last ? last : examinedTo;
   return {
     filters,
     lines: shown.map((line) => ({
@@ -122,7 +139,9 @@ export async function chatLogOfPlayerPage(
       kind: line.kind,
       text: line.text,
     })),
-    olderQuery: page.length > CHAT_LOG_PAGE_SIZE && last ? queryOf(filters, last) : undefined,
+    olderQuery: older ? queryOf(filters, older) : undefined,
+    searchedBackTo: examinedTo ? new Date(examinedTo.atMs).toISOString() : undefined,
+    examined: CHAT_LOG_EXAMINED,
     isPaged: values['log-before'] !== undefined,
     newestQuery: queryOf(filters),
     error: undefined,

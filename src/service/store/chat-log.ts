@@ -3,6 +3,7 @@ import type { ChatLogKind } from '../../contract/chat-log-schemas.js';
 import { prepare, type SqlContext } from '../db/prepared.js';
 import type {
   ChatLine,
+  ChatLogPage,
   ChatLogPageQuery,
   ChatLogPruned,
   ChatLogStorePort,
@@ -31,12 +32,18 @@ const LINE_COLUMNS = [
   'at as atMs',
 ] as const;
 
-interface PageValues {
+interface RangeValues {
   networkId: number;
   playerUuid: string;
-  fromMs: number;
+  /** The range's oldest line: (at, id) at or after this. */
+  fromAtMs: number;
+  fromId: number;
+  /** The range ends before this (at, id). */
   beforeAtMs: number;
   beforeId: number;
+}
+
+interface PageValues extends RangeValues {
   kindA: ChatLogKind;
   kindB: ChatLogKind;
   pattern: string;
@@ -66,7 +73,7 @@ export const CHAT_LOG_STATEMENTS = {
       ),
   ),
   /**
-   * One player's lines in [fromMs, before), newest first: a range of the player index read
+   * One player's lines in [from, before), newest first: a range of the player index read
    * backwards from the keyset (at, id), the kind and the text filtered on the way.
    */
   page: prepare<PageValues, LineRow>('chatLog.page', ({ db }, p) =>
@@ -75,13 +82,32 @@ export const CHAT_LOG_STATEMENTS = {
       .select(LINE_COLUMNS)
       .where('network_id', '=', p.networkId)
       .where('player_uuid', '=', p.playerUuid)
-      .where('at', '>=', p.fromMs)
+      .where(({ eb, refTuple, tuple }) => eb(refTuple('at', 'id'), '>=', tuple(p.fromAtMs, p.fromId)))
       .where(({ eb, refTuple, tuple }) => eb(refTuple('at', 'id'), '<', tuple(p.beforeAtMs, p.beforeId)))
       .where('kind', 'in', [p.kindA, p.kindB])
       .where(raw<boolean>`lower(text) like ${p.pattern} escape '\\'`)
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')
       .limit(p.limit),
+  ),
+  /**
+   * The `offset`-th line of the range, newest first (0: the newest), read from the player index
+   * alone: the oldest line a filtered page examines.
+   */
+  examinedEdge: prepare<RangeValues & { offset: number }, { atMs: Numeric; id: Numeric }>(
+    'chatLog.examinedEdge',
+    ({ db }, p) =>
+      db
+        .selectFrom('service_chat_lines')
+        .select(['at as atMs', 'id'])
+        .where('network_id', '=', p.networkId)
+        .where('player_uuid', '=', p.playerUuid)
+        .where(({ eb, refTuple, tuple }) => eb(refTuple('at', 'id'), '>=', tuple(p.fromAtMs, p.fromId)))
+        .where(({ eb, refTuple, tuple }) => eb(refTuple('at', 'id'), '<', tuple(p.beforeAtMs, p.beforeId)))
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .offset(p.offset),
   ),
   settings: prepare<{ networkId: number }, { retentionDays: number | null; maxLines: Numeric | null }>(
     'chatLog.settings',
@@ -209,22 +235,34 @@ export class ChatLogStore implements ChatLogStorePort {
     return true;
   }
 
-  async page(networkId: number, query: ChatLogPageQuery): Promise<ChatLine[]> {
+  async page(networkId: number, query: ChatLogPageQuery): Promise<ChatLogPage> {
     const { after } = query;
     // The page ends before the cursor or before untilMs, whichever comes first (ids start at 1).
     const before = after !== undefined && after.atMs < query.untilMs ? after : { atMs: query.untilMs, id: 0 };
-    const rows = await q.page.all(this.sql, {
+    const range: RangeValues = {
       networkId,
       playerUuid: query.playerUuid.toLowerCase(),
-      fromMs: query.fromMs,
+      fromAtMs: query.fromMs,
+      fromId: 0,
       beforeAtMs: before.atMs,
       beforeId: before.id,
+    };
+    // Unfiltered, every line examined is shown: the page reads at most `limit` lines anyway.
+    const filtered = query.kind !== undefined || (query.search ?? '') !== '';
+    const edgeRow = filtered
+      ? await q.examinedEdge.first(this.sql, { ...range, offset: Math.max(0, query.examine - 1) })
+      : undefined;
+    const edge = edgeRow ? { atMs: Number(edgeRow.atMs), id: Number(edgeRow.id) } : undefined;
+    const rows = await q.page.all(this.sql, {
+      ...range,
+      ...(edge ? { fromAtMs: edge.atMs, fromId: edge.id } : {}),
       kindA: query.kind ?? 'chat',
       kindB: query.kind ?? 'command',
       pattern: containsPattern(query.search),
       limit: query.limit,
     });
-    return rows.map(toLine);
+    const lines = rows.map(toLine);
+    return edge && lines.length < query.limit ? { lines, examinedTo: edge } : { lines };
   }
 
   async settings(networkId: number): Promise<StoredChatLogSettings> {

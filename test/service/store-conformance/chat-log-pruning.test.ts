@@ -49,8 +49,14 @@ describe.each(BACKENDS)('chat log pruning on %s', (backend) => {
     });
     const texts = async (networkId: number) =>
       (
-        await chatLog.page(networkId, { playerUuid: NOTCH, fromMs: 0, untilMs: Number.MAX_SAFE_INTEGER, limit: 100 })
-      ).map((line) => line.text);
+        await chatLog.page(networkId, {
+          playerUuid: NOTCH,
+          fromMs: 0,
+          untilMs: Number.MAX_SAFE_INTEGER,
+          limit: 100,
+          examine: 100,
+        })
+      ).lines.map((line) => line.text);
 
     let turns = 1;
     while (await pruner.pruneBatch()) turns++;

@@ -29,6 +29,7 @@ interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
+  'Index Cond'?: string;
   Plans?: PlanNode[];
 }
 const nodesOf = (node: PlanNode, found: PlanNode[] = []): PlanNode[] => {
@@ -37,12 +38,16 @@ const nodesOf = (node: PlanNode, found: PlanNode[] = []): PlanNode[] => {
   return found;
 };
 
-const page = {
+const range = {
   networkId: 1,
   playerUuid: 'uuid-70',
-  fromMs: 0,
+  fromAtMs: 0,
+  fromId: 0,
   beforeAtMs: Number.MAX_SAFE_INTEGER,
   beforeId: 0,
+};
+const page = {
+  ...range,
   kindA: 'chat',
   kindB: 'command',
   pattern: '%',
@@ -51,18 +56,30 @@ const page = {
 
 /** Each chat log statement on PostgreSQL with a network of lines: the index it reads, and no scan of the lines. */
 const EXPECTED: ReadonlyArray<readonly [string, Prepared<never, unknown>, Record<string, unknown>, string]> = [
-  ['the newest page', CHAT_LOG_STATEMENTS.page as never, page, 'service_chat_lines_player'],
+  ['the newest page', CHAT_LOG_STATEMENTS.page as never, page, 'service_chat_lines_player_lines'],
   [
     'a search within a week',
     CHAT_LOG_STATEMENTS.page as never,
-    { ...page, fromMs: 10 * DAY_MS, beforeAtMs: 17 * DAY_MS, pattern: '%diamond%' },
-    'service_chat_lines_player',
+    { ...page, fromAtMs: 10 * DAY_MS, beforeAtMs: 17 * DAY_MS, pattern: '%diamond%' },
+    'service_chat_lines_player_lines',
+  ],
+  [
+    'a search bounded by the line where it stops examining',
+    CHAT_LOG_STATEMENTS.page as never,
+    { ...page, fromAtMs: 20 * DAY_MS, fromId: 150_000, pattern: '%diamond%' },
+    'service_chat_lines_player_lines',
+  ],
+  [
+    'where a search stops examining',
+    CHAT_LOG_STATEMENTS.examinedEdge as never,
+    { ...range, offset: 4999 },
+    'service_chat_lines_player_lines',
   ],
   [
     'commands, a page further back',
     CHAT_LOG_STATEMENTS.page as never,
     { ...page, kindA: 'command', kindB: 'command', beforeAtMs: 20 * DAY_MS, beforeId: 1000 },
-    'service_chat_lines_player',
+    'service_chat_lines_player_lines',
   ],
   [
     'lines past the retention',
@@ -112,6 +129,17 @@ describe('PostgreSQL query plans of the chat log', () => {
     // A page is read in the index's order (backwards), never sorted after reading the player's lines.
     if (statement === (CHAT_LOG_STATEMENTS.page as never)) {
       expect(nodes.map((node) => node['Node Type'])).not.toContain('Sort');
+      // Both ends of the (at, id) range bound the index scan: the search never reads past its edge.
+      const conditions = nodes.map((node) => node['Index Cond'] ?? '').join(' ');
+      expect(conditions).toContain('ROW(at, id) >= ROW(');
+      expect(conditions).toContain('ROW(at, id) < ROW(');
+    }
+    // A page and its edge read the index alone (it holds every column shown): no line's row is read.
+    if (
+      statement === (CHAT_LOG_STATEMENTS.page as never) ||
+      statement === (CHAT_LOG_STATEMENTS.examinedEdge as never)
+    ) {
+      expect(nodes.map((node) => node['Node Type'])).toContain('Index Only Scan');
     }
   });
 });

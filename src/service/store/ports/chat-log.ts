@@ -36,6 +36,22 @@ export interface ChatLogPageQuery {
   /** The last line of the page before; undefined: the first page. */
   after?: ChatLogCursor;
   limit: number;
+  /**
+   * With a kind or a search, at most this many of the player's lines in the range (newest first,
+   * from the cursor) are examined: a search of a busy player's month stays bounded.
+   */
+  examine: number;
+}
+
+/** A page of one player's log. */
+export interface ChatLogPage {
+  /** Newest first, at most `limit`. */
+  lines: ChatLine[];
+  /**
+   * Set when fewer than `limit` lines matched among the `examine` lines examined: the oldest line
+   * examined. Lines before it were not looked at; a page `after` it goes on searching.
+   */
+  examinedTo?: ChatLogCursor;
 }
 
 /** A network's chat log settings as stored; null: the default. */
@@ -62,7 +78,7 @@ export interface ChatLogStorePort {
    */
   storeBatch(networkId: number, batchId: string, receivedAtMs: number, lines: readonly NewChatLine[]): Promise<boolean>;
   /** A page of one player's lines, newest first (by time, then by id). */
-  page(networkId: number, query: ChatLogPageQuery): Promise<ChatLine[]>;
+  page(networkId: number, query: ChatLogPageQuery): Promise<ChatLogPage>;
   settings(networkId: number): Promise<StoredChatLogSettings>;
   /** Null goes back to the default. */
   setRetentionDays(networkId: number, days: number | null): Promise<void>;
