@@ -83,7 +83,7 @@ export class ChatLog {
   #overflowed = 0;
   #closed = false;
 
-  /** One transaction, made once: forgets delivered batches, bounds the share, stores the batch. */
+  /** One transaction, made once: forgets finished batches (skipped as not offered, or kept by an older version), bounds the share, stores the batch. */
   readonly #store: (body: ChatLogBody) => { batches: number; lines: number };
 
   constructor(private readonly deps: ChatLogDeps) {

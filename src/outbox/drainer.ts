@@ -27,8 +27,8 @@ import { WakeTimer } from './wake-timer.js';
 
 const PRUNE_EVERY_MS = 60_000;
 /**
- * Rows this large (a chat-log batch) start one per turn of the event loop: reading one back and
- * building its request takes a good part of a millisecond of the game server's loop.
+ * Rows this large (a chat-log batch) start one per turn of the event loop, none in the turn that
+ * claimed them: reading one back and building its request takes a good part of a millisecond.
  */
 export const LARGE_ROW_CHARS = 8192;
 const STORE_RETRY_MS = 1000;
@@ -130,10 +130,9 @@ export class Drainer {
     if (reclaimed > 0) this.deps.logger.info('outbox: took back rows whose lease expired', { rows: reclaimed });
     if (request === null) return;
     if (rows.length > 0) this.liveTokens.set(request.claimToken, rows.length);
-    let large = 0;
     for (const row of rows) {
       this.active += 1;
-      const later = row.payload.length >= LARGE_ROW_CHARS && large++ > 0;
+      const later = row.payload.length >= LARGE_ROW_CHARS;
       this.queue
         .add(() => this.deliver(row, later))
         .catch((error: unknown) => {
