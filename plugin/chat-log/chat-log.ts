@@ -1,6 +1,6 @@
 import type { ExtensionSupport } from '../../src/api/extension-support.js';
 import {
-  type ChatLogEntry,
+  type ChatLogBody,
   type ChatLogKind,
   MAX_CHAT_LOG_ENTRIES,
   MAX_CHAT_LOG_TEXT_LENGTH,
@@ -12,27 +12,17 @@ import type { Outbox } from '../../src/outbox/types.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
 import type { Logger } from '../../src/ports/logger.js';
-
-/** Characters of a player's name the service takes. */
-const MAX_PLAYER_NAME = 16;
+import { buildBatch, type CapturedLine, MAX_PLAYER_NAME } from './batch.js';
 
 /**
- * Lines in one batch: half of what the route takes, so each synchronous step of a batch (validated
- * and serialised at the enqueue, again at the delivery) stays well under 1 ms of the game server's loop.
+ * Lines in one batch: a fifth of what the route takes, so each synchronous step of a batch (built,
+ * checked and stored at the flush; read back, sent and forgotten at the delivery) stays well under
+ * 1 ms of the game server's loop. 100 lines are half a second of a busy server's chat.
  */
-export const BATCH_LINES = MAX_CHAT_LOG_ENTRIES / 2;
+export const BATCH_LINES = MAX_CHAT_LOG_ENTRIES / 5;
 
 /** Lines held in memory at most while flushes fail (the database is locked or full); beyond, lines are not kept. */
-export const MAX_BUFFERED_LINES = 20 * BATCH_LINES;
-
-/** One captured line, as cheap to hold as possible: the time stays a number until the flush. */
-interface CapturedLine {
-  uuid: string;
-  name: string;
-  kind: ChatLogKind;
-  text: string;
-  at: number;
-}
+export const MAX_BUFFERED_LINES = 50 * BATCH_LINES;
 
 export interface ChatLogDeps {
   db: Db;
@@ -46,7 +36,10 @@ export interface ChatLogDeps {
   /** Batch ids. */
   ids: IdGenerator;
   logger: Logger;
-  /** Runs a flush after the current handler has returned (a full buffer never flushes inside a chat handler). */
+  /**
+   * Runs a task on a later turn of the event loop: a full buffer never flushes inside a chat handler,
+   * and a flush writes one batch per turn.
+   */
   soon: (task: () => void) => void;
 }
 
@@ -55,24 +48,16 @@ export interface FlushOutcome {
   batches: number;
   /** Lines in them. */
   lines: number;
+  /** Lines left out because they break the contract (a host's malformed UUID). */
+  refused: number;
   /** Lines thrown away because the service does not offer the chat log. */
   notOffered: number;
 }
 
-const NOTHING: FlushOutcome = { batches: 0, lines: 0, notOffered: 0 };
+const NOTHING: FlushOutcome = { batches: 0, lines: 0, notOffered: 0, refused: 0 };
 
 function cut(text: string, max: number): string {
   return text.length > max ? text.slice(0, max) : text;
-}
-
-function entryOf(line: CapturedLine): ChatLogEntry {
-  return {
-    playerUuid: line.uuid,
-    playerName: line.name,
-    kind: line.kind,
-    text: line.text,
-    at: new Date(line.at).toISOString(),
-  };
 }
 
 function linesIn(payload: string): number {
@@ -86,9 +71,10 @@ function linesIn(payload: string): number {
 /**
  * Players' chat lines and commands on their way to the service. Capturing appends to an array
  * (nothing else runs in the chat handler); a flush writes what was captured to the durable outbox
- * as batches of at most 250 lines, in one transaction, each with its own batch id; the outbox
- * delivers them and retries like any other call. What a crash loses is what was captured since the
- * last flush. The outbox holds at most `maxOutboxBatches` chat-log batches: the oldest go first.
+ * as batches of at most {@link BATCH_LINES} lines, one batch (one transaction) per turn of the event
+ * loop, each checked against the contract once as it is built and with its own batch id; the
+ * outbox delivers them and retries like any other call. What a crash loses is what was captured
+ * since the last flush. The outbox holds at most `maxOutboxBatches` chat-log batches: the oldest go first.
  */
 export class ChatLog {
   #lines: CapturedLine[] = [];
@@ -97,7 +83,25 @@ export class ChatLog {
   #overflowed = 0;
   #closed = false;
 
-  constructor(private readonly deps: ChatLogDeps) {}
+  /** One transaction, made once: forgets finished batches (skipped as not offered, or kept by an older version), bounds the share, stores the batch. */
+  readonly #store: (body: ChatLogBody) => { batches: number; lines: number };
+
+  constructor(private readonly deps: ChatLogDeps) {
+    const { db, share, outbox } = deps;
+    this.#store = db.transaction((body: ChatLogBody) => {
+      share.forgetDelivered();
+      const dropped = { batches: 0, lines: 0 };
+      for (const row of share.dropOldest(Math.max(0, deps.maxOutboxBatches() - 1))) {
+        dropped.batches += 1;
+        dropped.lines += linesIn(row.payload);
+      }
+      outbox.enqueue(
+        { operation: 'sendChatLog', payload: body },
+        { idempotencyKey: `chat-log:${body.batchId}`, payloadChecked: true },
+      );
+      return dropped;
+    });
+  }
 
   /** Lines captured and not yet flushed. */
   get buffered(): number {
@@ -118,16 +122,13 @@ export class ChatLog {
       text: cut(text, MAX_CHAT_LOG_TEXT_LENGTH),
       at: this.deps.clock.now(),
     });
-    if (lines.length >= BATCH_LINES && !this.#flushQueued) {
-      this.#flushQueued = true;
-      this.deps.soon(() => {
-        this.#flushQueued = false;
-        this.flush();
-      });
-    }
+    if (lines.length >= BATCH_LINES) this.#flushSoon();
   }
 
-  /** Writes every captured line to the outbox (or drops them when the service lacks the extension). Never throws. */
+  /**
+   * Writes the oldest captured lines, one batch, to the outbox (or drops every captured line when
+   * the service lacks the extension); when more wait, the next batch goes on a later turn. Never throws.
+   */
   flush(): FlushOutcome {
     const { logger } = this.deps;
     if (this.#closed) return NOTHING;
@@ -142,10 +143,10 @@ export class ChatLog {
       this.#forgetDelivered();
       return { ...NOTHING, notOffered };
     }
-    const lines = this.#lines;
-    this.#lines = [];
+    const lines = this.#lines.splice(0, BATCH_LINES);
     try {
       const outcome = this.#write(lines);
+      if (this.#lines.length > 0) this.#flushSoon();
       return outcome;
     } catch (error) {
       // Kept for the next flush (bounded by MAX_BUFFERED_LINES); the transaction left nothing half-written.
@@ -158,39 +159,41 @@ export class ChatLog {
     }
   }
 
-  /** Flushes what was captured, then captures nothing more (the plugin is stopping). */
+  /** Flushes everything captured, batch after batch at once, then captures nothing more (the plugin is stopping). */
   close(): FlushOutcome {
-    const outcome = this.flush();
+    const total = { ...NOTHING };
+    for (;;) {
+      const outcome = this.flush();
+      total.batches += outcome.batches;
+      total.lines += outcome.lines;
+      total.notOffered += outcome.notOffered;
+      total.refused += outcome.refused;
+      // A failed write leaves the lines in the buffer: stop rather than try again at once.
+      if (this.#lines.length === 0 || outcome.lines + outcome.refused === 0) break;
+    }
     this.#closed = true;
-    return outcome;
+    return total;
+  }
+
+  #flushSoon(): void {
+    if (this.#flushQueued || this.#closed) return;
+    this.#flushQueued = true;
+    this.deps.soon(() => {
+      this.#flushQueued = false;
+      this.flush();
+    });
   }
 
   #write(lines: CapturedLine[]): FlushOutcome {
-    const { db, share, outbox, ids, logger } = this.deps;
-    let dropped = { batches: 0, lines: 0 };
-    let batches = 0;
-    db.transaction(() => {
-      share.forgetDelivered();
-      const count = Math.ceil(lines.length / BATCH_LINES);
-      for (const row of share.dropOldest(Math.max(0, this.deps.maxOutboxBatches() - count))) {
-        dropped = { batches: dropped.batches + 1, lines: dropped.lines + linesIn(row.payload) };
-      }
-      for (let start = 0; start < lines.length; start += BATCH_LINES) {
-        const batchId = ids();
-        outbox.enqueue(
-          {
-            operation: 'sendChatLog',
-            payload: { batchId, entries: lines.slice(start, start + BATCH_LINES).map(entryOf) },
-          },
-          { idempotencyKey: `chat-log:${batchId}` },
-        );
-        batches += 1;
-      }
-    })();
+    const { ids, logger } = this.deps;
+    const { body, refused } = buildBatch(ids(), lines);
+    if (refused > 0) logger.warn('chat log: lines that break the contract were left out', { lines: refused });
+    if (body.entries.length === 0) return { ...NOTHING, refused };
+    const dropped = this.#store(body);
     if (dropped.batches > 0) {
       logger.warn('chat log: the outbox holds chatLog.maxOutboxBatches batches; the oldest were dropped', dropped);
     }
-    return { batches, lines: lines.length, notOffered: 0 };
+    return { batches: 1, lines: body.entries.length, notOffered: 0, refused };
   }
 
   #forgetDelivered(): void {

@@ -233,20 +233,20 @@ const chatLogSection = z.strictObject({
         .transform(secretMatchName),
     )
     .default([...DEFAULT_SECRET_COMMANDS]),
-  /** How often, in ms, captured lines are written to the outbox as one batch (250 waiting lines go at once). @default 2000 */
+  /** How often, in ms, captured lines are written to the outbox (100 waiting lines go at once, as one batch). @default 2000 */
   flushIntervalMs: z
     .number()
     .int('must be an integer number of milliseconds')
     .min(200, 'must be at least 200')
     .max(60_000, 'must be at most 60000')
     .default(2000),
-  /** Chat-log batches (250 lines each at most) the outbox holds while the service is away; the oldest are dropped beyond. @default 200 */
+  /** Chat-log batches (100 lines each at most) the outbox holds while the service is away; the oldest are dropped beyond. @default 500 */
   maxOutboxBatches: z
     .number()
     .int('must be an integer')
     .min(1, 'must be at least 1')
     .max(10_000, 'must be at most 10000')
-    .default(200),
+    .default(500),
 });
 
 /** config.yml of the Bailiff plugin. Unknown keys are refused so typos are caught. */

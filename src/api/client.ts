@@ -30,7 +30,7 @@ function waitSignalOf(options: CallOptions | undefined): AbortSignal | undefined
 async function call(config: ResolvedClientOptions, spec: EndpointSpec, payload: unknown, options?: CallOptions) {
   try {
     const timeoutMs = callTimeoutMs(spec, options, config.timeoutMs);
-    const request = await prepareRequest(spec, payload, config, options?.idempotencyKey);
+    const request = await prepareRequest(spec, payload, config, options?.idempotencyKey, options?.checkedBody);
     await passGate(spec.name, config, options?.lane, waitSignalOf(options));
     const arrival = new RateLimitArrival(spec, config, options?.lane ?? 'shared', timeoutMs);
     let reply: RawReply;

@@ -19,6 +19,12 @@ export interface CallOptions {
   waitSignal?: AbortSignal;
   /** Whose call this is for the gate: `player` for calls any player can trigger. @default 'shared' */
   lane?: RequestLane;
+  /**
+   * The payload as JSON, already checked against the contract where it was built (an outbox row of
+   * the chat log): sent as the body as is, not validated or serialised again. Only for an operation
+   * whose payload is its whole body.
+   */
+  checkedBody?: string;
 }
 
 /** One method per operation of the endpoint table: it takes the operation's payload (see `PayloadOf`). */

@@ -22,6 +22,11 @@ function partsOf(spec: EndpointSpec, payload: unknown): EndpointInput {
   return {};
 }
 
+/** Whether a payload is the whole request: a body, with no path parameters, query or file. */
+function isBodyOnly(spec: EndpointSpec): boolean {
+  return 'body' in spec && !('params' in spec) && !('query' in spec) && !('multipart' in spec);
+}
+
 /** The draft's sf-string: printable ASCII without `"` and `\`, sent quoted. */
 const IDEMPOTENCY_KEY = /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,255}$/;
 
@@ -98,9 +103,16 @@ export async function prepareRequest(
   payload: unknown,
   target: RequestTarget,
   idempotencyKey?: string,
+  checkedBody?: string,
 ): Promise<PreparedRequest> {
+  if (checkedBody !== undefined && !isBodyOnly(spec)) {
+    throw invalidRequest(spec.name, [
+      { path: 'options.checkedBody', message: 'is only for a payload that is the body' },
+    ]);
+  }
   const input = partsOf(spec, payload);
-  const { params, query, body } = validateParts(spec, input);
+  const { params, query, body } =
+    checkedBody === undefined ? validateParts(spec, input) : { params: {}, query: undefined, body: undefined };
   const headers: Record<string, string> = { 'X-API-Key': target.apiKey, Accept: 'application/json' };
   if (idempotencyKey !== undefined && sendsIdempotencyKey(spec)) {
     if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
@@ -116,9 +128,9 @@ export async function prepareRequest(
     url: buildUrl(target, spec.path, params, query),
     headers,
   };
-  if (body !== undefined) {
+  if (body !== undefined || checkedBody !== undefined) {
     headers['Content-Type'] = 'application/json';
-    request.body = JSON.stringify(body);
+    request.body = checkedBody ?? JSON.stringify(body);
   }
   if ('multipart' in spec) {
     const filePath = input.filePath as string;

@@ -9,7 +9,8 @@ import { MAX_TYPE_ORDINAL, MIN_TYPE_ORDINAL } from './type-catalogue.js';
  * (`looseObject`) so a newer service does not break an older plugin.
  */
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** What `uuid` accepts, for code that checks without zod (the chat log's batches). */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const uuid = z.string().regex(UUID_PATTERN, 'must be a UUID like 069a79f4-44e9-4726-a5be-fca90e38aaf5');
 

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { describeIssues, toIssues } from '../api/errors.js';
 import { ENDPOINTS, payloadSchema, QUEUEABLE_OPERATIONS } from '../contract/endpoints.js';
 import { errorMessage } from '../errors/error-message.js';
+import { STORED_SHAPE_CHECKS } from './stored-shapes.js';
 import type { OutboxCall, OutboxOperation } from './types.js';
 
 /** The payload schema of each operation, derived from the endpoint table; also re-validates rows read back. */
@@ -15,7 +16,14 @@ export function isOutboxOperation(value: string): value is OutboxOperation {
   return Object.hasOwn(PAYLOAD_SCHEMAS, value);
 }
 
-export type ParsedCall = { ok: true; call: OutboxCall } | { ok: false; problem: string };
+export type ParsedCall =
+  | {
+      ok: true;
+      call: OutboxCall;
+      /** The row's JSON, when it is sent as the body as stored (only shape-checked, see `STORED_SHAPE_CHECKS`). */
+      checkedBody?: string;
+    }
+  | { ok: false; problem: string };
 
 /** Checks an operation name and payload (a value, not JSON); the problem names what was wrong. */
 export function parseCall(operation: string, payload: unknown): ParsedCall {
@@ -25,6 +33,21 @@ export function parseCall(operation: string, payload: unknown): ParsedCall {
   const result = PAYLOAD_SCHEMAS[operation].safeParse(payload);
   if (!result.success) return { ok: false, problem: `${operation} payload: ${describeIssues(toIssues(result.error))}` };
   return { ok: true, call: { operation, payload: result.data } as OutboxCall };
+}
+
+/**
+ * Takes a payload its caller checked against the contract (`payloadChecked`): only the operation's
+ * shape is checked, and only operations with a stored-shape check may be given this way.
+ */
+export function acceptChecked(operation: string, payload: unknown): ParsedCall {
+  if (!isOutboxOperation(operation)) return parseCall(operation, payload);
+  const shape = STORED_SHAPE_CHECKS[operation];
+  if (shape === undefined) {
+    return { ok: false, problem: `${operation} payload: only checked by the outbox (payloadChecked is not offered)` };
+  }
+  const problem = shape(payload);
+  if (problem !== undefined) return { ok: false, problem: `${operation} payload: ${problem}` };
+  return { ok: true, call: { operation, payload } as OutboxCall };
 }
 
 /** Reads a row's stored JSON back into a call; never throws. */
@@ -37,6 +60,13 @@ export function parseStoredCall(operation: string, payloadJson: string): ParsedC
       ok: false,
       problem: `stored payload is not JSON (${errorMessage(error)})`,
     };
+  }
+  const shape = isOutboxOperation(operation) ? STORED_SHAPE_CHECKS[operation] : undefined;
+  if (shape !== undefined) {
+    const problem = shape(payload);
+    if (problem !== undefined)
+      return { ok: false, problem: `stored payload no longer parses: ${operation} payload: ${problem}` };
+    return { ok: true, call: { operation, payload } as OutboxCall, checkedBody: payloadJson };
   }
   const parsed = parseCall(operation, payload);
   return parsed.ok ? parsed : { ok: false, problem: `stored payload no longer parses: ${parsed.problem}` };

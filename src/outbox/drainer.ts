@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
 import { isAuthFailure, isOutcomeUnknown, isRateLimited } from '../api/errors.js';
-import type { ModerationApi } from '../api/moderation-api.js';
+import type { CallOptions, ModerationApi } from '../api/moderation-api.js';
 import {
   creationFingerprint,
   ENDPOINTS,
@@ -26,6 +26,11 @@ import type { ClaimedRow, ClaimRequest, OutboxStore, SettleAndClaimResult } from
 import { WakeTimer } from './wake-timer.js';
 
 const PRUNE_EVERY_MS = 60_000;
+/**
+ * Rows this large (a chat-log batch) start one per turn of the event loop, none in the turn that
+ * claimed them: reading one back and building its request takes a good part of a millisecond.
+ */
+export const LARGE_ROW_CHARS = 8192;
 const STORE_RETRY_MS = 1000;
 
 export interface DrainerDeps {
@@ -59,6 +64,8 @@ export class Drainer {
   private lastPruneAt = Number.NEGATIVE_INFINITY;
   /** Claim tokens of this drain with the number of their rows not yet settled. */
   private readonly liveTokens = new Map<string, number>();
+  /** The turn the last large row waits for; each next one waits for the turn after it. */
+  private lastTurn: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: DrainerDeps) {
     const { concurrency, requestsPerMinute } = deps.settings;
@@ -125,8 +132,9 @@ export class Drainer {
     if (rows.length > 0) this.liveTokens.set(request.claimToken, rows.length);
     for (const row of rows) {
       this.active += 1;
+      const later = row.payload.length >= LARGE_ROW_CHARS;
       this.queue
-        .add(() => this.deliver(row))
+        .add(() => this.deliver(row, later))
         .catch((error: unknown) => {
           this.deps.logger.error('outbox: delivery task failed', { id: row.id, error: describeFailure(error) });
         });
@@ -174,8 +182,16 @@ export class Drainer {
     };
   }
 
-  private async deliver(row: ClaimedRow): Promise<void> {
+  /** The next turn of the event loop not yet promised to a large row. */
+  private nextTurn(): Promise<void> {
+    const turn = this.lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    this.lastTurn = turn;
+    return turn;
+  }
+
+  private async deliver(row: ClaimedRow, later: boolean): Promise<void> {
     try {
+      if (later) await this.nextTurn();
       const settlement = await this.attempt(row);
       this.settled.push(settlement); // read the array after the await: pump swaps it
     } finally {
@@ -225,11 +241,7 @@ export class Drainer {
     }
     const startedAt = clock.now();
     try {
-      const response = await dispatchCall(
-        client,
-        parsed.call,
-        sendsIdempotencyKey(spec) ? { idempotencyKey: row.idempotencyKey } : undefined,
-      );
+      const response = await dispatchCall(client, parsed.call, callOptionsOf(spec, row, parsed.checkedBody));
       return { kind: 'sent', row, response, createdId: createdIdOf(response) };
     } catch (error) {
       const settlement = this.onFailure(row, error);
@@ -312,6 +324,16 @@ export class Drainer {
       this.deps.logger.warn('outbox: could not prune delivered rows', { error: describeFailure(error) });
     }
   }
+}
+
+/** The idempotency key for calls that create something; the stored JSON for rows sent as stored. */
+function callOptionsOf(spec: EndpointSpec, row: ClaimedRow, checkedBody: string | undefined): CallOptions | undefined {
+  const idempotencyKey = sendsIdempotencyKey(spec) ? row.idempotencyKey : undefined;
+  if (idempotencyKey === undefined && checkedBody === undefined) return undefined;
+  return {
+    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    ...(checkedBody === undefined ? {} : { checkedBody }),
+  };
 }
 
 /** The id a creation's answer names (dynamic create), when it names one. */

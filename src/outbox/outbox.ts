@@ -6,7 +6,7 @@ import { randomId } from '../ports/ids.js';
 import { silentLogger } from '../ports/logger.js';
 import { systemRandom } from '../ports/random.js';
 import { systemTimers } from '../ports/timers.js';
-import { parseCall } from './calls.js';
+import { acceptChecked, parseCall } from './calls.js';
 import { Drainer } from './drainer.js';
 import { OutboxEnqueueError } from './errors.js';
 import type { OutboxEvents } from './events.js';
@@ -50,7 +50,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const insertRow = (call: OutboxCall, enqueueOptions: EnqueueOptions) => {
     checkKey('idempotencyKey', enqueueOptions?.idempotencyKey, true);
     checkKey('orderingKey', enqueueOptions.orderingKey, false);
-    const parsed = parseCall(String(call?.operation), call?.payload);
+    const parsed = enqueueOptions.payloadChecked
+      ? acceptChecked(String(call?.operation), call?.payload)
+      : parseCall(String(call?.operation), call?.payload);
     if (!parsed.ok) throw new OutboxEnqueueError(parsed.problem);
     return store.insert({
       operation: parsed.call.operation,

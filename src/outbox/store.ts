@@ -1,6 +1,7 @@
 import type { Db } from '../db/open-db.js';
 import type { ClaimedRow } from './claimed-row.js';
 import type { Settlement } from './settlement.js';
+import type { OutboxOperation } from './types.js';
 
 export type { ClaimedRow } from './claimed-row.js';
 
@@ -25,6 +26,12 @@ export interface NewRow {
   orderingKey: string | null;
   now: number;
 }
+
+/**
+ * Operations whose rows are deleted as soon as they are delivered instead of kept `keepSentMs`:
+ * chat-log batches are large and never looked at again, and marking one sent would rewrite all of it.
+ */
+const FORGOTTEN_WHEN_SENT: ReadonlySet<string> = new Set<OutboxOperation>(['sendChatLog']);
 
 /** Every statement the outbox runs while draining, prepared once. Updates of a claimed row check its token. */
 export function createOutboxStore(db: Db) {
@@ -109,6 +116,7 @@ export function createOutboxStore(db: Db) {
     const { id, claimToken } = settlement.row;
     switch (settlement.kind) {
       case 'sent':
+        if (FORGOTTEN_WHEN_SENT.has(settlement.row.operation)) return discard.run({ id, claimToken }).changes > 0;
         return (
           markSent.run({ id, claimToken, now, createdId: settlement.createdId ?? null, note: settlement.note ?? null })
             .changes > 0

@@ -36,6 +36,13 @@ export interface EnqueueOptions {
   idempotencyKey: string;
   /** Rows sharing this key (e.g. one punishment id) are delivered one after another, in order. */
   orderingKey?: string;
+  /**
+   * The caller built the payload through its own check of the contract (the chat log's batches,
+   * too large to pass zod on the game server's loop): it is stored without the schema check. Only
+   * for an operation with a stored-shape check (see `parseStoredCall`), which every read-back of
+   * the row still passes. @default false
+   */
+  payloadChecked?: boolean;
 }
 
 export interface EnqueueResult {

@@ -121,7 +121,7 @@ describe('the chat log', () => {
     log.capture(BOB, 'command', '/spawn');
     expect(rows()).toEqual([]);
 
-    expect(log.flush()).toEqual({ batches: 1, lines: 2, notOffered: 0 });
+    expect(log.flush()).toEqual({ batches: 1, lines: 2, notOffered: 0, refused: 0 });
     expect(rows()).toHaveLength(1);
     outbox.start();
     await time.advance(0);
@@ -140,25 +140,64 @@ describe('the chat log', () => {
         { playerUuid: BOB.uuid, playerName: 'Bob', kind: 'command', text: '/spawn', at: '2026-11-28T10:00:01.500Z' },
       ],
     });
-    expect(log.flush()).toEqual({ batches: 0, lines: 0, notOffered: 0 });
+    expect(log.flush()).toEqual({ batches: 0, lines: 0, notOffered: 0, refused: 0 });
   });
 
-  it('asks for a flush when 250 lines wait, outside the capture, and never puts more than 250 in a batch', async () => {
+  it('asks for a flush when 100 lines wait, outside the capture, and writes one batch of at most 100 per turn', () => {
     const { log, rows, soon } = setUp(':memory:', accepted);
-    for (let index = 0; index < 249; index += 1) log.capture(ALICE, 'chat', `line ${index}`);
+    const sizes = () => rows().map((row) => (JSON.parse(row.payload) as ChatLogBody).entries.length);
+    for (let index = 0; index < 99; index += 1) log.capture(ALICE, 'chat', `line ${index}`);
     expect(soon).toHaveLength(0);
-    log.capture(ALICE, 'chat', 'line 249');
-    log.capture(ALICE, 'chat', 'line 250');
+    log.capture(ALICE, 'chat', 'line 99');
+    for (let index = 100; index < 250; index += 1) log.capture(ALICE, 'chat', `line ${index}`);
     expect(soon).toHaveLength(1);
     expect(rows()).toEqual([]);
 
-    soon[0]!();
-    expect(rows().map((row) => (JSON.parse(row.payload) as ChatLogBody).entries.length)).toEqual([250, 1]);
+    soon.shift()!();
+    expect(sizes()).toEqual([100]);
+    expect(soon).toHaveLength(1);
+    soon.shift()!();
+    expect(sizes()).toEqual([100, 100]);
+    soon.shift()!();
+    expect(sizes()).toEqual([100, 100, 50]);
+    expect(soon).toHaveLength(0);
+    expect(log.buffered).toBe(0);
 
-    for (let index = 0; index < 600; index += 1) log.capture(BOB, 'chat', `more ${index}`);
-    expect(log.flush()).toEqual({ batches: 3, lines: 600, notOffered: 0 });
-    const sizes = rows().map((row) => (JSON.parse(row.payload) as ChatLogBody).entries.length);
-    expect(sizes).toEqual([250, 1, 250, 250, 100]);
+    // The timed flush too writes one batch and leaves the rest to a later turn (the one already asked for).
+    for (let index = 0; index < 120; index += 1) log.capture(BOB, 'chat', `more ${index}`);
+    expect(log.flush()).toEqual({ batches: 1, lines: 100, notOffered: 0, refused: 0 });
+    expect(log.buffered).toBe(20);
+    expect(soon).toHaveLength(1);
+    soon.shift()!();
+    expect(sizes()).toEqual([100, 100, 50, 100, 20]);
+    const texts = rows().flatMap((row) => (JSON.parse(row.payload) as ChatLogBody).entries.map((entry) => entry.text));
+    expect(texts.slice(-21, -19)).toEqual(['more 99', 'more 100']);
+  });
+
+  it('writes every batch at once when it closes (the plugin is stopping)', () => {
+    const { log, rows, soon } = setUp(':memory:', accepted);
+    for (let index = 0; index < 230; index += 1) log.capture(ALICE, 'chat', `line ${index}`);
+    expect(log.close()).toEqual({ batches: 3, lines: 230, notOffered: 0, refused: 0 });
+    expect(rows().map((row) => (JSON.parse(row.payload) as ChatLogBody).entries.length)).toEqual([100, 100, 30]);
+    for (const task of soon) task();
+    expect(rows()).toHaveLength(3);
+  });
+
+  it('leaves out a line that breaks the contract (a malformed UUID, an empty name), counted and logged', () => {
+    const { log, rows, logged } = setUp(':memory:', accepted);
+    log.capture({ uuid: 'not-a-uuid', name: 'Mallory' }, 'chat', 'from a broken host');
+    log.capture(ALICE, 'chat', 'fine');
+    log.capture({ uuid: BOB.uuid, name: '' }, 'chat', 'no name');
+    expect(log.flush()).toEqual({ batches: 1, lines: 1, notOffered: 0, refused: 2 });
+    expect(rows().map((row) => (JSON.parse(row.payload) as ChatLogBody).entries.map((entry) => entry.text))).toEqual([
+      ['fine'],
+    ]);
+    log.capture({ uuid: 'not-a-uuid', name: 'Mallory' }, 'chat', 'alone');
+    expect(log.flush()).toEqual({ batches: 0, lines: 0, notOffered: 0, refused: 1 });
+    expect(rows()).toHaveLength(1);
+    expect(
+      logged.lines.filter((line) => line.message.includes('break the contract')).map((line) => line.fields),
+    ).toEqual([{ lines: 2 }, { lines: 1 }]);
   });
 
   it('cuts a text to 256 characters and a name to 16, and skips an empty line', () => {
@@ -172,7 +211,7 @@ describe('the chat log', () => {
     expect((JSON.parse(rows()[0]!.payload) as ChatLogBody).entries).toHaveLength(1);
   });
 
-  it('retries a batch after a 503 and a network failure with the same batch id, then forgets it once delivered', async () => {
+  it('retries a batch after a 503 and a network failure with the same batch id, and removes it once delivered', async () => {
     const answers: Answer[] = [
       () => json(503, { success: false, message: 'try later' }),
       () => Promise.reject(new TypeError('fetch failed')),
@@ -186,7 +225,7 @@ describe('the chat log', () => {
     await time.advance(1000);
     await time.advance(1000);
     expect(received.map((body) => body.batchId)).toEqual(['batch-1', 'batch-1', 'batch-1']);
-    expect(rows().map((row) => row.status)).toEqual(['sent']);
+    expect(rows()).toEqual([]);
 
     log.capture(ALICE, 'chat', 'next line');
     log.flush();
