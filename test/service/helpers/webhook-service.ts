@@ -9,6 +9,8 @@ import {
 import { seededRandom } from '../../support/fault-plan.js';
 import { ADMIN_TOKEN, KEY_A1, NOTCH, testSeed } from './fixture.js';
 
+export { within } from './within.js';
+
 /** Every line the service logged, as JSON text, so a test can look for what must never appear. */
 export function recordingLogger(lines: string[], onLine: (line: string) => void = () => {}): Logger {
   const record = (level: string) => (message: string, fields?: Record<string, unknown>) => {
@@ -17,15 +19,6 @@ export function recordingLogger(lines: string[], onLine: (line: string) => void 
     onLine(line);
   };
   return { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
-}
-
-/** Resolves with `promise`, or rejects naming `what` after `timeoutMs`. */
-export function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
-  });
-  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }
 
 export interface WebhookTestService {
