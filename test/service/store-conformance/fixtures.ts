@@ -47,3 +47,17 @@ export function newTicketFixture(id: string, createdAtMs: number, overrides: Par
     ...overrides,
   };
 }
+
+/** An appeal by Notch ("please"), about no reported player; `overrides` change any field. */
+export function newAppealTicketFixture(id: string, createdAtMs: number, overrides: Partial<NewTicket> = {}): NewTicket {
+  return newTicketFixture(id, createdAtMs, {
+    type: 'appeal',
+    subject: 'appeal',
+    description: 'please',
+    creatorUuid: NOTCH,
+    creatorName: 'Notch',
+    reportedPlayerUuid: null,
+    reportedPlayerName: null,
+    ...overrides,
+  });
+}
