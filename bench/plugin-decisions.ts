@@ -9,19 +9,14 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { AppealCodes } from '../plugin/appeals/appeal-codes.js';
 import { AppealScreens } from '../plugin/appeals/appeal-screens.js';
-import { PunishmentCache } from '../plugin/cache/punishment-cache.js';
-import { bailiffConfigSchema } from '../plugin/config/schema.js';
 import { onChat } from '../plugin/enforcement/chat-guard.js';
 import type { EnforcementContext } from '../plugin/enforcement/enforcement-context.js';
 import { onJoined } from '../plugin/enforcement/join-notices.js';
 import { onPreLogin } from '../plugin/enforcement/pre-login.js';
-import { createPolicy } from '../plugin/kinds/policy.js';
-import { createMessages } from '../plugin/messages/messages.js';
 import { ExtensionSupport } from '../src/api/extension-support.js';
 import type { ModerationApi } from '../src/api/moderation-api.js';
 import { openDb } from '../src/db/open-db.js';
 import { startWalCheckpointer } from '../src/db/wal-checkpointer.js';
-import { createOutbox } from '../src/outbox/index.js';
 import { systemClock } from '../src/ports/clock.js';
 import { silentLogger } from '../src/ports/logger.js';
 import { systemTimers } from '../src/ports/timers.js';
@@ -29,6 +24,7 @@ import type { ChatEvent, Player, PreLoginEvent } from '../src/runtime/plugin-api
 import type { BenchResult } from './result.js';
 import { summarize } from './result.js';
 import { fillCacheDatabase } from './support/cache-fixture.js';
+import { benchEnforcementContext } from './support/enforcement-context.js';
 
 const PUNISHMENTS = 100_000;
 /** Calls per timed sample, and samples per figure. */
@@ -105,27 +101,11 @@ export async function run(): Promise<BenchResult[]> {
     const memory = cacheMemory(join(dir, 'bailiff.db'));
     const db = openDb(join(dir, 'bailiff.db'));
     const checkpointer = startWalCheckpointer(db);
-    const policy = createPolicy(bailiffConfigSchema.parse({}).enforcement);
-    const cache = new PunishmentCache(db, policy.enforcedAs);
-    cache.load();
-
-    const outbox = createOutbox({ db, client: {} as ModerationApi });
-    const messages = createMessages({
+    const { context, outbox } = benchEnforcementContext(db, {
       'ban.screen': 'banned {reason} {remaining} {id}\n{appeal}',
       'ban.appeal.code': 'Appeal code: {code} (use it once, before {expires})',
       'mute.chat-blocked': 'muted',
     });
-    const context: EnforcementContext = {
-      db,
-      cache,
-      policy: () => policy,
-      outbox,
-      players: { byUuid: () => undefined },
-      messages: () => messages,
-      appealUrl: () => 'https://example.com',
-      clock: systemClock,
-      logger: silentLogger,
-    };
     const strangers = Array.from({ length: 1000 }, () => randomUUID());
     const preLogin = (uuid: string): PreLoginEvent => ({
       uuid,

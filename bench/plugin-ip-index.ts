@@ -4,20 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PunishmentCache } from '../plugin/cache/punishment-cache.js';
-import { bailiffConfigSchema } from '../plugin/config/schema.js';
-import type { EnforcementContext } from '../plugin/enforcement/enforcement-context.js';
 import { onPreLogin } from '../plugin/enforcement/pre-login.js';
-import { createPolicy } from '../plugin/kinds/policy.js';
-import { createMessages } from '../plugin/messages/messages.js';
-import type { ModerationApi } from '../src/api/moderation-api.js';
 import { openDb } from '../src/db/open-db.js';
-import { createOutbox } from '../src/outbox/index.js';
-import { systemClock } from '../src/ports/clock.js';
-import { silentLogger } from '../src/ports/logger.js';
 import type { PreLoginEvent } from '../src/runtime/plugin-api.js';
 import type { BenchResult } from './result.js';
 import { summarize } from './result.js';
+import { benchEnforcementContext } from './support/enforcement-context.js';
 import { bannedAddress, fillIpBanDatabase } from './support/ip-ban-fixture.js';
 
 const IP_BANS = 100_000;
@@ -48,22 +40,9 @@ export async function run(): Promise<BenchResult[]> {
     fillIpBanDatabase(join(dir, 'bailiff.db'), IP_BANS);
     const memory = indexMemory();
     const db = openDb(join(dir, 'bailiff.db'));
-    const policy = createPolicy(bailiffConfigSchema.parse({}).enforcement);
-    const cache = new PunishmentCache(db, policy.enforcedAs);
-    cache.load();
-    const outbox = createOutbox({ db, client: {} as ModerationApi });
-    const messages = createMessages({ 'ban.ip-screen': 'banned {reason} {remaining} {id}' });
-    const context: EnforcementContext = {
-      db,
-      cache,
-      policy: () => policy,
-      outbox,
-      players: { byUuid: () => undefined },
-      messages: () => messages,
-      appealUrl: () => 'https://example.com',
-      clock: systemClock,
-      logger: silentLogger,
-    };
+    const { context, cache, outbox } = benchEnforcementContext(db, {
+      'ban.ip-screen': 'banned {reason} {remaining} {id}',
+    });
     const preLogin = (ip: string): PreLoginEvent => ({
       uuid: randomUUID(),
       name: 'p',

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { PunishmentCache } from '../plugin/cache/punishment-cache.js';
 import { bailiffConfigSchema } from '../plugin/config/schema.js';
 import { ChecksInFlight } from '../plugin/enforcement/checks-in-flight.js';
 import type { EnforcementContext } from '../plugin/enforcement/enforcement-context.js';
@@ -10,16 +9,10 @@ import { checkAtLogin, type LoginCheckDeps } from '../plugin/enforcement/login-c
 import { LoginCheckSupport } from '../plugin/enforcement/login-check-support.js';
 import { PendingNotices } from '../plugin/enforcement/pending-notices.js';
 import { onPreLogin } from '../plugin/enforcement/pre-login.js';
-import { createPolicy } from '../plugin/kinds/policy.js';
 import { loadBundledMessages } from '../plugin/messages/load.js';
-import { createMessages } from '../plugin/messages/messages.js';
 import { applyPunishment } from '../plugin/sync/apply-punishment.js';
 import { createModerationClient } from '../src/api/client.js';
-import type { ModerationApi } from '../src/api/moderation-api.js';
 import { openDb } from '../src/db/open-db.js';
-import { createOutbox } from '../src/outbox/index.js';
-import { systemClock } from '../src/ports/clock.js';
-import { silentLogger } from '../src/ports/logger.js';
 import { systemTimers } from '../src/ports/timers.js';
 import { PreLoginEventImpl } from '../src/runtime/pre-login.js';
 import { banPopulation } from '../test/e2e/helpers/ban-population.js';
@@ -29,6 +22,7 @@ import { API_KEY, startTestService } from '../test/e2e/helpers/service.js';
 import type { BenchResult } from './result.js';
 import { summarize } from './result.js';
 import { fillCacheDatabase } from './support/cache-fixture.js';
+import { benchEnforcementContext } from './support/enforcement-context.js';
 
 const CACHED_PUNISHMENTS = 100_000;
 const BATCH = 32;
@@ -41,22 +35,9 @@ const toMicros = (start: bigint) => Number(process.hrtime.bigint() - start) / 10
 
 /** The enforcement steps over a cache of 100,000 punishments (as `plugin-decisions`), with the bundled messages. */
 function enforcementOver(path: string): EnforcementContext {
-  const db = openDb(path);
-  const policy = createPolicy(bailiffConfigSchema.parse({}).enforcement);
-  const cache = new PunishmentCache(db, policy.enforcedAs);
-  cache.load();
-  const messages = createMessages(loadBundledMessages(REPOSITORY_ROOT));
-  return {
-    db,
-    cache,
-    policy: () => policy,
-    outbox: createOutbox({ db, client: {} as ModerationApi, clock: systemClock, logger: silentLogger }),
-    players: { byUuid: () => undefined },
-    messages: () => messages,
-    appealUrl: () => 'https://example.com/appeal',
-    clock: systemClock,
-    logger: silentLogger,
-  };
+  return benchEnforcementContext(openDb(path), loadBundledMessages(REPOSITORY_ROOT), {
+    appealUrl: 'https://example.com/appeal',
+  }).context;
 }
 
 /** Cache lookups timed in batches (one costs less than reading the clock twice). */

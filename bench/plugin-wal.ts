@@ -4,22 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { PunishmentCache } from '../plugin/cache/punishment-cache.js';
-import { bailiffConfigSchema } from '../plugin/config/schema.js';
 import type { EnforcementContext } from '../plugin/enforcement/enforcement-context.js';
-import { createPolicy } from '../plugin/kinds/policy.js';
-import { createMessages } from '../plugin/messages/messages.js';
 import { applyPageInOneTransaction } from '../plugin/sync/apply-page.js';
 import { applyPunishment } from '../plugin/sync/apply-punishment.js';
-import type { ModerationApi } from '../src/api/moderation-api.js';
 import type { Punishment } from '../src/contract/schemas.js';
 import { openDb, WAL_SIZE_LIMIT_BYTES } from '../src/db/open-db.js';
 import { startWalCheckpointer } from '../src/db/wal-checkpointer.js';
-import { createOutbox } from '../src/outbox/index.js';
-import { systemClock } from '../src/ports/clock.js';
-import { silentLogger } from '../src/ports/logger.js';
 import type { BenchResult } from './result.js';
 import { summarize } from './result.js';
+import { benchEnforcementContext } from './support/enforcement-context.js';
 
 const BANS = 100_000;
 /** The service's stream page (`STREAM_PAGE_SIZE`). */
@@ -27,21 +20,7 @@ const PAGE = 1000;
 const MB = 1024 * 1024;
 
 function enforcementOn(path: string): EnforcementContext {
-  const db = openDb(path);
-  const policy = createPolicy(bailiffConfigSchema.parse({}).enforcement);
-  const cache = new PunishmentCache(db, policy.enforcedAs);
-  const messages = createMessages({});
-  return {
-    db,
-    cache,
-    policy: () => policy,
-    outbox: createOutbox({ db, client: {} as ModerationApi, clock: systemClock, logger: silentLogger }),
-    players: { byUuid: () => undefined },
-    messages: () => messages,
-    appealUrl: () => '',
-    clock: systemClock,
-    logger: silentLogger,
-  };
+  return benchEnforcementContext(openDb(path), {}, { appealUrl: '', loadCache: false }).context;
 }
 
 function page(from: number): Punishment[] {

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { type ContractProxy, startContractProxy } from '../support/contract-prox
 import { mustJoin, type TestBot } from './helpers/bots.js';
 import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
 import { API_KEY, adminApi, startTestService } from './helpers/service.js';
+import { tearDownGameTest } from './helpers/teardown.js';
 import { waitFor } from './helpers/wait.js';
 
 const PLAYERS = ['StaffBot', 'Target', 'Muted'];
@@ -48,13 +49,7 @@ describe('moderation commands while the service is down', { timeout: 90_000 }, (
     game = await startGameServerProcess(server, { BAILIFF_API_URL: proxy.url, BAILIFF_API_KEY: API_KEY });
   });
 
-  afterAll(async () => {
-    for (const bot of bots) await bot.quit().catch(() => {});
-    await game?.stop();
-    await service?.close();
-    await proxy?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDownGameTest({ bots, game, service, proxy, dir }));
 
   it('bans and mutes at once while down, delivers them later; an unmute made meanwhile reaches the service as a pardon', async () => {
     const [staff, target, muted] = [

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createModerationClient } from '../../src/api/client.js';
 import { describeInBrowser } from '../support/browser.js';
-import type { PlayerBot } from './helpers/hosts.js';
-import {
-  FLYING_SQUID,
-  type PanelWithGameServer,
-  panelShot,
-  signInToPanel,
-  startPanelWithGameServer,
-} from './helpers/panel.js';
+import { FLYING_SQUID, joinOnceLetIn, panelShot, signInToPanel, usePanelWithGameServer } from './helpers/panel.js';
 import { API_KEY } from './helpers/service.js';
 import { waitFor } from './helpers/wait.js';
 
@@ -22,32 +15,18 @@ const host = FLYING_SQUID;
  * run, and the banned bot is let back in.
  */
 describeInBrowser('staff limits and rollback in the panel', () => {
-  let setup: PanelWithGameServer;
-  let service: PanelWithGameServer['service'];
-  let game: PanelWithGameServer['game'];
-  let browser: PanelWithGameServer['browser'];
-  let bots: PlayerBot[];
-  const shot = panelShot;
-
-  beforeAll(async () => {
-    setup = await startPanelWithGameServer({
-      dirPrefix: 'bailiff-e2e-limits-panel-',
-      players: ['Victim1', 'Victim2'],
-      admin: { username: 'boss', password: PASSWORD },
-    });
-    ({ service, game, browser, bots } = setup);
-  }, 90_000);
-
-  afterAll(async () => {
-    await setup?.close();
+  const panel = usePanelWithGameServer({
+    dirPrefix: 'bailiff-e2e-limits-panel-',
+    players: ['Victim1', 'Victim2'],
+    admin: { username: 'boss', password: PASSWORD },
   });
 
   it('refuses a ban beyond the role limit, then rolls a rogue name back and the player is let in', {
     timeout: 90_000,
   }, async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await panel.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await signInToPanel(page, service.url, 'boss', PASSWORD);
+    await signInToPanel(page, panel.service.url, 'boss', PASSWORD);
 
     await page.click('nav a[href="/panel/staff-limits"]');
     await page.fill('tr[data-role="admin"] input[name="banMax"]', 'forever');
@@ -55,11 +34,11 @@ describeInBrowser('staff limits and rollback in the panel', () => {
     expect(await page.textContent('tr[data-role="admin"] .field-error')).toContain("'forever' is not a length");
     await page.fill('tr[data-role="admin"] input[name="banMax"]', '1d');
     await page.click('tr[data-role="admin"] button[type="submit"]');
-    await page.waitForURL(`${service.url}/panel/staff-limits`);
+    await page.waitForURL(`${panel.service.url}/panel/staff-limits`);
     expect(await page.inputValue('tr[data-role="admin"] input[name="banMax"]')).toBe('1d');
-    await shot(page, 'staff-limits');
+    await panelShot(page, 'staff-limits');
 
-    await page.goto(`${service.url}/panel/players?q=Victim2`);
+    await page.goto(`${panel.service.url}/panel/players?q=Victim2`);
     await page.waitForURL(/\/panel\/players\/[0-9a-f-]{36}$/);
     await page.selectOption('select[name="typeOrdinal"]', '2');
     await page.fill('#punish-form input[name="reason"]', 'too long');
@@ -70,10 +49,10 @@ describeInBrowser('staff limits and rollback in the panel', () => {
     );
 
     // A rogue in-game name bans Victim1 through the server's key; the bot is kicked.
-    const joined = await host.join(game.port, 'Victim1');
+    const joined = await host.join(panel.game.port, 'Victim1');
     if (!joined.joined) throw new Error(`Victim1 was refused: ${joined.reason}`);
-    bots.push(joined.bot);
-    const client = createModerationClient({ baseUrl: service.url, apiKey: API_KEY });
+    panel.bots.push(joined.bot);
+    const client = createModerationClient({ baseUrl: panel.service.url, apiKey: API_KEY });
     const ban = await client.createPunishmentDynamic({
       targetUuid: host.uuidOf('Victim1'),
       typeOrdinal: 2,
@@ -84,7 +63,7 @@ describeInBrowser('staff limits and rollback in the panel', () => {
 
     const from = new Date(Date.now() - 3_600_000).toISOString().slice(0, 16);
     const to = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16);
-    await page.goto(`${service.url}/panel/rollback`);
+    await page.goto(`${panel.service.url}/panel/rollback`);
     await page.fill('input[name="issuer"]', 'RogueMod');
     await page.fill('input[name="from"]', from);
     await page.fill('input[name="to"]', to);
@@ -92,22 +71,14 @@ describeInBrowser('staff limits and rollback in the panel', () => {
     await page.click('button[value="preview"]');
     await page.waitForSelector(`table[data-rollback-list] tr[data-id="${ban.punishmentId}"]`);
     expect(await page.textContent(`tr[data-id="${ban.punishmentId}"]`)).toContain('Victim1');
-    await shot(page, 'rollback');
+    await panelShot(page, 'rollback');
     page.once('dialog', (dialog) => void dialog.accept());
     await page.click('button[value="run"]');
     await page.waitForSelector('[data-rollback-done="1"]');
 
-    const back = await waitFor(
-      'the rolled-back player to be let back in',
-      async () => {
-        const attempt = await host.join(game.port, 'Victim1');
-        return attempt.joined ? attempt.bot : undefined;
-      },
-      20_000,
-      250,
-    );
-    bots.push(back);
-    await page.goto(`${service.url}/panel/audit`);
+    const back = await joinOnceLetIn('the rolled-back player to be let back in', panel.game.port, 'Victim1');
+    panel.bots.push(back);
+    await page.goto(`${panel.service.url}/panel/audit`);
     expect(await page.textContent('main')).toContain('staff.rollback');
     await context.close();
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { type ContractProxy, startContractProxy } from '../support/contract-prox
 import { mustJoin, offlineUuid, type TestBot } from './helpers/bots.js';
 import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
 import { API_KEY, startTestService } from './helpers/service.js';
+import { tearDownGameTest } from './helpers/teardown.js';
 import { waitFor } from './helpers/wait.js';
 
 const PLAYERS = ['Reporter', 'Spammer', 'Bystander', 'Flooder'];
@@ -58,13 +59,7 @@ describe('player reports', { timeout: 120_000 }, () => {
     for (const name of PLAYERS) bots.push(await mustJoin(game.port, name));
   });
 
-  afterAll(async () => {
-    for (const bot of bots) await bot.quit().catch(() => {});
-    await game?.stop();
-    await service?.close();
-    await proxy?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDownGameTest({ bots, game, service, proxy, dir }));
 
   it('opens a chat report holding the reported lines, refuses a self-report, takes a reply, and delivers a report made while the service is down once', async () => {
     const [reporter, spammer] = bots as [TestBot, TestBot];

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { type ContractProxy, startContractProxy } from '../support/contract-prox
 import { joinBot, mustJoin, offlineUuid, type TestBot } from './helpers/bots.js';
 import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './helpers/game-server.js';
 import { API_KEY, adminApi, startTestService } from './helpers/service.js';
+import { tearDownGameTest } from './helpers/teardown.js';
 import { waitFor } from './helpers/wait.js';
 
 const ACK_PATH = /\/punishments\/acknowledge$/;
@@ -58,13 +59,7 @@ describe('resilience end to end', { timeout: 60_000 }, () => {
     game = await startGameServerProcess(dir, env());
   });
 
-  afterAll(async () => {
-    for (const bot of bots) await bot.quit().catch(() => {});
-    await game?.stop();
-    await service?.close();
-    await proxy?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDownGameTest({ bots, game, service, proxy, dir }));
 
   it('retries an acknowledgement answered 429 and then 500 until it is delivered', async () => {
     proxy.inject({ path: ACK_PATH, times: 1, fault: { kind: 'rate-limit', channel: 'retry-after', waitSeconds: 1 } });

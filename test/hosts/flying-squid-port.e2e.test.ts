@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const cli = resolve(import.meta.dirname, '../../dist/src/cli/main.js');
+import { runBailiffStart } from './helpers/bailiff-start.js';
 
 describe('flying-squid host on a TCP port already in use', () => {
   const serverDir = mkdtempSync(join(tmpdir(), 'bailiff-flying-squid-port-'));
@@ -23,20 +22,9 @@ describe('flying-squid host on a TCP port already in use', () => {
     await once(blocker, 'listening');
     const port = (blocker.address() as { port: number }).port;
     writeFileSync(join(serverDir, 'server.yml'), 'host: 127.0.0.1\nonlineMode: false\nworldFolder: null\n');
-    const started = spawn(process.execPath, [cli, 'start', '--dir', serverDir, '--port', String(port)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = started;
-    let output = '';
-    started.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    started.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const killer = setTimeout(() => started.kill('SIGKILL'), 30_000);
-    const [code] = (await once(started, 'exit')) as [number | null];
-    clearTimeout(killer);
+    const started = runBailiffStart(serverDir, port);
+    child = started.child;
+    const { code, output } = await started.exit;
     expect(code).toBe(1);
     const mentions = output.split('\n').filter((line) => line.includes(String(port)) || /EADDRINUSE/.test(line));
     expect(mentions).toEqual([

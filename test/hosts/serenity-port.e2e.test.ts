@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const cli = resolve(import.meta.dirname, '../../dist/src/cli/main.js');
+import { runBailiffStart } from './helpers/bailiff-start.js';
 
 describe('SerenityJS host on a UDP port already in use', () => {
   const serverDir = mkdtempSync(join(tmpdir(), 'bailiff-serenity-port-'));
@@ -26,20 +25,9 @@ describe('SerenityJS host on a UDP port already in use', () => {
       'edition: bedrock\nhost: 127.0.0.1\nonlineMode: false\nworldFolder: null\ngeneration: void\n',
     );
     const port = String(blocker.address().port);
-    const started = spawn(process.execPath, [cli, 'start', '--dir', serverDir, '--port', port], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = started;
-    let output = '';
-    started.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    started.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const killer = setTimeout(() => started.kill('SIGKILL'), 30_000);
-    const [code] = (await once(started, 'exit')) as [number | null];
-    clearTimeout(killer);
+    const started = runBailiffStart(serverDir, port);
+    child = started.child;
+    const { code, output } = await started.exit;
     expect(code).not.toBe(0);
     expect(output).toContain(
       `bailiff start: UDP port ${port} on 127.0.0.1 is already in use (EADDRINUSE): stop what uses it, or set another port in server.yml`,

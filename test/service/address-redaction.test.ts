@@ -4,6 +4,7 @@ import { decideAppeal } from '../../src/service/panel/appeals/decide-appeal.js';
 import { JEB, NOTCH } from './helpers/fixture.js';
 import type { PanelClient } from './helpers/panel-client.js';
 import { type PanelTestService, startPanelService } from './helpers/panel-service.js';
+import { readUntil } from './helpers/read-until.js';
 
 const ALT = '11111111-1111-4111-8111-000000000001';
 const STAFF_NAME = 'SecretModName';
@@ -225,9 +226,12 @@ describe('staff pages of a role without see-ip', () => {
     };
     const readers = [await open(viewer), await open(moderator)];
     try {
-      for (const reader of readers) await readUntil(reader, 'retry:');
+      for (const reader of readers) await readUntil(reader, 'retry:', 5000);
       const id = await punish(NOTCH, 'live: addr:2001:db8::12 and IP:203.0.113.12:25565');
-      const [forViewer, forModerator] = [await readUntil(readers[0]!, id), await readUntil(readers[1]!, id)];
+      const [forViewer, forModerator] = [
+        await readUntil(readers[0]!, id, 5000),
+        await readUntil(readers[1]!, id, 5000),
+      ];
       expect(eventOf(forViewer, id).reason).toBe('live: addr:[address hidden] and IP:[address hidden]');
       expect(eventOf(forModerator, id).reason).toBe('live: addr:2001:db8::12 and IP:203.0.113.12:25565');
     } finally {
@@ -247,21 +251,4 @@ describe('staff pages of a role without see-ip', () => {
 function eventOf(received: string, id: string): { reason: string } {
   const line = received.split('\n').find((text) => text.startsWith('data: ') && text.includes(id))!;
   return JSON.parse(line.slice('data: '.length)) as { reason: string };
-}
-
-async function readUntil(body: ReadableStreamDefaultReader<Uint8Array>, text: string, timeoutMs = 5000) {
-  let received = '';
-  const decoder = new TextDecoder();
-  const deadline = Date.now() + timeoutMs;
-  while (!received.includes(text)) {
-    const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`'${text}' did not arrive within ${timeoutMs} ms; received: ${received}`);
-    const chunk = await Promise.race([
-      body.read(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no data within ${timeoutMs} ms`)), left)),
-    ]);
-    if (chunk.done) throw new Error(`stream ended; received: ${received}`);
-    received += decoder.decode(chunk.value);
-  }
-  return received;
 }

@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { hashApiKey } from '../../src/service/store/server-rows.js';
 import { errorOf, startTestService, type TestService } from './helpers/fixture.js';
+import { within } from './helpers/within.js';
 
 const HOUR_MS = 3_600_000;
+/** How long a stream may take to close (a bound, not a timing). */
+const WAIT_MS = 10_000;
 let t: TestService;
 beforeAll(async () => {
   // The keys of open streams are looked up often, so a key whose grace period ended is seen within the test.
@@ -30,18 +33,6 @@ async function openStream(apiKey: string) {
     ws.once('error', reject);
   });
   return { ws, closed };
-}
-
-async function within<T>(what: string, promise: Promise<T>, ms = 10_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function auditOf(network: string) {
@@ -128,7 +119,7 @@ describe('admin API: networks, servers and keys', () => {
     t.clock.advance(1);
     expect((await typesWith(before)).status).toBe(401);
     expect((await typesWith(after)).status).toBe(200);
-    expect(await within('the old key’s stream to close', stream.closed)).toEqual({
+    expect(await within(stream.closed, WAIT_MS, 'the old key’s stream to close')).toEqual({
       code: 1008,
       reason: 'the server key is no longer accepted',
     });
@@ -147,7 +138,7 @@ describe('admin API: networks, servers and keys', () => {
     const rotated = await t.admin('POST', '/networks/gamma/servers/arena/key', { graceSeconds: 0 });
     expect(await rotated.json()).toMatchObject({ oldKeyValidUntil: null });
     expect((await typesWith(before)).status).toBe(401);
-    expect((await within('the stream to close', stream.closed)).code).toBe(1008);
+    expect((await within(stream.closed, WAIT_MS, 'the stream to close')).code).toBe(1008);
   });
 
   it('removes a server: its key is refused, its stream closed, and it is no longer listed', async () => {
@@ -156,7 +147,7 @@ describe('admin API: networks, servers and keys', () => {
     const removed = await t.admin('DELETE', '/networks/gamma/servers/old');
     expect(await removed.json()).toEqual({ success: true });
     expect((await typesWith(key)).status).toBe(401);
-    expect((await within('the stream to close', stream.closed)).code).toBe(1008);
+    expect((await within(stream.closed, WAIT_MS, 'the stream to close')).code).toBe(1008);
     const listed = (await (await t.admin('GET', '/networks/gamma/servers')).json()) as {
       servers: Array<{ name: string }>;
     };

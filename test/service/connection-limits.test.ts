@@ -6,6 +6,7 @@ import { ADMIN_TOKEN, KEY_A1, KEY_A2, NOTCH, testSeed } from './helpers/fixture.
 import { type HeldSocket, holdSocket } from './helpers/held-socket.js';
 import { closeAgents, requestFrom } from './helpers/http-from.js';
 import { startPanelService } from './helpers/panel-service.js';
+import { readUntil } from './helpers/read-until.js';
 import { type ServiceProcess, startServiceProcess } from './helpers/service-process.js';
 import { openStreamSession, type StreamSession } from './helpers/stream-session.js';
 
@@ -225,7 +226,7 @@ describe('the panel live feed', () => {
       expect(live.status).toBe(200);
       const reader = live.body!.getReader();
       try {
-        await readUntil(reader, 'retry:');
+        await readUntil(reader, 'retry:', WAIT_MS);
         const port = panel.service.port;
         const others = [
           hold(port, 'GET / HTTP/1.1\r\n'),
@@ -239,7 +240,7 @@ describe('the panel live feed', () => {
           reason: 'seen live',
         });
         expect(created.status).toBe(200);
-        expect(await readUntil(reader, 'seen live')).toContain('event: punishment');
+        expect(await readUntil(reader, 'seen live', WAIT_MS)).toContain('event: punishment');
       } finally {
         await reader.cancel();
       }
@@ -248,23 +249,3 @@ describe('the panel live feed', () => {
     }
   });
 });
-
-/** Reads a live stream until `text` arrives; everything read so far. Bounded by WAIT_MS. */
-async function readUntil(body: ReadableStreamDefaultReader<Uint8Array>, text: string): Promise<string> {
-  let received = '';
-  const decoder = new TextDecoder();
-  const deadline = Date.now() + WAIT_MS;
-  while (!received.includes(text)) {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`'${text}' not received; received: ${received}`)),
-        deadline - Date.now(),
-      );
-    });
-    const chunk = await Promise.race([body.read(), late]).finally(() => clearTimeout(timer));
-    if (chunk.done) throw new Error(`stream ended; received: ${received}`);
-    received += decoder.decode(chunk.value);
-  }
-  return received;
-}

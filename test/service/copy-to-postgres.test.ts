@@ -10,7 +10,7 @@ import { openPostgresStorage, openSqliteStorage } from '../../src/service/store/
 import type { ServiceStoresPorts } from '../../src/service/store/ports/stores.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { writeLegacySqliteFile } from './store/legacy-fixtures.js';
-import { JEB, NOTCH, newPunishment } from './store-conformance/fixtures.js';
+import { JEB, NOTCH, newAppealTicketFixture, newPunishment } from './store-conformance/fixtures.js';
 
 const MAIN = join(import.meta.dirname, '../../dist/src/cli/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'bailiff-copy-test-'));
@@ -187,22 +187,7 @@ async function populate(stores: ServiceStoresPorts): Promise<void> {
     punishmentId: 'p2',
     playerName: 'Notch',
     token: 'appeal-token',
-    ticket: {
-      id: 'appeal-1',
-      type: 'appeal',
-      subject: 'Appeal of p2',
-      description: 'sorry',
-      priority: 'normal',
-      creatorUuid: NOTCH,
-      creatorName: 'Notch',
-      reportedPlayerUuid: null,
-      reportedPlayerName: null,
-      tags: [],
-      createdServer: null,
-      replayUrl: null,
-      chatMessages: [],
-      createdAtMs: 3_100,
-    },
+    ticket: newAppealTicketFixture('appeal-1', 3_100, { subject: 'Appeal of p2', description: 'sorry' }),
   });
   await stores.appealCodes.issue({
     networkId: alpha,

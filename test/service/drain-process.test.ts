@@ -7,25 +7,16 @@ import WebSocket from 'ws';
 import { openDb } from '../../src/db/open-db.js';
 import { KEY_A1, NOTCH, testSeed } from './helpers/fixture.js';
 import { type ServiceCliProcess, startServiceCli } from './helpers/service-cli.js';
+import { within } from './helpers/within.js';
 
+/** How long each step may take (a bound, not a timing). */
+const WAIT_MS = 15_000;
 const dir = mkdtempSync(join(tmpdir(), 'bailiff-drain-'));
 const started: ServiceCliProcess[] = [];
 afterAll(async () => {
   for (const service of started) await service.kill();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function within<T>(what: string, promise: Promise<T>, ms = 15_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * A creation whose headers reached the service (it answered `100 Continue`, which it does only once
@@ -58,7 +49,7 @@ async function requestInFlight(url: string, body: string) {
     request.once('error', reject);
   });
   request.flushHeaders();
-  await within('100 Continue', new Promise<void>((resolve) => request.once('continue', () => resolve())));
+  await within(new Promise<void>((resolve) => request.once('continue', () => resolve())), WAIT_MS, '100 Continue');
   return { finish: () => request.end(body), answered };
 }
 
@@ -74,7 +65,7 @@ describe('SIGTERM drains a real service process', () => {
     const streamClosed = new Promise<{ code: number; reason: string }>((resolve) =>
       stream.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
     );
-    await within('the stream hello', new Promise((resolve) => stream.once('message', resolve)));
+    await within(new Promise((resolve) => stream.once('message', resolve)), WAIT_MS, 'the stream hello');
     expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
 
     const body = JSON.stringify({
@@ -86,7 +77,7 @@ describe('SIGTERM drains a real service process', () => {
     const creation = await requestInFlight(service.url, body);
     service.signal('SIGTERM');
 
-    expect(await within('the stream to close', streamClosed)).toEqual({
+    expect(await within(streamClosed, WAIT_MS, 'the stream to close')).toEqual({
       code: 1001,
       reason: 'this instance is shutting down',
     });
@@ -101,7 +92,6 @@ describe('SIGTERM drains a real service process', () => {
     });
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
     const refused = await within(
-      'the refusal of a new stream',
       new Promise<number>((resolve, reject) => {
         const late = new WebSocket(streamUrl, { headers: { 'x-api-key': KEY_A1 } });
         late.on('error', () => {});
@@ -111,16 +101,18 @@ describe('SIGTERM drains a real service process', () => {
         });
         late.once('open', () => reject(new Error('a stream opened while draining')));
       }),
+      WAIT_MS,
+      'the refusal of a new stream',
     );
     expect(refused).toBe(503);
     expect(service.stdout()).not.toContain('exited');
 
     creation.finish();
-    const answer = await within('the answer to the request in flight', creation.answered);
+    const answer = await within(creation.answered, WAIT_MS, 'the answer to the request in flight');
     expect(answer.status).toBe(200);
     expect(answer.connection).toBe('close');
     const { punishmentId } = JSON.parse(answer.text) as { punishmentId: string };
-    expect(await within('the process to exit', service.exited)).toBe(0);
+    expect(await within(service.exited, WAIT_MS, 'the process to exit')).toBe(0);
 
     const db = openDb(dbPath, { readonly: true });
     try {

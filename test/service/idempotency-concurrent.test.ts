@@ -1,66 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceStores } from '../../src/service/context.js';
 import { hashPassword } from '../../src/service/panel/passwords.js';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { KEY_A1, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
+import { type Instances, instanceSetups } from './helpers/concurrent-instances.js';
+import { KEY_A1, NOTCH, type TestService } from './helpers/fixture.js';
 import { PanelClient } from './helpers/panel-client.js';
 
 /** Rounds of concurrent duplicates of a punishment creation (the issue's bar), and of each other keyed write. */
 const CREATION_ROUNDS = 100;
 const OTHER_ROUNDS = 25;
 const PASSWORD = 'correct horse battery';
-
-/** Where the two copies of each request go: one instance twice, or one each to two instances on one database. */
-interface Instances {
-  first: TestService;
-  second: TestService;
-  stores: ServiceStores;
-  networkId: number;
-  close(): Promise<void>;
-}
-
-let instanceCount = 0;
-/** Ids unique across instances, as every real instance's random ids are. */
-const idsOf = (prefix: string) => {
-  let next = 0;
-  return () => `${prefix}-${++next}`;
-};
-
-async function onSqlite(): Promise<Instances> {
-  const dir = mkdtempSync(join(tmpdir(), 'bailiff-idempotency-'));
-  const service = await startTestService({ dbPath: join(dir, 'service.db'), ids: idsOf(`s${++instanceCount}`) });
-  const stores = service.service.context.stores;
-  return {
-    first: service,
-    second: service,
-    stores,
-    networkId: (await stores.networks.findNetwork('alpha'))!,
-    async close() {
-      await service.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function onPostgres(database: TestDatabase, instances: 1 | 2): Promise<Instances> {
-  const first = await startTestService({ databaseUrl: database.url, ids: idsOf(`p${++instanceCount}`) });
-  const second =
-    instances === 1 ? first : await startTestService({ databaseUrl: database.url, ids: idsOf(`p${++instanceCount}`) });
-  const stores = first.service.context.stores;
-  return {
-    first,
-    second,
-    stores,
-    networkId: (await stores.networks.findNetwork('alpha'))!,
-    async close() {
-      if (second !== first) await second.close();
-      await first.close();
-    },
-  };
-}
 
 /** The same request, with the same key, sent to both at the same moment. */
 async function duplicates(
@@ -94,11 +41,7 @@ function expectOneCreation(pair: Awaited<ReturnType<typeof duplicates>>, field: 
   return pair[0]!.body[field] as string;
 }
 
-const SETUPS = [
-  { name: 'SQLite', start: () => onSqlite() },
-  { name: 'PostgreSQL, one instance', start: (database: TestDatabase) => onPostgres(database, 1) },
-  { name: 'PostgreSQL, two instances', start: (database: TestDatabase) => onPostgres(database, 2) },
-] as const;
+const SETUPS = instanceSetups('bailiff-idempotency-');
 
 /**
  * Issue 31: the same `Idempotency-Key` sent twice at the same moment (to one instance, or to two on
@@ -106,16 +49,13 @@ const SETUPS = [
  * repeats the first with `Idempotent-Replayed: true`.
  */
 describe.each(SETUPS)('concurrent duplicates on $name', { timeout: 120_000 }, (setup) => {
-  let database: TestDatabase | undefined;
   let instances: Instances;
 
   beforeAll(async () => {
-    if (setup.name !== 'SQLite') database = await createTestDatabase();
-    instances = await setup.start(database!);
+    instances = await setup.start();
   });
   afterAll(async () => {
     await instances?.close();
-    await database?.drop();
   });
 
   it(`creates one punishment per key in ${CREATION_ROUNDS} rounds`, async () => {

@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/service/panel/passwords.js';
 import type { ServiceStoresPorts } from '../../src/service/store/ports/stores.js';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { errorOf, JEB, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
-import { PanelClient } from './helpers/panel-client.js';
+import { loggedInStaff, startTestServiceOn } from './helpers/dialect-service.js';
+import { errorOf, JEB, NOTCH, type TestService } from './helpers/fixture.js';
+import type { PanelClient } from './helpers/panel-client.js';
 
 const PASSWORD = 'correct horse battery';
 const DINNERBONE = '61699b2e-d327-4a01-9f1e-0ea8c3f06bc6';
@@ -15,34 +11,20 @@ const DINNERBONE = '61699b2e-d327-4a01-9f1e-0ea8c3f06bc6';
 describe.each(['sqlite', 'postgres'] as const)('immunity weights on %s', (dialect) => {
   let t: TestService;
   let stores: ServiceStoresPorts;
-  let database: TestDatabase | undefined;
-  let dir: string | undefined;
   let alpha: number;
-  const clients = new Map<string, PanelClient>();
+  let clients: Map<string, PanelClient>;
 
   beforeAll(async () => {
-    if (dialect === 'postgres') {
-      database = await createTestDatabase();
-      t = await startTestService({ databaseUrl: database.url, pingIntervalMs: 60_000 });
-    } else {
-      dir = mkdtempSync(join(tmpdir(), 'bailiff-immunity-'));
-      t = await startTestService({ dbPath: join(dir, 'service.db'), pingIntervalMs: 60_000 });
-    }
+    t = await startTestServiceOn(dialect, 'bailiff-immunity-', { pingIntervalMs: 60_000 });
     stores = t.service.context.stores;
     alpha = (await stores.networks.findNetwork('alpha'))!;
-    const passwordHash = await hashPassword(PASSWORD);
     await stores.panelRoles.save(alpha, { name: 'usermgr', permissions: ['view', 'manage-users'] }, 1);
-    for (const [username, role] of [
+    clients = await loggedInStaff(t, alpha, PASSWORD, [
       ['boss', 'admin'],
       ['mod', 'moderator'],
       ['help', 'helper'],
       ['mgr', 'usermgr'],
-    ] as const) {
-      await stores.panelAccounts.create({ networkId: alpha, username, passwordHash, role, nowMs: t.clock.now() });
-      const client = new PanelClient(t.service.url);
-      expect((await client.login(username, PASSWORD)).status).toBe(303);
-      clients.set(username, client);
-    }
+    ]);
     // Notch holds bailiff.weight.20, jeb_ bailiff.weight.5, Dinnerbone none: as their servers report at the login check.
     await t.call('POST', '/player/login', { minecraftUuid: NOTCH, username: 'Notch', weight: 20 });
     await t.call('POST', '/player/login', { minecraftUuid: JEB, username: 'jeb_', weight: 5 });
@@ -50,8 +32,6 @@ describe.each(['sqlite', 'postgres'] as const)('immunity weights on %s', (dialec
   });
   afterAll(async () => {
     await t?.close();
-    await database?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   const panel = (username: string) => clients.get(username)!;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DINNERBONE, JEB, KEY_B, NOTCH } from './helpers/fixture.js';
 import type { PanelClient } from './helpers/panel-client.js';
 import { type PanelTestService, startPanelService } from './helpers/panel-service.js';
+import { readUntil } from './helpers/read-until.js';
 
 let t: PanelTestService;
 let alpha: PanelClient;
@@ -25,24 +26,6 @@ async function ban(target: string, reason: string, apiKey?: string): Promise<str
   );
   expect(created.status).toBe(200);
   return ((await created.json()) as { punishmentId: string }).punishmentId;
-}
-
-/** Reads a live stream until `text` arrives; everything read so far. Bounded by `timeoutMs`. */
-async function readUntil(body: ReadableStreamDefaultReader<Uint8Array>, text: string, timeoutMs = 2000) {
-  let received = '';
-  const decoder = new TextDecoder();
-  const deadline = Date.now() + timeoutMs;
-  while (!received.includes(text)) {
-    const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`'${text}' did not arrive within ${timeoutMs} ms; received: ${received}`);
-    const chunk = await Promise.race([
-      body.read(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no data within ${timeoutMs} ms`)), left)),
-    ]);
-    if (chunk.done) throw new Error(`stream ended; received: ${received}`);
-    received += decoder.decode(chunk.value);
-  }
-  return received;
 }
 
 describe('dashboard', () => {

@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type StreamFrame, streamFrame } from '../../src/contract/schemas.js';
-import { hashPassword } from '../../src/service/panel/passwords.js';
 import type { ServiceStoresPorts } from '../../src/service/store/ports/stores.js';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { errorOf, JEB, KEY_A2, NOTCH, startTestService, type TestService } from './helpers/fixture.js';
-import { PanelClient } from './helpers/panel-client.js';
+import { loggedInStaff, startTestServiceOn } from './helpers/dialect-service.js';
+import { errorOf, JEB, KEY_A2, NOTCH, type TestService } from './helpers/fixture.js';
+import type { PanelClient } from './helpers/panel-client.js';
 
 const PASSWORD = 'correct horse battery';
 const HOUR_MS = 3_600_000;
@@ -17,41 +13,25 @@ const DAY_MS = 24 * HOUR_MS;
 describe.each(['sqlite', 'postgres'] as const)('staff held to account on %s', (dialect) => {
   let t: TestService;
   let stores: ServiceStoresPorts;
-  let database: TestDatabase | undefined;
-  let dir: string | undefined;
   let alpha: number;
-  const clients = new Map<string, PanelClient>();
+  let clients: Map<string, PanelClient>;
 
   beforeAll(async () => {
-    if (dialect === 'postgres') {
-      database = await createTestDatabase();
-      t = await startTestService({ databaseUrl: database.url, pingIntervalMs: 60_000 });
-    } else {
-      dir = mkdtempSync(join(tmpdir(), 'bailiff-limits-'));
-      t = await startTestService({ dbPath: join(dir, 'service.db'), pingIntervalMs: 60_000 });
-    }
+    t = await startTestServiceOn(dialect, 'bailiff-limits-', { pingIntervalMs: 60_000 });
     stores = t.service.context.stores;
     alpha = (await stores.networks.findNetwork('alpha'))!;
-    const passwordHash = await hashPassword(PASSWORD);
     await stores.panelRoles.save(alpha, { name: 'junior', permissions: ['view', 'punish', 'pardon-own'] }, 1);
-    for (const [username, role] of [
+    clients = await loggedInStaff(t, alpha, PASSWORD, [
       ['boss', 'admin'],
       ['mod', 'moderator'],
       ['help', 'helper'],
       ['junior', 'junior'],
-    ] as const) {
-      await stores.panelAccounts.create({ networkId: alpha, username, passwordHash, role, nowMs: t.clock.now() });
-      const client = new PanelClient(t.service.url);
-      expect((await client.login(username, PASSWORD)).status).toBe(303);
-      clients.set(username, client);
-    }
+    ]);
     await t.call('POST', '/player/login', { minecraftUuid: NOTCH, username: 'Notch', ipAddress: '203.0.113.7' });
     await t.call('POST', '/player/login', { minecraftUuid: JEB, username: 'jeb_', ipAddress: '203.0.113.8' });
   });
   afterAll(async () => {
     await t?.close();
-    await database?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   const panel = (username: string) => clients.get(username)!;

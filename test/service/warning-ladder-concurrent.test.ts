@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceStores } from '../../src/service/context.js';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { KEY_A1, KEY_A2, startTestService, type TestService } from './helpers/fixture.js';
+import { type Instances, instanceSetups } from './helpers/concurrent-instances.js';
+import { KEY_A1, KEY_A2, type TestService } from './helpers/fixture.js';
 
 const DAY_MS = 86_400_000;
 const PLAYERS = 8;
@@ -12,58 +8,7 @@ const PLAYERS = 8;
 const BEFORE_BURST = 2;
 const BURST = 6;
 
-interface Instances {
-  first: TestService;
-  second: TestService;
-  stores: ServiceStores;
-  networkId: number;
-  close(): Promise<void>;
-}
-
-let instanceCount = 0;
-const idsOf = (prefix: string) => {
-  let next = 0;
-  return () => `${prefix}-${++next}`;
-};
-
-async function onSqlite(): Promise<Instances> {
-  const dir = mkdtempSync(join(tmpdir(), 'bailiff-ladder-'));
-  const service = await startTestService({ dbPath: join(dir, 'service.db'), ids: idsOf(`s${++instanceCount}`) });
-  const stores = service.service.context.stores;
-  return {
-    first: service,
-    second: service,
-    stores,
-    networkId: (await stores.networks.findNetwork('alpha'))!,
-    async close() {
-      await service.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function onPostgres(database: TestDatabase, instances: 1 | 2): Promise<Instances> {
-  const first = await startTestService({ databaseUrl: database.url, ids: idsOf(`p${++instanceCount}`) });
-  const second =
-    instances === 1 ? first : await startTestService({ databaseUrl: database.url, ids: idsOf(`p${++instanceCount}`) });
-  const stores = first.service.context.stores;
-  return {
-    first,
-    second,
-    stores,
-    networkId: (await stores.networks.findNetwork('alpha'))!,
-    async close() {
-      if (second !== first) await second.close();
-      await first.close();
-    },
-  };
-}
-
-const SETUPS = [
-  { name: 'SQLite', start: () => onSqlite() },
-  { name: 'PostgreSQL, one instance', start: (database: TestDatabase) => onPostgres(database, 1) },
-  { name: 'PostgreSQL, two instances', start: (database: TestDatabase) => onPostgres(database, 2) },
-] as const;
+const SETUPS = instanceSetups('bailiff-ladder-');
 
 const playerUuid = (index: number) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
 
@@ -73,12 +18,10 @@ const playerUuid = (index: number) => `00000000-0000-4000-8000-${String(index).p
  * one mute, the one that makes 5 one ban, whichever transactions commit first.
  */
 describe.each(SETUPS)('a warning ladder under concurrent warnings on $name', { timeout: 180_000 }, (setup) => {
-  let database: TestDatabase | undefined;
   let instances: Instances;
 
   beforeAll(async () => {
-    if (setup.name !== 'SQLite') database = await createTestDatabase();
-    instances = await setup.start(database!);
+    instances = await setup.start();
     const ladder = await instances.first.admin('PUT', '/networks/alpha/warning-ladder', {
       name: 'Chat conduct',
       warningLifetimeDays: 30,
@@ -91,7 +34,6 @@ describe.each(SETUPS)('a warning ladder under concurrent warnings on $name', { t
   });
   afterAll(async () => {
     await instances?.close();
-    await database?.drop();
   });
 
   it(`issues one mute and one ban for each of ${PLAYERS} players warned ${BURST} times at once`, async () => {

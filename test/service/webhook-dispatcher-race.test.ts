@@ -7,6 +7,7 @@ import { WebhookDispatcher } from '../../src/service/webhooks/dispatcher.js';
 import type { WebhookFetch } from '../../src/service/webhooks/send.js';
 import { WebhookQueue } from '../../src/service/webhooks/webhook-queue.js';
 import { FakeTime, settle } from '../support/fake-time.js';
+import { PUNISHMENT_HOOK } from './helpers/webhook-config.js';
 
 const NOW = 1_000_000;
 
@@ -78,19 +79,7 @@ describe('webhook dispatcher: a queue read that answers later than it reads', ()
     };
     const queue = answeringLater(webhookDeliveries);
     dispatcher = dispatcherOn(queue.store, fetch, time);
-    await webhooks.create(
-      1,
-      {
-        name: 'hook',
-        url: 'https://discord.example/api/webhooks/1/secret',
-        events: ['punishment.created'],
-        format: 'json',
-        templates: {},
-        maxAttempts: 5,
-        enabled: true,
-      },
-      NOW,
-    );
+    await webhooks.create(1, PUNISHMENT_HOOK, NOW);
     let next = 0;
     const events = new WebhookQueue(() => `d${++next}`);
     await events.record(

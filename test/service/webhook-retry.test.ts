@@ -6,6 +6,7 @@ import { type AttemptResult, nextStep, type RetryPolicy } from '../../src/servic
 import type { WebhookFetch } from '../../src/service/webhooks/send.js';
 import { WebhookQueue } from '../../src/service/webhooks/webhook-queue.js';
 import { FakeTime } from '../support/fake-time.js';
+import { PUNISHMENT_HOOK } from './helpers/webhook-config.js';
 
 const NOW = 1_000_000;
 const POLICY: RetryPolicy = {
@@ -111,19 +112,7 @@ describe('dispatcher with a fake clock', () => {
     let next = 0;
     const queue = new WebhookQueue(() => `d${++next}`);
     queue.onQueued = () => dispatcher.wake();
-    await store.create(
-      1,
-      {
-        name: 'hook',
-        url: 'https://discord.example/api/webhooks/1/secret',
-        events: ['punishment.created'],
-        format: 'json',
-        templates: {},
-        maxAttempts: 5,
-        enabled: true,
-      },
-      NOW,
-    );
+    await store.create(1, PUNISHMENT_HOOK, NOW);
     const event = (reason: string) => ({
       name: 'punishment.created' as const,
       occurredAtMs: clock.now(),

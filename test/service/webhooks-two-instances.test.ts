@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { NOTCH } from './helpers/fixture.js';
 import { type ReceivedRequest, seededFaults, WebhookReceiver } from './helpers/webhook-receiver.js';
-import { startWebhookService, type WebhookTestService } from './helpers/webhook-service.js';
+import { punishNotch, startWebhookService, type WebhookTestService } from './helpers/webhook-service.js';
 
 const PATH = '/hooks/moderation';
 const WAIT_MS = 60_000;
@@ -22,17 +21,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function punish(service: WebhookTestService, reason: string) {
-  const response = await service.call('POST', '/punishments/dynamic', {
-    targetUuid: NOTCH,
-    typeOrdinal: 6,
-    issuerName: 'Mod',
-    reason,
-    duration: 60_000,
-  });
-  expect(response.status).toBe(200);
-}
-
 const reasonOf = (request: ReceivedRequest) => (request.body as { data: { reason: string } }).data.reason;
 
 describe('webhooks of two instances on one PostgreSQL', () => {
@@ -46,7 +34,7 @@ describe('webhooks of two instances on one PostgreSQL', () => {
     }
     const expected: string[] = [];
     for (let i = 1; i <= 10; i += 1) {
-      await punish(services[i % 2]!, `p${i}`);
+      await punishNotch(services[i % 2]!, `p${i}`);
       expected.push(`p${i}`);
     }
     await receiver.until(() => receiver.accepted(PATH).length >= expected.length, WAIT_MS, 'every delivery accepted');

@@ -5,7 +5,13 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServiceOptions } from '../../src/service/index.js';
 import { JEB, NOTCH } from './helpers/fixture.js';
 import { type ReceivedRequest, seededFaults, WebhookReceiver } from './helpers/webhook-receiver.js';
-import { recordingLogger, startWebhookService, type WebhookTestService, within } from './helpers/webhook-service.js';
+import {
+  punishNotch,
+  recordingLogger,
+  startWebhookService,
+  type WebhookTestService,
+  within,
+} from './helpers/webhook-service.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'bailiff-webhooks-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -35,17 +41,6 @@ async function start(
   const service = await startWebhookService(webhooks, lines, run, { ...(dbPath ? { dbPath } : {}), ...options });
   services.push(service);
   return service;
-}
-
-async function punish(service: WebhookTestService, reason: string) {
-  const response = await service.call('POST', '/punishments/dynamic', {
-    targetUuid: NOTCH,
-    typeOrdinal: 6,
-    issuerName: 'Mod',
-    reason,
-    duration: 60_000,
-  });
-  expect(response.status).toBe(200);
 }
 
 async function report(service: WebhookTestService, subject: string) {
@@ -159,7 +154,7 @@ describe('webhooks', () => {
     const expectedA: string[] = [];
     const expectedB: string[] = [];
     for (let i = 1; i <= 12; i += 1) {
-      await punish(service, `p${i}`);
+      await punishNotch(service, `p${i}`);
       expectedA.push(`punishment.created:p${i}`);
       expectedB.push(`punishment.created:p${i}`);
       if (i % 3 === 0) {
@@ -215,7 +210,7 @@ describe('webhooks', () => {
     const webhooks = [jsonEndpoint('moderation', PATH_A, ['punishment.created'])];
     const first = await start(webhooks, lines, 'first', dbPath);
     const expected = Array.from({ length: 20 }, (_, i) => `punishment.created:p${i + 1}`);
-    for (let i = 1; i <= 10; i += 1) await punish(first, `p${i}`);
+    for (let i = 1; i <= 10; i += 1) await punishNotch(first, `p${i}`);
     await receiver.until(() => receiver!.accepted(PATH_A).length >= 3, WAIT_MS, 'three deliveries accepted');
 
     // The next request gets no answer at all; the service stops while waiting for it.
@@ -230,7 +225,7 @@ describe('webhooks', () => {
 
     receiver.setAnswers(seededFaults(8));
     const second = await start(webhooks, lines, 'second', dbPath);
-    for (let i = 11; i <= 20; i += 1) await punish(second, `p${i}`);
+    for (let i = 11; i <= 20; i += 1) await punishNotch(second, `p${i}`);
     await receiver.until(() => receiver!.accepted(PATH_A).length === expected.length, WAIT_MS, 'all twenty accepted');
 
     expect(arrivalOrder(PATH_A)).toEqual(expected);
@@ -259,7 +254,7 @@ describe('webhooks', () => {
       undefined,
       { logger },
     );
-    await punish(service, 'doomed');
+    await punishNotch(service, 'doomed');
     const { id } = (await webhooksOf(service))[0]!;
     await within(dead, WAIT_MS, 'the delivery to be dead');
     expect(requestsTo(PATH_A)).toHaveLength(3);
@@ -269,7 +264,7 @@ describe('webhooks', () => {
     expect((await webhooksOf(service))[0]).toMatchObject({ pending: 0, dead: 1 });
 
     receiver.setAnswers(() => ({ kind: 'ok' }));
-    await punish(service, 'next');
+    await punishNotch(service, 'next');
     await receiver.until(() => receiver!.accepted(PATH_A).length === 1, WAIT_MS, 'the next event');
     expect(receiver.accepted(PATH_A).map(labelOf)).toEqual(['punishment.created:next']);
     expect(requestsTo(PATH_A)).toHaveLength(4);
@@ -292,7 +287,7 @@ describe('webhooks', () => {
       lines,
       'e',
     );
-    await punish(service, 'caps @everyone');
+    await punishNotch(service, 'caps @everyone');
     await report(service, 'griefing');
     await receiver.until(() => receiver!.accepted(PATH_A).length === 2, WAIT_MS, 'two embeds');
     const [punished, reported] = receiver

@@ -1,8 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, stopServerProcess } from './db-server-process.js';
 
 /**
  * One throwaway MariaDB server for tests and benches: Debian's `mariadb-server` binaries, a data
@@ -54,17 +55,6 @@ async function serverUser(): Promise<ServerUser | undefined> {
     );
   }
   return { uid: Number(uid.output), gid: Number(gid.output) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(address)));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {
@@ -146,22 +136,7 @@ export async function startMariaDbServer(): Promise<MariaDbServer> {
   }
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Stops the server by its PID (SIGTERM, then SIGKILL after {@link STOP_WAIT_MS}) and removes its directory. */
-export async function stopMariaDbServer(server: Pick<MariaDbServer, 'pid' | 'rootDir'>): Promise<void> {
-  if (isRunning(server.pid)) {
-    process.kill(server.pid, 'SIGTERM');
-    const deadline = Date.now() + STOP_WAIT_MS;
-    while (isRunning(server.pid) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 25));
-    if (isRunning(server.pid)) process.kill(server.pid, 'SIGKILL');
-  }
-  rmSync(server.rootDir, { recursive: true, force: true });
+export function stopMariaDbServer(server: Pick<MariaDbServer, 'pid' | 'rootDir'>): Promise<void> {
+  return stopServerProcess(server, 'SIGTERM', STOP_WAIT_MS);
 }

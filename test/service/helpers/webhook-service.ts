@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Logger } from '../../../src/ports/logger.js';
 import {
   type RunningService,
@@ -6,7 +7,9 @@ import {
   startService,
 } from '../../../src/service/index.js';
 import { seededRandom } from '../../support/fault-plan.js';
-import { ADMIN_TOKEN, KEY_A1, testSeed } from './fixture.js';
+import { ADMIN_TOKEN, KEY_A1, NOTCH, testSeed } from './fixture.js';
+
+export { within } from './within.js';
 
 /** Every line the service logged, as JSON text, so a test can look for what must never appear. */
 export function recordingLogger(lines: string[], onLine: (line: string) => void = () => {}): Logger {
@@ -16,15 +19,6 @@ export function recordingLogger(lines: string[], onLine: (line: string) => void 
     onLine(line);
   };
   return { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
-}
-
-/** Resolves with `promise`, or rejects naming `what` after `timeoutMs`. */
-export function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
-  });
-  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }
 
 export interface WebhookTestService {
@@ -73,4 +67,16 @@ export async function startWebhookService(
       send(`${service.url}/admin/v1${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}` }, body),
     close: () => service.close(),
   };
+}
+
+/** Mutes Notch for a minute (Chat Abuse) through `service`, with `reason`. */
+export async function punishNotch(service: WebhookTestService, reason: string): Promise<void> {
+  const response = await service.call('POST', '/punishments/dynamic', {
+    targetUuid: NOTCH,
+    typeOrdinal: 6,
+    issuerName: 'Mod',
+    reason,
+    duration: 60_000,
+  });
+  expect(response.status).toBe(200);
 }

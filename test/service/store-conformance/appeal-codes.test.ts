@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NewAppealCode } from '../../../src/service/store/appeal-code-rows.js';
 import { BACKENDS, useConformanceStorage } from './backends.js';
-import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
+import { JEB, NOTCH, newAppealTicketFixture, newPunishment, twoNetworks } from './fixtures.js';
 
 const hash = (text: string) => Buffer.alloc(32, text);
 
@@ -103,22 +103,7 @@ describe.each(BACKENDS)('appeal code and appeal rule stores on %s', (backend) =>
     const { punishments, appeals } = storage().stores;
     const { alpha, beta } = await twoNetworks(storage().stores);
     await punishments.insert(newPunishment(alpha, 'p1'));
-    const ticket = (id: string, createdAtMs: number) => ({
-      id,
-      type: 'appeal',
-      subject: 'appeal',
-      description: 'please',
-      priority: 'normal',
-      creatorUuid: NOTCH,
-      creatorName: 'Notch',
-      reportedPlayerUuid: null,
-      reportedPlayerName: null,
-      tags: [],
-      createdServer: null,
-      replayUrl: null,
-      chatMessages: [],
-      createdAtMs,
-    });
+    const ticket = newAppealTicketFixture;
     expect(await appeals.lastDeniedAt(alpha, 'p1')).toBeUndefined();
     for (const [id, decidedAt] of [
       ['a1', 3_000],

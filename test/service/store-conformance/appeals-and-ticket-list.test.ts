@@ -6,26 +6,10 @@ import {
 } from '../../../src/service/store/ports/ticket-list.js';
 import type { NewTicket } from '../../../src/service/store/ports/tickets.js';
 import { BACKENDS, useConformanceStorage } from './backends.js';
-import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
+import { JEB, NOTCH, newPunishment, newTicketFixture, twoNetworks } from './fixtures.js';
 
 function newTicket(id: string, createdAtMs: number, overrides: Partial<NewTicket> = {}): NewTicket {
-  return {
-    id,
-    type: 'report',
-    subject: `subject ${id}`,
-    description: 'what happened',
-    priority: 'normal',
-    creatorUuid: JEB,
-    creatorName: 'jeb_',
-    reportedPlayerUuid: null,
-    reportedPlayerName: null,
-    tags: [],
-    createdServer: null,
-    replayUrl: null,
-    chatMessages: [],
-    createdAtMs,
-    ...overrides,
-  };
+  return newTicketFixture(id, createdAtMs, { reportedPlayerUuid: null, reportedPlayerName: null, ...overrides });
 }
 
 describe.each(BACKENDS)('appeal and ticket list stores on %s', (backend) => {

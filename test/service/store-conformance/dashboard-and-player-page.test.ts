@@ -2,28 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../src/service/store/ports/dashboard.js';
 import type { NewTicket } from '../../../src/service/store/ports/tickets.js';
 import { BACKENDS, useConformanceStorage } from './backends.js';
-import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
+import { JEB, NOTCH, newPunishment, newTicketFixture, twoNetworks } from './fixtures.js';
 
 const SINCE = 10 * DAY_MS;
 
 function newTicket(id: string, createdAtMs: number, overrides: Partial<NewTicket> = {}): NewTicket {
-  return {
-    id,
-    type: 'report',
-    subject: `subject ${id}`,
-    description: 'what happened',
-    priority: 'normal',
-    creatorUuid: JEB,
-    creatorName: 'jeb_',
-    reportedPlayerUuid: NOTCH,
-    reportedPlayerName: 'Notch',
-    tags: [],
-    createdServer: 'lobby',
-    replayUrl: null,
-    chatMessages: [],
-    createdAtMs,
-    ...overrides,
-  };
+  return newTicketFixture(id, createdAtMs, { createdServer: 'lobby', ...overrides });
 }
 
 const byDayAndType = <Row extends { day: number; typeOrdinal?: number }>(rows: Row[]) =>

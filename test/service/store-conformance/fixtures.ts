@@ -1,3 +1,4 @@
+import type { NewTicket } from '../../../src/service/store/ports/tickets.js';
 import type { NewPunishment } from '../../../src/service/store/punishment-rows.js';
 import type { ConformanceStores } from './backends.js';
 
@@ -24,4 +25,39 @@ export function newPunishment(networkId: number, id: string, overrides: Partial<
 /** Two networks, alpha and beta; every test checks that one never sees the other's rows. */
 export async function twoNetworks(stores: ConformanceStores): Promise<{ alpha: number; beta: number }> {
   return { alpha: await stores.networks.ensureNetwork('alpha'), beta: await stores.networks.ensureNetwork('beta') };
+}
+
+/** A report by jeb_ about Notch, made on no server, by default; `overrides` change any field. */
+export function newTicketFixture(id: string, createdAtMs: number, overrides: Partial<NewTicket> = {}): NewTicket {
+  return {
+    id,
+    type: 'report',
+    subject: `subject ${id}`,
+    description: 'what happened',
+    priority: 'normal',
+    creatorUuid: JEB,
+    creatorName: 'jeb_',
+    reportedPlayerUuid: NOTCH,
+    reportedPlayerName: 'Notch',
+    tags: [],
+    createdServer: null,
+    replayUrl: null,
+    chatMessages: [],
+    createdAtMs,
+    ...overrides,
+  };
+}
+
+/** An appeal by Notch ("please"), about no reported player; `overrides` change any field. */
+export function newAppealTicketFixture(id: string, createdAtMs: number, overrides: Partial<NewTicket> = {}): NewTicket {
+  return newTicketFixture(id, createdAtMs, {
+    type: 'appeal',
+    subject: 'appeal',
+    description: 'please',
+    creatorUuid: NOTCH,
+    creatorName: 'Notch',
+    reportedPlayerUuid: null,
+    reportedPlayerName: null,
+    ...overrides,
+  });
 }

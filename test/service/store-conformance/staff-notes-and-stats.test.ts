@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { NewTicket } from '../../../src/service/store/ports/tickets.js';
 import { BACKENDS, useConformanceStorage } from './backends.js';
-import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
+import { JEB, NOTCH, newPunishment, newTicketFixture, twoNetworks } from './fixtures.js';
 
 function newTicket(id: string, createdAtMs: number, overrides: Partial<NewTicket> = {}): NewTicket {
-  return {
-    id,
-    type: 'player',
-    subject: `subject ${id}`,
-    description: 'what happened',
-    priority: 'normal',
-    creatorUuid: JEB,
-    creatorName: 'jeb_',
-    reportedPlayerUuid: NOTCH,
-    reportedPlayerName: 'Notch',
-    tags: [],
-    createdServer: null,
-    replayUrl: null,
-    chatMessages: [],
-    createdAtMs,
-    ...overrides,
-  };
+  return newTicketFixture(id, createdAtMs, { type: 'player', ...overrides });
 }
 
 const note = (subjectId: string, text: string, createdAtMs: number) =>

@@ -1,25 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { NewTicket } from '../../../src/service/store/ports/tickets.js';
 import { BACKENDS, type ConformanceStores, useConformanceStorage } from './backends.js';
-import { JEB, NOTCH, newPunishment, twoNetworks } from './fixtures.js';
+import { NOTCH, newPunishment, newTicketFixture, twoNetworks } from './fixtures.js';
 
 function chatReport(id: string, createdAtMs: number): NewTicket {
-  return {
-    id,
+  return newTicketFixture(id, createdAtMs, {
     type: 'chat',
     subject: 'spam',
     description: 'spamming links',
-    priority: 'normal',
-    creatorUuid: JEB,
-    creatorName: 'jeb_',
-    reportedPlayerUuid: NOTCH,
-    reportedPlayerName: 'Notch',
-    tags: [],
     createdServer: 'lobby',
-    replayUrl: null,
-    chatMessages: [],
-    createdAtMs,
-  };
+  });
 }
 
 async function seed(stores: ConformanceStores) {

@@ -4,7 +4,7 @@ import type { KyselyStorage } from '../../../src/service/store/kysely-storage.js
 import { openPostgresStorage } from '../../../src/service/store/open-storage.js';
 import type { NewAppeal } from '../../../src/service/store/ports/appeals.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { NOTCH, newPunishment } from '../store-conformance/fixtures.js';
+import { newAppealTicketFixture, newPunishment } from '../store-conformance/fixtures.js';
 
 const WAIT_FOR_LOCK_MS = 20_000;
 
@@ -13,22 +13,7 @@ const appeal = (networkId: number, ticketId: string): NewAppeal => ({
   punishmentId: 'p1',
   playerName: 'Notch',
   token: `link-${ticketId}`,
-  ticket: {
-    id: ticketId,
-    type: 'appeal',
-    subject: 'Appeal',
-    description: 'please',
-    priority: 'normal',
-    creatorUuid: NOTCH,
-    creatorName: 'Notch',
-    reportedPlayerUuid: null,
-    reportedPlayerName: null,
-    tags: [],
-    createdServer: null,
-    replayUrl: null,
-    chatMessages: [],
-    createdAtMs: 1_000,
-  },
+  ticket: newAppealTicketFixture(ticketId, 1_000, { subject: 'Appeal' }),
 });
 
 /** Resolves once some statement of the database waits for a lock another transaction holds. */
