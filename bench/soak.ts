@@ -79,6 +79,7 @@ function rows(tally: SoakTally, broken: string[], durationMs: number): BenchResu
       unit: 'checks',
       value: tally.loginCheckTimeouts,
       target: '0',
+      ...(tally.lateCheckLines.length > 0 ? { notes: tally.lateCheckLines.join(' / ') } : {}),
     },
     { name: name('chat line seen by another player, first minute'), unit: 'ms', ...summarize(first) },
     { name: name('chat line seen by another player, last minute'), unit: 'ms', ...summarize(lastMinute) },

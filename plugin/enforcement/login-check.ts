@@ -12,7 +12,7 @@ import type { CheckOutcome, ChecksInFlight } from './checks-in-flight.js';
 import type { EnforcementContext } from './enforcement-context.js';
 import { recordEnforced } from './first-enforcement.js';
 import type { LoginCheckSettings, LoginCheckSupport } from './login-check-support.js';
-import { startLoopAwareDeadline } from './loop-aware-deadline.js';
+import { type DeadlineLoopReport, startLoopAwareDeadline } from './loop-aware-deadline.js';
 import type { PendingNotices } from './pending-notices.js';
 import { onPreLogin } from './pre-login.js';
 
@@ -31,11 +31,18 @@ export interface LoginCheckDeps {
   weightOf?: (event: PreLoginEvent) => number;
 }
 
+/** When a check's call left the gate and when its answer began to arrive (clock ms). */
+interface CheckProgress {
+  sentAt?: number;
+  answerArrivingAt?: number;
+}
+
 /**
  * Pre-login, after the cache found no ban: asks the service for every active punishment of the
  * player, within `timeoutMs` of time in which the server could read the answer (its own stalls, such
- * as sending chunks to joining players, do not count: see loop-aware-deadline.ts). What it answers is stored as sync would store it, and the cache then
- * decides (a ban refuses the join and is acknowledged). Without an answer in time, or after a
+ * as sending chunks to joining players, do not count: see loop-aware-deadline.ts; an answer whose
+ * headers have arrived is always waited for). What it answers is stored as sync would store it, and
+ * the cache then decides (a ban refuses the join and is acknowledged). Without an answer in time, or after a
  * failure, the cache still decides (a ban sync stored meanwhile refuses); otherwise the player is
  * admitted (or refused with `onUnavailable: refuse`); a check still waiting for the request budget
  * then is withdrawn, unsent; one already sent goes on, and a ban it finds later kicks the player
@@ -46,7 +53,9 @@ export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promis
   if (event.denied || !deps.support.shouldAsk(context.clock.now())) return undefined;
   const settings = deps.settings();
   const withdraw = new AbortController();
-  const check = deps.inFlight.join(event.uuid.toLowerCase(), () => askService(deps, event, withdraw.signal));
+  const startedAt = context.clock.now();
+  const progress: CheckProgress = {};
+  const check = deps.inFlight.join(event.uuid.toLowerCase(), () => askService(deps, event, withdraw.signal, progress));
   // Sync (a poll, the stream) may have stored a ban since the cache's first look at this join.
   const decide = (unavailable: boolean) => {
     try {
@@ -62,13 +71,16 @@ export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promis
   };
   return new Promise<void>((resolve) => {
     let decided = false;
-    const cancelDeadline = startLoopAwareDeadline(deps.timers, context.clock, settings.timeoutMs, () => {
+    const cancelDeadline = startLoopAwareDeadline(deps.timers, context.clock, settings.timeoutMs, (loop) => {
+      // The answer is being read: it is the join's, however long the loop took to get to it.
+      if (progress.answerArrivingAt !== undefined) return;
       decided = true;
       withdraw.abort(new Error(`the join was decided after ${settings.timeoutMs} ms`));
       context.logger.warn('login check did not answer in time: the join was decided without it', {
         player: event.name,
         timeoutMs: settings.timeoutMs,
         onUnavailable: settings.onUnavailable,
+        ...describeWait(progress, startedAt, context.clock.now(), loop),
       });
       decide(true);
       resolve();
@@ -82,14 +94,38 @@ export function checkAtLogin(deps: LoginCheckDeps, event: PreLoginEvent): Promis
   });
 }
 
+/** Where a check's time went, for the line that says it came too late. */
+function describeWait(progress: CheckProgress, startedAt: number, now: number, loop: DeadlineLoopReport) {
+  return {
+    waitedMs: now - startedAt,
+    // Undefined: still waiting for the request budget (the check is withdrawn, never sent).
+    sentAfterMs: progress.sentAt === undefined ? undefined : progress.sentAt - startedAt,
+    loopHeldMs: loop.heldMs,
+    longestLoopHoldMs: loop.longestHoldMs,
+  };
+}
+
 /** Never rejects: every failure is an outcome. */
-async function askService(deps: LoginCheckDeps, event: PreLoginEvent, withdrawn: AbortSignal): Promise<CheckOutcome> {
+async function askService(
+  deps: LoginCheckDeps,
+  event: PreLoginEvent,
+  withdrawn: AbortSignal,
+  progress: CheckProgress,
+): Promise<CheckOutcome> {
   const { context } = deps;
   const uuid = event.uuid.toLowerCase();
   let answer: Awaited<ReturnType<ModerationApi['playerLogin']>>;
   try {
     answer = await deps.client.playerLogin(requestFor(uuid, event.name, event.ip, deps.weightOf?.(event)), {
       waitSignal: withdrawn,
+      progress: {
+        sent: () => {
+          progress.sentAt = context.clock.now();
+        },
+        answerArriving: () => {
+          progress.answerArrivingAt = context.clock.now();
+        },
+      },
     });
   } catch (error) {
     if (withdrawn.aborted) {

@@ -33,6 +33,8 @@ async function call(config: ResolvedClientOptions, spec: EndpointSpec, payload: 
     const request = await prepareRequest(spec, payload, config, options?.idempotencyKey, options?.checkedBody);
     await passGate(spec.name, config, options?.lane, waitSignalOf(options));
     const arrival = new RateLimitArrival(spec, config, options?.lane ?? 'shared', timeoutMs);
+    const progress = options?.progress;
+    progress?.sent?.();
     let reply: RawReply;
     try {
       reply = await sendRequest(request, {
@@ -40,7 +42,12 @@ async function call(config: ResolvedClientOptions, spec: EndpointSpec, payload: 
         timers: config.timers,
         timeoutMs,
         signal: options?.signal,
-        onHeaders: arrival.onHeaders,
+        onHeaders: progress?.answerArriving
+          ? (status, headers) => {
+              arrival.onHeaders(status, headers);
+              progress.answerArriving?.();
+            }
+          : arrival.onHeaders,
       });
     } catch (error) {
       arrival.bodyLost();

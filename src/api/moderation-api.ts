@@ -25,6 +25,14 @@ export interface CallOptions {
    * whose payload is its whole body.
    */
   checkedBody?: string;
+  /** Told when the call leaves the gate and is sent, and again when the answer's status and headers arrive. */
+  progress?: CallProgress;
+}
+
+/** Where a call has got to; a caller waiting on a deadline tells a slow service from a call never sent. */
+export interface CallProgress {
+  sent?: () => void;
+  answerArriving?: () => void;
 }
 
 /** One method per operation of the endpoint table: it takes the operation's payload (see `PayloadOf`). */

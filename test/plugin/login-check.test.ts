@@ -4,11 +4,13 @@ import { ChecksInFlight } from '../../plugin/enforcement/checks-in-flight.js';
 import { onJoined } from '../../plugin/enforcement/join-notices.js';
 import { checkAtLogin, type LoginCheckDeps, onJoinedAfterCheck } from '../../plugin/enforcement/login-check.js';
 import { LoginCheckSupport } from '../../plugin/enforcement/login-check-support.js';
+import { DEADLINE_STEP_MS } from '../../plugin/enforcement/loop-aware-deadline.js';
 import { PendingNotices } from '../../plugin/enforcement/pending-notices.js';
 import { onPreLogin } from '../../plugin/enforcement/pre-login.js';
 import { applyPunishment } from '../../plugin/sync/apply-punishment.js';
 import { ApiError } from '../../src/api/errors.js';
 import { ExtensionSupport } from '../../src/api/extension-support.js';
+import type { CallProgress } from '../../src/api/moderation-api.js';
 import type { LoginCheckBody, LoginCheckResponse } from '../../src/contract/schemas.js';
 import { PreLoginEventImpl } from '../../src/runtime/pre-login.js';
 import { FakeTime, settle } from '../support/fake-time.js';
@@ -18,6 +20,8 @@ import { enforcementHarness } from './helpers/harness.js';
 interface Answer {
   resolve(value: LoginCheckResponse): void;
   reject(error: unknown): void;
+  /** What the client tells of the call's progress; the fake has sent it as soon as it was asked. */
+  progress: CallProgress | undefined;
 }
 
 /** The login check over the real cache and outbox, a client whose answers the test releases, and fake timers. */
@@ -31,9 +35,10 @@ function harness(loginCheck: Record<string, unknown> = {}) {
   const deps: LoginCheckDeps = {
     context: h.context,
     client: {
-      playerLogin: (body) => {
+      playerLogin: (body, options) => {
         requests.push(body);
-        return new Promise((resolve, reject) => answers.push({ resolve, reject }));
+        options?.progress?.sent?.();
+        return new Promise((resolve, reject) => answers.push({ resolve, reject, progress: options?.progress }));
       },
     },
     settings: () => settings,
@@ -143,6 +148,32 @@ describe('login check at pre-login', () => {
     await settle(1);
     expect(alice.kickedWith).toContain('late-ban');
     expect(h.outboxRows().map((row) => row.idempotency_key)).toEqual(['ack:late-ban', 'notify:late-ban']);
+  });
+
+  it('says where the time of a check that did not answer went', async () => {
+    const h = harness({ timeoutMs: 300 });
+    const { pending } = h.preLogin();
+    await h.timers.advance(100);
+    h.clock.jump(1000); // the loop held for a second: not counted
+    await h.timers.advance(300);
+    await pending;
+    const late = h.lines.find((line) => line.message.includes('did not answer in time'));
+    expect(late?.fields).toMatchObject({ player: 'Alice', timeoutMs: 300, sentAfterMs: 0, waitedMs: 1000 });
+    expect(late?.fields?.loopHeldMs).toBe(1000 - DEADLINE_STEP_MS);
+  });
+
+  it('waits for an answer whose headers arrived before the deadline ran out, and decides with it', async () => {
+    const h = harness({ timeoutMs: 300 });
+    const { event, pending } = h.preLogin();
+    await h.timers.advance(290);
+    h.answers[0]!.progress?.answerArriving?.();
+    await h.timers.advance(1000); // the body takes its time on a busy loop
+    expect(event.denied).toBe(false);
+    h.answers[0]!.resolve(answer({ activePunishments: [servicePunishment({ id: 'slow-body-ban' })] }));
+    await pending;
+    expect(event.denied).toBe(true);
+    expect(event.denyMessage).toContain('slow-body-ban');
+    expect(h.lines.some((line) => line.message.includes('did not answer in time'))).toBe(false);
   });
 
   it('refuses, when no answer comes in time, a ban sync stored while the check was out', async () => {

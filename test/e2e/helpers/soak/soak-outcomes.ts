@@ -32,7 +32,10 @@ export function brokenPromises(tally: SoakTally, service: ServiceRecord): string
   const expect = (holds: boolean, sentence: string) => {
     if (!holds) broken.push(`${tally.label}: ${sentence}`);
   };
-  expect(tally.loginCheckTimeouts === 0, `${tally.loginCheckTimeouts} login checks did not answer in time`);
+  expect(
+    tally.loginCheckTimeouts === 0,
+    `${tally.loginCheckTimeouts} login checks did not answer in time (${tally.lateCheckLines[0] ?? ''})`,
+  );
   expect(tally.loginCheckFailures === 0, `${tally.loginCheckFailures} login checks failed`);
   const unchecked = joinsWithoutCheck([tally], service.loginChecks);
   expect(unchecked.length === 0, `joins decided without their login check: ${list(unchecked)}`);

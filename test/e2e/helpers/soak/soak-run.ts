@@ -43,6 +43,7 @@ export interface SoakRunOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const count = (text: string, needle: string) => text.split(needle).length - 1;
+const LATE_CHECK = 'login check did not answer in time';
 
 /** Runs the servers' soaks side by side; resolves with each one's tally once all have stopped. */
 export function runSoak(options: SoakRunOptions): Promise<SoakTally[]> {
@@ -146,7 +147,11 @@ async function soakOne(options: SoakRunOptions, plan: SoakServerPlan): Promise<S
     tally.pluginFiles = soak.pluginFiles();
     const output = soak.game.output();
     writeFileSync(join(serverDir, 'console.log'), output);
-    tally.loginCheckTimeouts = count(output, 'login check did not answer in time');
+    tally.loginCheckTimeouts = count(output, LATE_CHECK);
+    tally.lateCheckLines = output
+      .split('\n')
+      .filter((line) => line.includes(LATE_CHECK))
+      .slice(0, 5);
     tally.loginCheckFailures = count(output, 'login check failed');
     tally.mutedLinesOnConsole = output
       .split('\n')

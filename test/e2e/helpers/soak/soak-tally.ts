@@ -64,6 +64,8 @@ export interface SoakTally {
   reportFailures: string[];
   /** Set at the end, from the game server's log and status. */
   loginCheckTimeouts: number;
+  /** The console's lines of those checks (at most five): where each one's time went. */
+  lateCheckLines: string[];
   loginCheckFailures: number;
   outbox?: { pending: number; dead: number };
   /** Console lines that printed a muted player's line as chat. */
@@ -101,6 +103,7 @@ export function emptyTally(label: string, host: string, names: NamesMode): SoakT
     reports: [],
     reportFailures: [],
     loginCheckTimeouts: 0,
+    lateCheckLines: [],
     loginCheckFailures: 0,
     mutedLinesOnConsole: [],
     memory: [],
