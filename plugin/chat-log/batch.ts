@@ -2,12 +2,10 @@ import {
   type ChatLogBody,
   type ChatLogEntry,
   type ChatLogKind,
+  MAX_CHAT_LOG_PLAYER_NAME_LENGTH,
   MAX_CHAT_LOG_TEXT_LENGTH,
 } from '../../src/contract/chat-log-schemas.js';
 import { UUID_PATTERN } from '../../src/contract/schemas.js';
-
-/** Characters of a player's name the service takes. */
-export const MAX_PLAYER_NAME = 16;
 
 /** One captured line, as cheap to hold as possible: the time stays a number until the flush. */
 export interface CapturedLine {
@@ -33,7 +31,7 @@ function meetsContract(line: CapturedLine): boolean {
   return (
     UUID_PATTERN.test(line.uuid) &&
     line.name.length >= 1 &&
-    line.name.length <= MAX_PLAYER_NAME &&
+    line.name.length <= MAX_CHAT_LOG_PLAYER_NAME_LENGTH &&
     line.text.length >= 1 &&
     line.text.length <= MAX_CHAT_LOG_TEXT_LENGTH &&
     Number.isFinite(line.at) &&

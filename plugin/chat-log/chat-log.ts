@@ -3,6 +3,7 @@ import {
   type ChatLogBody,
   type ChatLogKind,
   MAX_CHAT_LOG_ENTRIES,
+  MAX_CHAT_LOG_PLAYER_NAME_LENGTH,
   MAX_CHAT_LOG_TEXT_LENGTH,
 } from '../../src/contract/chat-log-schemas.js';
 import type { Db } from '../../src/db/open-db.js';
@@ -12,7 +13,7 @@ import type { Outbox } from '../../src/outbox/types.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { IdGenerator } from '../../src/ports/ids.js';
 import type { Logger } from '../../src/ports/logger.js';
-import { buildBatch, type CapturedLine, MAX_PLAYER_NAME } from './batch.js';
+import { buildBatch, type CapturedLine } from './batch.js';
 
 /**
  * Lines in one batch: a fifth of what the route takes, so each synchronous step of a batch (built,
@@ -117,7 +118,7 @@ export class ChatLog {
     }
     lines.push({
       uuid: player.uuid,
-      name: cut(player.name, MAX_PLAYER_NAME),
+      name: cut(player.name, MAX_CHAT_LOG_PLAYER_NAME_LENGTH),
       kind,
       text: cut(text, MAX_CHAT_LOG_TEXT_LENGTH),
       at: this.deps.clock.now(),

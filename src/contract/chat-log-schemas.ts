@@ -13,6 +13,8 @@ export const MAX_CHAT_LOG_ENTRIES = 500;
 export const MAX_CHAT_LOG_BATCH_ID_LENGTH = 64;
 /** Longest line or command kept. */
 export const MAX_CHAT_LOG_TEXT_LENGTH = 256;
+/** Characters of a player's name a chat-log entry holds at most. */
+export const MAX_CHAT_LOG_PLAYER_NAME_LENGTH = 16;
 
 export const CHAT_LOG_KINDS = ['chat', 'command'] as const;
 export type ChatLogKind = (typeof CHAT_LOG_KINDS)[number];
@@ -20,7 +22,10 @@ export type ChatLogKind = (typeof CHAT_LOG_KINDS)[number];
 /** One line a player said or one command they ran. */
 export const chatLogEntry = z.strictObject({
   playerUuid: uuid,
-  playerName: z.string().min(1, 'must not be empty').max(16, 'must be at most 16 characters'),
+  playerName: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(MAX_CHAT_LOG_PLAYER_NAME_LENGTH, `must be at most ${MAX_CHAT_LOG_PLAYER_NAME_LENGTH} characters`),
   kind: z.enum(CHAT_LOG_KINDS),
   text: z
     .string()
