@@ -12,6 +12,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 20_000,
+    // Every store call is checked for a transaction's misuse (off in a running service: see TransactionScope).
+    env: { BAILIFF_CHECK_TRANSACTIONS: '1' },
     hookTimeout: 60_000,
     projects: [
       {

@@ -102,7 +102,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const sharing =
     storage.pool !== undefined && options.databaseUrl !== undefined
       ? new InstanceSharing(
-          { pool: storage.pool, whenTransactionEnds: (wake) => storage.whenTransactionEnds(wake) },
+          { pool: storage.pool },
           {
             databaseUrl: options.databaseUrl,
             clock,
@@ -167,8 +167,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       ...(metrics ? { onFailure: (outcome: 'retry' | 'dead') => metrics.webhookFailures.inc({ outcome }) } : {}),
     });
     const dispatcher = webhooks;
-    const wake = () => dispatcher.wake();
-    context.webhooks.onQueued = sharing ? sharing.wakeAfterCommit(wake) : wake;
+    context.webhooks.onQueued = () => dispatcher.wake();
     if (seed) {
       await refuseSeedDestinations(seed, dispatcher);
       await applySeed(context, seed);

@@ -38,7 +38,7 @@ export class InstanceSharing {
   private bus: FollowedChangeBus | undefined;
 
   constructor(
-    private readonly storage: { readonly pool: pg.Pool; whenTransactionEnds(callback: () => void): void },
+    storage: { readonly pool: pg.Pool },
     private readonly settings: SharingSettings,
   ) {
     this.rateBuckets = new SharedTokenBuckets(new PgRateBuckets(new PgDb(storage.pool)), settings.clock, BUCKETS);
@@ -65,11 +65,6 @@ export class InstanceSharing {
     this.bus = new FollowedChangeBus(follower, stores.streamChanges, listener);
     return this.bus;
   };
-
-  /** Wakes the webhook dispatcher after the transaction that queued deliveries commits: before, it would not see them. */
-  wakeAfterCommit(wake: () => void): () => void {
-    return () => this.storage.whenTransactionEnds(wake);
-  }
 
   /** Listens for other instances' changes; resolves once listening. */
   async start(): Promise<void> {

@@ -30,6 +30,7 @@ function answeringLater(deliveries: DeliveryStorePort) {
   let holding = false;
   const store: DeliveryStorePort = {
     enqueue: (delivery) => deliveries.enqueue(delivery),
+    whenStored: (callback) => deliveries.whenStored(callback),
     queueCounts: (webhookId) => deliveries.queueCounts(webhookId),
     recordAttempt: (...args) => deliveries.recordAttempt(...args),
     block: (webhookId, untilMs) => deliveries.block(webhookId, untilMs),
@@ -133,6 +134,7 @@ describe('webhook dispatcher: a queue read that answers later than it reads', ()
     // As on PostgreSQL: a read leases the heads due when it runs, in the same statement; later ones it only lists.
     const fake: DeliveryStorePort = {
       enqueue: async () => {},
+      whenStored: (callback) => callback(),
       queueCounts: async () => ({ pending: delivered ? 0 : 1, dead: 0 }),
       block: async () => {},
       recordAttempt: async () => {

@@ -15,6 +15,8 @@ export interface SqlContext {
   readonly choices: DialectChoices;
   /** SQLite: the hot statements' short way to the connection (see {@link RunNow}). */
   readonly runNow?: RunNow;
+  /** In a transaction: runs `callback` once it has ended (committed or rolled back). Absent outside one. */
+  readonly whenEnded?: (callback: () => void) => void;
 }
 
 /** Stands for a value given at each run, in a statement compiled once. */
@@ -93,7 +95,13 @@ export function prepare<P, Row>(
 }
 
 /** Runs `work` in one transaction: the one `sql` is inside already, or a new one. */
-export function inTransaction<T>(sql: SqlContext, work: (sql: SqlContext) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(sql: SqlContext, work: (sql: SqlContext) => Promise<T>): Promise<T> {
   if (sql.db.isTransaction) return work(sql);
-  return sql.db.transaction().execute((db) => work({ db, choices: sql.choices }));
+  const afterwards: Array<() => void> = [];
+  const whenEnded = (callback: () => void) => void afterwards.push(callback);
+  try {
+    return await sql.db.transaction().execute((db) => work({ db, choices: sql.choices, whenEnded }));
+  } finally {
+    for (const callback of afterwards) callback();
+  }
 }

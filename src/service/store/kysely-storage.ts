@@ -17,23 +17,33 @@ interface TransactionTicket {
   afterwards: Array<() => void>;
 }
 
-/** Which transaction the running code is inside; shared by the storage and its database's driver. */
-export class TransactionScope {
-  private readonly current = new AsyncLocalStorage<TransactionTicket>();
+/** Set to `1` (the test runs do) to check every store call for a transaction's misuse; see {@link TransactionScope}. */
+export const CHECK_TRANSACTIONS_VARIABLE = 'BAILIFF_CHECK_TRANSACTIONS';
 
-  /** Inside an open transaction's work (its continuations included). */
+/**
+ * Which transaction the running code is inside, shared by the storage and its database's driver, so
+ * that a store of `storage.stores` called inside a transaction's work, or a transaction started
+ * inside another, is refused with an error naming the misuse instead of waiting for ever (on SQLite
+ * the transaction holds the one connection the call waits for).
+ *
+ * Only when checking (`BAILIFF_CHECK_TRANSACTIONS=1`, set for every test run): telling which
+ * transaction a continuation belongs to takes an `AsyncLocalStorage`, whose promise hooks cost every
+ * promise of the process, about a sixth of a login check's CPU time. A running service does without.
+ */
+export class TransactionScope {
+  private readonly current: AsyncLocalStorage<TransactionTicket> | undefined;
+
+  constructor(checking = process.env[CHECK_TRANSACTIONS_VARIABLE] === '1') {
+    this.current = checking ? new AsyncLocalStorage<TransactionTicket>() : undefined;
+  }
+
+  /** Inside an open transaction's work (its continuations included); always false when not checking. */
   isInside(): boolean {
-    return this.current.getStore()?.open === true;
+    return this.current?.getStore()?.open === true;
   }
 
   run<T>(ticket: TransactionTicket, work: () => Promise<T>): Promise<T> {
-    return this.current.run(ticket, work);
-  }
-
-  whenEnds(callback: () => void): void {
-    const ticket = this.current.getStore();
-    if (ticket?.open) ticket.afterwards.push(callback);
-    else callback();
+    return this.current ? this.current.run(ticket, work) : work();
   }
 
   /** For the driver: a statement of the database's own stores inside a transaction would wait for that transaction. */
@@ -63,6 +73,10 @@ function ticketed(
     get db() {
       refuseEnded();
       return trx;
+    },
+    whenEnded: (callback) => {
+      if (ticket.open) ticket.afterwards.push(callback);
+      else callback();
     },
     ...(shortcut && {
       runNow: <R>(compiled: CompiledQuery) => {
@@ -132,14 +146,6 @@ export class KyselyStorage implements ServiceStorage {
       ticket.open = false;
       for (const callback of ticket.afterwards) callback();
     }
-  }
-
-  /**
-   * Runs `callback` once the transaction this code runs in has ended (at once outside of one): work
-   * that must see what the transaction wrote, such as waking the webhook dispatcher.
-   */
-  whenTransactionEnds(callback: () => void): void {
-    this.scope.whenEnds(callback);
   }
 
   /** SQLite: whether a rehearsal ({@link rehearse}) can run. */

@@ -174,6 +174,11 @@ export class DeliveryStore implements DeliveryStorePort {
     await q.insert.run(this.sql, delivery);
   }
 
+  whenStored(callback: () => void): void {
+    if (this.sql.whenEnded) this.sql.whenEnded(callback);
+    else callback();
+  }
+
   /** The oldest pending delivery of each enabled endpoint, oldest first; the due ones leased to this instance. */
   async queueHeads(limit: number): Promise<QueueHead[]> {
     const { instanceId, leaseMs } = this.leases;

@@ -8,7 +8,7 @@ import { renderBody } from './render.js';
  * the stores of the caller's transaction, so an event is queued exactly when its change is stored.
  */
 export class WebhookQueue {
-  /** Called after deliveries were queued; the dispatcher wakes on it. */
+  /** Called once queued deliveries are stored (after the transaction that queued them); the dispatcher wakes on it. */
   onQueued: () => void = () => {};
 
   constructor(private readonly newDeliveryId: () => string = randomUUID) {}
@@ -40,7 +40,8 @@ export class WebhookQueue {
         queued += 1;
       }
     }
-    if (queued > 0) this.onQueued();
+    // Before the commit another connection (PostgreSQL's pool) would not see them yet.
+    if (queued > 0) stores.webhookDeliveries.whenStored(() => this.onQueued());
     return queued;
   }
 }

@@ -2,6 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { BACKENDS, useConformanceStorage } from './backends.js';
 import { NOTCH, newPunishment, twoNetworks } from './fixtures.js';
 
+const hook = {
+  name: 'audit',
+  url: 'http://127.0.0.1:9/audit',
+  events: ['punishment.created'],
+  format: 'json',
+  templates: {},
+  maxAttempts: 3,
+  enabled: true,
+} as const;
+
+const delivery = (webhookId: number, deliveryId: string) => ({
+  webhookId,
+  deliveryId,
+  event: 'punishment.created',
+  body: `{"id":"${deliveryId}"}`,
+  nowMs: 1_000,
+});
+
 describe.each(BACKENDS)('transactions on %s', (dialect) => {
   const storage = useConformanceStorage(dialect);
 
@@ -112,6 +130,46 @@ describe.each(BACKENDS)('transactions on %s', (dialect) => {
     await outsideWrite;
     expect(await storage().stores.players.findName(alpha, NOTCH)).toBeUndefined();
     expect(await storage().stores.players.findName(alpha, other)).toBe('jeb_');
+  });
+
+  it('tells what a transaction queued only once it has committed, when every connection sees it', async () => {
+    const { alpha } = await twoNetworks(storage().stores);
+    const webhookId = await storage().stores.webhooks.create(alpha, { ...hook, events: [...hook.events] }, 1_000);
+    let told = false;
+    let seenWhenTold: Promise<{ pending: number; dead: number }> | undefined;
+    const toldInside = await storage().transaction(async (stores) => {
+      await stores.webhookDeliveries.enqueue(delivery(webhookId, 'd1'));
+      stores.webhookDeliveries.whenStored(() => {
+        told = true;
+        // Read on the storage's own connections, as the webhook dispatcher woken here does.
+        seenWhenTold = storage().stores.webhookDeliveries.queueCounts(webhookId);
+      });
+      return told;
+    });
+    expect(toldInside).toBe(false);
+    expect(told).toBe(true);
+    expect(await seenWhenTold).toEqual({ pending: 1, dead: 0 });
+
+    let toldOutside = false;
+    storage().stores.webhookDeliveries.whenStored(() => {
+      toldOutside = true;
+    });
+    expect(toldOutside).toBe(true);
+  });
+
+  it('tells after a rollback too, and then nothing was queued', async () => {
+    const { alpha } = await twoNetworks(storage().stores);
+    const webhookId = await storage().stores.webhooks.create(alpha, { ...hook, events: [...hook.events] }, 1_000);
+    let seenWhenTold: Promise<{ pending: number; dead: number }> | undefined;
+    const failing = storage().transaction(async (stores) => {
+      await stores.webhookDeliveries.enqueue(delivery(webhookId, 'd1'));
+      stores.webhookDeliveries.whenStored(() => {
+        seenWhenTold = storage().stores.webhookDeliveries.queueCounts(webhookId);
+      });
+      throw new Error('the route failed after queueing');
+    });
+    await expect(failing).rejects.toThrow('the route failed after queueing');
+    expect(await seenWhenTold).toEqual({ pending: 0, dead: 0 });
   });
 
   it("refuses a transaction's stores once its work has ended", async () => {

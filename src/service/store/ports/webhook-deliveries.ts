@@ -16,6 +16,11 @@ export interface NewDelivery {
 /** The durable queue: one row per (event, endpoint) until it is delivered; insertion order is the order. */
 export interface DeliveryStorePort {
   enqueue(delivery: NewDelivery): Promise<void>;
+  /**
+   * Runs `callback` once what these stores wrote is visible to the other connections: when the
+   * transaction they belong to has ended, or at once outside of one (the dispatcher is woken so).
+   */
+  whenStored(callback: () => void): void;
   /** The oldest pending delivery of each enabled endpoint, oldest first. */
   queueHeads(limit: number): Promise<QueueHead[]>;
   queueCounts(webhookId: number): Promise<{ pending: number; dead: number }>;
