@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS, useConformanceStorage } from './backends.js';
-import { NOTCH, newPunishment, twoNetworks } from './fixtures.js';
-
-const hook = {
-  name: 'audit',
-  url: 'http://127.0.0.1:9/audit',
-  events: ['punishment.created'],
-  format: 'json',
-  templates: {},
-  maxAttempts: 3,
-  enabled: true,
-} as const;
-
-const delivery = (webhookId: number, deliveryId: string) => ({
-  webhookId,
-  deliveryId,
-  event: 'punishment.created',
-  body: `{"id":"${deliveryId}"}`,
-  nowMs: 1_000,
-});
+import { deliveryFixture, NOTCH, newPunishment, twoNetworks, webhookConfigFixture } from './fixtures.js';
 
 describe.each(BACKENDS)('transactions on %s', (dialect) => {
   const storage = useConformanceStorage(dialect);
@@ -134,11 +116,11 @@ describe.each(BACKENDS)('transactions on %s', (dialect) => {
 
   it('tells what a transaction queued only once it has committed, when every connection sees it', async () => {
     const { alpha } = await twoNetworks(storage().stores);
-    const webhookId = await storage().stores.webhooks.create(alpha, { ...hook, events: [...hook.events] }, 1_000);
+    const webhookId = await storage().stores.webhooks.create(alpha, webhookConfigFixture('audit'), 1_000);
     let told = false;
     let seenWhenTold: Promise<{ pending: number; dead: number }> | undefined;
     const toldInside = await storage().transaction(async (stores) => {
-      await stores.webhookDeliveries.enqueue(delivery(webhookId, 'd1'));
+      await stores.webhookDeliveries.enqueue(deliveryFixture(webhookId, 'd1'));
       stores.webhookDeliveries.whenStored(() => {
         told = true;
         // Read on the storage's own connections, as the webhook dispatcher woken here does.
@@ -159,10 +141,10 @@ describe.each(BACKENDS)('transactions on %s', (dialect) => {
 
   it('tells after a rollback too, and then nothing was queued', async () => {
     const { alpha } = await twoNetworks(storage().stores);
-    const webhookId = await storage().stores.webhooks.create(alpha, { ...hook, events: [...hook.events] }, 1_000);
+    const webhookId = await storage().stores.webhooks.create(alpha, webhookConfigFixture('audit'), 1_000);
     let seenWhenTold: Promise<{ pending: number; dead: number }> | undefined;
     const failing = storage().transaction(async (stores) => {
-      await stores.webhookDeliveries.enqueue(delivery(webhookId, 'd1'));
+      await stores.webhookDeliveries.enqueue(deliveryFixture(webhookId, 'd1'));
       stores.webhookDeliveries.whenStored(() => {
         seenWhenTold = storage().stores.webhookDeliveries.queueCounts(webhookId);
       });

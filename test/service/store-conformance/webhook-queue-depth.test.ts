@@ -1,25 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { WebhookConfig } from '../../../src/service/webhooks/webhook-config.js';
 import { BACKENDS, useConformanceStorage } from './backends.js';
-import { twoNetworks } from './fixtures.js';
-
-const config = (name: string): WebhookConfig => ({
-  name,
-  url: `http://127.0.0.1:9/${name}`,
-  events: ['punishment.created'],
-  format: 'json',
-  templates: {},
-  maxAttempts: 3,
-  enabled: true,
-});
-
-const delivery = (webhookId: number, deliveryId: string) => ({
-  webhookId,
-  deliveryId,
-  event: 'punishment.created',
-  body: `{"id":"${deliveryId}"}`,
-  nowMs: 1_000,
-});
+import { webhookConfigFixture as config, deliveryFixture as delivery, twoNetworks } from './fixtures.js';
 
 /** The metrics' webhook queue depth: pending deliveries of every endpoint of every network, dead ones left out. */
 describe.each(BACKENDS)('webhook queue depth on %s', (dialect) => {

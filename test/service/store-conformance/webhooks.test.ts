@@ -1,26 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { WebhookConfig } from '../../../src/service/webhooks/webhook-config.js';
 import { BACKENDS, useConformanceStorage } from './backends.js';
-import { twoNetworks } from './fixtures.js';
-
-const config = (name: string, overrides: Partial<WebhookConfig> = {}): WebhookConfig => ({
-  name,
-  url: `http://127.0.0.1:9/${name}`,
-  events: ['punishment.created'],
-  format: 'json',
-  templates: {},
-  maxAttempts: 3,
-  enabled: true,
-  ...overrides,
-});
-
-const delivery = (webhookId: number, deliveryId: string, nowMs: number) => ({
-  webhookId,
-  deliveryId,
-  event: 'punishment.created',
-  body: `{"id":"${deliveryId}"}`,
-  nowMs,
-});
+import { webhookConfigFixture as config, deliveryFixture as delivery, twoNetworks } from './fixtures.js';
 
 const entry = (webhookId: number, deliveryId: string, outcome: string) => ({
   webhookId,

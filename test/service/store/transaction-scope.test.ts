@@ -4,7 +4,7 @@ import { CHECK_TRANSACTIONS_VARIABLE, TransactionScope } from '../../../src/serv
 const ticket = () => ({ open: true, afterwards: [] });
 
 describe('TransactionScope', () => {
-  it('knows a transaction work and its continuations when checking', async () => {
+  it("knows a transaction's work and its continuations when checking", async () => {
     const scope = new TransactionScope(true);
     const inside = await scope.run(ticket(), async () => {
       await Promise.resolve();
