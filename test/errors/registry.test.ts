@@ -22,6 +22,7 @@ const ENVIRONMENT_VARIABLES = new Set([
   'BAILIFF_TRUST_PROXY',
   'BAILIFF_WEBHOOKS_ALLOW_PRIVATE',
   'BAILIFF_METRICS_TOKEN',
+  'BAILIFF_CHECK_TRANSACTIONS',
 ]);
 
 const registered = listErrorCodes().map((entry) => entry.code);
