@@ -101,12 +101,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   const sharing =
     storage.pool !== undefined && options.databaseUrl !== undefined
-      ? new InstanceSharing(storage.pool, {
-          databaseUrl: options.databaseUrl,
-          clock,
-          timers: options.timers ?? systemTimers,
-          logger,
-        })
+      ? new InstanceSharing(
+          { pool: storage.pool },
+          {
+            databaseUrl: options.databaseUrl,
+            clock,
+            timers: options.timers ?? systemTimers,
+            logger,
+          },
+        )
       : undefined;
   const uploadDirectory = await mkdtemp(join(tmpdir(), 'bailiff-service-'));
   let pruner: AddressPruner | undefined;

@@ -38,10 +38,10 @@ export class InstanceSharing {
   private bus: FollowedChangeBus | undefined;
 
   constructor(
-    pool: pg.Pool,
+    storage: { readonly pool: pg.Pool },
     private readonly settings: SharingSettings,
   ) {
-    this.rateBuckets = new SharedTokenBuckets(new PgRateBuckets(new PgDb(pool)), settings.clock, BUCKETS);
+    this.rateBuckets = new SharedTokenBuckets(new PgRateBuckets(new PgDb(storage.pool)), settings.clock, BUCKETS);
     const staffListener = new PgNotificationListener(
       STAFF_CHANNEL,
       () => new pg.Client({ connectionString: settings.databaseUrl }),
@@ -49,7 +49,7 @@ export class InstanceSharing {
       settings.logger,
       LISTENER_BACKOFF,
     );
-    this.staffSignals = new PgStaffSignals(new PgDb(pool), staffListener, settings.logger);
+    this.staffSignals = new PgStaffSignals(new PgDb(storage.pool), staffListener, settings.logger);
   }
 
   /** For createContext: the bus over the context's own feed. */
